@@ -1,0 +1,290 @@
+//! FEN with the variant's piece letters and multi-digit empty runs
+//! (`12` on a 12-file board). Castling rights are `KQkq` for the outermost
+//! partner on each side, or file letters (`A`..`P`, `a`..`p`) for others.
+//! The en passant square is written only when a capture there is possible.
+
+use crate::geometry::{Bitboard, Square};
+use crate::position::{Color, Kind, Position, PositionError, Setup};
+use crate::variant::Variant;
+
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum FenError {
+    #[error("empty FEN")]
+    Empty,
+    #[error("board has {found} ranks, the variant has {expected}")]
+    WrongRankCount { expected: usize, found: usize },
+    #[error("rank {rank} covers {found} files, the variant has {expected}")]
+    RankWidth { rank: usize, expected: usize, found: usize },
+    #[error("unknown piece letter `{0}`")]
+    UnknownPiece(char),
+    #[error("side to move must be `w` or `b`, got `{0}`")]
+    BadSide(String),
+    #[error("bad castling field `{0}`")]
+    BadCastling(String),
+    #[error("bad en passant field `{0}`")]
+    BadEnPassant(String),
+    #[error("bad move counter `{0}`")]
+    BadClock(String),
+    #[error("too many fields after the move counters")]
+    TooManyFields,
+    #[error("{0}")]
+    Position(#[from] PositionError),
+}
+
+/// Reads a FEN into an unvalidated setup.
+pub fn parse_setup(variant: &Variant, text: &str) -> Result<Setup, FenError> {
+    let shape = variant.shape;
+    let mut fields = text.split_whitespace();
+    let board = fields.next().ok_or(FenError::Empty)?;
+    let rows: Vec<&str> = board.split('/').collect();
+    if rows.len() != shape.ranks as usize {
+        return Err(FenError::WrongRankCount { expected: shape.ranks as usize, found: rows.len() });
+    }
+    let mut setup = Setup::empty();
+    for (i, row) in rows.iter().enumerate() {
+        let rank = shape.ranks - 1 - i as u8;
+        let mut file: usize = 0;
+        let mut chars = row.chars().peekable();
+        let width_error = |found| FenError::RankWidth { rank: rank as usize + 1, expected: shape.files as usize, found };
+        while let Some(c) = chars.next() {
+            if let Some(d) = c.to_digit(10) {
+                if d == 0 {
+                    return Err(width_error(file));
+                }
+                let mut run = d as usize;
+                while let Some(next) = chars.peek().and_then(|n| n.to_digit(10)) {
+                    run = run * 10 + next as usize;
+                    chars.next();
+                    if run > shape.files as usize {
+                        break;
+                    }
+                }
+                file += run;
+            } else {
+                let kind = variant.kind_by_letter(c).filter(|_| c.is_ascii_alphabetic()).ok_or(FenError::UnknownPiece(c))?;
+                let color = if c.is_ascii_uppercase() { Color::White } else { Color::Black };
+                if file >= shape.files as usize {
+                    return Err(width_error(file + 1));
+                }
+                let sq = shape.square(file as u8, rank);
+                setup.pieces[color.index()][kind.index()] |= sq.bit();
+                file += 1;
+            }
+            if file > shape.files as usize {
+                return Err(width_error(file));
+            }
+        }
+        if file != shape.files as usize {
+            return Err(width_error(file));
+        }
+    }
+    setup.side = match fields.next() {
+        None | Some("w") => Color::White,
+        Some("b") => Color::Black,
+        Some(s) => return Err(FenError::BadSide(s.to_string())),
+    };
+    if let Some(field) = fields.next() {
+        setup.castling = parse_castling(variant, &setup, field)?;
+    }
+    if let Some(field) = fields.next() {
+        if field != "-" {
+            let sq = shape.parse_square(field).ok_or_else(|| FenError::BadEnPassant(field.to_string()))?;
+            setup.en_passant = Some(sq);
+        }
+    }
+    let clock = |f: Option<&str>, default: u32| -> Result<u32, FenError> {
+        match f {
+            None => Ok(default),
+            Some(s) => s.parse::<u32>().map_err(|_| FenError::BadClock(s.to_string())),
+        }
+    };
+    setup.halfmove_clock = clock(fields.next(), 0)?;
+    setup.fullmove_number = clock(fields.next(), 1)?;
+    if fields.next().is_some() {
+        return Err(FenError::TooManyFields);
+    }
+    Ok(setup)
+}
+
+fn parse_castling(variant: &Variant, setup: &Setup, field: &str) -> Result<[Bitboard; 2], FenError> {
+    let shape = variant.shape;
+    let bad = || FenError::BadCastling(field.to_string());
+    let mut rights = [Bitboard::EMPTY; 2];
+    if field == "-" {
+        return Ok(rights);
+    }
+    for c in field.chars() {
+        let color = if c.is_ascii_uppercase() { Color::White } else { Color::Black };
+        let rank = if color == Color::White { 0 } else { shape.ranks - 1 };
+        let home = shape.rank_mask(rank);
+        let king = (setup.pieces[color.index()][variant.royal.index()] & home).lowest().ok_or_else(bad)?;
+        let partners = (0..variant.kinds.len())
+            .filter(|k| variant.castling_partner_kinds >> k & 1 != 0)
+            .fold(Bitboard::EMPTY, |b, k| b | setup.pieces[color.index()][k])
+            & home;
+        let kf = shape.file(king);
+        let sq = match c.to_ascii_lowercase() {
+            'k' => partners.filter_squares(|s| shape.file(s) > kf).highest(),
+            'q' => partners.filter_squares(|s| shape.file(s) < kf).lowest(),
+            f @ 'a'..='p' if f as u8 - b'a' < shape.files => Some(shape.square(f as u8 - b'a', rank)),
+            _ => None,
+        }
+        .ok_or_else(bad)?;
+        rights[color.index()] |= sq.bit();
+    }
+    Ok(rights)
+}
+
+/// Reads and validates a FEN.
+pub fn parse_position(variant: &'static Variant, text: &str) -> Result<Position, FenError> {
+    let setup = parse_setup(variant, text)?;
+    Ok(Position::from_setup(variant, &setup)?)
+}
+
+fn letter(variant: &Variant, color: Color, kind: Kind) -> char {
+    let c = variant.kinds[kind.index()].letter;
+    if color == Color::White {
+        c
+    } else {
+        c.to_ascii_lowercase()
+    }
+}
+
+/// Writes a position as FEN.
+pub fn write(pos: &Position) -> String {
+    let v = pos.variant();
+    let shape = v.shape;
+    let mut out = String::new();
+    for rank in (0..shape.ranks).rev() {
+        let mut empty = 0;
+        for file in 0..shape.files {
+            match pos.piece_at(shape.square(file, rank)) {
+                Some(p) => {
+                    if empty > 0 {
+                        out.push_str(&empty.to_string());
+                        empty = 0;
+                    }
+                    out.push(letter(v, p.color, p.kind));
+                }
+                None => empty += 1,
+            }
+        }
+        if empty > 0 {
+            out.push_str(&empty.to_string());
+        }
+        if rank > 0 {
+            out.push('/');
+        }
+    }
+    out.push_str(if pos.side_to_move() == Color::White { " w " } else { " b " });
+    out.push_str(&castling_field(pos));
+    out.push(' ');
+    match pos.en_passant() {
+        Some(ep) => out.push_str(&shape.name(ep.target).to_string()),
+        None => out.push('-'),
+    }
+    out.push_str(&format!(" {} {}", pos.halfmove_clock(), pos.fullmove_number()));
+    out
+}
+
+fn castling_field(pos: &Position) -> String {
+    let v = pos.variant();
+    let shape = v.shape;
+    let mut out = String::new();
+    for color in [Color::White, Color::Black] {
+        let rights = pos.castling_rights(color);
+        if rights.is_empty() {
+            continue;
+        }
+        let kf = shape.file(pos.king(color));
+        let home = v.home_rank(color);
+        let partners = (0..v.kinds.len())
+            .filter(|k| v.castling_partner_kinds >> k & 1 != 0)
+            .fold(Bitboard::EMPTY, |b, k| b | pos.pieces(color, Kind(k as u8)))
+            & home;
+        let outer_k = partners.filter_squares(|s| shape.file(s) > kf).highest();
+        let outer_q = partners.filter_squares(|s| shape.file(s) < kf).lowest();
+        let mut letters: Vec<char> = Vec::new();
+        let mut push = |sq: Square| {
+            let c = if Some(sq) == outer_k {
+                'K'
+            } else if Some(sq) == outer_q {
+                'Q'
+            } else {
+                (b'A' + shape.file(sq)) as char
+            };
+            letters.push(if color == Color::White { c } else { c.to_ascii_lowercase() });
+        };
+        // Kingside first, as in "KQkq".
+        let mut squares: Vec<Square> = rights.collect();
+        squares.sort_by_key(|s| std::cmp::Reverse(shape.file(*s)));
+        squares.into_iter().for_each(&mut push);
+        out.extend(letters);
+    }
+    if out.is_empty() {
+        "-".into()
+    } else {
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::variant::Registry;
+
+    #[test]
+    fn round_trips_builtin_starts() {
+        let reg = Registry::builtin();
+        for v in reg.iter() {
+            let pos = Position::start(v);
+            assert_eq!(write(&pos), v.spec.start_fen, "{}", v.id());
+        }
+    }
+
+    #[test]
+    fn malformed_fens_are_typed_errors() {
+        let v = Registry::builtin().get("chess").unwrap();
+        let e = |fen: &str| parse_position(v, fen).unwrap_err();
+        assert_eq!(e(""), FenError::Empty);
+        assert_eq!(e("8/8/8 w - - 0 1"), FenError::WrongRankCount { expected: 8, found: 3 });
+        assert!(matches!(e("rnbqkbnr/ppppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"), FenError::RankWidth { rank: 7, .. }));
+        assert!(matches!(e("rnbqkbnr/ppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"), FenError::RankWidth { .. }));
+        assert_eq!(e("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w KQkq - 0 1"), FenError::UnknownPiece('X'));
+        assert_eq!(e("4k3/8/8/8/8/8/8/4K3 x - - 0 1"), FenError::BadSide("x".into()));
+        assert_eq!(e("4k3/8/8/8/8/8/8/4K3 w Z - 0 1"), FenError::BadCastling("Z".into()));
+        assert_eq!(e("4k3/8/8/8/8/8/8/4K3 w - z9 0 1"), FenError::BadEnPassant("z9".into()));
+        assert_eq!(e("4k3/8/8/8/8/8/8/4K3 w - - x 1"), FenError::BadClock("x".into()));
+        assert_eq!(e("4k3/8/8/8/8/8/8/4K3 w - - 0 1 9"), FenError::TooManyFields);
+        assert!(matches!(e("4k3/8/8/8/8/8/8/4K3 w - - 0 99999999999"), FenError::BadClock(_)));
+        assert!(matches!(e("4k3/8/8/8/8/8/8/0004K3 w - - 0 1"), FenError::RankWidth { .. }));
+    }
+
+    #[test]
+    fn multi_digit_runs_on_wide_boards() {
+        let v = Registry::builtin().get("parity12").unwrap();
+        let fen = "r4k1f2n1/p5p3p1/2n2c6/1p2p1b5/1p2PQ3P2/3P3P3r/P1P4P4/RN1C3KF3 w - - 1 30";
+        assert_eq!(write(&parse_position(v, fen).unwrap()), fen);
+        assert!(matches!(parse_position(v, "13/12/12/12/12/12/12/12 w - - 0 1"), Err(FenError::RankWidth { rank: 8, .. })));
+    }
+
+    #[test]
+    fn castling_letters() {
+        let v = Registry::builtin().get("chess").unwrap();
+        let pos = parse_position(v, "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1").unwrap();
+        assert_eq!(pos.castling_rights(Color::White).count(), 2);
+        assert_eq!(write(&pos), "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
+        // A rook that is not the outermost gets its file letter.
+        let pos = parse_position(v, "4k3/8/8/8/8/8/8/RR2K3 w B - 0 1").unwrap();
+        assert_eq!(write(&pos), "4k3/8/8/8/8/8/8/RR2K3 w B - 0 1");
+    }
+
+    #[test]
+    fn en_passant_written_only_when_capturable() {
+        let v = Registry::builtin().get("chess").unwrap();
+        let pos = parse_position(v, "4k3/8/8/8/4P3/8/8/4K3 b - e3 0 1").unwrap();
+        assert_eq!(pos.en_passant(), None);
+        let pos = parse_position(v, "4k3/8/8/8/3pP3/8/8/4K3 b - e3 0 1").unwrap();
+        assert_eq!(write(&pos), "4k3/8/8/8/3pP3/8/8/4K3 b - e3 0 1");
+    }
+}

@@ -1,0 +1,296 @@
+//! Legal move generation for the turn-based family.
+//!
+//! Moves come out per piece as destination sets (cozy-chess style), already
+//! masked by check and pin constraints, so counting them at the leaves of a
+//! perft is a popcount. Variants with lame or range-limited captures, whose
+//! checks the masks cannot describe, take a slower path that plays each
+//! pseudo-legal move and looks at the king.
+
+use crate::geometry::{Bitboard, Square};
+use crate::position::{Kind, Move, Position, Special};
+use crate::variant::{CastlingStyle, MoveSet};
+
+/// Receives generated moves.
+pub trait MoveSink {
+    /// Ordinary moves of the piece `kind` on `from` to every square of `dests`
+    /// (a pawn reaching its promotion zone promotes to each allowed kind).
+    fn piece_moves(&mut self, pos: &Position, from: Square, kind: Kind, dests: Bitboard);
+    /// One fully described move (castling, en passant, double steps).
+    fn single(&mut self, pos: &Position, mv: Move);
+}
+
+/// Counts moves without building them.
+#[derive(Default)]
+pub struct Counter {
+    pub count: u64,
+}
+
+impl MoveSink for Counter {
+    #[inline]
+    fn piece_moves(&mut self, pos: &Position, _from: Square, kind: Kind, dests: Bitboard) {
+        let v = pos.variant();
+        if v.kinds[kind.index()].pawn {
+            let zone = v.promotion_zone[pos.side_to_move().index()];
+            self.count += (dests & zone).count() as u64 * v.promotion_kinds.len() as u64 + (dests & !zone).count() as u64;
+        } else {
+            self.count += dests.count() as u64;
+        }
+    }
+    #[inline]
+    fn single(&mut self, _pos: &Position, _mv: Move) {
+        self.count += 1;
+    }
+}
+
+/// Collects moves into a list.
+impl MoveSink for Vec<Move> {
+    fn piece_moves(&mut self, pos: &Position, from: Square, kind: Kind, dests: Bitboard) {
+        let v = pos.variant();
+        let zone = v.promotion_zone[pos.side_to_move().index()];
+        let pawn = v.kinds[kind.index()].pawn;
+        for to in dests {
+            if pawn && zone.contains(to) {
+                for &promo in &v.promotion_kinds {
+                    self.push(Move { from, to, promotion: Some(promo), special: Special::None });
+                }
+            } else {
+                self.push(Move::new(from, to));
+            }
+        }
+    }
+    fn single(&mut self, _pos: &Position, mv: Move) {
+        self.push(mv);
+    }
+}
+
+/// Leaps and rides of a move set (lame leaps are handled by the caller).
+#[inline]
+fn plain_reach(pos: &Position, set: &MoveSet, sq: Square, occ: Bitboard) -> Bitboard {
+    let v = pos.variant();
+    let mut out = set.leaps[sq.index()];
+    for ride in &set.rides {
+        out |= v.ride_attack(ride, sq, occ);
+    }
+    out
+}
+
+/// Generates the legal moves of the side to move.
+pub fn generate<S: MoveSink>(pos: &Position, sink: &mut S) {
+    if pos.variant().needs_slow_legality {
+        let mut pseudo: Vec<Move> = Vec::new();
+        generate_inner(pos, &mut pseudo, true);
+        for mv in pseudo {
+            if !pos.leaves_king_attacked(mv) {
+                sink.single(pos, mv);
+            }
+        }
+    } else {
+        generate_inner(pos, sink, false);
+    }
+}
+
+/// The squares strictly between a king and a riding checker, through which
+/// the check can be blocked.
+fn block_squares(pos: &Position, king: Square, checker: Square) -> Bitboard {
+    let v = pos.variant();
+    let them = pos.side_to_move().other();
+    let Some(kind) = pos.kind_at(them, checker) else { return Bitboard::EMPTY };
+    for (d, dir) in v.dirs.iter().enumerate() {
+        if v.reverse_riders[them.index()][d] >> kind.0 & 1 != 0
+            && dir.ray[king.index()].contains(checker)
+            && v.dir_attack(d, king, pos.occupied()).contains(checker)
+        {
+            return dir.ray[king.index()] & !dir.ray[checker.index()] & !checker.bit();
+        }
+    }
+    Bitboard::EMPTY
+}
+
+fn generate_inner<S: MoveSink>(pos: &Position, sink: &mut S, pseudo: bool) {
+    let v = pos.variant();
+    let us = pos.side_to_move();
+    let them = us.other();
+    let occ = pos.occupied();
+    let own = pos.by_color(us);
+    let enemy = pos.by_color(them);
+    let king = pos.king(us);
+    let checkers = if pseudo { Bitboard::EMPTY } else { pos.attackers(king, them, occ) };
+
+    // King steps: each destination must be safe with the king lifted.
+    let kt = v.tables(us, v.royal);
+    let king_dests = if kt.symmetric_modes {
+        v.reach(&kt.capture, king, occ) & !own
+    } else {
+        (v.reach(&kt.quiet, king, occ) & !occ) | (v.reach(&kt.capture, king, occ) & enemy)
+    };
+    let safe = if pseudo {
+        king_dests
+    } else {
+        let lifted = occ.without(king);
+        king_dests.filter_squares(|d| !pos.is_attacked(d, them, lifted))
+    };
+    sink.piece_moves(pos, king, v.royal, safe);
+    if checkers.several() {
+        return;
+    }
+    let target = match checkers.lowest() {
+        Some(c) => c.bit() | block_squares(pos, king, c),
+        None => Bitboard(u128::MAX),
+    };
+
+    // Pins: an own piece alone between the king and an enemy rider.
+    let mut pinned = Bitboard::EMPTY;
+    let mut pin_rays = [(Square(0), Bitboard::EMPTY); 16];
+    let mut pins = 0;
+    if !pseudo {
+        for (d, dir) in v.dirs.iter().enumerate() {
+            let mask = v.reverse_riders[them.index()][d];
+            if mask == 0 {
+                continue;
+            }
+            let riders = pos.kinds_union(them, mask) & dir.ray[king.index()];
+            if riders.is_empty() {
+                continue;
+            }
+            let Some(blocker) = (v.dir_attack(d, king, occ) & own).lowest() else { continue };
+            let beyond = v.dir_attack(d, king, occ.without(blocker)) & riders;
+            if let Some(pinner) = beyond.lowest() {
+                pinned = pinned.with(blocker);
+                if pins < pin_rays.len() {
+                    pin_rays[pins] = (blocker, dir.ray[king.index()] & !dir.ray[pinner.index()]);
+                    pins += 1;
+                }
+            }
+        }
+    }
+
+    for (k, info) in v.kinds.iter().enumerate() {
+        let kind = Kind(k as u8);
+        if kind == v.royal {
+            continue;
+        }
+        let t = v.tables(us, kind);
+        for from in pos.pieces(us, kind) {
+            let mut allowed = target;
+            if pinned.contains(from) {
+                allowed &= pin_rays[..pins]
+                    .iter()
+                    .filter(|(sq, _)| *sq == from)
+                    .fold(Bitboard(u128::MAX), |m, (_, ray)| m & *ray);
+            }
+            let dests = if t.symmetric_modes {
+                plain_reach(pos, &t.capture, from, occ) & !own
+            } else {
+                (plain_reach(pos, &t.quiet, from, occ) & !occ) | (v.reach(&t.capture, from, occ) & enemy)
+            };
+            sink.piece_moves(pos, from, kind, dests & allowed);
+            for &(to, path) in &t.quiet.lame[from.index()] {
+                if (path & occ).is_empty() && !occ.contains(to) && allowed.contains(to) {
+                    if info.pawn {
+                        sink.single(pos, Move { from, to, promotion: None, special: Special::DoubleStep });
+                    } else {
+                        sink.piece_moves(pos, from, kind, to.bit());
+                    }
+                }
+            }
+            if let Some(ep) = pos.en_passant() {
+                if t.en_passant[from.index()].contains(ep.target) {
+                    let mv = Move { from, to: ep.target, promotion: None, special: Special::EnPassant };
+                    if pseudo || !pos.leaves_king_attacked(mv) {
+                        sink.single(pos, mv);
+                    }
+                }
+            }
+        }
+    }
+
+    if checkers.is_empty() {
+        castling(pos, sink, pseudo);
+    }
+}
+
+fn castling<S: MoveSink>(pos: &Position, sink: &mut S, pseudo: bool) {
+    let v = pos.variant();
+    let us = pos.side_to_move();
+    let them = us.other();
+    let rights = pos.castling_rights(us);
+    if rights.is_empty() || (pseudo && pos.is_check()) {
+        return;
+    }
+    let shape = v.shape;
+    let occ = pos.occupied();
+    let king = pos.king(us);
+    let rank = shape.rank(king);
+    let kf = shape.file(king);
+    let between = |a: u8, b: u8| {
+        let (lo, hi) = (a.min(b), a.max(b));
+        (lo..=hi).fold(Bitboard::EMPTY, |m, f| m.with(shape.square(f, rank)))
+    };
+    for rook in rights {
+        let rf = shape.file(rook);
+        match v.spec.castling {
+            CastlingStyle::None => {}
+            CastlingStyle::Standard => {
+                let kingside = rf > kf;
+                let kto_file = v.spec.castling_king_files[kingside as usize];
+                let rto_file = if kingside { kto_file - 1 } else { kto_file + 1 };
+                let kto = shape.square(kto_file, rank);
+                let rto = shape.square(rto_file, rank);
+                let span = between(kf, kto_file) | between(rf, rto_file);
+                if (occ & span & !king.bit() & !rook.bit()).any() {
+                    continue;
+                }
+                let after = (occ ^ king.bit() ^ rook.bit()) | kto.bit() | rto.bit();
+                let path = between(kf, kto_file).without(king) | kto.bit();
+                if path.filter_squares(|s| pos.is_attacked(s, them, after)).any() {
+                    continue;
+                }
+                sink.single(pos, Move { from: king, to: kto, promotion: None, special: Special::Castle { rook_from: rook, rook_to: rto } });
+            }
+            CastlingStyle::Free => {
+                let inner = between(kf, rf).without(king).without(rook) & !occ;
+                for kto in inner {
+                    let after = (occ ^ rook.bit()) | kto.bit();
+                    if pos.is_attacked(kto, them, after) {
+                        continue;
+                    }
+                    sink.single(pos, Move { from: king, to: kto, promotion: None, special: Special::Castle { rook_from: rook, rook_to: king } });
+                }
+            }
+        }
+    }
+}
+
+impl Bitboard {
+    /// The squares of the set for which `keep` holds.
+    #[inline]
+    pub fn filter_squares(self, mut keep: impl FnMut(Square) -> bool) -> Bitboard {
+        let mut out = Bitboard::EMPTY;
+        for sq in self {
+            if keep(sq) {
+                out = out.with(sq);
+            }
+        }
+        out
+    }
+}
+
+impl Position {
+    /// All legal moves of the side to move.
+    pub fn legal_moves(&self) -> Vec<Move> {
+        let mut moves = Vec::with_capacity(64);
+        generate(self, &mut moves);
+        moves
+    }
+
+    /// Number of legal moves, counted without building them.
+    pub fn count_legal_moves(&self) -> u64 {
+        let mut c = Counter::default();
+        generate(self, &mut c);
+        c.count
+    }
+
+    pub fn is_legal(&self, mv: Move) -> bool {
+        self.legal_moves().contains(&mv)
+    }
+}

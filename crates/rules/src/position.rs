@@ -1,0 +1,608 @@
+//! Positions of the turn-based family: an unvalidated [`Setup`] becomes a
+//! valid [`Position`] or a typed [`PositionError`]. Positions are plain
+//! values; playing a move returns a new one.
+
+use std::fmt;
+
+use crate::geometry::{Bitboard, Square};
+use crate::variant::{CastlingStyle, Variant};
+
+/// Piece types a variant may have; keeps a position small enough to copy.
+pub const MAX_KINDS: usize = 12;
+
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+pub enum Color {
+    White = 0,
+    Black = 1,
+}
+
+impl Color {
+    #[inline]
+    pub fn index(self) -> usize {
+        self as usize
+    }
+    #[inline]
+    pub fn other(self) -> Color {
+        match self {
+            Color::White => Color::Black,
+            Color::Black => Color::White,
+        }
+    }
+    /// +1 for White (moves up the board), -1 for Black.
+    #[inline]
+    pub fn forward(self) -> i32 {
+        match self {
+            Color::White => 1,
+            Color::Black => -1,
+        }
+    }
+    pub fn name(self) -> &'static str {
+        match self {
+            Color::White => "white",
+            Color::Black => "black",
+        }
+    }
+}
+
+impl std::ops::Not for Color {
+    type Output = Color;
+    fn not(self) -> Color {
+        self.other()
+    }
+}
+
+/// A piece type: an index into the variant's piece table.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+pub struct Kind(pub u8);
+
+impl Kind {
+    #[inline]
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Piece {
+    pub color: Color,
+    pub kind: Kind,
+}
+
+/// What a move does besides moving one piece.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Special {
+    None,
+    /// A pawn's lame multi-step that may be answered en passant.
+    DoubleStep,
+    EnPassant,
+    /// The king goes `from` -> `to`, the partner `rook_from` -> `rook_to`.
+    Castle { rook_from: Square, rook_to: Square },
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Move {
+    pub from: Square,
+    pub to: Square,
+    pub promotion: Option<Kind>,
+    pub special: Special,
+}
+
+impl Move {
+    pub fn new(from: Square, to: Square) -> Move {
+        Move { from, to, promotion: None, special: Special::None }
+    }
+    pub fn is_castle(&self) -> bool {
+        matches!(self.special, Special::Castle { .. })
+    }
+}
+
+/// The square a double-stepping pawn passed over, and where it stands.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct EnPassant {
+    pub target: Square,
+    pub victim: Square,
+}
+
+/// A position as read from a FEN, not yet checked.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Setup {
+    pub pieces: [[Bitboard; MAX_KINDS]; 2],
+    pub side: Color,
+    /// Squares of castling partners that keep their right, per colour.
+    pub castling: [Bitboard; 2],
+    pub en_passant: Option<Square>,
+    pub halfmove_clock: u32,
+    pub fullmove_number: u32,
+}
+
+impl Setup {
+    pub fn empty() -> Setup {
+        Setup {
+            pieces: [[Bitboard::EMPTY; MAX_KINDS]; 2],
+            side: Color::White,
+            castling: [Bitboard::EMPTY; 2],
+            en_passant: None,
+            halfmove_clock: 0,
+            fullmove_number: 1,
+        }
+    }
+
+    pub fn occupied(&self, color: Color) -> Bitboard {
+        self.pieces[color.index()].iter().fold(Bitboard::EMPTY, |a, &b| a | b)
+    }
+
+    pub fn piece_at(&self, sq: Square) -> Option<Piece> {
+        for color in [Color::White, Color::Black] {
+            for (k, bb) in self.pieces[color.index()].iter().enumerate() {
+                if bb.contains(sq) {
+                    return Some(Piece { color, kind: Kind(k as u8) });
+                }
+            }
+        }
+        None
+    }
+}
+
+/// Why a setup is not a legal position.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PositionError {
+    #[error("{} has no king", .0.name())]
+    MissingKing(Color),
+    #[error("{} has more than one king", .0.name())]
+    TooManyKings(Color),
+    #[error("a {} pawn stands on {square}, its promotion rank", .color.name())]
+    PawnOnLastRank { color: Color, square: String },
+    #[error("two pieces stand on {0}")]
+    SquareTaken(String),
+    #[error("{} is in check but it is {}'s turn", .0.name(), .0.other().name())]
+    OppositeCheck(Color),
+    #[error("castling right on {0} has no unmoved king and partner to go with it")]
+    BadCastling(String),
+    #[error("en passant square {0} does not follow a double step")]
+    BadEnPassant(String),
+}
+
+/// A legal position of a turn-based variant.
+#[derive(Clone, Copy)]
+pub struct Position {
+    pub(crate) variant: &'static Variant,
+    pub(crate) pieces: [[Bitboard; MAX_KINDS]; 2],
+    pub(crate) occupied: [Bitboard; 2],
+    pub(crate) side: Color,
+    pub(crate) castling: [Bitboard; 2],
+    pub(crate) en_passant: Option<EnPassant>,
+    pub(crate) halfmove_clock: u32,
+    pub(crate) fullmove_number: u32,
+    pub(crate) hash: u64,
+}
+
+impl PartialEq for Position {
+    fn eq(&self, other: &Position) -> bool {
+        std::ptr::eq(self.variant, other.variant)
+            && self.pieces == other.pieces
+            && self.side == other.side
+            && self.castling == other.castling
+            && self.en_passant == other.en_passant
+            && self.halfmove_clock == other.halfmove_clock
+            && self.fullmove_number == other.fullmove_number
+    }
+}
+
+impl Eq for Position {}
+
+impl fmt::Debug for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Position({} {})", self.variant.id(), crate::fen::write(self))
+    }
+}
+
+impl Position {
+    /// The variant's start position.
+    pub fn start(variant: &'static Variant) -> Position {
+        crate::fen::parse_position(variant, &variant.spec.start_fen).expect("start position validated at load")
+    }
+
+    /// Checks a setup and turns it into a position.
+    pub fn from_setup(variant: &'static Variant, setup: &Setup) -> Result<Position, PositionError> {
+        let shape = variant.shape;
+        let name = |sq: Square| shape.name(sq).to_string();
+        let occupied = [setup.occupied(Color::White), setup.occupied(Color::Black)];
+        let mut seen = Bitboard::EMPTY;
+        for color in [Color::White, Color::Black] {
+            for bb in &setup.pieces[color.index()] {
+                if let Some(sq) = (seen & *bb).lowest() {
+                    return Err(PositionError::SquareTaken(name(sq)));
+                }
+                seen |= *bb;
+            }
+        }
+        for color in [Color::White, Color::Black] {
+            let kings = setup.pieces[color.index()][variant.royal.index()];
+            if kings.is_empty() {
+                return Err(PositionError::MissingKing(color));
+            }
+            if kings.several() {
+                return Err(PositionError::TooManyKings(color));
+            }
+            for (k, info) in variant.kinds.iter().enumerate() {
+                if info.pawn {
+                    let on_last = setup.pieces[color.index()][k] & variant.promotion_zone[color.index()];
+                    if let Some(sq) = on_last.lowest() {
+                        return Err(PositionError::PawnOnLastRank { color, square: name(sq) });
+                    }
+                }
+            }
+        }
+        let mut pos = Position {
+            variant,
+            pieces: setup.pieces,
+            occupied,
+            side: setup.side,
+            castling: [Bitboard::EMPTY; 2],
+            en_passant: None,
+            halfmove_clock: setup.halfmove_clock,
+            fullmove_number: setup.fullmove_number.max(1),
+            hash: 0,
+        };
+        for color in [Color::White, Color::Black] {
+            let rights = setup.castling[color.index()];
+            if rights.is_empty() {
+                continue;
+            }
+            let home = variant.home_rank(color);
+            let king = pos.king(color);
+            let partners = pos.castling_partners(color);
+            let bad = rights & !(partners & home);
+            if let Some(sq) = bad.lowest() {
+                return Err(PositionError::BadCastling(name(sq)));
+            }
+            if variant.spec.castling == CastlingStyle::None || !home.contains(king) {
+                return Err(PositionError::BadCastling(name(rights.lowest().unwrap_or(king))));
+            }
+            pos.castling[color.index()] = rights;
+        }
+        if let Some(target) = setup.en_passant {
+            let them = setup.side.other();
+            let victim = shape.offset(target, 0, them.forward());
+            let origin = shape.offset(target, 0, -them.forward());
+            let valid = match (victim, origin) {
+                (Some(v), Some(o)) => {
+                    let pawn_there = variant.kinds.iter().enumerate().any(|(k, info)| info.pawn && pos.pieces[them.index()][k].contains(v));
+                    pawn_there && !(occupied[0] | occupied[1]).contains(target) && !(occupied[0] | occupied[1]).contains(o)
+                }
+                _ => false,
+            };
+            if !valid {
+                return Err(PositionError::BadEnPassant(name(target)));
+            }
+            pos.en_passant = pos.capturable_en_passant(target, victim.expect("checked above"));
+        }
+        pos.hash = pos.compute_hash();
+        let them = pos.side.other();
+        if pos.is_attacked(pos.king(them), pos.side, pos.occupied()) {
+            return Err(PositionError::OppositeCheck(them));
+        }
+        Ok(pos)
+    }
+
+    /// The setup this position came from (castling and en passant as held).
+    pub fn to_setup(&self) -> Setup {
+        Setup {
+            pieces: self.pieces,
+            side: self.side,
+            castling: self.castling,
+            en_passant: self.en_passant.map(|e| e.target),
+            halfmove_clock: self.halfmove_clock,
+            fullmove_number: self.fullmove_number,
+        }
+    }
+
+    #[inline]
+    pub fn variant(&self) -> &'static Variant {
+        self.variant
+    }
+    #[inline]
+    pub fn side_to_move(&self) -> Color {
+        self.side
+    }
+    #[inline]
+    pub fn occupied(&self) -> Bitboard {
+        self.occupied[0] | self.occupied[1]
+    }
+    #[inline]
+    pub fn by_color(&self, color: Color) -> Bitboard {
+        self.occupied[color.index()]
+    }
+    #[inline]
+    pub fn pieces(&self, color: Color, kind: Kind) -> Bitboard {
+        self.pieces[color.index()][kind.index()]
+    }
+    #[inline]
+    pub fn king(&self, color: Color) -> Square {
+        self.pieces(color, self.variant.royal).lowest().expect("a position always has both kings")
+    }
+    pub fn castling_rights(&self, color: Color) -> Bitboard {
+        self.castling[color.index()]
+    }
+    pub fn en_passant(&self) -> Option<EnPassant> {
+        self.en_passant
+    }
+    pub fn halfmove_clock(&self) -> u32 {
+        self.halfmove_clock
+    }
+    pub fn fullmove_number(&self) -> u32 {
+        self.fullmove_number
+    }
+    /// Zobrist key of everything that matters for repetition.
+    #[inline]
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    #[inline]
+    pub fn kind_at(&self, color: Color, sq: Square) -> Option<Kind> {
+        if !self.occupied[color.index()].contains(sq) {
+            return None;
+        }
+        let kinds = self.variant.kinds.len();
+        (0..kinds).find(|&k| self.pieces[color.index()][k].contains(sq)).map(|k| Kind(k as u8))
+    }
+
+    pub fn piece_at(&self, sq: Square) -> Option<Piece> {
+        [Color::White, Color::Black]
+            .into_iter()
+            .find_map(|color| self.kind_at(color, sq).map(|kind| Piece { color, kind }))
+    }
+
+    fn castling_partners(&self, color: Color) -> Bitboard {
+        let mask = self.variant.castling_partner_kinds;
+        (0..self.variant.kinds.len())
+            .filter(|k| mask >> k & 1 != 0)
+            .fold(Bitboard::EMPTY, |b, k| b | self.pieces[color.index()][k])
+    }
+
+    fn compute_hash(&self) -> u64 {
+        let keys = &self.variant.zobrist;
+        let mut h = 0;
+        for color in [Color::White, Color::Black] {
+            for k in 0..self.variant.kinds.len() {
+                for sq in self.pieces[color.index()][k] {
+                    h ^= keys.piece(color, Kind(k as u8), sq);
+                }
+            }
+            for sq in self.castling[color.index()] {
+                h ^= keys.castling(sq);
+            }
+        }
+        if let Some(ep) = self.en_passant {
+            h ^= keys.en_passant(ep.target);
+        }
+        if self.side == Color::Black {
+            h ^= keys.black_to_move;
+        }
+        h
+    }
+
+    /// Keeps an en passant square only if some pawn of the side to move
+    /// could take there, so repetition ignores squares nobody can use.
+    fn capturable_en_passant(&self, target: Square, victim: Square) -> Option<EnPassant> {
+        let us = self.side;
+        let v = self.variant;
+        let can = v.kinds.iter().enumerate().any(|(k, _)| {
+            self.pieces[us.index()][k].filter_squares(|from| v.tables(us, Kind(k as u8)).en_passant[from.index()].contains(target)).any()
+        });
+        can.then_some(EnPassant { target, victim })
+    }
+
+    /// All pieces of `by` that attack `sq` given occupancy `occ`.
+    pub fn attackers(&self, sq: Square, by: Color, occ: Bitboard) -> Bitboard {
+        let v = self.variant;
+        let c = by.index();
+        let mut att = Bitboard::EMPTY;
+        let mut leapers = v.reverse_leapers[c];
+        while leapers != 0 {
+            let k = leapers.trailing_zeros() as usize;
+            leapers &= leapers - 1;
+            att |= v.tables[c][k].reverse_capture.leaps[sq.index()] & self.pieces[c][k];
+        }
+        for (d, &mask) in v.reverse_riders[c].iter().enumerate() {
+            let riders = self.kinds_union(by, mask);
+            if riders.any() {
+                att |= v.dir_attack(d, sq, occ) & riders;
+            }
+        }
+        let mut complex = v.reverse_complex[c];
+        while complex != 0 {
+            let k = complex.trailing_zeros() as usize;
+            complex &= complex - 1;
+            att |= v.reach(&v.tables[c][k].reverse_capture, sq, occ) & self.pieces[c][k];
+        }
+        att
+    }
+
+    /// True if any piece of `by` attacks `sq` given occupancy `occ`.
+    #[inline]
+    pub fn is_attacked(&self, sq: Square, by: Color, occ: Bitboard) -> bool {
+        let v = self.variant;
+        let c = by.index();
+        let mut leapers = v.reverse_leapers[c];
+        while leapers != 0 {
+            let k = leapers.trailing_zeros() as usize;
+            leapers &= leapers - 1;
+            if (v.tables[c][k].reverse_capture.leaps[sq.index()] & self.pieces[c][k]).any() {
+                return true;
+            }
+        }
+        for (d, &mask) in v.reverse_riders[c].iter().enumerate() {
+            let riders = self.kinds_union(by, mask) & v.dirs[d].ray[sq.index()];
+            if riders.any() && (v.dir_attack(d, sq, occ) & riders).any() {
+                return true;
+            }
+        }
+        let mut complex = v.reverse_complex[c];
+        while complex != 0 {
+            let k = complex.trailing_zeros() as usize;
+            complex &= complex - 1;
+            if (v.reach(&v.tables[c][k].reverse_capture, sq, occ) & self.pieces[c][k]).any() {
+                return true;
+            }
+        }
+        false
+    }
+
+    #[inline]
+    pub(crate) fn kinds_union(&self, color: Color, mut mask: u32) -> Bitboard {
+        let mut out = Bitboard::EMPTY;
+        while mask != 0 {
+            let k = mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            out |= self.pieces[color.index()][k];
+        }
+        out
+    }
+
+    /// Pieces giving check to the side to move.
+    pub fn checkers(&self) -> Bitboard {
+        self.attackers(self.king(self.side), self.side.other(), self.occupied())
+    }
+
+    pub fn is_check(&self) -> bool {
+        self.is_attacked(self.king(self.side), self.side.other(), self.occupied())
+    }
+
+    #[inline]
+    fn toggle(&mut self, color: Color, kind: Kind, sq: Square) {
+        self.pieces[color.index()][kind.index()].0 ^= 1u128 << sq.0;
+        self.occupied[color.index()].0 ^= 1u128 << sq.0;
+        self.hash ^= self.variant.zobrist.piece(color, kind, sq);
+    }
+
+    fn clear_castling(&mut self, color: Color, squares: Bitboard) {
+        let lost = self.castling[color.index()] & squares;
+        for sq in lost {
+            self.hash ^= self.variant.zobrist.castling(sq);
+        }
+        self.castling[color.index()] &= !lost;
+    }
+
+    /// Plays a move known to be legal (from [`Position::legal_moves`] or
+    /// checked with [`Position::is_legal`]) and returns the new position.
+    pub fn play(&self, mv: Move) -> Position {
+        let mut p = *self;
+        let us = self.side;
+        let them = us.other();
+        let v = self.variant;
+        let kind = self.kind_at(us, mv.from).expect("a legal move starts on a piece of the side to move");
+        let mut reset_clock = v.kinds[kind.index()].pawn;
+        if let Some(ep) = p.en_passant.take() {
+            p.hash ^= v.zobrist.en_passant(ep.target);
+        }
+        match mv.special {
+            Special::Castle { rook_from, rook_to } => {
+                let partner = self.kind_at(us, rook_from).expect("castling partner present");
+                p.toggle(us, kind, mv.from);
+                p.toggle(us, partner, rook_from);
+                p.toggle(us, kind, mv.to);
+                p.toggle(us, partner, rook_to);
+            }
+            _ => {
+                let victim_sq = match (mv.special, self.en_passant) {
+                    (Special::EnPassant, Some(ep)) => Some(ep.victim),
+                    _ => self.occupied[them.index()].contains(mv.to).then_some(mv.to),
+                };
+                if let Some(sq) = victim_sq {
+                    let victim = self.kind_at(them, sq).expect("captured piece present");
+                    p.toggle(them, victim, sq);
+                    p.clear_castling(them, sq.bit());
+                    reset_clock = true;
+                }
+                p.toggle(us, kind, mv.from);
+                p.toggle(us, mv.promotion.unwrap_or(kind), mv.to);
+            }
+        }
+        if kind == v.royal {
+            p.clear_castling(us, Bitboard(u128::MAX));
+        } else {
+            p.clear_castling(us, mv.from.bit());
+        }
+        p.side = them;
+        p.hash ^= v.zobrist.black_to_move;
+        if mv.special == Special::DoubleStep {
+            let dy = if v.shape.rank(mv.to) > v.shape.rank(mv.from) { -1 } else { 1 };
+            if let Some(target) = v.shape.offset(mv.to, 0, dy) {
+                p.en_passant = p.capturable_en_passant(target, mv.to);
+                if let Some(ep) = p.en_passant {
+                    p.hash ^= v.zobrist.en_passant(ep.target);
+                }
+            }
+        }
+        p.halfmove_clock = if reset_clock { 0 } else { self.halfmove_clock + 1 };
+        if us == Color::Black {
+            p.fullmove_number += 1;
+        }
+        p
+    }
+
+    /// True if the side to move's king is attacked after `mv` (for moves
+    /// whose safety the fast generator cannot see, such as en passant).
+    pub(crate) fn leaves_king_attacked(&self, mv: Move) -> bool {
+        let next = self.play(mv);
+        next.is_attacked(next.king(self.side), next.side, next.occupied())
+    }
+
+    /// Mirror-free comparison key: pieces, side, rights and en passant.
+    pub fn same_position(&self, other: &Position) -> bool {
+        self.hash == other.hash
+            && self.pieces == other.pieces
+            && self.side == other.side
+            && self.castling == other.castling
+            && self.en_passant == other.en_passant
+    }
+}
+
+impl Variant {
+    /// Attack along one direction to the first blocker (inclusive).
+    #[inline]
+    pub fn dir_attack(&self, d: usize, sq: Square, occ: Bitboard) -> Bitboard {
+        let dir = &self.dirs[d];
+        let ray = dir.ray[sq.index()];
+        let blockers = ray & occ;
+        let nearest = if dir.ascending { blockers.lowest() } else { blockers.highest() };
+        match nearest {
+            Some(b) => ray & !dir.ray[b.index()],
+            None => ray,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::variant::Registry;
+
+    #[test]
+    fn hash_is_incremental() {
+        let v = Registry::builtin().get("chess").unwrap();
+        let mut pos = Position::start(v);
+        for uci in ["e2e4", "d7d5", "e4d5", "g8f6", "f1b5", "c7c6", "g1f3", "c6b5", "e1g1"] {
+            let mv = crate::notation::parse_uci(&pos, uci).unwrap();
+            pos = pos.play(mv);
+            assert_eq!(pos.hash, pos.compute_hash(), "after {uci}");
+        }
+    }
+
+    #[test]
+    fn setup_errors_are_typed() {
+        let v = Registry::builtin().get("chess").unwrap();
+        let err = |fen: &str| match crate::fen::parse_position(v, fen) {
+            Err(crate::fen::FenError::Position(e)) => e,
+            other => panic!("{fen}: expected a position error, got {other:?}"),
+        };
+        assert_eq!(err("8/8/8/8/8/8/8/K7 w - - 0 1"), PositionError::MissingKing(Color::Black));
+        assert_eq!(err("k7/8/8/8/8/8/8/KK6 w - - 0 1"), PositionError::TooManyKings(Color::White));
+        assert!(matches!(err("k6P/8/8/8/8/8/8/K7 w - - 0 1"), PositionError::PawnOnLastRank { .. }));
+        assert_eq!(err("k6R/8/8/8/8/8/8/K7 w - - 0 1"), PositionError::OppositeCheck(Color::Black));
+        assert!(matches!(err("4k3/8/8/8/8/8/8/4K2N w H - 0 1"), PositionError::BadCastling(_)));
+        assert!(matches!(err("k7/8/8/8/8/8/8/K7 w - e3 0 1"), PositionError::BadEnPassant(_)));
+    }
+}

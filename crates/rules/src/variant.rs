@@ -1,0 +1,784 @@
+//! Variants as data: a TOML [`VariantSpec`] compiled into a [`Variant`] with
+//! attack tables for its board shape.
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::{Mutex, OnceLock};
+
+use serde::Deserialize;
+
+use crate::betza::{self, MoveRule};
+use crate::geometry::{Bitboard, Shape, Square};
+use crate::position::{Color, Kind, MAX_KINDS};
+
+/// How a variant's turns work. Only turn-based play is built so far; the
+/// crowd and simultaneous families come with their own rule modules.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Family {
+    TurnBased,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum CastlingStyle {
+    /// No castling.
+    None,
+    /// FIDE castling: the king goes to a fixed file, the partner lands beside it.
+    Standard,
+    /// Pacey's free castling: the king leaps to any empty, unattacked square
+    /// between it and the partner; the partner leaps to the king's square.
+    Free,
+}
+
+/// One piece type of a variant as written in its file.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PieceSpec {
+    pub letter: toml::Spanned<String>,
+    pub name: String,
+    pub betza: toml::Spanned<String>,
+    /// Rough value in centipawns, a hint for engines.
+    #[serde(default)]
+    pub value: i32,
+    /// The piece that must not be left in check (one per side).
+    #[serde(default)]
+    pub royal: bool,
+    /// Promotes on the last rank, resets the 50-move count, can be taken en passant.
+    #[serde(default)]
+    pub pawn: bool,
+    /// King and this piece alone cannot mate a lone king.
+    #[serde(default)]
+    pub minor: bool,
+}
+
+/// A variant file as written: every field optional so that a file may
+/// inherit from another variant and override only what differs.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct VariantFile {
+    pub id: toml::Spanned<String>,
+    pub name: Option<String>,
+    pub inherits: Option<toml::Spanned<String>>,
+    pub family: Option<toml::Spanned<Family>>,
+    pub files: Option<toml::Spanned<u8>>,
+    pub ranks: Option<toml::Spanned<u8>>,
+    pub start: Option<toml::Spanned<String>>,
+    pub promotion: Option<toml::Spanned<Vec<String>>>,
+    pub castling: Option<toml::Spanned<CastlingStyle>>,
+    pub castling_partners: Option<toml::Spanned<Vec<String>>>,
+    /// Standard castling: the king's destination files, queen side then king side.
+    pub castling_king_files: Option<toml::Spanned<[String; 2]>>,
+    pub fifty_move_rule: Option<bool>,
+    pub repetition: Option<u8>,
+    pub insufficient_material: Option<bool>,
+    pub stalemate: Option<toml::Spanned<StalemateResult>>,
+    pub pieces: Option<Vec<PieceSpec>>,
+    pub description: Option<String>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum StalemateResult {
+    Draw,
+    Loss,
+    Win,
+}
+
+/// Where a problem in a variant file is.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{file}:{line}:{column}: {field}: {message}")]
+pub struct VariantError {
+    pub file: String,
+    pub line: usize,
+    pub column: usize,
+    pub field: String,
+    pub message: String,
+}
+
+/// Line and column (1-based) of a byte offset.
+fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    let before = &text[..offset.min(text.len())];
+    let line = before.matches('\n').count() + 1;
+    let column = before.len() - before.rfind('\n').map_or(0, |i| i + 1) + 1;
+    (line, column)
+}
+
+struct Source<'a> {
+    name: &'a str,
+    text: &'a str,
+}
+
+impl Source<'_> {
+    fn error(&self, span: std::ops::Range<usize>, field: &str, message: impl Into<String>) -> VariantError {
+        let (line, column) = line_col(self.text, span.start);
+        VariantError { file: self.name.to_string(), line, column, field: field.to_string(), message: message.into() }
+    }
+}
+
+/// The fully resolved description of a variant.
+#[derive(Clone, Debug)]
+pub struct VariantSpec {
+    pub id: String,
+    pub name: String,
+    pub description: String,
+    pub family: Family,
+    pub shape: Shape,
+    pub pieces: Vec<ResolvedPiece>,
+    pub start_fen: String,
+    pub promotion: Vec<char>,
+    pub castling: CastlingStyle,
+    pub castling_partners: Vec<char>,
+    pub castling_king_files: [u8; 2],
+    pub fifty_move_rule: bool,
+    pub repetition: u8,
+    pub insufficient_material: bool,
+    pub stalemate: StalemateResult,
+}
+
+#[derive(Clone, Debug)]
+pub struct ResolvedPiece {
+    pub letter: char,
+    pub name: String,
+    pub betza: String,
+    pub rules: Vec<MoveRule>,
+    pub value: i32,
+    pub royal: bool,
+    pub pawn: bool,
+    pub minor: bool,
+}
+
+/// The built-in variant files, embedded at build time.
+pub const BUILTIN: &[(&str, &str)] = &[
+    ("chess", include_str!("../../../variants/chess.toml")),
+    ("tutti-frutti", include_str!("../../../variants/tutti-frutti.toml")),
+    ("parity12", include_str!("../../../variants/parity12.toml")),
+];
+
+/// A set of known variants: the built-ins plus any files loaded by the user.
+#[derive(Clone)]
+pub struct Registry {
+    variants: Vec<&'static Variant>,
+}
+
+impl Registry {
+    /// The built-in variants.
+    pub fn builtin() -> Registry {
+        static BUILT: OnceLock<Registry> = OnceLock::new();
+        BUILT
+            .get_or_init(|| {
+                let mut reg = Registry { variants: Vec::new() };
+                for (name, text) in BUILTIN {
+                    let file = format!("variants/{name}.toml");
+                    reg.add_text(&file, text).unwrap_or_else(|e| panic!("built-in variant broken: {e}"));
+                }
+                reg
+            })
+            .clone()
+    }
+
+    pub fn get(&self, id: &str) -> Option<&'static Variant> {
+        self.variants.iter().copied().find(|v| v.spec.id == id)
+    }
+
+    pub fn get_or_err(&self, id: &str) -> Result<&'static Variant, UnknownVariant> {
+        self.get(id).ok_or_else(|| UnknownVariant {
+            id: id.to_string(),
+            known: self.variants.iter().map(|v| v.spec.id.clone()).collect(),
+        })
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = &'static Variant> + '_ {
+        self.variants.iter().copied()
+    }
+
+    /// Loads a variant file; a variant with the same id replaces the old one.
+    pub fn load_file(&mut self, path: &Path) -> Result<&'static Variant, VariantError> {
+        let name = path.display().to_string();
+        let text = std::fs::read_to_string(path).map_err(|e| VariantError {
+            file: name.clone(),
+            line: 0,
+            column: 0,
+            field: "file".into(),
+            message: e.to_string(),
+        })?;
+        self.add_text(&name, &text)
+    }
+
+    /// Compiles variant text named `file` (for messages) and adds it.
+    pub fn add_text(&mut self, file: &str, text: &str) -> Result<&'static Variant, VariantError> {
+        let variant = self.resolve(file, text)?;
+        self.variants.retain(|v| v.spec.id != variant.spec.id);
+        self.variants.push(variant);
+        Ok(variant)
+    }
+
+    /// Parses, compiles and validates variant text without adding it.
+    pub fn resolve(&self, file: &str, text: &str) -> Result<&'static Variant, VariantError> {
+        let src = Source { name: file, text };
+        let raw: VariantFile = toml::from_str(text).map_err(|e| {
+            let span = e.span().unwrap_or(0..0);
+            let field = e
+                .message()
+                .split('`')
+                .nth(1)
+                .map(str::to_string)
+                .unwrap_or_else(|| "file".into());
+            src.error(span, &field, e.message().trim())
+        })?;
+        let parent = match &raw.inherits {
+            Some(p) => Some(
+                self.get(p.get_ref())
+                    .ok_or_else(|| src.error(p.span(), "inherits", format!("no variant `{}` to inherit from", p.get_ref())))?,
+            ),
+            None => None,
+        };
+        let (spec, start_span) = resolve_spec(&src, raw, parent.map(|v| &v.spec))?;
+        let variant = intern(spec);
+        // The start position must be a legal position of the variant.
+        crate::fen::parse_position(variant, &variant.spec.start_fen)
+            .map_err(|e| src.error(start_span, "start", e.to_string()))?;
+        Ok(variant)
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown variant `{id}` (known: {})", known.join(", "))]
+pub struct UnknownVariant {
+    pub id: String,
+    pub known: Vec<String>,
+}
+
+/// Variants live for the whole process so positions can hold a plain
+/// reference; the same spec text is compiled and kept only once.
+fn intern(spec: VariantSpec) -> &'static Variant {
+    static TABLE: OnceLock<Mutex<HashMap<String, &'static Variant>>> = OnceLock::new();
+    let key = format!("{spec:?}");
+    let mut table = TABLE.get_or_init(Default::default).lock().unwrap_or_else(|e| e.into_inner());
+    table.entry(key).or_insert_with(|| Box::leak(Box::new(Variant::compile(spec))))
+}
+
+fn single_letter(src: &Source, span: std::ops::Range<usize>, field: &str, s: &str) -> Result<char, VariantError> {
+    let mut chars = s.chars();
+    match (chars.next(), chars.next()) {
+        (Some(c), None) if c.is_ascii_uppercase() => Ok(c),
+        _ => Err(src.error(span, field, format!("`{s}` is not a single upper-case letter"))),
+    }
+}
+
+fn resolve_spec(
+    src: &Source,
+    raw: VariantFile,
+    parent: Option<&VariantSpec>,
+) -> Result<(VariantSpec, std::ops::Range<usize>), VariantError> {
+    let id = raw.id.get_ref().clone();
+    if id.is_empty() || !id.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-') {
+        return Err(src.error(raw.id.span(), "id", "an id uses lower-case letters, digits and '-'"));
+    }
+    let missing = |field: &str| src.error(0..0, field, "missing (and not inherited)");
+
+    let files = raw.files.as_ref().map(|f| (*f.get_ref(), f.span()));
+    let ranks = raw.ranks.as_ref().map(|r| (*r.get_ref(), r.span()));
+    let (files, files_span) = files.or(parent.map(|p| (p.shape.files, 0..0))).ok_or_else(|| missing("files"))?;
+    let (ranks, _) = ranks.or(parent.map(|p| (p.shape.ranks, 0..0))).ok_or_else(|| missing("ranks"))?;
+    let shape = Shape::new(files, ranks).map_err(|e| src.error(files_span, "files", e.to_string()))?;
+
+    // Pieces: the parent's, with the file's pieces added or replacing by letter.
+    let mut pieces: Vec<ResolvedPiece> = parent.map(|p| p.pieces.clone()).unwrap_or_default();
+    for p in raw.pieces.unwrap_or_default() {
+        let letter = single_letter(src, p.letter.span(), "pieces.letter", p.letter.get_ref())?;
+        let rules = betza::parse(p.betza.get_ref())
+            .map_err(|e| src.error(p.betza.span(), "pieces.betza", format!("piece {letter}: {e}")))?;
+        let piece = ResolvedPiece {
+            letter,
+            name: p.name,
+            betza: p.betza.into_inner(),
+            rules,
+            value: p.value,
+            royal: p.royal,
+            pawn: p.pawn,
+            minor: p.minor,
+        };
+        match pieces.iter_mut().find(|q| q.letter == letter) {
+            Some(q) => *q = piece,
+            None => pieces.push(piece),
+        }
+    }
+    if pieces.is_empty() {
+        return Err(missing("pieces"));
+    }
+    if pieces.len() > MAX_KINDS {
+        return Err(src.error(0..0, "pieces", format!("at most {MAX_KINDS} piece types, got {}", pieces.len())));
+    }
+    if pieces.iter().filter(|p| p.royal).count() != 1 {
+        return Err(src.error(0..0, "pieces", "exactly one piece type must be royal (the king)"));
+    }
+    let has = |c: char| pieces.iter().any(|p| p.letter == c);
+
+    let promotion = match &raw.promotion {
+        Some(list) => {
+            let mut out = Vec::new();
+            for s in list.get_ref() {
+                let c = single_letter(src, list.span(), "promotion", s)?;
+                if !has(c) {
+                    return Err(src.error(list.span(), "promotion", format!("no piece with letter {c}")));
+                }
+                out.push(c);
+            }
+            out
+        }
+        None => parent.map(|p| p.promotion.clone()).unwrap_or_default(),
+    };
+    if pieces.iter().any(|p| p.pawn) && promotion.is_empty() {
+        return Err(src.error(0..0, "promotion", "a variant with pawns needs a promotion list"));
+    }
+
+    let castling = raw.castling.as_ref().map(|c| *c.get_ref()).or(parent.map(|p| p.castling)).unwrap_or(CastlingStyle::None);
+    let castling_partners = match &raw.castling_partners {
+        Some(list) => {
+            let mut out = Vec::new();
+            for s in list.get_ref() {
+                let c = single_letter(src, list.span(), "castling_partners", s)?;
+                if !has(c) {
+                    return Err(src.error(list.span(), "castling_partners", format!("no piece with letter {c}")));
+                }
+                out.push(c);
+            }
+            out
+        }
+        None => parent.map(|p| p.castling_partners.clone()).unwrap_or_else(|| if has('R') { vec!['R'] } else { vec![] }),
+    };
+    if castling != CastlingStyle::None && castling_partners.is_empty() {
+        return Err(src.error(0..0, "castling_partners", "castling needs at least one partner piece"));
+    }
+    let castling_king_files = match &raw.castling_king_files {
+        Some(f) => {
+            let mut out = [0u8; 2];
+            for (i, s) in f.get_ref().iter().enumerate() {
+                let b = s.as_bytes();
+                if b.len() != 1 || !b[0].is_ascii_lowercase() || b[0] - b'a' >= shape.files {
+                    return Err(src.error(f.span(), "castling_king_files", format!("`{s}` is not a file of this board")));
+                }
+                out[i] = b[0] - b'a';
+            }
+            out
+        }
+        None => parent.map(|p| p.castling_king_files).unwrap_or([2, shape.files.saturating_sub(2)]),
+    };
+
+    let start = raw.start.as_ref().map(|s| (s.get_ref().clone(), s.span()));
+    let (start_fen, start_span) = start.or(parent.map(|p| (p.start_fen.clone(), 0..0))).ok_or_else(|| missing("start"))?;
+
+    let family = raw.family.as_ref().map(|f| *f.get_ref()).or(parent.map(|p| p.family)).unwrap_or(Family::TurnBased);
+    let spec = VariantSpec {
+        id,
+        name: raw.name.or(parent.map(|p| p.name.clone())).unwrap_or_else(|| raw.id.get_ref().clone()),
+        description: raw.description.or(parent.map(|p| p.description.clone())).unwrap_or_default(),
+        family,
+        shape,
+        pieces,
+        start_fen,
+        promotion,
+        castling,
+        castling_partners,
+        castling_king_files,
+        fifty_move_rule: raw.fifty_move_rule.or(parent.map(|p| p.fifty_move_rule)).unwrap_or(true),
+        repetition: raw.repetition.or(parent.map(|p| p.repetition)).unwrap_or(3),
+        insufficient_material: raw.insufficient_material.or(parent.map(|p| p.insufficient_material)).unwrap_or(true),
+        stalemate: raw.stalemate.as_ref().map(|s| *s.get_ref()).or(parent.map(|p| p.stalemate)).unwrap_or(StalemateResult::Draw),
+    };
+    Ok((spec, start_span))
+}
+
+/// A ray direction: a step vector and, per square, the full ray to the edge.
+#[derive(Debug)]
+pub struct Direction {
+    pub step: (i8, i8),
+    /// True if the square index grows along the ray (nearest blocker = lowest bit).
+    pub ascending: bool,
+    pub ray: Vec<Bitboard>,
+}
+
+/// A rider move of one piece: direction index and per-square reachable ray.
+#[derive(Debug)]
+pub struct Ride {
+    pub dir: usize,
+    pub mask: Vec<Bitboard>,
+}
+
+/// Everything a piece can reach in one mode (moving or capturing).
+#[derive(Debug, Default)]
+pub struct MoveSet {
+    /// Unblockable leaps, per square.
+    pub leaps: Vec<Bitboard>,
+    /// Lame leaps: destination and the squares that must be empty, per square.
+    pub lame: Vec<Vec<(Square, Bitboard)>>,
+    pub rides: Vec<Ride>,
+}
+
+impl MoveSet {
+    fn is_simple(&self) -> bool {
+        self.lame.iter().all(Vec::is_empty)
+    }
+}
+
+/// One piece type of one colour, compiled for a board.
+#[derive(Debug)]
+pub struct PieceTables {
+    pub quiet: MoveSet,
+    pub capture: MoveSet,
+    /// Squares on which this piece can capture en passant, per square.
+    pub en_passant: Vec<Bitboard>,
+    /// Quiet and capture sets are the same, so one attack serves both.
+    pub symmetric_modes: bool,
+    /// Squares from which a piece of this kind attacks the indexed square.
+    pub reverse_capture: MoveSet,
+}
+
+#[derive(Debug)]
+pub struct KindInfo {
+    pub letter: char,
+    pub name: String,
+    pub value: i32,
+    pub royal: bool,
+    pub pawn: bool,
+    pub minor: bool,
+    /// Never leaves its square colour (like a bishop).
+    pub colour_bound: bool,
+}
+
+/// A compiled variant: the spec plus per-board tables.
+#[derive(Debug)]
+pub struct Variant {
+    pub spec: VariantSpec,
+    pub shape: Shape,
+    pub kinds: Vec<KindInfo>,
+    pub royal: Kind,
+    pub promotion_kinds: Vec<Kind>,
+    /// Squares where a pawn of each colour must promote.
+    pub promotion_zone: [Bitboard; 2],
+    /// Kinds that may castle with the king, as a bit set over kind indices.
+    pub castling_partner_kinds: u32,
+    pub dirs: Vec<Direction>,
+    /// Per colour, per kind.
+    pub tables: [Vec<PieceTables>; 2],
+    /// Per colour: for each direction, the kinds whose capture rides it
+    /// without range limit, looking back from the attacked square.
+    pub reverse_riders: [Vec<u32>; 2],
+    /// Per colour: kinds whose reverse capture set has plain leaps.
+    pub reverse_leapers: [u32; 2],
+    /// Per colour: kinds with lame leaps or range-limited rides in their
+    /// capture set; their whole reverse set is checked.
+    pub reverse_complex: [u32; 2],
+    /// Some piece has a lame or range-limited capture: fall back to checking
+    /// each move by playing it.
+    pub needs_slow_legality: bool,
+    pub zobrist: crate::zobrist::Keys,
+}
+
+impl Variant {
+    pub fn id(&self) -> &str {
+        &self.spec.id
+    }
+
+    pub fn kind_by_letter(&self, letter: char) -> Option<Kind> {
+        let up = letter.to_ascii_uppercase();
+        self.kinds.iter().position(|k| k.letter == up).map(|i| Kind(i as u8))
+    }
+
+    pub fn kind(&self, kind: Kind) -> &KindInfo {
+        &self.kinds[kind.index()]
+    }
+
+    #[inline]
+    pub fn tables(&self, color: Color, kind: Kind) -> &PieceTables {
+        &self.tables[color.index()][kind.index()]
+    }
+
+    /// The first-rank (home) squares of a colour.
+    pub fn home_rank(&self, color: Color) -> Bitboard {
+        self.shape.rank_mask(if color == Color::White { 0 } else { self.shape.ranks - 1 })
+    }
+
+    /// The attack of a ride from `sq` given occupancy.
+    #[inline]
+    pub fn ride_attack(&self, ride: &Ride, sq: Square, occ: Bitboard) -> Bitboard {
+        let ray = ride.mask[sq.index()];
+        let blockers = ray & occ;
+        if blockers.is_empty() {
+            return ray;
+        }
+        let dir = &self.dirs[ride.dir];
+        let nearest = if dir.ascending { blockers.lowest() } else { blockers.highest() };
+        match nearest {
+            Some(b) => ray & !dir.ray[b.index()],
+            None => ray,
+        }
+    }
+
+    /// Every square a move set reaches from `sq` (ignoring what stands there).
+    #[inline]
+    pub fn reach(&self, set: &MoveSet, sq: Square, occ: Bitboard) -> Bitboard {
+        let mut out = set.leaps[sq.index()];
+        for ride in &set.rides {
+            out |= self.ride_attack(ride, sq, occ);
+        }
+        for &(to, path) in &set.lame[sq.index()] {
+            if (path & occ).is_empty() {
+                out |= to.bit();
+            }
+        }
+        out
+    }
+
+    fn compile(spec: VariantSpec) -> Variant {
+        let shape = spec.shape;
+        let kinds: Vec<KindInfo> = spec
+            .pieces
+            .iter()
+            .map(|p| KindInfo {
+                letter: p.letter,
+                name: p.name.clone(),
+                value: p.value,
+                royal: p.royal,
+                pawn: p.pawn,
+                minor: p.minor,
+                colour_bound: p.rules.iter().all(|r| (r.dx + r.dy) % 2 == 0),
+            })
+            .collect();
+        let royal = Kind(kinds.iter().position(|k| k.royal).unwrap_or(0) as u8);
+        let kind_of = |c: char| Kind(kinds.iter().position(|k| k.letter == c).unwrap_or(0) as u8);
+        let promotion_kinds = spec.promotion.iter().map(|&c| kind_of(c)).collect();
+        let castling_partner_kinds = spec.castling_partners.iter().fold(0u32, |m, &c| m | 1 << kind_of(c).0);
+
+        // Directions used by any rider, in both orientations.
+        let mut steps: Vec<(i8, i8)> = Vec::new();
+        for p in &spec.pieces {
+            for r in p.rules.iter().filter(|r| r.is_rider() || r.lame) {
+                for s in [(r.dx, r.dy), (-r.dx, -r.dy), (r.dx, -r.dy), (-r.dx, r.dy)] {
+                    if !steps.contains(&s) {
+                        steps.push(s);
+                    }
+                }
+            }
+        }
+        let dirs: Vec<Direction> = steps
+            .iter()
+            .map(|&(dx, dy)| Direction {
+                step: (dx, dy),
+                ascending: (dy as i32) * shape.files as i32 + dx as i32 > 0,
+                ray: shape.squares().map(|sq| ray_mask(shape, sq, dx, dy, 0)).collect(),
+            })
+            .collect();
+        let dir_index = |dx: i8, dy: i8| dirs.iter().position(|d| d.step == (dx, dy)).expect("direction registered");
+
+        // Ranks each kind of each colour starts on, for `i` moves.
+        let start_board = spec.start_fen.split_whitespace().next().unwrap_or("");
+        let home_ranks = |color: Color, letter: char| -> Vec<u8> {
+            let target = if color == Color::White { letter } else { letter.to_ascii_lowercase() };
+            start_board
+                .split('/')
+                .enumerate()
+                .filter(|(_, row)| row.contains(target))
+                .map(|(i, _)| shape.ranks.saturating_sub(1 + i as u8))
+                .collect()
+        };
+
+        let mut needs_slow_legality = false;
+        let tables: [Vec<PieceTables>; 2] = [Color::White, Color::Black].map(|color| {
+            spec.pieces
+                .iter()
+                .map(|p| {
+                    let orient = |r: &MoveRule| if color == Color::White { (r.dx, r.dy) } else { (r.dx, -r.dy) };
+                    let homes = home_ranks(color, p.letter);
+                    let build = |want_capture: bool, reverse: bool| -> MoveSet {
+                        let mut set = MoveSet {
+                            leaps: vec![Bitboard::EMPTY; shape.len()],
+                            lame: vec![Vec::new(); shape.len()],
+                            rides: Vec::new(),
+                        };
+                        let mut ride_masks: Vec<(usize, Vec<Bitboard>)> = Vec::new();
+                        for r in &p.rules {
+                            let ok = if want_capture { r.can_capture } else { r.can_move };
+                            if !ok {
+                                continue;
+                            }
+                            let (mut dx, mut dy) = orient(r);
+                            if reverse {
+                                (dx, dy) = (-dx, -dy);
+                            }
+                            for sq in shape.squares() {
+                                // Reverse tables look from the target; `i` then
+                                // applies to the origin square, which we cannot
+                                // know here, so initial-only moves never attack.
+                                if r.initial && (reverse || !homes.contains(&shape.rank(sq))) {
+                                    continue;
+                                }
+                                if r.range == 1 {
+                                    let Some(to) = shape.offset(sq, dx as i32, dy as i32) else { continue };
+                                    if r.lame {
+                                        let g = gcd(dx.unsigned_abs(), dy.unsigned_abs()) as i8;
+                                        let (ux, uy) = (dx / g, dy / g);
+                                        let path = (1..g)
+                                            .filter_map(|k| shape.offset(sq, (ux * k) as i32, (uy * k) as i32))
+                                            .fold(Bitboard::EMPTY, |b, s| b.with(s));
+                                        set.lame[sq.index()].push((to, path));
+                                    } else {
+                                        set.leaps[sq.index()] |= to.bit();
+                                    }
+                                } else {
+                                    let d = dir_index(dx, dy);
+                                    let entry = match ride_masks.iter().position(|(dd, _)| *dd == d) {
+                                        Some(i) => i,
+                                        None => {
+                                            ride_masks.push((d, vec![Bitboard::EMPTY; shape.len()]));
+                                            ride_masks.len() - 1
+                                        }
+                                    };
+                                    ride_masks[entry].1[sq.index()] |= ray_mask(shape, sq, dx, dy, r.range);
+                                }
+                            }
+                        }
+                        set.rides = ride_masks.into_iter().map(|(dir, mask)| Ride { dir, mask }).collect();
+                        set
+                    };
+                    let quiet = build(false, false);
+                    let capture = build(true, false);
+                    let reverse_capture = build(true, true);
+                    let en_passant: Vec<Bitboard> = shape
+                        .squares()
+                        .map(|sq| {
+                            p.rules
+                                .iter()
+                                .filter(|r| r.en_passant && r.range == 1 && !r.lame)
+                                .filter_map(|r| {
+                                    let (dx, dy) = orient(r);
+                                    shape.offset(sq, dx as i32, dy as i32)
+                                })
+                                .fold(Bitboard::EMPTY, |b, s| b.with(s))
+                        })
+                        .collect();
+                    if !capture.is_simple() || p.rules.iter().any(|r| r.can_capture && r.range > 1) {
+                        needs_slow_legality = true;
+                    }
+                    let symmetric_modes = format!("{quiet:?}") == format!("{capture:?}");
+                    PieceTables { quiet, capture, en_passant, symmetric_modes, reverse_capture }
+                })
+                .collect()
+        });
+
+        let reverse_riders = [0, 1].map(|c| {
+            (0..dirs.len())
+                .map(|d| {
+                    tables[c].iter().enumerate().fold(0u32, |m, (k, t)| {
+                        let full = t.reverse_capture.rides.iter().any(|r| {
+                            r.dir == d && shape.squares().all(|sq| r.mask[sq.index()] == dirs[d].ray[sq.index()])
+                        });
+                        if full {
+                            m | 1 << k
+                        } else {
+                            m
+                        }
+                    })
+                })
+                .collect()
+        });
+        let kinds_where = |c: usize, pred: &dyn Fn(&MoveSet) -> bool| {
+            tables[c].iter().enumerate().fold(0u32, |m, (k, t)| if pred(&t.reverse_capture) { m | 1 << k } else { m })
+        };
+        let reverse_leapers = [0, 1].map(|c| kinds_where(c, &|rc| rc.leaps.iter().any(|b| b.any())));
+        let reverse_complex = [0, 1].map(|c| {
+            kinds_where(c, &|rc| {
+                !rc.is_simple() || rc.rides.iter().any(|r| shape.squares().any(|sq| r.mask[sq.index()] != dirs[r.dir].ray[sq.index()]))
+            })
+        });
+        let promotion_zone = [shape.rank_mask(shape.ranks - 1), shape.rank_mask(0)];
+        let zobrist = crate::zobrist::Keys::new(shape.len(), kinds.len());
+        Variant {
+            shape,
+            kinds,
+            royal,
+            promotion_kinds,
+            promotion_zone,
+            castling_partner_kinds,
+            dirs,
+            tables,
+            reverse_riders,
+            reverse_leapers,
+            reverse_complex,
+            needs_slow_legality,
+            zobrist,
+            spec,
+        }
+    }
+}
+
+fn gcd(a: u8, b: u8) -> u8 {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
+    }
+}
+
+/// Squares reached by stepping `(dx, dy)` from `sq`, at most `range` times (0 = to the edge).
+fn ray_mask(shape: Shape, sq: Square, dx: i8, dy: i8, range: u8) -> Bitboard {
+    let mut out = Bitboard::EMPTY;
+    let mut cur = sq;
+    let mut n = 0;
+    while let Some(next) = shape.offset(cur, dx as i32, dy as i32) {
+        out |= next.bit();
+        cur = next;
+        n += 1;
+        if range != 0 && n >= range {
+            break;
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn builtins_load() {
+        let reg = Registry::builtin();
+        for id in ["chess", "tutti-frutti", "parity12"] {
+            let v = reg.get(id).unwrap();
+            assert_eq!(v.id(), id);
+        }
+        assert_eq!(reg.get("parity12").unwrap().shape, Shape { files: 12, ranks: 8 });
+        let err = reg.get_or_err("nope").unwrap_err();
+        assert!(err.to_string().contains("chess"));
+    }
+
+    #[test]
+    fn broken_file_names_line_and_field() {
+        let reg = Registry::builtin();
+        let text = "id = \"x\"\ninherits = \"chess\"\n\n[[pieces]]\nletter = \"Z\"\nname = \"Zed\"\nbetza = \"Wq\"\n";
+        let e = reg.resolve("my.toml", text).unwrap_err();
+        assert_eq!((e.file.as_str(), e.line, e.field.as_str()), ("my.toml", 7, "pieces.betza"));
+        assert!(e.message.contains("unknown modifier"), "{e}");
+
+        let e = reg.resolve("my.toml", "id = \"x\"\nfiles = \"eight\"\n").unwrap_err();
+        assert_eq!(e.line, 2, "{e}");
+
+        let e = reg.resolve("my.toml", "id = \"x\"\ninherits = \"chess\"\nstart = \"8/8 w - - 0 1\"\n").unwrap_err();
+        assert_eq!((e.line, e.field.as_str()), (3, "start"), "{e}");
+
+        let e = reg.resolve("my.toml", "id = \"x\"\ninherits = \"chess\"\nbogus = 1\n").unwrap_err();
+        assert_eq!(e.line, 3, "{e}");
+        assert!(e.message.contains("bogus"), "{e}");
+    }
+
+    #[test]
+    fn inheritance_overrides_by_letter() {
+        let mut reg = Registry::builtin();
+        let text = "id = \"knightrider-chess\"\ninherits = \"chess\"\n[[pieces]]\nletter = \"N\"\nname = \"Nightrider\"\nbetza = \"NN\"\nvalue = 500\n";
+        let v = reg.add_text("nr.toml", text).unwrap();
+        assert_eq!(v.kinds.len(), 6);
+        assert_eq!(v.kind(v.kind_by_letter('N').unwrap()).name, "Nightrider");
+        assert_eq!(v.spec.start_fen, reg.get("chess").unwrap().spec.start_fen);
+    }
+}
