@@ -114,7 +114,8 @@ fn generate_inner<S: MoveSink>(pos: &Position, sink: &mut S, pseudo: bool) {
     let own = pos.by_color(us);
     let enemy = pos.by_color(them);
     let king = pos.king(us);
-    let checkers = if pseudo { Bitboard::EMPTY } else { pos.attackers(king, them, occ) };
+    let riders = pos.rider_sets(them);
+    let checkers = if pseudo { Bitboard::EMPTY } else { pos.attackers_with(king, them, occ, &riders) };
 
     // King steps: each destination must be safe with the king lifted.
     let kt = v.tables(us, v.royal);
@@ -127,7 +128,7 @@ fn generate_inner<S: MoveSink>(pos: &Position, sink: &mut S, pseudo: bool) {
         king_dests
     } else {
         let lifted = occ.without(king);
-        king_dests.filter_squares(|d| !pos.is_attacked(d, them, lifted))
+        king_dests.filter_squares(|d| !pos.is_attacked_with(d, them, lifted, &riders))
     };
     sink.piece_moves(pos, king, v.royal, safe);
     if checkers.several() {
@@ -143,12 +144,12 @@ fn generate_inner<S: MoveSink>(pos: &Position, sink: &mut S, pseudo: bool) {
     let mut pin_rays = [(Square(0), Bitboard::EMPTY); 16];
     let mut pins = 0;
     if !pseudo {
-        for (d, dir) in v.dirs.iter().enumerate() {
-            let mask = v.reverse_riders[them.index()][d];
-            if mask == 0 {
-                continue;
-            }
-            let riders = pos.kinds_union(them, mask) & dir.ray[king.index()];
+        let mut active = riders.active;
+        while active != 0 {
+            let d = active.trailing_zeros() as usize;
+            active &= active - 1;
+            let dir = &v.dirs[d];
+            let riders = riders.by_dir[d] & dir.ray[king.index()];
             if riders.is_empty() {
                 continue;
             }

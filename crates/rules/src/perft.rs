@@ -4,10 +4,21 @@
 use crate::position::{Move, Position};
 
 pub fn perft(pos: &Position, depth: u32) -> u64 {
+    let mut buffers = vec![Vec::with_capacity(256); depth as usize];
+    perft_with(pos, depth, &mut buffers)
+}
+
+/// Perft with one reusable move list per ply, so no node allocates.
+fn perft_with(pos: &Position, depth: u32, buffers: &mut [Vec<Move>]) -> u64 {
     match depth {
         0 => 1,
         1 => pos.count_legal_moves(),
-        _ => pos.legal_moves().into_iter().map(|mv| perft(&pos.play(mv), depth - 1)).sum(),
+        _ => {
+            let (list, rest) = buffers.split_first_mut().expect("one buffer per ply");
+            list.clear();
+            crate::movegen::generate(pos, list);
+            list.iter().map(|&mv| perft_with(&pos.play(mv), depth - 1, rest)).sum()
+        }
     }
 }
 

@@ -5,7 +5,7 @@
 use std::fmt;
 
 use crate::geometry::{Bitboard, Square};
-use crate::variant::{CastlingStyle, Variant};
+use crate::variant::{CastlingStyle, Variant, MAX_DIRECTIONS};
 
 /// Piece types a variant may have; keeps a position small enough to copy.
 pub const MAX_KINDS: usize = 12;
@@ -160,6 +160,14 @@ pub enum PositionError {
     BadCastling(String),
     #[error("en passant square {0} does not follow a double step")]
     BadEnPassant(String),
+}
+
+/// Riding attackers of one colour per direction (see [`Position::rider_sets`]).
+#[derive(Clone, Copy)]
+pub struct RiderSets {
+    pub by_dir: [Bitboard; MAX_DIRECTIONS],
+    /// Bit d is set if `by_dir[d]` is not empty.
+    pub active: u32,
 }
 
 /// A legal position of a turn-based variant.
@@ -394,8 +402,33 @@ impl Position {
         can.then_some(EnPassant { target, victim })
     }
 
+    /// The riding attackers of `by`, grouped by the direction in which
+    /// they are seen from an attacked square; computed once per node.
+    #[inline]
+    pub fn rider_sets(&self, by: Color) -> RiderSets {
+        let v = self.variant;
+        let mut sets = RiderSets { by_dir: [Bitboard::EMPTY; MAX_DIRECTIONS], active: 0 };
+        for (d, &mask) in v.reverse_riders[by.index()].iter().enumerate() {
+            let riders = self.kinds_union(by, mask);
+            if riders.any() {
+                sets.by_dir[d] = riders;
+                sets.active |= 1 << d;
+            }
+        }
+        sets
+    }
+
     /// All pieces of `by` that attack `sq` given occupancy `occ`.
     pub fn attackers(&self, sq: Square, by: Color, occ: Bitboard) -> Bitboard {
+        self.attackers_with(sq, by, occ, &self.rider_sets(by))
+    }
+
+    /// True if any piece of `by` attacks `sq` given occupancy `occ`.
+    pub fn is_attacked(&self, sq: Square, by: Color, occ: Bitboard) -> bool {
+        self.is_attacked_with(sq, by, occ, &self.rider_sets(by))
+    }
+
+    pub fn attackers_with(&self, sq: Square, by: Color, occ: Bitboard, riders: &RiderSets) -> Bitboard {
         let v = self.variant;
         let c = by.index();
         let mut att = Bitboard::EMPTY;
@@ -405,10 +438,13 @@ impl Position {
             leapers &= leapers - 1;
             att |= v.tables[c][k].reverse_capture.leaps[sq.index()] & self.pieces[c][k];
         }
-        for (d, &mask) in v.reverse_riders[c].iter().enumerate() {
-            let riders = self.kinds_union(by, mask);
-            if riders.any() {
-                att |= v.dir_attack(d, sq, occ) & riders;
+        let mut active = riders.active;
+        while active != 0 {
+            let d = active.trailing_zeros() as usize;
+            active &= active - 1;
+            let candidates = riders.by_dir[d] & v.dirs[d].ray[sq.index()];
+            if candidates.any() {
+                att |= v.dir_attack(d, sq, occ) & candidates;
             }
         }
         let mut complex = v.reverse_complex[c];
@@ -420,9 +456,8 @@ impl Position {
         att
     }
 
-    /// True if any piece of `by` attacks `sq` given occupancy `occ`.
     #[inline]
-    pub fn is_attacked(&self, sq: Square, by: Color, occ: Bitboard) -> bool {
+    pub fn is_attacked_with(&self, sq: Square, by: Color, occ: Bitboard, riders: &RiderSets) -> bool {
         let v = self.variant;
         let c = by.index();
         let mut leapers = v.reverse_leapers[c];
@@ -433,9 +468,12 @@ impl Position {
                 return true;
             }
         }
-        for (d, &mask) in v.reverse_riders[c].iter().enumerate() {
-            let riders = self.kinds_union(by, mask) & v.dirs[d].ray[sq.index()];
-            if riders.any() && (v.dir_attack(d, sq, occ) & riders).any() {
+        let mut active = riders.active;
+        while active != 0 {
+            let d = active.trailing_zeros() as usize;
+            active &= active - 1;
+            let candidates = riders.by_dir[d] & v.dirs[d].ray[sq.index()];
+            if candidates.any() && (v.dir_attack(d, sq, occ) & candidates).any() {
                 return true;
             }
         }

@@ -310,6 +310,17 @@ fn resolve_spec(
     if pieces.len() > MAX_KINDS {
         return Err(src.error(0..0, "pieces", format!("at most {MAX_KINDS} piece types, got {}", pieces.len())));
     }
+    let mut rider_steps: Vec<(i8, i8)> = Vec::new();
+    for r in pieces.iter().flat_map(|p| &p.rules).filter(|r| r.is_rider()) {
+        for s in [(r.dx, r.dy), (-r.dx, -r.dy), (r.dx, -r.dy), (-r.dx, r.dy)] {
+            if !rider_steps.contains(&s) {
+                rider_steps.push(s);
+            }
+        }
+    }
+    if rider_steps.len() > MAX_DIRECTIONS {
+        return Err(src.error(0..0, "pieces", format!("at most {MAX_DIRECTIONS} rider directions, got {}", rider_steps.len())));
+    }
     if pieces.iter().filter(|p| p.royal).count() != 1 {
         return Err(src.error(0..0, "pieces", "exactly one piece type must be royal (the king)"));
     }
@@ -390,6 +401,9 @@ fn resolve_spec(
     Ok((spec, start_span))
 }
 
+/// Rider directions a variant may use (the queen needs 8, a nightrider 8 more).
+pub const MAX_DIRECTIONS: usize = 32;
+
 /// A ray direction: a step vector and, per square, the full ray to the edge.
 #[derive(Debug)]
 pub struct Direction {
@@ -400,14 +414,14 @@ pub struct Direction {
 }
 
 /// A rider move of one piece: direction index and per-square reachable ray.
-#[derive(Debug)]
+#[derive(Debug, PartialEq, Eq)]
 pub struct Ride {
     pub dir: usize,
     pub mask: Vec<Bitboard>,
 }
 
 /// Everything a piece can reach in one mode (moving or capturing).
-#[derive(Debug, Default)]
+#[derive(Debug, Default, PartialEq, Eq)]
 pub struct MoveSet {
     /// Unblockable leaps, per square.
     pub leaps: Vec<Bitboard>,
@@ -554,7 +568,7 @@ impl Variant {
         // Directions used by any rider, in both orientations.
         let mut steps: Vec<(i8, i8)> = Vec::new();
         for p in &spec.pieces {
-            for r in p.rules.iter().filter(|r| r.is_rider() || r.lame) {
+            for r in p.rules.iter().filter(|r| r.is_rider()) {
                 for s in [(r.dx, r.dy), (-r.dx, -r.dy), (r.dx, -r.dy), (-r.dx, r.dy)] {
                     if !steps.contains(&s) {
                         steps.push(s);
@@ -570,6 +584,7 @@ impl Variant {
                 ray: shape.squares().map(|sq| ray_mask(shape, sq, dx, dy, 0)).collect(),
             })
             .collect();
+        assert!(dirs.len() <= MAX_DIRECTIONS, "checked in resolve_spec");
         let dir_index = |dx: i8, dy: i8| dirs.iter().position(|d| d.step == (dx, dy)).expect("direction registered");
 
         // Ranks each kind of each colour starts on, for `i` moves.
@@ -661,7 +676,7 @@ impl Variant {
                     if !capture.is_simple() || p.rules.iter().any(|r| r.can_capture && r.range > 1) {
                         needs_slow_legality = true;
                     }
-                    let symmetric_modes = format!("{quiet:?}") == format!("{capture:?}");
+                    let symmetric_modes = quiet == capture;
                     PieceTables { quiet, capture, en_passant, symmetric_modes, reverse_capture }
                 })
                 .collect()
