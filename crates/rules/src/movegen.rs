@@ -171,9 +171,11 @@ fn generate_inner<S: MoveSink>(pos: &Position, sink: &mut S, pseudo: bool) {
             continue;
         }
         let t = v.tables(us, kind);
-        for from in pos.pieces(us, kind) {
+        let mut free = pos.pieces(us, kind) & !pinned;
+        let mut stuck = pos.pieces(us, kind) & pinned;
+        while let Some(from) = free.next().or_else(|| stuck.next()) {
             let mut allowed = target;
-            if pinned.contains(from) {
+            if free.is_empty() && pinned.contains(from) {
                 allowed &= pin_rays[..pins]
                     .iter()
                     .filter(|(sq, _)| *sq == from)

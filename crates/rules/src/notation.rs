@@ -223,9 +223,10 @@ pub fn parse_san(pos: &Position, text: &str) -> Result<Move, NotationError> {
     }
     let body: String = body.chars().filter(|c| *c != 'x' && *c != ':' && *c != '-').collect();
     // The destination is the square at the end; anything before it disambiguates.
-    let (dest, prefix) = (0..body.len())
+    let (dest, prefix) = body
+        .char_indices()
         .rev()
-        .find_map(|i| shape.parse_square(&body[i..]).map(|sq| (sq, &body[..i])))
+        .find_map(|(i, _)| shape.parse_square(&body[i..]).map(|sq| (sq, &body[..i])))
         .ok_or_else(garbled)?;
     let (from_file, from_rank) = parse_disambiguation(shape, prefix).ok_or_else(garbled)?;
     let kinds: Vec<Kind> = match piece_letter {

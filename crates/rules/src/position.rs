@@ -396,9 +396,8 @@ impl Position {
     fn capturable_en_passant(&self, target: Square, victim: Square) -> Option<EnPassant> {
         let us = self.side;
         let v = self.variant;
-        let can = v.kinds.iter().enumerate().any(|(k, _)| {
-            self.pieces[us.index()][k].filter_squares(|from| v.tables(us, Kind(k as u8)).en_passant[from.index()].contains(target)).any()
-        });
+        let can = (0..v.kinds.len())
+            .any(|k| (v.tables(us, Kind(k as u8)).en_passant_from[target.index()] & self.pieces[us.index()][k]).any());
         can.then_some(EnPassant { target, victim })
     }
 

@@ -402,7 +402,7 @@ fn resolve_spec(
 }
 
 /// Rider directions a variant may use (the queen needs 8, a nightrider 8 more).
-pub const MAX_DIRECTIONS: usize = 32;
+pub const MAX_DIRECTIONS: usize = 16;
 
 /// A ray direction: a step vector and, per square, the full ray to the edge.
 #[derive(Debug)]
@@ -443,6 +443,8 @@ pub struct PieceTables {
     pub capture: MoveSet,
     /// Squares on which this piece can capture en passant, per square.
     pub en_passant: Vec<Bitboard>,
+    /// Squares from which this piece can capture en passant onto the indexed square.
+    pub en_passant_from: Vec<Bitboard>,
     /// Quiet and capture sets are the same, so one attack serves both.
     pub symmetric_modes: bool,
     /// Squares from which a piece of this kind attacks the indexed square.
@@ -673,11 +675,17 @@ impl Variant {
                                 .fold(Bitboard::EMPTY, |b, s| b.with(s))
                         })
                         .collect();
+                    let mut en_passant_from = vec![Bitboard::EMPTY; shape.len()];
+                    for from in shape.squares() {
+                        for to in en_passant[from.index()] {
+                            en_passant_from[to.index()] |= from.bit();
+                        }
+                    }
                     if !capture.is_simple() || p.rules.iter().any(|r| r.can_capture && r.range > 1) {
                         needs_slow_legality = true;
                     }
                     let symmetric_modes = quiet == capture;
-                    PieceTables { quiet, capture, en_passant, symmetric_modes, reverse_capture }
+                    PieceTables { quiet, capture, en_passant, en_passant_from, symmetric_modes, reverse_capture }
                 })
                 .collect()
         });
