@@ -405,16 +405,7 @@ impl Position {
     /// they are seen from an attacked square; computed once per node.
     #[inline]
     pub fn rider_sets(&self, by: Color) -> RiderSets {
-        let v = self.variant;
-        let mut sets = RiderSets { by_dir: [Bitboard::EMPTY; MAX_DIRECTIONS], active: 0 };
-        for (d, &mask) in v.reverse_riders[by.index()].iter().enumerate() {
-            let riders = self.kinds_union(by, mask);
-            if riders.any() {
-                sets.by_dir[d] = riders;
-                sets.active |= 1 << d;
-            }
-        }
-        sets
+        self.variant.rider_sets(&self.pieces, by)
     }
 
     /// All pieces of `by` that attack `sq` given occupancy `occ`.
@@ -427,76 +418,16 @@ impl Position {
         self.is_attacked_with(sq, by, occ, &self.rider_sets(by))
     }
 
+    #[inline]
     pub fn attackers_with(&self, sq: Square, by: Color, occ: Bitboard, riders: &RiderSets) -> Bitboard {
-        let v = self.variant;
-        let c = by.index();
-        let mut att = Bitboard::EMPTY;
-        let mut leapers = v.reverse_leapers[c];
-        while leapers != 0 {
-            let k = leapers.trailing_zeros() as usize;
-            leapers &= leapers - 1;
-            att |= v.tables[c][k].reverse_capture.leaps[sq.index()] & self.pieces[c][k];
-        }
-        let mut active = riders.active;
-        while active != 0 {
-            let d = active.trailing_zeros() as usize;
-            active &= active - 1;
-            let candidates = riders.by_dir[d] & v.dirs[d].ray[sq.index()];
-            if candidates.any() {
-                att |= v.dir_attack(d, sq, occ) & candidates;
-            }
-        }
-        let mut complex = v.reverse_complex[c];
-        while complex != 0 {
-            let k = complex.trailing_zeros() as usize;
-            complex &= complex - 1;
-            att |= v.reach(&v.tables[c][k].reverse_capture, sq, occ) & self.pieces[c][k];
-        }
-        att
+        self.variant.attackers(&self.pieces, sq, by, occ, riders)
     }
 
     #[inline]
     pub fn is_attacked_with(&self, sq: Square, by: Color, occ: Bitboard, riders: &RiderSets) -> bool {
-        let v = self.variant;
-        let c = by.index();
-        let mut leapers = v.reverse_leapers[c];
-        while leapers != 0 {
-            let k = leapers.trailing_zeros() as usize;
-            leapers &= leapers - 1;
-            if (v.tables[c][k].reverse_capture.leaps[sq.index()] & self.pieces[c][k]).any() {
-                return true;
-            }
-        }
-        let mut active = riders.active;
-        while active != 0 {
-            let d = active.trailing_zeros() as usize;
-            active &= active - 1;
-            let candidates = riders.by_dir[d] & v.dirs[d].ray[sq.index()];
-            if candidates.any() && (v.dir_attack(d, sq, occ) & candidates).any() {
-                return true;
-            }
-        }
-        let mut complex = v.reverse_complex[c];
-        while complex != 0 {
-            let k = complex.trailing_zeros() as usize;
-            complex &= complex - 1;
-            if (v.reach(&v.tables[c][k].reverse_capture, sq, occ) & self.pieces[c][k]).any() {
-                return true;
-            }
-        }
-        false
+        self.variant.is_attacked(&self.pieces, sq, by, occ, riders)
     }
 
-    #[inline]
-    pub(crate) fn kinds_union(&self, color: Color, mut mask: u32) -> Bitboard {
-        let mut out = Bitboard::EMPTY;
-        while mask != 0 {
-            let k = mask.trailing_zeros() as usize;
-            mask &= mask - 1;
-            out |= self.pieces[color.index()][k];
-        }
-        out
-    }
 
     /// Pieces giving check to the side to move.
     pub fn checkers(&self) -> Bitboard {
@@ -597,7 +528,100 @@ impl Position {
     }
 }
 
+/// Piece sets per colour and kind.
+pub type Pieces = [[Bitboard; MAX_KINDS]; 2];
+
+/// The union of one colour's pieces of the kinds in `mask` (bit per kind).
+#[inline]
+pub fn kinds_union(pieces: &Pieces, color: Color, mut mask: u32) -> Bitboard {
+    let mut out = Bitboard::EMPTY;
+    while mask != 0 {
+        let k = mask.trailing_zeros() as usize;
+        mask &= mask - 1;
+        out |= pieces[color.index()][k];
+    }
+    out
+}
+
 impl Variant {
+    /// The riding attackers of `by`, grouped by the direction in which
+    /// they are seen from an attacked square; computed once per node.
+    #[inline]
+    pub fn rider_sets(&self, pieces: &Pieces, by: Color) -> RiderSets {
+        let v = self;
+        let mut sets = RiderSets { by_dir: [Bitboard::EMPTY; MAX_DIRECTIONS], active: 0 };
+        for (d, &mask) in v.reverse_riders[by.index()].iter().enumerate() {
+            let riders = kinds_union(pieces, by, mask);
+            if riders.any() {
+                sets.by_dir[d] = riders;
+                sets.active |= 1 << d;
+            }
+        }
+        sets
+    }
+
+    /// All pieces of `by` that attack `sq` given occupancy `occ`.
+    pub fn attackers(&self, pieces: &Pieces, sq: Square, by: Color, occ: Bitboard, riders: &RiderSets) -> Bitboard {
+        let v = self;
+        let c = by.index();
+        let mut att = Bitboard::EMPTY;
+        let mut leapers = v.reverse_leapers[c];
+        while leapers != 0 {
+            let k = leapers.trailing_zeros() as usize;
+            leapers &= leapers - 1;
+            att |= v.tables[c][k].reverse_capture.leaps[sq.index()] & pieces[c][k];
+        }
+        let mut active = riders.active;
+        while active != 0 {
+            let d = active.trailing_zeros() as usize;
+            active &= active - 1;
+            let candidates = riders.by_dir[d] & v.dirs[d].ray[sq.index()];
+            if candidates.any() {
+                att |= v.dir_attack(d, sq, occ) & candidates;
+            }
+        }
+        let mut complex = v.reverse_complex[c];
+        while complex != 0 {
+            let k = complex.trailing_zeros() as usize;
+            complex &= complex - 1;
+            att |= v.reach(&v.tables[c][k].reverse_capture, sq, occ) & pieces[c][k];
+        }
+        att
+    }
+
+    /// True if any piece of `by` attacks `sq` given occupancy `occ`.
+    #[inline]
+    pub fn is_attacked(&self, pieces: &Pieces, sq: Square, by: Color, occ: Bitboard, riders: &RiderSets) -> bool {
+        let v = self;
+        let c = by.index();
+        let mut leapers = v.reverse_leapers[c];
+        while leapers != 0 {
+            let k = leapers.trailing_zeros() as usize;
+            leapers &= leapers - 1;
+            if (v.tables[c][k].reverse_capture.leaps[sq.index()] & pieces[c][k]).any() {
+                return true;
+            }
+        }
+        let mut active = riders.active;
+        while active != 0 {
+            let d = active.trailing_zeros() as usize;
+            active &= active - 1;
+            let candidates = riders.by_dir[d] & v.dirs[d].ray[sq.index()];
+            if candidates.any() && (v.dir_attack(d, sq, occ) & candidates).any() {
+                return true;
+            }
+        }
+        let mut complex = v.reverse_complex[c];
+        while complex != 0 {
+            let k = complex.trailing_zeros() as usize;
+            complex &= complex - 1;
+            if (v.reach(&v.tables[c][k].reverse_capture, sq, occ) & pieces[c][k]).any() {
+                return true;
+            }
+        }
+        false
+    }
+
     /// Attack along one direction to the first blocker (inclusive).
     #[inline]
     pub fn dir_attack(&self, d: usize, sq: Square, occ: Bitboard) -> Bitboard {
