@@ -1,4 +1,5 @@
-//! Move notation: coordinates (UCI style) and SAN, both ways.
+//! Move notation: coordinates (UCI style) and SAN out, and one lenient
+//! reader for SAN and the loose notations of the variant literature.
 //!
 //! Coordinates: `e2e4`, `e7e8q`; standard castling as the king's move
 //! (`e1g1`, king-takes-partner `e1h1` is read too). Free castling names
@@ -6,10 +7,14 @@
 //! read as the plain king step `g1h1`.
 //! SAN: `Nbd7`, `exd6`, `e8=Q+`, `O-O`, `O-O-O`; free castling
 //! `O-O@i1` (towards the higher files) and `O-O-O@c1`.
+//! The reader also takes `exN` (the e-pawn takes the knight), `Bxf` (the
+//! bishop takes on the f-file), `B7xN`, `f3xB`, `RxR`, `Nc3-e4`, `Pe4xPd5`,
+//! `0-0`, and promotion as `e8Q` or `e8=Q`; each is matched against the
+//! legal moves and refused when it fits none or several.
 
 use crate::geometry::Square;
 use crate::position::{Color, Kind, Move, Position, Special};
-use crate::variant::CastlingStyle;
+use crate::variant::{CastlingStyle, Variant};
 
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum NotationError {
@@ -25,32 +30,67 @@ pub enum NotationError {
     Ambiguous { text: String, candidates: Vec<String> },
 }
 
-fn promotion_letter(pos: &Position, kind: Kind) -> char {
-    pos.variant().kinds[kind.index()].letter
+/// What notation needs from a position, seen by the side whose move is written.
+pub trait MoveContext {
+    fn variant(&self) -> &'static Variant;
+    /// The side making the move.
+    fn mover(&self) -> Color;
+    fn legal(&self) -> Vec<Move>;
+    fn kind_at(&self, color: Color, sq: Square) -> Option<Kind>;
+    /// The kind of enemy piece the move tries to capture, if any.
+    fn captured(&self, mv: Move) -> Option<Kind>;
+}
+
+impl MoveContext for Position {
+    fn variant(&self) -> &'static Variant {
+        Position::variant(self)
+    }
+    fn mover(&self) -> Color {
+        self.side_to_move()
+    }
+    fn legal(&self) -> Vec<Move> {
+        self.legal_moves()
+    }
+    fn kind_at(&self, color: Color, sq: Square) -> Option<Kind> {
+        Position::kind_at(self, color, sq)
+    }
+    fn captured(&self, mv: Move) -> Option<Kind> {
+        let them = self.side_to_move().other();
+        match (mv.special, self.en_passant()) {
+            (Special::EnPassant, Some(ep)) => Position::kind_at(self, them, ep.victim),
+            (Special::Castle { .. }, _) => None,
+            _ => Position::kind_at(self, them, mv.to),
+        }
+    }
+}
+
+fn letter(v: &Variant, kind: Kind) -> char {
+    v.kinds[kind.index()].letter
 }
 
 /// Coordinate notation of a move.
-pub fn uci(pos: &Position, mv: Move) -> String {
-    let shape = pos.variant().shape;
-    let n = |s: Square| shape.name(s).to_string();
+pub fn uci<C: MoveContext + ?Sized>(ctx: &C, mv: Move) -> String {
+    let v = ctx.variant();
+    let n = |s: Square| v.shape.name(s).to_string();
     match mv.special {
-        Special::Castle { rook_from, .. } if pos.variant().spec.castling == CastlingStyle::Free => {
+        Special::Castle { rook_from, .. } if v.spec.castling == CastlingStyle::Free => {
             format!("{}{}{}", n(mv.from), n(mv.to), n(rook_from))
         }
         _ => {
-            let promo = mv.promotion.map(|k| promotion_letter(pos, k).to_ascii_lowercase().to_string()).unwrap_or_default();
+            let promo = mv.promotion.map(|k| letter(v, k).to_ascii_lowercase().to_string()).unwrap_or_default();
             format!("{}{}{}", n(mv.from), n(mv.to), promo)
         }
     }
 }
 
 /// Reads a coordinate move and checks it against the legal moves.
-pub fn parse_uci(pos: &Position, text: &str) -> Result<Move, NotationError> {
+pub fn parse_uci<C: MoveContext + ?Sized>(ctx: &C, text: &str) -> Result<Move, NotationError> {
     let text = text.trim();
     if text.is_empty() {
         return Err(NotationError::Empty);
     }
-    let shape = pos.variant().shape;
+    let v = ctx.variant();
+    let shape = v.shape;
     let garbled = || NotationError::Garbled(text.to_string());
     let mut squares = Vec::new();
     let mut rest = text;
@@ -63,17 +103,18 @@ pub fn parse_uci(pos: &Position, text: &str) -> Result<Move, NotationError> {
     }
     let promotion = match rest.chars().collect::<Vec<_>>().as_slice() {
         [] => None,
-        [c] => Some(pos.variant().kind_by_letter(*c).ok_or(NotationError::UnknownPiece(*c))?),
+        [c] if c.is_ascii_alphabetic() => Some(v.kind_by_letter(*c).ok_or(NotationError::UnknownPiece(*c))?),
         _ => return Err(garbled()),
     };
-    let legal = pos.legal_moves();
-    let illegal = || NotationError::Illegal { text: text.to_string(), hint: None };
+    let free = v.spec.castling == CastlingStyle::Free;
+    let legal = ctx.legal();
     let found = match squares.as_slice() {
         [from, to] => legal.iter().copied().find(|m| {
-            let plain = m.from == *from && m.to == *to && m.promotion == promotion;
-            let castle_as_capture = matches!(m.special, Special::Castle { rook_from, .. } if rook_from == *to && m.from == *from
-                && pos.variant().spec.castling == CastlingStyle::Standard);
-            (plain && !(m.is_castle() && pos.variant().spec.castling == CastlingStyle::Free)) || castle_as_capture
+            let plain = m.from == *from && m.to == *to && m.promotion == promotion && !(m.is_castle() && free);
+            let castle_as_capture = !free
+                && m.from == *from
+                && matches!(m.special, Special::Castle { rook_from, .. } if rook_from == *to);
+            plain || castle_as_capture
         }),
         [from, to, rook] if promotion.is_none() => legal
             .iter()
@@ -81,25 +122,28 @@ pub fn parse_uci(pos: &Position, text: &str) -> Result<Move, NotationError> {
             .find(|m| matches!(m.special, Special::Castle { rook_from, .. } if rook_from == *rook) && m.from == *from && m.to == *to),
         _ => return Err(garbled()),
     };
-    found.ok_or_else(|| {
-        // Say why when the usual mistake is easy to spot.
-        let hint = match squares.first() {
-            Some(&from) if pos.piece_at(from).is_none() => Some(format!("no piece on {}", shape.name(from))),
-            Some(&from) if pos.piece_at(from).map(|p| p.color) != Some(pos.side_to_move()) => {
-                Some(format!("the piece on {} is not {}'s", shape.name(from), pos.side_to_move().name()))
-            }
-            _ => None,
-        };
-        match hint {
-            Some(h) => NotationError::Illegal { text: text.to_string(), hint: Some(h) },
-            None => illegal(),
+    found.ok_or_else(|| illegal(ctx, text, squares.first().copied()))
+}
+
+/// An `Illegal` error, with a hint when the usual mistake is easy to spot.
+fn illegal<C: MoveContext + ?Sized>(ctx: &C, text: &str, from: Option<Square>) -> NotationError {
+    let shape = ctx.variant().shape;
+    let me = ctx.mover();
+    let hint = from.and_then(|from| {
+        if ctx.kind_at(me, from).is_some() {
+            None
+        } else if ctx.kind_at(me.other(), from).is_some() {
+            Some(format!("the piece on {} is not {}'s", shape.name(from), me.name()))
+        } else {
+            Some(format!("no piece on {}", shape.name(from)))
         }
-    })
+    });
+    NotationError::Illegal { text: text.to_string(), hint }
 }
 
 /// Standard algebraic notation of a legal move, with check and mate marks.
 pub fn san(pos: &Position, mv: Move) -> String {
-    let mut out = san_without_suffix(pos, mv);
+    let mut out = san_plain(pos, mv);
     let next = pos.play(mv);
     if next.is_check() {
         out.push(if next.count_legal_moves() == 0 { '#' } else { '+' });
@@ -107,8 +151,9 @@ pub fn san(pos: &Position, mv: Move) -> String {
     out
 }
 
-fn san_without_suffix(pos: &Position, mv: Move) -> String {
-    let v = pos.variant();
+/// SAN without check marks (the simultaneous records note checks apart).
+pub fn san_plain<C: MoveContext + ?Sized>(ctx: &C, mv: Move) -> String {
+    let v = ctx.variant();
     let shape = v.shape;
     if let Special::Castle { rook_from, .. } = mv.special {
         let base = if shape.file(rook_from) > shape.file(mv.from) { "O-O" } else { "O-O-O" };
@@ -117,10 +162,10 @@ fn san_without_suffix(pos: &Position, mv: Move) -> String {
             _ => base.to_string(),
         };
     }
-    let us = pos.side_to_move();
-    let kind = pos.kind_at(us, mv.from).expect("move of a piece of the side to move");
+    let us = ctx.mover();
+    let kind = ctx.kind_at(us, mv.from).expect("move of a piece of the mover");
     let info = &v.kinds[kind.index()];
-    let capture = mv.special == Special::EnPassant || pos.by_color(us.other()).contains(mv.to);
+    let capture = ctx.captured(mv).is_some();
     let mut out = String::new();
     if info.pawn {
         if capture {
@@ -128,10 +173,10 @@ fn san_without_suffix(pos: &Position, mv: Move) -> String {
         }
     } else {
         out.push(info.letter);
-        let rivals: Vec<Move> = pos
-            .legal_moves()
+        let rivals: Vec<Move> = ctx
+            .legal()
             .into_iter()
-            .filter(|m| m.to == mv.to && m.from != mv.from && !m.is_castle() && pos.kind_at(us, m.from) == Some(kind))
+            .filter(|m| m.to == mv.to && m.from != mv.from && !m.is_castle() && ctx.kind_at(us, m.from) == Some(kind))
             .collect();
         if !rivals.is_empty() {
             let same_file = rivals.iter().any(|m| shape.file(m.from) == shape.file(mv.from));
@@ -151,31 +196,67 @@ fn san_without_suffix(pos: &Position, mv: Move) -> String {
     out.push_str(&shape.name(mv.to).to_string());
     if let Some(p) = mv.promotion {
         out.push('=');
-        out.push(promotion_letter(pos, p));
+        out.push(letter(v, p));
     }
     out
 }
 
-/// Reads SAN (also accepting `0-0`, a missing or extra `x`, and promotion
-/// without `=`) and resolves it against the legal moves.
-pub fn parse_san(pos: &Position, text: &str) -> Result<Move, NotationError> {
-    let original = text;
-    let text = text.trim().trim_end_matches(['+', '#', '!', '?']);
+/// One side of a move in the lenient reader: piece letter, file, rank.
+#[derive(Default, Debug)]
+struct Part {
+    kind: Option<Kind>,
+    file: Option<u8>,
+    rank: Option<u8>,
+}
+
+fn parse_part(v: &Variant, text: &str) -> Result<Option<Part>, NotationError> {
+    let shape = v.shape;
+    let mut part = Part::default();
+    let mut rest = text;
+    if let Some(c) = rest.chars().next().filter(|c| c.is_ascii_uppercase()) {
+        part.kind = Some(v.kind_by_letter(c).ok_or(NotationError::UnknownPiece(c))?);
+        rest = &rest[1..];
+    }
+    if let Some(c) = rest.chars().next().filter(|c| c.is_ascii_lowercase()) {
+        let f = c as u8 - b'a';
+        if f >= shape.files {
+            return Ok(None);
+        }
+        part.file = Some(f);
+        rest = &rest[1..];
+    }
+    if !rest.is_empty() {
+        match rest.parse::<u8>() {
+            Ok(r) if r >= 1 && r <= shape.ranks && !rest.starts_with('0') => part.rank = Some(r - 1),
+            _ => return Ok(None),
+        }
+    }
+    Ok(Some(part))
+}
+
+/// Reads SAN or a literature notation and resolves it against the legal moves.
+pub fn parse_san<C: MoveContext + ?Sized>(ctx: &C, text: &str) -> Result<Move, NotationError> {
+    let original = text.trim();
+    let text = original.trim_end_matches(['+', '#', '!', '?']);
     if text.is_empty() {
         return Err(NotationError::Empty);
     }
-    let v = pos.variant();
+    let v = ctx.variant();
     let shape = v.shape;
-    let garbled = || NotationError::Garbled(original.trim().to_string());
-    let legal = pos.legal_moves();
+    let garbled = || NotationError::Garbled(original.to_string());
+    let legal = ctx.legal();
     let pick = |candidates: Vec<Move>| -> Result<Move, NotationError> {
-        match candidates.as_slice() {
+        // A promotion written without its piece means the first listed (the queen).
+        let first = v.promotion_kinds.first().copied();
+        let preferred: Vec<Move> = if candidates.len() > 1 && candidates.iter().all(|m| m.promotion.is_some() && (m.from, m.to) == (candidates[0].from, candidates[0].to)) {
+            candidates.iter().copied().filter(|m| m.promotion == first).collect()
+        } else {
+            candidates
+        };
+        match preferred.as_slice() {
             [m] => Ok(*m),
-            [] => Err(NotationError::Illegal { text: original.trim().to_string(), hint: None }),
-            _ => Err(NotationError::Ambiguous {
-                text: original.trim().to_string(),
-                candidates: candidates.iter().map(|m| uci(pos, *m)).collect(),
-            }),
+            [] => Err(NotationError::Illegal { text: original.to_string(), hint: None }),
+            many => Err(NotationError::Ambiguous { text: original.to_string(), candidates: many.iter().map(|m| uci(ctx, *m)).collect() }),
         }
     };
 
@@ -202,66 +283,74 @@ pub fn parse_san(pos: &Position, text: &str) -> Result<Move, NotationError> {
             .collect();
         return pick(candidates);
     }
+    if !text.is_ascii() {
+        return Err(garbled());
+    }
 
-    let chars: Vec<char> = text.chars().collect();
-    let (piece_letter, body_start) = match chars.first() {
-        Some(c) if c.is_ascii_uppercase() => (Some(*c), 1),
-        Some(_) => (None, 0),
-        None => return Err(garbled()),
-    };
-    let mut body: String = chars[body_start..].iter().collect();
-    // Promotion: "=Q" or a trailing letter after the destination.
+    // Promotion: `=Q`, `(Q)`, or a capital right after the destination rank.
+    let mut body = text.to_string();
     let mut promotion = None;
     if let Some(idx) = body.rfind('=') {
-        let p: Vec<char> = body[idx + 1..].chars().collect();
+        let p: Vec<char> = body[idx + 1..].trim_matches(['(', ')']).chars().collect();
         let [c] = p.as_slice() else { return Err(garbled()) };
         promotion = Some(v.kind_by_letter(*c).ok_or(NotationError::UnknownPiece(*c))?);
         body.truncate(idx);
-    } else if let Some(c) = body.chars().last().filter(|c| c.is_ascii_uppercase()) {
-        promotion = Some(v.kind_by_letter(c).ok_or(NotationError::UnknownPiece(c))?);
-        body.pop();
+    } else {
+        let b = body.as_bytes();
+        if b.len() >= 2 && b[b.len() - 1].is_ascii_uppercase() && b[b.len() - 2].is_ascii_digit() {
+            let c = b[b.len() - 1] as char;
+            promotion = Some(v.kind_by_letter(c).ok_or(NotationError::UnknownPiece(c))?);
+            body.pop();
+        }
     }
-    let body: String = body.chars().filter(|c| *c != 'x' && *c != ':' && *c != '-').collect();
-    // The destination is the square at the end; anything before it disambiguates.
-    let (dest, prefix) = body
-        .char_indices()
-        .rev()
-        .find_map(|(i, _)| shape.parse_square(&body[i..]).map(|sq| (sq, &body[..i])))
-        .ok_or_else(garbled)?;
-    let (from_file, from_rank) = parse_disambiguation(shape, prefix).ok_or_else(garbled)?;
-    let kinds: Vec<Kind> = match piece_letter {
-        Some(c) => vec![v.kind_by_letter(c).ok_or(NotationError::UnknownPiece(c))?],
+
+    // Split into mover and target at `x`, `:` (capture) or `-` (move).
+    let separator = body.char_indices().find(|&(i, c)| (c == 'x' || c == ':' || c == '-') && i > 0);
+    let (mover, target, capture) = match separator {
+        Some((i, c)) => {
+            let (mover, target) = (&body[..i], &body[i + 1..]);
+            let mover = parse_part(v, mover)?.ok_or_else(garbled)?;
+            let target = parse_part(v, target)?.ok_or_else(garbled)?;
+            (mover, target, c != '-')
+        }
+        None => {
+            // SAN: the destination square ends the text; the rest disambiguates.
+            let (dest, prefix) = body
+                .char_indices()
+                .rev()
+                .find_map(|(i, _)| shape.parse_square(&body[i..]).map(|sq| (sq, &body[..i])))
+                .ok_or_else(garbled)?;
+            let mover = parse_part(v, prefix)?.ok_or_else(garbled)?;
+            (mover, Part { kind: None, file: Some(shape.file(dest)), rank: Some(shape.rank(dest)) }, false)
+        }
+    };
+    if target.kind.is_none() && target.file.is_none() && target.rank.is_none() && !capture {
+        return Err(garbled());
+    }
+    // Without a letter the mover is a pawn, unless its square is given in full.
+    let mover_kinds: Vec<Kind> = match mover.kind {
+        Some(k) => vec![k],
+        None if mover.file.is_some() && mover.rank.is_some() && separator.is_some() => (0..v.kinds.len()).map(|k| Kind(k as u8)).collect(),
         None => (0..v.kinds.len()).filter(|&k| v.kinds[k].pawn).map(|k| Kind(k as u8)).collect(),
     };
-    let us: Color = pos.side_to_move();
+    let us = ctx.mover();
     let candidates = legal
         .iter()
         .copied()
         .filter(|m| {
+            let captured = ctx.captured(*m);
             !m.is_castle()
-                && m.to == dest
-                && m.promotion == promotion
-                && pos.kind_at(us, m.from).is_some_and(|k| kinds.contains(&k))
-                && from_file.is_none_or(|f| shape.file(m.from) == f)
-                && from_rank.is_none_or(|r| shape.rank(m.from) == r)
+                && ctx.kind_at(us, m.from).is_some_and(|k| mover_kinds.contains(&k))
+                && mover.file.is_none_or(|f| shape.file(m.from) == f)
+                && mover.rank.is_none_or(|r| shape.rank(m.from) == r)
+                && target.file.is_none_or(|f| shape.file(m.to) == f)
+                && target.rank.is_none_or(|r| shape.rank(m.to) == r)
+                && target.kind.is_none_or(|k| captured == Some(k))
+                && (!capture || captured.is_some())
+                && (promotion.is_none() || m.promotion == promotion)
         })
         .collect();
     pick(candidates)
-}
-
-fn parse_disambiguation(shape: crate::geometry::Shape, prefix: &str) -> Option<(Option<u8>, Option<u8>)> {
-    if prefix.is_empty() {
-        return Some((None, None));
-    }
-    if let Some(sq) = shape.parse_square(prefix) {
-        return Some((Some(shape.file(sq)), Some(shape.rank(sq))));
-    }
-    let bytes = prefix.as_bytes();
-    if bytes.len() == 1 && bytes[0].is_ascii_lowercase() && bytes[0] - b'a' < shape.files {
-        return Some((Some(bytes[0] - b'a'), None));
-    }
-    let rank: u8 = prefix.parse().ok()?;
-    (rank >= 1 && rank <= shape.ranks).then_some((None, Some(rank - 1)))
 }
 
 #[cfg(test)]

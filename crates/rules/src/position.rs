@@ -391,14 +391,21 @@ impl Position {
         h
     }
 
-    /// Keeps an en passant square only if some pawn of the side to move
-    /// could take there, so repetition ignores squares nobody can use.
+    /// Keeps an en passant square only if the side to move has a legal
+    /// capture there, so repetition ignores squares nobody can use.
     fn capturable_en_passant(&self, target: Square, victim: Square) -> Option<EnPassant> {
         let us = self.side;
         let v = self.variant;
-        let can = (0..v.kinds.len())
-            .any(|k| (v.tables(us, Kind(k as u8)).en_passant_from[target.index()] & self.pieces[us.index()][k]).any());
-        can.then_some(EnPassant { target, victim })
+        let ep = EnPassant { target, victim };
+        let with_ep = Position { en_passant: Some(ep), ..*self };
+        let legal = (0..v.kinds.len()).any(|k| {
+            let from = v.tables(us, Kind(k as u8)).en_passant_from[target.index()] & self.pieces[us.index()][k];
+            from.filter_squares(|from| {
+                !with_ep.leaves_king_attacked(Move { from, to: target, promotion: None, special: Special::EnPassant })
+            })
+            .any()
+        });
+        legal.then_some(ep)
     }
 
     /// The riding attackers of `by`, grouped by the direction in which

@@ -11,12 +11,13 @@ use crate::betza::{self, MoveRule};
 use crate::geometry::{Bitboard, Shape, Square};
 use crate::position::{Color, Kind, MAX_KINDS};
 
-/// How a variant's turns work. Only turn-based play is built so far; the
-/// crowd and simultaneous families come with their own rule modules.
+/// How a variant's turns work. The crowd family comes with its own module.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Family {
     TurnBased,
+    /// Both sides choose a move on the same position; see `simultaneous`.
+    Simultaneous,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
@@ -61,6 +62,8 @@ pub struct VariantFile {
     pub name: Option<String>,
     pub inherits: Option<toml::Spanned<String>>,
     pub family: Option<toml::Spanned<Family>>,
+    /// Rules of the simultaneous family (with `family = "simultaneous"`).
+    pub simultaneous: Option<toml::Spanned<crate::simultaneous::SimRules>>,
     pub files: Option<toml::Spanned<u8>>,
     pub ranks: Option<toml::Spanned<u8>>,
     pub start: Option<toml::Spanned<String>>,
@@ -96,6 +99,21 @@ pub struct VariantError {
     pub message: String,
 }
 
+/// The key a TOML error is about: the key of the line it points into, or
+/// the field an "unknown field" or "missing field" message names.
+fn field_at(text: &str, offset: usize, message: &str) -> String {
+    let quoted = message.split('`').nth(1).filter(|_| message.contains("field"));
+    if let Some(name) = quoted {
+        return name.to_string();
+    }
+    let line_start = text[..offset.min(text.len())].rfind('\n').map_or(0, |i| i + 1);
+    let line = text[line_start..].lines().next().unwrap_or("");
+    match line.split_once('=') {
+        Some((key, _)) if !key.trim().is_empty() => key.trim().to_string(),
+        _ => "file".to_string(),
+    }
+}
+
 /// Line and column (1-based) of a byte offset.
 fn line_col(text: &str, offset: usize) -> (usize, usize) {
     let before = &text[..offset.min(text.len())];
@@ -123,6 +141,8 @@ pub struct VariantSpec {
     pub name: String,
     pub description: String,
     pub family: Family,
+    /// Set exactly when `family` is simultaneous.
+    pub simultaneous: Option<crate::simultaneous::SimRules>,
     pub shape: Shape,
     pub pieces: Vec<ResolvedPiece>,
     pub start_fen: String,
@@ -153,6 +173,9 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("chess", include_str!("../../../variants/chess.toml")),
     ("tutti-frutti", include_str!("../../../variants/tutti-frutti.toml")),
     ("parity12", include_str!("../../../variants/parity12.toml")),
+    ("parity", include_str!("../../../variants/parity.toml")),
+    ("parity-single", include_str!("../../../variants/parity-single.toml")),
+    ("move-neutral", include_str!("../../../variants/move-neutral.toml")),
 ];
 
 /// A set of known variants: the built-ins plus any files loaded by the user.
@@ -218,13 +241,7 @@ impl Registry {
         let src = Source { name: file, text };
         let raw: VariantFile = toml::from_str(text).map_err(|e| {
             let span = e.span().unwrap_or(0..0);
-            let field = e
-                .message()
-                .split('`')
-                .nth(1)
-                .map(str::to_string)
-                .unwrap_or_else(|| "file".into());
-            src.error(span, &field, e.message().trim())
+            src.error(span.clone(), &field_at(text, span.start, e.message()), e.message().trim())
         })?;
         let parent = match &raw.inherits {
             Some(p) => Some(
@@ -236,8 +253,11 @@ impl Registry {
         let (spec, start_span) = resolve_spec(&src, raw, parent.map(|v| &v.spec))?;
         let variant = intern(spec);
         // The start position must be a legal position of the variant.
-        crate::fen::parse_position(variant, &variant.spec.start_fen)
-            .map_err(|e| src.error(start_span, "start", e.to_string()))?;
+        let checked = match variant.spec.family {
+            Family::TurnBased => crate::fen::parse_position(variant, &variant.spec.start_fen).map(|_| ()),
+            Family::Simultaneous => crate::simultaneous::SimPosition::from_fen(variant, &variant.spec.start_fen).map(|_| ()),
+        };
+        checked.map_err(|e| src.error(start_span, "start", e.to_string()))?;
         Ok(variant)
     }
 }
@@ -381,11 +401,20 @@ fn resolve_spec(
     let (start_fen, start_span) = start.or(parent.map(|p| (p.start_fen.clone(), 0..0))).ok_or_else(|| missing("start"))?;
 
     let family = raw.family.as_ref().map(|f| *f.get_ref()).or(parent.map(|p| p.family)).unwrap_or(Family::TurnBased);
+    let simultaneous = match (family, &raw.simultaneous) {
+        (Family::Simultaneous, Some(r)) => Some(*r.get_ref()),
+        (Family::Simultaneous, None) => parent.and_then(|p| p.simultaneous).or(Some(Default::default())),
+        (_, Some(r)) => {
+            return Err(src.error(r.span(), "simultaneous", "only a variant with family = \"simultaneous\" takes this table"))
+        }
+        (_, None) => None,
+    };
     let spec = VariantSpec {
         id,
         name: raw.name.or(parent.map(|p| p.name.clone())).unwrap_or_else(|| raw.id.get_ref().clone()),
         description: raw.description.or(parent.map(|p| p.description.clone())).unwrap_or_default(),
         family,
+        simultaneous,
         shape,
         pieces,
         start_fen,
@@ -785,7 +814,9 @@ mod tests {
         assert!(e.message.contains("unknown modifier"), "{e}");
 
         let e = reg.resolve("my.toml", "id = \"x\"\nfiles = \"eight\"\n").unwrap_err();
-        assert_eq!(e.line, 2, "{e}");
+        assert_eq!((e.line, e.field.as_str()), (2, "files"), "{e}");
+        let e = reg.resolve("my.toml", "id = \"x\"\ninherits = \"chess\"\ncastling = \"fancy\"\n").unwrap_err();
+        assert_eq!((e.line, e.field.as_str()), (3, "castling"), "{e}");
 
         let e = reg.resolve("my.toml", "id = \"x\"\ninherits = \"chess\"\nstart = \"8/8 w - - 0 1\"\n").unwrap_err();
         assert_eq!((e.line, e.field.as_str()), (3, "start"), "{e}");

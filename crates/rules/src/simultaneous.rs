@@ -1,0 +1,958 @@
+//! Simultaneous-move chess: `parity`, `parity-single` and `move-neutral`.
+//!
+//! Both sides choose a move on the same position; [`SimPosition::resolve`]
+//! applies the pair. A square may hold one white and one black piece at once,
+//! and each side's last-moved pieces are part of the state (the waiting
+//! rule). Everything here follows `../shared/rules/RULINGS.md`.
+
+use std::fmt;
+
+use serde::Deserialize;
+
+use crate::fen::FenError;
+use crate::geometry::{Bitboard, Square};
+use crate::position::{Color, EnPassant, Kind, Move, Pieces, Setup, Special};
+use crate::variant::{CastlingStyle, Variant};
+
+/// The rules that tell the three simultaneous variants apart.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct SimRules {
+    /// A piece that just moved may not move in the next turn (Murali's rule 2).
+    pub waiting_rule: bool,
+    /// Co-occupants must leave a shared square on the next turn (parity-single).
+    pub single_occupation: bool,
+    pub check: CheckModel,
+}
+
+impl Default for SimRules {
+    fn default() -> SimRules {
+        SimRules { waiting_rule: true, single_occupation: false, check: CheckModel::Parity }
+    }
+}
+
+/// How check restricts moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum CheckModel {
+    /// Murali: immediate check (from a piece free to move) allows only king
+    /// moves; a king may not step where a waiting enemy piece attacks.
+    Parity,
+    /// Smythe: chess legality judged on the current position alone.
+    MoveNeutral,
+}
+
+/// A check a side gives at the end of a turn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CheckKind {
+    /// From a piece that will be free to move: the king must move now.
+    Immediate,
+    /// Only from the piece that just moved, which must wait a turn.
+    Delayed,
+}
+
+/// What happened to one side's move in a turn.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SideNotes {
+    /// The kind captured by this side's move, if the capture succeeded.
+    pub captured: Option<Kind>,
+    /// The move tried to capture but its target had left.
+    pub failed_capture: bool,
+    /// Both movers tried to take each other: both failed and swapped squares.
+    pub swap: bool,
+    /// This side's mover ended on a square shared with an enemy piece.
+    pub co_occupied: Option<Square>,
+    pub promotion: Option<Kind>,
+    pub en_passant: bool,
+    pub castled: bool,
+    /// The check this side gives after the turn.
+    pub check: Option<CheckKind>,
+    /// This side's move would have given check, but the opponent's
+    /// simultaneous move blocked or escaped it.
+    pub failed_check: bool,
+}
+
+/// The result of resolving one turn.
+#[derive(Clone, Copy, Debug)]
+pub struct Turn {
+    pub position: SimPosition,
+    /// Per side: `notes[Color::White.index()]`.
+    pub notes: [SideNotes; 2],
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SimError {
+    #[error("{} has no such legal move: {reason}", side.name())]
+    Illegal { side: Color, reason: String },
+    #[error("variant `{0}` is not a simultaneous variant")]
+    NotSimultaneous(String),
+}
+
+/// A position of a simultaneous variant.
+#[derive(Clone, Copy)]
+pub struct SimPosition {
+    variant: &'static Variant,
+    rules: SimRules,
+    pieces: Pieces,
+    occupied: [Bitboard; 2],
+    /// Squares of each side's pieces moved in the previous turn.
+    last_moved: [Bitboard; 2],
+    castling: [Bitboard; 2],
+    /// Per side, the double step it made in the previous turn.
+    en_passant: [Option<EnPassant>; 2],
+    /// Turns since the last successful capture or pawn move.
+    clock: u32,
+    turn: u32,
+}
+
+impl PartialEq for SimPosition {
+    fn eq(&self, other: &SimPosition) -> bool {
+        std::ptr::eq(self.variant, other.variant) && self.same_state(other) && self.clock == other.clock && self.turn == other.turn
+    }
+}
+
+impl Eq for SimPosition {}
+
+impl fmt::Debug for SimPosition {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "SimPosition({} {})", self.variant.id(), self.to_fen())
+    }
+}
+
+/// Removes one piece of `color` from `sq`.
+fn remove(pieces: &mut Pieces, occupied: &mut [Bitboard; 2], color: Color, kind: Kind, sq: Square) {
+    pieces[color.index()][kind.index()] = pieces[color.index()][kind.index()].without(sq);
+    occupied[color.index()] = occupied[color.index()].without(sq);
+}
+
+fn place(pieces: &mut Pieces, occupied: &mut [Bitboard; 2], color: Color, kind: Kind, sq: Square) {
+    pieces[color.index()][kind.index()] = pieces[color.index()][kind.index()].with(sq);
+    occupied[color.index()] = occupied[color.index()].with(sq);
+}
+
+impl SimPosition {
+    pub fn start(variant: &'static Variant) -> SimPosition {
+        SimPosition::from_fen(variant, &variant.spec.start_fen).expect("start position validated at load")
+    }
+
+    pub fn variant(&self) -> &'static Variant {
+        self.variant
+    }
+    pub fn rules(&self) -> SimRules {
+        self.rules
+    }
+    pub fn pieces(&self, color: Color, kind: Kind) -> Bitboard {
+        self.pieces[color.index()][kind.index()]
+    }
+    pub fn by_color(&self, color: Color) -> Bitboard {
+        self.occupied[color.index()]
+    }
+    pub fn occupied(&self) -> Bitboard {
+        self.occupied[0] | self.occupied[1]
+    }
+    /// Squares holding one white and one black piece.
+    pub fn shared(&self) -> Bitboard {
+        self.occupied[0] & self.occupied[1]
+    }
+    pub fn last_moved(&self, color: Color) -> Bitboard {
+        self.last_moved[color.index()]
+    }
+    pub fn castling_rights(&self, color: Color) -> Bitboard {
+        self.castling[color.index()]
+    }
+    pub fn en_passant(&self, color: Color) -> Option<EnPassant> {
+        self.en_passant[color.index()]
+    }
+    pub fn clock(&self) -> u32 {
+        self.clock
+    }
+    pub fn turn_number(&self) -> u32 {
+        self.turn
+    }
+    pub fn king(&self, color: Color) -> Square {
+        self.pieces(color, self.variant.royal).lowest().expect("both kings are always on the board")
+    }
+    pub fn kind_at(&self, color: Color, sq: Square) -> Option<Kind> {
+        if !self.occupied[color.index()].contains(sq) {
+            return None;
+        }
+        (0..self.variant.kinds.len()).find(|&k| self.pieces[color.index()][k].contains(sq)).map(|k| Kind(k as u8))
+    }
+
+    /// Pieces of `by` attacking `sq` as in chess from where they stand.
+    /// Nothing attacks a shared square: no capture can happen there.
+    fn attackers_in(&self, pieces: &Pieces, occupied: &[Bitboard; 2], sq: Square, by: Color) -> Bitboard {
+        if (occupied[0] & occupied[1]).contains(sq) {
+            return Bitboard::EMPTY;
+        }
+        let v = self.variant;
+        v.attackers(pieces, sq, by, occupied[0] | occupied[1], &v.rider_sets(pieces, by))
+    }
+
+    /// Enemy pieces that count for check against `color`'s king after a
+    /// hypothetical board: in parity only pieces free to move next turn.
+    fn checkers_in(&self, pieces: &Pieces, occupied: &[Bitboard; 2], color: Color, waiting: Bitboard) -> Bitboard {
+        let king = (pieces[color.index()][self.variant.royal.index()]).lowest().expect("king present");
+        let att = self.attackers_in(pieces, occupied, king, color.other());
+        match self.rules.check {
+            CheckModel::Parity => att & !waiting,
+            CheckModel::MoveNeutral => att,
+        }
+    }
+
+    /// True if `color` is in (immediate) check now.
+    pub fn in_check(&self, color: Color) -> bool {
+        self.checkers_in(&self.pieces, &self.occupied, color, self.last_moved[color.other().index()]).any()
+    }
+
+    /// The board after `color` plays `mv` alone (the opponent standing still).
+    fn after_own_move(&self, color: Color, mv: Move) -> (Pieces, [Bitboard; 2]) {
+        let (mut pieces, mut occupied) = (self.pieces, self.occupied);
+        let them = color.other();
+        let kind = self.kind_at(color, mv.from).expect("mover present");
+        remove(&mut pieces, &mut occupied, color, kind, mv.from);
+        if let Special::Castle { rook_from, rook_to } = mv.special {
+            let rook = self.kind_at(color, rook_from).expect("castling partner present");
+            remove(&mut pieces, &mut occupied, color, rook, rook_from);
+            place(&mut pieces, &mut occupied, color, rook, rook_to);
+        } else if let Some((sq, victim)) = self.capture_target(color, mv) {
+            remove(&mut pieces, &mut occupied, them, victim, sq);
+        }
+        place(&mut pieces, &mut occupied, color, mv.promotion.unwrap_or(kind), mv.to);
+        (pieces, occupied)
+    }
+
+    /// The enemy piece a move tries to capture, judged on the current position.
+    fn capture_target(&self, color: Color, mv: Move) -> Option<(Square, Kind)> {
+        let them = color.other();
+        let sq = match mv.special {
+            Special::EnPassant => self.en_passant[them.index()]?.victim,
+            Special::Castle { .. } => return None,
+            _ => mv.to,
+        };
+        if self.shared().contains(sq) {
+            return None;
+        }
+        self.kind_at(them, sq).map(|k| (sq, k))
+    }
+
+    /// Destinations of the piece on `from`, before any check rule.
+    fn piece_moves(&self, color: Color, kind: Kind, from: Square, quiet_only: bool, out: &mut Vec<Move>) {
+        let v = self.variant;
+        let t = v.tables(color, kind);
+        let occ = self.occupied();
+        let them = color.other();
+        let capturable = self.occupied[them.index()] & !self.shared() & !self.pieces[them.index()][v.royal.index()];
+        let mut dests = v.reach(&t.quiet, from, occ) & !occ;
+        let mut lame_dests = Bitboard::EMPTY;
+        for &(to, path) in &t.quiet.lame[from.index()] {
+            if (path & occ).is_empty() && !occ.contains(to) {
+                lame_dests = lame_dests.with(to);
+            }
+        }
+        if !quiet_only {
+            dests |= v.reach(&t.capture, from, occ) & capturable;
+        }
+        let pawn = v.kinds[kind.index()].pawn;
+        let zone = v.promotion_zone[color.index()];
+        for to in dests | lame_dests {
+            if pawn && zone.contains(to) {
+                for &p in &v.promotion_kinds {
+                    out.push(Move { from, to, promotion: Some(p), special: Special::None });
+                }
+            } else if pawn && lame_dests.contains(to) && !dests.contains(to) {
+                out.push(Move { from, to, promotion: None, special: Special::DoubleStep });
+            } else {
+                out.push(Move::new(from, to));
+            }
+        }
+        if !quiet_only {
+            if let Some(ep) = self.en_passant[them.index()] {
+                if t.en_passant[from.index()].contains(ep.target) && !occ.contains(ep.target) {
+                    out.push(Move { from, to: ep.target, promotion: None, special: Special::EnPassant });
+                }
+            }
+        }
+    }
+
+    /// True if the king's step to `to` is allowed by the king rule.
+    fn king_step_allowed(&self, color: Color, mv: Move) -> bool {
+        match self.rules.check {
+            // Only the enemy's waiting pieces make a square a certain loss.
+            CheckModel::Parity => {
+                let them = color.other();
+                let waiting = self.last_moved[them.index()];
+                if waiting.is_empty() {
+                    return true;
+                }
+                let (pieces, occupied) = self.after_own_move(color, mv);
+                (self.attackers_in(&pieces, &occupied, mv.to, them) & waiting).is_empty()
+            }
+            CheckModel::MoveNeutral => !self.exposes_king(color, mv),
+        }
+    }
+
+    /// True if `mv`, played alone, leaves `color`'s king in check.
+    fn exposes_king(&self, color: Color, mv: Move) -> bool {
+        let (pieces, occupied) = self.after_own_move(color, mv);
+        self.checkers_in(&pieces, &occupied, color, self.last_moved[color.other().index()]).any()
+    }
+
+    /// The legal moves of one side in this position.
+    pub fn legal_moves(&self, color: Color) -> Vec<Move> {
+        let v = self.variant;
+        let mut out = Vec::with_capacity(64);
+        let own = self.occupied[color.index()];
+        let king = self.king(color);
+
+        if self.rules.single_occupation {
+            let duty = own & self.shared();
+            if duty.any() {
+                // Leave the shared square without capturing; the waiting rule
+                // does not apply, and the piece may return where it came from.
+                let mut pseudo = Vec::new();
+                for from in duty {
+                    let kind = self.kind_at(color, from).expect("piece on shared square");
+                    if kind != v.royal && self.in_check(color) {
+                        continue;
+                    }
+                    self.piece_moves(color, kind, from, true, &mut pseudo);
+                }
+                out.extend(pseudo.into_iter().filter(|&m| {
+                    if m.from == king {
+                        self.king_step_allowed(color, m)
+                    } else {
+                        !self.exposes_king(color, m)
+                    }
+                }));
+                return out;
+            }
+        }
+
+        let waiting = if self.rules.waiting_rule { self.last_moved[color.index()] } else { Bitboard::EMPTY };
+        let in_check = self.in_check(color);
+        let mut pseudo = Vec::with_capacity(64);
+        for k in 0..v.kinds.len() {
+            let kind = Kind(k as u8);
+            if in_check && kind != v.royal && self.rules.check == CheckModel::Parity {
+                // Blocking or taking the checker cannot help: it moves at the same time.
+                continue;
+            }
+            for from in self.pieces(color, kind) & !waiting {
+                self.piece_moves(color, kind, from, false, &mut pseudo);
+            }
+        }
+        out.extend(pseudo.into_iter().filter(|&m| if m.from == king { self.king_step_allowed(color, m) } else { !self.exposes_king(color, m) }));
+        if !in_check && !waiting.contains(king) && !self.shared().contains(king) {
+            self.castling_moves(color, &mut out);
+        }
+        out
+    }
+
+    fn castling_moves(&self, color: Color, out: &mut Vec<Move>) {
+        let v = self.variant;
+        let shape = v.shape;
+        let them = color.other();
+        let occ = self.occupied();
+        let king = self.king(color);
+        let (rank, kf) = (shape.rank(king), shape.file(king));
+        let between = |a: u8, b: u8| (a.min(b)..=a.max(b)).fold(Bitboard::EMPTY, |m, f| m.with(shape.square(f, rank)));
+        let waiting = if self.rules.waiting_rule { self.last_moved[color.index()] } else { Bitboard::EMPTY };
+        for rook in self.castling[color.index()] & !waiting {
+            let rf = shape.file(rook);
+            let mut candidates: Vec<(Square, Square)> = Vec::new();
+            match v.spec.castling {
+                CastlingStyle::None => {}
+                CastlingStyle::Standard => {
+                    let kingside = rf > kf;
+                    let kto_file = v.spec.castling_king_files[kingside as usize];
+                    let rto_file = if kingside { kto_file - 1 } else { kto_file + 1 };
+                    let span = between(kf, kto_file) | between(rf, rto_file);
+                    if (occ & span & !king.bit() & !rook.bit()).is_empty() {
+                        candidates.push((shape.square(kto_file, rank), shape.square(rto_file, rank)));
+                    }
+                }
+                CastlingStyle::Free => {
+                    for kto in between(kf, rf).without(king).without(rook) & !occ {
+                        candidates.push((kto, king));
+                    }
+                }
+            }
+            for (kto, rto) in candidates {
+                let mv = Move { from: king, to: kto, promotion: None, special: Special::Castle { rook_from: rook, rook_to: rto } };
+                // As in chess, judged on the current position: the king may
+                // not pass through or land on a square any enemy piece attacks.
+                let (pieces, occupied) = self.after_own_move(color, mv);
+                let path = match v.spec.castling {
+                    CastlingStyle::Free => kto.bit(),
+                    _ => between(kf, shape.file(kto)).without(king) | kto.bit(),
+                };
+                if path.filter_squares(|s| self.attackers_in(&pieces, &occupied, s, them).any()).is_empty() {
+                    out.push(mv);
+                }
+            }
+        }
+    }
+
+    /// Applies both sides' moves, each of which must be legal here.
+    pub fn resolve(&self, white: Move, black: Move) -> Result<Turn, SimError> {
+        for (color, mv) in [(Color::White, white), (Color::Black, black)] {
+            if !self.legal_moves(color).contains(&mv) {
+                let reason = self.why_illegal(color, mv);
+                return Err(SimError::Illegal { side: color, reason });
+            }
+        }
+        Ok(self.resolve_unchecked([white, black]))
+    }
+
+    /// A short reason why `mv` is not legal for `color`.
+    pub fn why_illegal(&self, color: Color, mv: Move) -> String {
+        let name = |s: Square| self.variant.shape.name(s).to_string();
+        if !self.occupied[color.index()].contains(mv.from) {
+            return format!("no {} piece on {}", color.name(), name(mv.from));
+        }
+        if self.rules.single_occupation && (self.occupied[color.index()] & self.shared()).any() && !self.shared().contains(mv.from) {
+            return "the piece on the shared square must leave it this turn".into();
+        }
+        if self.rules.waiting_rule && self.last_moved[color.index()].contains(mv.from) {
+            return format!("the piece on {} moved last turn and must wait", name(mv.from));
+        }
+        if self.in_check(color) && mv.from != self.king(color) && self.rules.check == CheckModel::Parity {
+            return "the king is in immediate check and must move".into();
+        }
+        format!("{}{} is not a legal move here", name(mv.from), name(mv.to))
+    }
+
+    /// Applies a pair of moves known to be legal.
+    pub fn resolve_unchecked(&self, moves: [Move; 2]) -> Turn {
+        let v = self.variant;
+        let mut next = *self;
+        let mut notes = [SideNotes::default(); 2];
+        let colors = [Color::White, Color::Black];
+        let movers: [Kind; 2] = colors.map(|c| self.kind_at(c, moves[c.index()].from).expect("mover present"));
+        let targets: [Option<(Square, Kind)>; 2] = colors.map(|c| self.capture_target(c, moves[c.index()]));
+
+        // 1. Both movers (and castling partners) leave their squares.
+        for c in colors {
+            let mv = moves[c.index()];
+            remove(&mut next.pieces, &mut next.occupied, c, movers[c.index()], mv.from);
+            if let Special::Castle { rook_from, .. } = mv.special {
+                let rook = self.kind_at(c, rook_from).expect("castling partner present");
+                remove(&mut next.pieces, &mut next.occupied, c, rook, rook_from);
+            }
+        }
+        // 2. A capture succeeds only if its target is still there.
+        for c in colors {
+            let them = c.other();
+            if let Some((sq, kind)) = targets[c.index()] {
+                if next.pieces[them.index()][kind.index()].contains(sq) {
+                    remove(&mut next.pieces, &mut next.occupied, them, kind, sq);
+                    next.castling[them.index()] = next.castling[them.index()].without(sq);
+                    notes[c.index()].captured = Some(kind);
+                    notes[c.index()].en_passant = moves[c.index()].special == Special::EnPassant;
+                } else {
+                    notes[c.index()].failed_capture = true;
+                }
+            }
+        }
+        let swap = |c: Color| targets[c.index()].is_some_and(|(sq, _)| sq == moves[c.other().index()].from);
+        if swap(Color::White) && swap(Color::Black) {
+            notes[0].swap = true;
+            notes[1].swap = true;
+        }
+        // 3. Both movers arrive.
+        for c in colors {
+            let mv = moves[c.index()];
+            let kind = mv.promotion.unwrap_or(movers[c.index()]);
+            place(&mut next.pieces, &mut next.occupied, c, kind, mv.to);
+            next.last_moved[c.index()] = mv.to.bit();
+            notes[c.index()].promotion = mv.promotion;
+            if let Special::Castle { rook_from, rook_to } = mv.special {
+                let rook = self.kind_at(c, rook_from).expect("castling partner present");
+                place(&mut next.pieces, &mut next.occupied, c, rook, rook_to);
+                next.last_moved[c.index()] = mv.to.bit().with(rook_to);
+                notes[c.index()].castled = true;
+            }
+            if movers[c.index()] == v.royal {
+                next.castling[c.index()] = Bitboard::EMPTY;
+            } else {
+                next.castling[c.index()] = next.castling[c.index()].without(mv.from);
+            }
+        }
+        let shared = next.shared();
+        for c in colors {
+            let mine = next.last_moved[c.index()] & shared;
+            notes[c.index()].co_occupied = mine.lowest();
+        }
+        // En passant: open for one turn after a double step whose pawn still stands.
+        for c in colors {
+            let mv = moves[c.index()];
+            next.en_passant[c.index()] = None;
+            if mv.special == Special::DoubleStep && next.pieces[c.index()][movers[c.index()].index()].contains(mv.to) {
+                let back = if v.shape.rank(mv.to) > v.shape.rank(mv.from) { -1 } else { 1 };
+                if let Some(target) = v.shape.offset(mv.to, 0, back) {
+                    next.en_passant[c.index()] = Some(EnPassant { target, victim: mv.to });
+                }
+            }
+        }
+        let irreversible = colors.iter().any(|c| notes[c.index()].captured.is_some() || v.kinds[movers[c.index()].index()].pawn);
+        next.clock = if irreversible { 0 } else { self.clock + 1 };
+        next.turn = self.turn + 1;
+
+        // Checks each side gives now, and checks the other's move foiled.
+        for c in colors {
+            let them = c.other();
+            let checkers = next.attackers_in(&next.pieces, &next.occupied, next.king(them), c);
+            notes[c.index()].check = match (checkers.any(), self.rules.check) {
+                (false, _) => None,
+                (true, CheckModel::MoveNeutral) => Some(CheckKind::Immediate),
+                (true, CheckModel::Parity) if (checkers & !next.last_moved[c.index()]).any() => Some(CheckKind::Immediate),
+                (true, CheckModel::Parity) => Some(CheckKind::Delayed),
+            };
+            let (alone, alone_occ) = self.after_own_move(c, moves[c.index()]);
+            let king_alone = alone[them.index()][v.royal.index()].lowest().expect("king present");
+            let threatened = self.attackers_in(&alone, &alone_occ, king_alone, c).any();
+            notes[c.index()].failed_check = threatened && checkers.is_empty();
+        }
+        Turn { position: next, notes }
+    }
+
+    /// Same pieces, markers, rights and en passant: equal for repetition.
+    pub fn same_state(&self, other: &SimPosition) -> bool {
+        self.pieces == other.pieces
+            && self.last_moved == other.last_moved
+            && self.castling == other.castling
+            && self.en_passant == other.en_passant
+    }
+
+    /// A key of the state for repetition and for counting distinct positions.
+    pub fn hash(&self) -> u64 {
+        let keys = &self.variant.zobrist;
+        let mut h = 0u64;
+        for c in [Color::White, Color::Black] {
+            for k in 0..self.variant.kinds.len() {
+                for sq in self.pieces[c.index()][k] {
+                    h ^= keys.piece(c, Kind(k as u8), sq);
+                }
+            }
+            for sq in self.castling[c.index()] {
+                h ^= keys.castling(sq);
+            }
+            for sq in self.last_moved[c.index()] {
+                // Reuse the en passant keys, rotated per side, for the markers.
+                h ^= keys.en_passant(sq).rotate_left(17 + 23 * c.index() as u32);
+            }
+            if let Some(ep) = self.en_passant[c.index()] {
+                h ^= keys.en_passant(ep.target).rotate_left(41 * (c.index() as u32 + 1));
+            }
+        }
+        h
+    }
+}
+
+/// Why a simultaneous game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SimReason {
+    /// A side had no legal move at the start of a turn (parity: this covers
+    /// checkmate, stalemate and having only the waiting piece).
+    NoLegalMove,
+    Checkmate,
+    BothCheckmated,
+    Stalemate,
+    KingsShareSquare,
+    FiftyTurns,
+    Repetition,
+    DeadPosition,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SimOutcome {
+    pub winner: Option<Color>,
+    pub reason: SimReason,
+}
+
+impl fmt::Display for SimOutcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let score = match self.winner {
+            Some(Color::White) => "1-0",
+            Some(Color::Black) => "0-1",
+            None => "1/2-1/2",
+        };
+        let why = match self.reason {
+            SimReason::NoLegalMove => "no legal move",
+            SimReason::Checkmate => "checkmate",
+            SimReason::BothCheckmated => "both checkmated",
+            SimReason::Stalemate => "stalemate",
+            SimReason::KingsShareSquare => "kings on one square",
+            SimReason::FiftyTurns => "fifty turns without capture or pawn move",
+            SimReason::Repetition => "repetition",
+            SimReason::DeadPosition => "kings alone",
+        };
+        write!(f, "{score} ({why})")
+    }
+}
+
+impl SimPosition {
+    /// The outcome at the start of this turn, leaving out repetition (which
+    /// needs the game's history; see [`SimGame`]).
+    pub fn outcome(&self) -> Option<SimOutcome> {
+        let draw = |reason| Some(SimOutcome { winner: None, reason });
+        if self.king(Color::White) == self.king(Color::Black) {
+            return draw(SimReason::KingsShareSquare);
+        }
+        let counts = [Color::White, Color::Black].map(|c| self.legal_moves(c).len());
+        match self.rules.check {
+            CheckModel::Parity => match counts {
+                [0, 0] => return draw(SimReason::NoLegalMove),
+                [0, _] => return Some(SimOutcome { winner: Some(Color::Black), reason: SimReason::NoLegalMove }),
+                [_, 0] => return Some(SimOutcome { winner: Some(Color::White), reason: SimReason::NoLegalMove }),
+                _ => {}
+            },
+            CheckModel::MoveNeutral => {
+                let mated = [Color::White, Color::Black].map(|c| counts[c.index()] == 0 && self.in_check(c));
+                let stalemated = [Color::White, Color::Black].map(|c| counts[c.index()] == 0 && !self.in_check(c));
+                match mated {
+                    [true, true] => return draw(SimReason::BothCheckmated),
+                    [true, false] => return Some(SimOutcome { winner: Some(Color::Black), reason: SimReason::Checkmate }),
+                    [false, true] => return Some(SimOutcome { winner: Some(Color::White), reason: SimReason::Checkmate }),
+                    _ if stalemated[0] || stalemated[1] => return draw(SimReason::Stalemate),
+                    _ => {}
+                }
+            }
+        }
+        let royal = self.variant.royal;
+        let only_kings = [Color::White, Color::Black].iter().all(|&c| self.occupied[c.index()] == self.pieces(c, royal));
+        if only_kings {
+            return draw(SimReason::DeadPosition);
+        }
+        if self.variant.spec.fifty_move_rule && self.clock >= 50 {
+            return draw(SimReason::FiftyTurns);
+        }
+        None
+    }
+}
+
+/// A simultaneous game: a start position and its turns.
+#[derive(Clone, Debug)]
+pub struct SimGame {
+    positions: Vec<SimPosition>,
+    turns: Vec<([Move; 2], [SideNotes; 2])>,
+}
+
+impl SimGame {
+    pub fn new(start: SimPosition) -> SimGame {
+        SimGame { positions: vec![start], turns: Vec::new() }
+    }
+    pub fn position(&self) -> &SimPosition {
+        self.positions.last().expect("a game has its start position")
+    }
+    pub fn start(&self) -> &SimPosition {
+        &self.positions[0]
+    }
+    pub fn turns(&self) -> &[([Move; 2], [SideNotes; 2])] {
+        &self.turns
+    }
+    pub fn positions(&self) -> &[SimPosition] {
+        &self.positions
+    }
+
+    pub fn outcome(&self) -> Option<SimOutcome> {
+        let pos = self.position();
+        if let Some(o) = pos.outcome() {
+            return Some(o);
+        }
+        let window = pos.clock as usize + 1;
+        let seen = self.positions.iter().rev().take(window).filter(|p| p.same_state(pos)).count();
+        let needed = pos.variant.spec.repetition as usize;
+        (needed > 0 && seen >= needed).then_some(SimOutcome { winner: None, reason: SimReason::Repetition })
+    }
+
+    /// Plays a turn; refuses it if the game is over or a move is illegal.
+    pub fn play(&mut self, white: Move, black: Move) -> Result<[SideNotes; 2], SimGameError> {
+        if let Some(o) = self.outcome() {
+            return Err(SimGameError::Over(o));
+        }
+        let turn = self.position().resolve(white, black).map_err(SimGameError::Move)?;
+        self.positions.push(turn.position);
+        self.turns.push(([white, black], turn.notes));
+        Ok(turn.notes)
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SimGameError {
+    #[error("the game is over: {0}")]
+    Over(SimOutcome),
+    #[error("{0}")]
+    Move(SimError),
+}
+
+// ---- Simultaneous FEN ----------------------------------------------------
+//
+// `<board> <castling> <en passant> <clock> <turn>`. The board is FEN with two
+// additions: `'` after a letter marks that side's last-moved piece, and
+// `(Xy)` holds a white and a black piece on one square, white first. There
+// is no side to move. The en passant field lists the squares passed over by
+// the previous turn's double steps (`e3,d6`) or `-`.
+
+impl SimPosition {
+    pub fn from_fen(variant: &'static Variant, text: &str) -> Result<SimPosition, FenError> {
+        let rules = variant.spec.simultaneous.ok_or_else(|| FenError::BadSide(format!("{} is not simultaneous", variant.id())))?;
+        let shape = variant.shape;
+        let mut fields = text.split_whitespace();
+        let board = fields.next().ok_or(FenError::Empty)?;
+        let rows: Vec<&str> = board.split('/').collect();
+        if rows.len() != shape.ranks as usize {
+            return Err(FenError::WrongRankCount { expected: shape.ranks as usize, found: rows.len() });
+        }
+        let mut setup = Setup::empty();
+        let mut last_moved = [Bitboard::EMPTY; 2];
+        for (i, row) in rows.iter().enumerate() {
+            let rank = shape.ranks - 1 - i as u8;
+            let width = |found| FenError::RankWidth { rank: rank as usize + 1, expected: shape.files as usize, found };
+            let chars: Vec<char> = row.chars().collect();
+            let mut file = 0usize;
+            let mut j = 0;
+            while j < chars.len() {
+                let c = chars[j];
+                if c.is_ascii_digit() {
+                    let digits: String = chars[j..].iter().take_while(|d| d.is_ascii_digit()).collect();
+                    j += digits.len();
+                    match digits.parse::<usize>() {
+                        Ok(n) if n > 0 && !digits.starts_with('0') && file + n <= shape.files as usize => file += n,
+                        _ => return Err(width(file + digits.len())),
+                    }
+                    continue;
+                }
+                if file >= shape.files as usize {
+                    return Err(width(file + 1));
+                }
+                let sq = shape.square(file as u8, rank);
+                let group: Vec<char> = if c == '(' {
+                    let close = chars[j..].iter().position(|&x| x == ')').ok_or(FenError::UnknownPiece('('))?;
+                    let inner = chars[j + 1..j + close].to_vec();
+                    j += close + 1;
+                    inner
+                } else {
+                    let mut one = vec![c];
+                    j += 1;
+                    if chars.get(j) == Some(&'\'') {
+                        one.push('\'');
+                        j += 1;
+                    }
+                    one
+                };
+                let mut colors_here = Vec::new();
+                let mut k = 0;
+                while k < group.len() {
+                    let letter = group[k];
+                    let kind = variant.kind_by_letter(letter).filter(|_| letter.is_ascii_alphabetic()).ok_or(FenError::UnknownPiece(letter))?;
+                    let color = if letter.is_ascii_uppercase() { Color::White } else { Color::Black };
+                    if colors_here.contains(&color) {
+                        return Err(FenError::Position(crate::position::PositionError::SquareTaken(shape.name(sq).to_string())));
+                    }
+                    colors_here.push(color);
+                    setup.pieces[color.index()][kind.index()] |= sq.bit();
+                    k += 1;
+                    if group.get(k) == Some(&'\'') {
+                        last_moved[color.index()] |= sq.bit();
+                        k += 1;
+                    }
+                }
+                if colors_here.is_empty() || (c == '(' && colors_here.len() != 2) {
+                    return Err(FenError::UnknownPiece('('));
+                }
+                file += 1;
+            }
+            if file != shape.files as usize {
+                return Err(width(file));
+            }
+        }
+        let castling_field = fields.next().unwrap_or("-");
+        let mut en_passant = [None; 2];
+        if let Some(field) = fields.next() {
+            if field != "-" {
+                for part in field.split(',') {
+                    let bad = || FenError::BadEnPassant(field.to_string());
+                    let target = shape.parse_square(part).ok_or_else(bad)?;
+                    // The side whose pawn stands just beyond `target` made the double step.
+                    let pawn_beyond = |c: Color| {
+                        shape.offset(target, 0, c.forward()).filter(|v| {
+                            variant.kinds.iter().enumerate().any(|(k, i)| i.pawn && setup.pieces[c.index()][k].contains(*v))
+                        })
+                    };
+                    let (color, victim) = [Color::White, Color::Black]
+                        .into_iter()
+                        .find_map(|c| pawn_beyond(c).map(|v| (c, v)))
+                        .ok_or_else(bad)?;
+                    en_passant[color.index()] = Some(EnPassant { target, victim });
+                }
+            }
+        }
+        let number = |f: Option<&str>, default: u32| -> Result<u32, FenError> {
+            f.map_or(Ok(default), |s| s.parse().map_err(|_| FenError::BadClock(s.to_string())))
+        };
+        let clock = number(fields.next(), 0)?;
+        let turn = number(fields.next(), 1)?.max(1);
+        if fields.next().is_some() {
+            return Err(FenError::TooManyFields);
+        }
+        let castling = crate::fen::parse_castling(variant, &setup, castling_field)?;
+        let occupied = [setup.occupied(Color::White), setup.occupied(Color::Black)];
+        let pos = SimPosition { variant, rules, pieces: setup.pieces, occupied, last_moved, castling, en_passant, clock, turn };
+        pos.validate()?;
+        Ok(pos)
+    }
+
+    fn validate(&self) -> Result<(), FenError> {
+        use crate::position::PositionError;
+        let v = self.variant;
+        let name = |sq: Square| v.shape.name(sq).to_string();
+        for c in [Color::White, Color::Black] {
+            let kings = self.pieces(c, v.royal);
+            if kings.is_empty() {
+                return Err(PositionError::MissingKing(c).into());
+            }
+            if kings.several() {
+                return Err(PositionError::TooManyKings(c).into());
+            }
+            for (k, info) in v.kinds.iter().enumerate() {
+                if let Some(sq) = (self.pieces[c.index()][k] & v.promotion_zone[c.index()]).lowest().filter(|_| info.pawn) {
+                    return Err(PositionError::PawnOnLastRank { color: c, square: name(sq) }.into());
+                }
+            }
+            let partners = (0..v.kinds.len())
+                .filter(|k| v.castling_partner_kinds >> k & 1 != 0)
+                .fold(Bitboard::EMPTY, |b, k| b | self.pieces[c.index()][k]);
+            if let Some(sq) = (self.castling[c.index()] & !(partners & v.home_rank(c))).lowest() {
+                return Err(PositionError::BadCastling(name(sq)).into());
+            }
+            if let Some(ep) = self.en_passant[c.index()] {
+                let pawn_there = v.kinds.iter().enumerate().any(|(k, i)| i.pawn && self.pieces[c.index()][k].contains(ep.victim));
+                if !pawn_there || self.occupied().contains(ep.target) {
+                    return Err(PositionError::BadEnPassant(name(ep.target)).into());
+                }
+            }
+        }
+        Ok(())
+    }
+
+    pub fn to_fen(&self) -> String {
+        let v = self.variant;
+        let shape = v.shape;
+        let letter = |c: Color, sq: Square| -> String {
+            let kind = self.kind_at(c, sq).expect("piece present");
+            let l = v.kinds[kind.index()].letter;
+            let mut s = if c == Color::White { l.to_string() } else { l.to_ascii_lowercase().to_string() };
+            if self.last_moved[c.index()].contains(sq) {
+                s.push('\'');
+            }
+            s
+        };
+        let mut out = String::new();
+        for rank in (0..shape.ranks).rev() {
+            let mut empty = 0;
+            for file in 0..shape.files {
+                let sq = shape.square(file, rank);
+                let here: Vec<Color> = [Color::White, Color::Black].into_iter().filter(|c| self.occupied[c.index()].contains(sq)).collect();
+                if here.is_empty() {
+                    empty += 1;
+                    continue;
+                }
+                if empty > 0 {
+                    out.push_str(&empty.to_string());
+                    empty = 0;
+                }
+                match here.as_slice() {
+                    [c] => out.push_str(&letter(*c, sq)),
+                    _ => out.push_str(&format!("({}{})", letter(Color::White, sq), letter(Color::Black, sq))),
+                }
+            }
+            if empty > 0 {
+                out.push_str(&empty.to_string());
+            }
+            if rank > 0 {
+                out.push('/');
+            }
+        }
+        let castling = crate::fen::castling_letters(v, &self.pieces, &self.castling);
+        let eps: Vec<String> = self.en_passant.iter().flatten().map(|e| shape.name(e.target).to_string()).collect();
+        let ep = if eps.is_empty() { "-".to_string() } else { eps.join(",") };
+        format!("{out} {castling} {ep} {} {}", self.clock, self.turn)
+    }
+}
+
+// ---- Joint perft ------------------------------------------------------------
+
+/// Counts joint move pairs to `depth` turns: a regression number for these rules.
+pub fn perft(pos: &SimPosition, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let white = pos.legal_moves(Color::White);
+    let black = pos.legal_moves(Color::Black);
+    if depth == 1 {
+        return white.len() as u64 * black.len() as u64;
+    }
+    let mut total = 0;
+    for &w in &white {
+        for &b in &black {
+            total += perft(&pos.resolve_unchecked([w, b]).position, depth - 1);
+        }
+    }
+    total
+}
+
+/// The number of distinct positions reached after exactly `depth` turns.
+pub fn distinct_positions(pos: &SimPosition, depth: u32) -> usize {
+    let mut frontier = vec![*pos];
+    for _ in 0..depth {
+        let mut seen = std::collections::HashSet::new();
+        let mut next = Vec::new();
+        for p in &frontier {
+            for &w in &p.legal_moves(Color::White) {
+                for &b in &p.legal_moves(Color::Black) {
+                    let q = p.resolve_unchecked([w, b]).position;
+                    if seen.insert((q.hash(), q.clock)) {
+                        next.push(q);
+                    }
+                }
+            }
+        }
+        frontier = next;
+    }
+    frontier.len()
+}
+
+// ---- Notation ---------------------------------------------------------------
+
+/// One side's view of a simultaneous position, for reading and writing moves.
+#[derive(Clone, Copy)]
+pub struct SimSide<'a> {
+    pub position: &'a SimPosition,
+    pub color: Color,
+}
+
+impl SimPosition {
+    pub fn side(&self, color: Color) -> SimSide<'_> {
+        SimSide { position: self, color }
+    }
+}
+
+impl crate::notation::MoveContext for SimSide<'_> {
+    fn variant(&self) -> &'static Variant {
+        self.position.variant
+    }
+    fn mover(&self) -> Color {
+        self.color
+    }
+    fn legal(&self) -> Vec<Move> {
+        self.position.legal_moves(self.color)
+    }
+    fn kind_at(&self, color: Color, sq: Square) -> Option<Kind> {
+        self.position.kind_at(color, sq)
+    }
+    fn captured(&self, mv: Move) -> Option<Kind> {
+        self.position.capture_target(self.color, mv).map(|(_, k)| k)
+    }
+}
