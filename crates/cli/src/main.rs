@@ -1,11 +1,15 @@
 //! The `parity` command line.
 
+use std::io::{self, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
 use clap::{Parser, Subcommand};
-use parity_rules::{fen, notation, perft, Position, Registry, Variant};
+use parity_rules::record::{self, Replayed};
+use parity_rules::simultaneous::{self, SimPosition};
+use parity_rules::variant::Family;
+use parity_rules::{fen, notation, perft, Color, Position, Registry, Variant};
 
 #[derive(Parser)]
 #[command(name = "parity", version, about = "Chess variants: simultaneous, crowd and fairy")]
@@ -31,6 +35,16 @@ enum Command {
         /// Print the count below each root move.
         #[arg(long)]
         divide: bool,
+        /// Simultaneous variants: also count the distinct positions reached.
+        #[arg(long)]
+        distinct: bool,
+    },
+    /// Replay a game record (PGN with a [Variant] tag), printing each turn.
+    Replay {
+        file: PathBuf,
+        /// Print only the final position and result.
+        #[arg(long)]
+        quiet: bool,
     },
     /// List the variants and their pieces, or check a variant file.
     Variants {
@@ -45,72 +59,188 @@ enum VariantsAction {
     Check { file: PathBuf },
 }
 
+/// Why a command failed: a message for the user, or output that broke off.
+enum Failure {
+    Message(String),
+    Output(io::Error),
+}
+
+impl From<io::Error> for Failure {
+    fn from(e: io::Error) -> Failure {
+        Failure::Output(e)
+    }
+}
+
+impl From<String> for Failure {
+    fn from(m: String) -> Failure {
+        Failure::Message(m)
+    }
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
-        Err(message) => {
+        // A reader that stops early (`| head`) is not an error.
+        Err(Failure::Output(e)) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(Failure::Output(e)) => {
+            eprintln!("error: writing output: {e}");
+            ExitCode::FAILURE
+        }
+        Err(Failure::Message(message)) => {
             eprintln!("error: {message}");
             ExitCode::FAILURE
         }
     }
 }
 
-fn run(cli: Cli) -> Result<(), String> {
+fn run(cli: Cli) -> Result<(), Failure> {
     let mut registry = Registry::builtin();
     for file in &cli.variant_files {
         registry.load_file(file).map_err(|e| e.to_string())?;
     }
+    let mut out = io::stdout().lock();
     match cli.command {
-        Command::Perft { variant, depth, fen, divide } => {
+        Command::Perft { variant, depth, fen, divide, distinct } => {
             let variant = registry.get_or_err(&variant).map_err(|e| e.to_string())?;
-            let pos = match &fen {
-                Some(text) => fen::parse_position(variant, text).map_err(|e| format!("bad FEN: {e}"))?,
-                None => Position::start(variant),
-            };
-            run_perft(&pos, depth, divide);
-            Ok(())
+            match variant.spec.family {
+                Family::TurnBased => {
+                    let pos = match &fen {
+                        Some(text) => fen::parse_position(variant, text).map_err(|e| format!("bad FEN: {e}"))?,
+                        None => Position::start(variant),
+                    };
+                    run_perft(&mut out, &pos, depth, divide)?;
+                }
+                Family::Simultaneous => {
+                    let pos = match &fen {
+                        Some(text) => SimPosition::from_fen(variant, text).map_err(|e| format!("bad FEN: {e}"))?,
+                        None => SimPosition::start(variant),
+                    };
+                    run_joint_perft(&mut out, &pos, depth, divide, distinct)?;
+                }
+            }
         }
         Command::Variants { action: None } => {
             for v in registry.iter() {
-                describe(v);
+                describe(&mut out, v)?;
             }
-            Ok(())
         }
         Command::Variants { action: Some(VariantsAction::Check { file }) } => {
             let text = std::fs::read_to_string(&file).map_err(|e| format!("{}: {e}", file.display()))?;
             let v = registry.resolve(&file.display().to_string(), &text).map_err(|e| e.to_string())?;
-            println!("ok: {} is a valid variant", file.display());
-            describe(v);
-            Ok(())
+            writeln!(out, "ok: {} is a valid variant", file.display())?;
+            describe(&mut out, v)?;
         }
+        Command::Replay { file, quiet } => replay(&mut out, &registry, &file, quiet)?,
     }
+    Ok(())
 }
 
-fn run_perft(pos: &Position, depth: u32, divide: bool) {
+fn run_perft(out: &mut impl Write, pos: &Position, depth: u32, divide: bool) -> Result<(), Failure> {
     let start = Instant::now();
     let nodes = if divide {
         let mut total = 0;
         for (mv, n) in perft::divide(pos, depth) {
-            println!("{}: {n}", notation::uci(pos, mv));
+            writeln!(out, "{}: {n}", notation::uci(pos, mv))?;
             total += n;
         }
-        println!();
+        writeln!(out)?;
         total
     } else {
         perft::perft(pos, depth)
     };
-    let secs = start.elapsed().as_secs_f64();
-    println!("nodes {nodes}");
-    println!("time {secs:.3} s");
-    println!("nps {:.0}", nodes as f64 / secs.max(1e-9));
+    report_speed(out, nodes, start)
 }
 
-fn describe(v: &Variant) {
-    let s = &v.spec;
-    println!("{} ({}): {}x{}, {:?}, castling {:?}", s.id, s.name, s.shape.files, s.shape.ranks, s.family, s.castling);
-    for p in &s.pieces {
-        println!("  {} {:<10} {}", p.letter, p.name, p.betza);
+fn report_speed(out: &mut impl Write, nodes: u64, start: Instant) -> Result<(), Failure> {
+    let secs = start.elapsed().as_secs_f64();
+    writeln!(out, "nodes {nodes}")?;
+    writeln!(out, "time {secs:.3} s")?;
+    writeln!(out, "nps {:.0}", nodes as f64 / secs.max(1e-9))?;
+    Ok(())
+}
+
+/// Joint perft: pairs of moves, one per side, per turn.
+fn run_joint_perft(out: &mut impl Write, pos: &SimPosition, depth: u32, divide: bool, distinct: bool) -> Result<(), Failure> {
+    let start = Instant::now();
+    let nodes = if divide && depth > 0 {
+        let mut total = 0;
+        for w in pos.legal_moves(Color::White) {
+            for b in pos.legal_moves(Color::Black) {
+                let n = simultaneous::perft(&pos.resolve_unchecked([w, b]).position, depth - 1);
+                writeln!(out, "{} {}: {n}", notation::uci(&pos.side(Color::White), w), notation::uci(&pos.side(Color::Black), b))?;
+                total += n;
+            }
+        }
+        writeln!(out)?;
+        total
+    } else {
+        simultaneous::perft(pos, depth)
+    };
+    report_speed(out, nodes, start)?;
+    if distinct {
+        writeln!(out, "distinct {}", simultaneous::distinct_positions(pos, depth))?;
     }
-    println!("  start {}", s.start_fen);
+    Ok(())
+}
+
+fn replay(out: &mut impl Write, registry: &Registry, file: &PathBuf, quiet: bool) -> Result<(), Failure> {
+    let text = std::fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
+    let rec = record::parse(&text).map_err(|e| format!("{}: {e}", file.display()))?;
+    let variant = record::variant_of(registry, &rec).map_err(|e| format!("{}: {e}", file.display()))?;
+    let mut printed: Result<(), io::Error> = Ok(());
+    let result = match variant.spec.family {
+        Family::Simultaneous => record::replay_simultaneous(variant, &rec, |turn, moves, pos, notes| {
+            if quiet || printed.is_err() {
+                return;
+            }
+            printed = (|| {
+                let before = |c: Color| notation::uci(&pos.side(c), moves[c.index()]);
+                writeln!(out, "turn {turn}: white {}  black {}", before(Color::White), before(Color::Black))?;
+                for c in [Color::White, Color::Black] {
+                    let d = record::describe(variant, &notes[c.index()]);
+                    if !d.is_empty() {
+                        writeln!(out, "  {}: {d}", c.name())?;
+                    }
+                }
+                write!(out, "{}", record::sim_diagram(pos))?;
+                writeln!(out, "  {}\n", pos.to_fen())
+            })();
+        })
+        .map(Replayed::Simultaneous),
+        Family::TurnBased => record::replay_turn_based(variant, &rec, |turn, side, mv, pos| {
+            if quiet || printed.is_err() {
+                return;
+            }
+            printed = writeln!(out, "{turn}{} {}  {}", if side == Color::White { "." } else { "..." }, notation::uci(pos, mv), fen::write(pos));
+        })
+        .map(Replayed::TurnBased),
+    };
+    printed?;
+    let game = result.map_err(|e| format!("{}: {e}", file.display()))?;
+    match game {
+        Replayed::Simultaneous(g) => {
+            if quiet {
+                write!(out, "{}", record::sim_diagram(g.position()))?;
+            }
+            writeln!(out, "{} turns; {}", g.turns().len(), g.outcome().map_or("game goes on".to_string(), |o| o.to_string()))?;
+        }
+        Replayed::TurnBased(g) => {
+            writeln!(out, "{} moves; final {}; {}", g.moves().len(), fen::write(g.position()), g.outcome().map_or("game goes on".to_string(), |o| o.to_string()))?;
+        }
+    }
+    Ok(())
+}
+
+fn describe(out: &mut impl Write, v: &Variant) -> Result<(), Failure> {
+    let s = &v.spec;
+    writeln!(out, "{} ({}): {}x{}, {:?}, castling {:?}", s.id, s.name, s.shape.files, s.shape.ranks, s.family, s.castling)?;
+    if let Some(r) = s.simultaneous {
+        writeln!(out, "  waiting rule {}, single occupation {}, check {:?}", r.waiting_rule, r.single_occupation, r.check)?;
+    }
+    for p in &s.pieces {
+        writeln!(out, "  {} {:<10} {}", p.letter, p.name, p.betza)?;
+    }
+    writeln!(out, "  start {}", s.start_fen)?;
+    Ok(())
 }

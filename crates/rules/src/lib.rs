@@ -9,6 +9,7 @@ pub mod movegen;
 pub mod notation;
 pub mod perft;
 pub mod position;
+pub mod record;
 pub mod simultaneous;
 pub mod variant;
 pub mod zobrist;

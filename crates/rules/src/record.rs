@@ -1,0 +1,370 @@
+//! Game records: PGN with a `[Variant "id"]` tag.
+//!
+//! Turn-based games use ordinary movetext. A simultaneous turn is a numbered
+//! pair, `12. Nh4 exN`: White's move then Black's, both written from the
+//! position before the turn, followed by the turn's annotations as a
+//! comment (`{white: takes knight; black: failed capture}`). Comments are
+//! for people; replaying recomputes them from the moves.
+
+use std::fmt::Write as _;
+
+use crate::fen;
+use crate::notation::{self, MoveContext};
+use crate::position::{Color, Move, Position};
+use crate::simultaneous::{CheckKind, SideNotes, SimGame, SimPosition};
+use crate::variant::{Family, Registry, Variant};
+
+/// A record read from text: its tags and its move tokens, not yet checked
+/// against any rules.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Record {
+    pub tags: Vec<(String, String)>,
+    pub moves: Vec<MoveToken>,
+}
+
+/// One move as written, with the move number it stood under.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveToken {
+    pub number: u32,
+    pub text: String,
+    pub line: usize,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum RecordError {
+    #[error("line {line}: {message}")]
+    Syntax { line: usize, message: String },
+    #[error("{0}")]
+    Variant(String),
+    #[error("start position: {0}")]
+    Start(String),
+    #[error("turn {turn}, {}: `{text}`: {reason}", side.name())]
+    Move { turn: u32, side: Color, text: String, reason: String },
+    #[error("turn {turn}: {reason}")]
+    Turn { turn: u32, reason: String },
+}
+
+impl Record {
+    pub fn tag(&self, key: &str) -> Option<&str> {
+        self.tags.iter().find(|(k, _)| k == key).map(|(_, v)| v.as_str())
+    }
+}
+
+/// Reads PGN-style text: tags, numbered moves, comments, a result.
+pub fn parse(text: &str) -> Result<Record, RecordError> {
+    let mut tags = Vec::new();
+    let mut moves = Vec::new();
+    let mut number = 1u32;
+    let mut in_comment = false;
+    for (i, raw) in text.lines().enumerate() {
+        let line = i + 1;
+        let syntax = |message: String| RecordError::Syntax { line, message };
+        let trimmed = raw.trim();
+        if !in_comment && trimmed.starts_with('[') {
+            let inner = trimmed.strip_prefix('[').and_then(|t| t.strip_suffix(']')).ok_or_else(|| syntax("a tag must end with `]`".into()))?;
+            let (key, value) = inner.split_once(' ').ok_or_else(|| syntax("a tag is `[Key \"value\"]`".into()))?;
+            let value = value.trim().strip_prefix('"').and_then(|v| v.strip_suffix('"')).ok_or_else(|| syntax("a tag value must be quoted".into()))?;
+            tags.push((key.to_string(), value.to_string()));
+            continue;
+        }
+        if !in_comment && (trimmed.starts_with('%') || trimmed.starts_with(';')) {
+            continue;
+        }
+        let mut rest = raw;
+        while !rest.is_empty() {
+            if in_comment {
+                match rest.find('}') {
+                    Some(end) => {
+                        in_comment = false;
+                        rest = &rest[end + 1..];
+                    }
+                    None => break,
+                }
+                continue;
+            }
+            rest = rest.trim_start();
+            if rest.is_empty() {
+                break;
+            }
+            if let Some(after) = rest.strip_prefix('{') {
+                in_comment = true;
+                rest = after;
+                continue;
+            }
+            if rest.starts_with(';') {
+                break;
+            }
+            if rest.starts_with('(') {
+                return Err(syntax("variations `(...)` are not supported".into()));
+            }
+            let end = rest.find(|c: char| c.is_whitespace() || c == '{').unwrap_or(rest.len());
+            let token = &rest[..end];
+            rest = &rest[end..];
+            if matches!(token, "1-0" | "0-1" | "1/2-1/2" | "*") || token.starts_with('$') {
+                continue;
+            }
+            // A move number, maybe glued to its move: `12.`, `12...`, `12.Nf3`.
+            let digits = token.chars().take_while(char::is_ascii_digit).count();
+            if digits > 0 && token[digits..].starts_with('.') {
+                number = token[..digits].parse().map_err(|_| syntax(format!("bad move number `{token}`")))?;
+                let after = token[digits..].trim_start_matches('.');
+                if !after.is_empty() {
+                    moves.push(MoveToken { number, text: after.to_string(), line });
+                }
+                continue;
+            }
+            moves.push(MoveToken { number, text: token.to_string(), line });
+        }
+    }
+    if in_comment {
+        return Err(RecordError::Syntax { line: text.lines().count(), message: "a comment `{` is never closed".into() });
+    }
+    Ok(Record { tags, moves })
+}
+
+/// A replayed game of either family.
+#[derive(Clone, Debug)]
+pub enum Replayed {
+    TurnBased(crate::game::Game),
+    Simultaneous(SimGame),
+}
+
+/// The variant a record names (`chess` when it names none).
+pub fn variant_of(registry: &Registry, record: &Record) -> Result<&'static Variant, RecordError> {
+    let id = record.tag("Variant").unwrap_or("chess");
+    registry.get_or_err(&id.to_ascii_lowercase()).map_err(|e| RecordError::Variant(e.to_string()))
+}
+
+/// Replays a simultaneous record turn by turn, calling `each` after every
+/// turn; stops at the first unreadable or illegal move.
+pub fn replay_simultaneous(
+    variant: &'static Variant,
+    record: &Record,
+    mut each: impl FnMut(u32, &[Move; 2], &SimPosition, &[SideNotes; 2]),
+) -> Result<SimGame, RecordError> {
+    let start = match record.tag("FEN") {
+        Some(f) => SimPosition::from_fen(variant, f).map_err(|e| RecordError::Start(e.to_string()))?,
+        None => SimPosition::start(variant),
+    };
+    let mut game = SimGame::new(start);
+    for pair in record.moves.chunks(2) {
+        let turn = game.position().turn_number();
+        let [w, b] = pair else {
+            return Err(RecordError::Turn { turn, reason: format!("`{}` has no black move beside it", pair[0].text) });
+        };
+        if w.number != turn || b.number != turn {
+            return Err(RecordError::Turn { turn, reason: format!("expected turn {turn}, found number {}", w.number) });
+        }
+        if let Some(o) = game.outcome() {
+            return Err(RecordError::Turn { turn, reason: format!("the game was already over: {o}") });
+        }
+        let pos = *game.position();
+        let mut moves = [w, b].map(|_| None);
+        for (side, token) in [(Color::White, w), (Color::Black, b)] {
+            let mv = read_move(&pos.side(side), &token.text)
+                .map_err(|reason| RecordError::Move { turn, side, text: token.text.clone(), reason })?;
+            moves[side.index()] = Some(mv);
+        }
+        let moves = moves.map(|m| m.expect("both sides read"));
+        let notes = game.play(moves[0], moves[1]).map_err(|e| RecordError::Turn { turn, reason: e.to_string() })?;
+        each(turn, &moves, game.position(), &notes);
+    }
+    Ok(game)
+}
+
+/// Replays a turn-based record, calling `each` after every ply.
+pub fn replay_turn_based(
+    variant: &'static Variant,
+    record: &Record,
+    mut each: impl FnMut(u32, Color, Move, &Position),
+) -> Result<crate::game::Game, RecordError> {
+    let start = match record.tag("FEN") {
+        Some(f) => fen::parse_position(variant, f).map_err(|e| RecordError::Start(e.to_string()))?,
+        None => Position::start(variant),
+    };
+    let mut game = crate::game::Game::new(start);
+    for token in &record.moves {
+        let pos = *game.position();
+        let (turn, side) = (pos.fullmove_number(), pos.side_to_move());
+        let mv = read_move(&pos, &token.text).map_err(|reason| RecordError::Move { turn, side, text: token.text.clone(), reason })?;
+        game.play(mv).map_err(|e| RecordError::Move { turn, side, text: token.text.clone(), reason: e.to_string() })?;
+        each(turn, side, mv, game.position());
+    }
+    Ok(game)
+}
+
+/// Replays a record of any variant.
+pub fn replay(registry: &Registry, text: &str) -> Result<Replayed, RecordError> {
+    let record = parse(text)?;
+    let variant = variant_of(registry, &record)?;
+    Ok(match variant.spec.family {
+        Family::TurnBased => Replayed::TurnBased(replay_turn_based(variant, &record, |_, _, _, _| {})?),
+        Family::Simultaneous => Replayed::Simultaneous(replay_simultaneous(variant, &record, |_, _, _, _| {})?),
+    })
+}
+
+fn read_move<C: MoveContext + ?Sized>(ctx: &C, text: &str) -> Result<Move, String> {
+    notation::parse_san(ctx, text).or_else(|san| notation::parse_uci(ctx, text).map_err(|_| san.to_string()))
+}
+
+/// The annotations of one side's move, in words.
+pub fn describe(variant: &Variant, notes: &SideNotes) -> String {
+    let name = |k: crate::position::Kind| variant.kinds[k.index()].name.to_lowercase();
+    let mut parts = Vec::new();
+    if notes.castled {
+        parts.push("castles".to_string());
+    }
+    if let Some(k) = notes.captured {
+        parts.push(if notes.en_passant { "takes en passant".into() } else { format!("takes {}", name(k)) });
+    }
+    if notes.swap {
+        parts.push("mutual failed capture (swap)".into());
+    } else if notes.failed_capture {
+        parts.push("failed capture".into());
+    }
+    if let Some(sq) = notes.co_occupied {
+        parts.push(format!("shares {}", variant.shape.name(sq)));
+    }
+    if let Some(k) = notes.promotion {
+        parts.push(format!("promotes to {}", name(k)));
+    }
+    match notes.check {
+        Some(CheckKind::Immediate) => parts.push("immediate check".into()),
+        Some(CheckKind::Delayed) => parts.push("delayed check".into()),
+        None => {}
+    }
+    if notes.failed_check {
+        parts.push("failed check".into());
+    }
+    parts.join(", ")
+}
+
+/// Writes a simultaneous game as a record, one numbered pair per turn.
+pub fn write_simultaneous(game: &SimGame, extra_tags: &[(&str, &str)]) -> String {
+    let start = game.start();
+    let v = start.variant();
+    let mut out = String::new();
+    let _ = writeln!(out, "[Variant \"{}\"]", v.id());
+    for (k, val) in extra_tags {
+        let _ = writeln!(out, "[{k} \"{val}\"]");
+    }
+    if start.to_fen() != SimPosition::start(v).to_fen() {
+        let _ = writeln!(out, "[FEN \"{}\"]", start.to_fen());
+    }
+    let result = game.outcome().map(|o| o.to_string().split(' ').next().unwrap_or("*").to_string()).unwrap_or_else(|| "*".into());
+    let _ = writeln!(out, "[Result \"{result}\"]\n");
+    for ((moves, notes), pos) in game.turns().iter().zip(game.positions()) {
+        let w = notation::san_plain(&pos.side(Color::White), moves[0]);
+        let b = notation::san_plain(&pos.side(Color::Black), moves[1]);
+        let _ = write!(out, "{}. {w} {b}", pos.turn_number());
+        let (dw, db) = (describe(v, &notes[0]), describe(v, &notes[1]));
+        if !dw.is_empty() || !db.is_empty() {
+            let mut c = Vec::new();
+            if !dw.is_empty() {
+                c.push(format!("white: {dw}"));
+            }
+            if !db.is_empty() {
+                c.push(format!("black: {db}"));
+            }
+            let _ = write!(out, " {{{}}}", c.join("; "));
+        }
+        out.push('\n');
+    }
+    out.push_str(&result);
+    out.push('\n');
+    out
+}
+
+/// A text diagram of a simultaneous position: a shared square shows both
+/// letters (white first), a last-moved piece is followed by `'`.
+pub fn sim_diagram(pos: &SimPosition) -> String {
+    let v = pos.variant();
+    let shape = v.shape;
+    let mut out = String::new();
+    for rank in (0..shape.ranks).rev() {
+        let _ = write!(out, "{:>2} ", rank + 1);
+        for file in 0..shape.files {
+            let sq = shape.square(file, rank);
+            let cell = |c: Color| {
+                pos.kind_at(c, sq).map(|k| {
+                    let l = v.kinds[k.index()].letter;
+                    let l = if c == Color::White { l } else { l.to_ascii_lowercase() };
+                    format!("{l}{}", if pos.last_moved(c).contains(sq) { "'" } else { "" })
+                })
+            };
+            let text = match (cell(Color::White), cell(Color::Black)) {
+                (Some(w), Some(b)) => format!("{w}{b}"),
+                (Some(p), None) | (None, Some(p)) => p,
+                (None, None) => ".".into(),
+            };
+            let _ = write!(out, "{text:<4}");
+        }
+        out.push('\n');
+    }
+    out.push_str("   ");
+    for file in 0..shape.files {
+        let _ = write!(out, "{:<4}", (b'a' + file) as char);
+    }
+    out.push('\n');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_tags_numbers_comments_and_results() {
+        let text = "[Variant \"parity\"]\n[White \"A\"]\n\n1. e4 e5 {both pawns}\n2.Nf3 Nc6 ; rest of line\n3. Bb5 a6 1/2-1/2\n";
+        let r = parse(text).unwrap();
+        assert_eq!(r.tag("Variant"), Some("parity"));
+        let texts: Vec<_> = r.moves.iter().map(|m| (m.number, m.text.as_str())).collect();
+        assert_eq!(texts, [(1, "e4"), (1, "e5"), (2, "Nf3"), (2, "Nc6"), (3, "Bb5"), (3, "a6")]);
+        assert!(matches!(parse("[Variant parity]\n"), Err(RecordError::Syntax { line: 1, .. })));
+        assert!(matches!(parse("1. e4 {never closed\n"), Err(RecordError::Syntax { .. })));
+        assert!(matches!(parse("1. e4 (1. d4) e5\n"), Err(RecordError::Syntax { .. })));
+    }
+
+    #[test]
+    fn simultaneous_replay_stops_with_turn_side_and_reason() {
+        let reg = Registry::builtin();
+        let text = "[Variant \"parity\"]\n1. e4 e5\n2. e5 Nc6\n";
+        match replay(&reg, text) {
+            Err(RecordError::Move { turn: 2, side: Color::White, reason, .. }) => assert!(reason.contains("not a legal move"), "{reason}"),
+            other => panic!("{other:?}"),
+        }
+        let text = "[Variant \"parity\"]\n1. e4 e5\n2. Nf3 Zz9\n";
+        assert!(matches!(replay(&reg, text), Err(RecordError::Move { turn: 2, side: Color::Black, .. })));
+        let text = "[Variant \"parity\"]\n1. e4\n";
+        assert!(matches!(replay(&reg, text), Err(RecordError::Turn { turn: 1, .. })));
+        let text = "[Variant \"nonesuch\"]\n1. e4 e5\n";
+        assert!(matches!(replay(&reg, text), Err(RecordError::Variant(_))));
+    }
+
+    #[test]
+    fn written_records_replay_to_the_same_game() {
+        let reg = Registry::builtin();
+        let v = reg.get("move-neutral").unwrap();
+        let mut game = SimGame::new(SimPosition::start(v));
+        for (w, b) in [("e2e4", "d7d5"), ("e4d5", "d5e4"), ("g1f3", "d8d5")] {
+            let pos = *game.position();
+            let w = notation::parse_uci(&pos.side(Color::White), w).unwrap();
+            let b = notation::parse_uci(&pos.side(Color::Black), b).unwrap();
+            game.play(w, b).unwrap();
+        }
+        let text = write_simultaneous(&game, &[]);
+        // Each pawn tries to take the other: both fail and swap squares.
+        assert!(text.contains("2. exd5 dxe4 {white: mutual failed capture (swap); black: mutual failed capture (swap)}"), "{text}");
+        assert!(text.contains("3. Nf3 Qxd5 {black: takes pawn}"), "{text}");
+        let Replayed::Simultaneous(again) = replay(&reg, &text).unwrap() else { panic!("family") };
+        assert_eq!(again.position(), game.position());
+    }
+
+    #[test]
+    fn turn_based_replay() {
+        let reg = Registry::builtin();
+        let Replayed::TurnBased(g) = replay(&reg, "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6\n").unwrap() else { panic!("family") };
+        assert_eq!(g.moves().len(), 6);
+        assert!(matches!(replay(&reg, "1. e4 e5 2. Ke3 Nc6\n"), Err(RecordError::Move { turn: 2, side: Color::White, .. })));
+    }
+}
