@@ -161,8 +161,10 @@ pub fn replay_simultaneous(
         let pos = *game.position();
         let mut moves = [w, b].map(|_| None);
         for (side, token) in [(Color::White, w), (Color::Black, b)] {
-            let mv = read_move(&pos.side(side), &token.text)
-                .map_err(|reason| RecordError::Move { turn, side, text: token.text.clone(), reason })?;
+            let mv = read_move(&pos.side(side), &token.text).map_err(|reason| {
+                let reason = explain_simultaneous(&pos, side, &token.text).unwrap_or(reason);
+                RecordError::Move { turn, side, text: token.text.clone(), reason }
+            })?;
             moves[side.index()] = Some(mv);
         }
         let moves = moves.map(|m| m.expect("both sides read"));
@@ -201,6 +203,17 @@ pub fn replay(registry: &Registry, text: &str) -> Result<Replayed, RecordError> 
         Family::TurnBased => Replayed::TurnBased(replay_turn_based(variant, &record, |_, _, _, _| {})?),
         Family::Simultaneous => Replayed::Simultaneous(replay_simultaneous(variant, &record, |_, _, _, _| {})?),
     })
+}
+
+/// Why a simultaneous move that reads as nothing legal is refused, when the
+/// rules say more than "illegal": the piece must wait, the king must move.
+fn explain_simultaneous(pos: &SimPosition, side: Color, text: &str) -> Option<String> {
+    let relaxed = pos.without_waiting(side);
+    match read_move(&relaxed.side(side), text) {
+        Ok(mv) => Some(pos.why_illegal(side, mv)),
+        Err(_) if pos.in_check(side) => Some("the king is in check and must move".into()),
+        Err(_) => None,
+    }
 }
 
 fn read_move<C: MoveContext + ?Sized>(ctx: &C, text: &str) -> Result<Move, String> {
@@ -331,6 +344,12 @@ mod tests {
         let text = "[Variant \"parity\"]\n1. e4 e5\n2. e5 Nc6\n";
         match replay(&reg, text) {
             Err(RecordError::Move { turn: 2, side: Color::White, reason, .. }) => assert!(reason.contains("not a legal move"), "{reason}"),
+            other => panic!("{other:?}"),
+        }
+        // The knight that just moved must wait: the reason says so.
+        let text = "[Variant \"parity\"]\n1. e4 e5\n2. Nf3 Nc6\n3. Nxe5 a6\n";
+        match replay(&reg, text) {
+            Err(RecordError::Move { turn: 3, side: Color::White, reason, .. }) => assert!(reason.contains("must wait"), "{reason}"),
             other => panic!("{other:?}"),
         }
         let text = "[Variant \"parity\"]\n1. e4 e5\n2. Nf3 Zz9\n";

@@ -405,6 +405,14 @@ impl SimPosition {
         Ok(self.resolve_unchecked([white, black]))
     }
 
+    /// The same position with `color`'s pieces free of the waiting rule;
+    /// used to tell what a refused move was meant to be.
+    pub(crate) fn without_waiting(&self, color: Color) -> SimPosition {
+        let mut p = *self;
+        p.last_moved[color.index()] = Bitboard::EMPTY;
+        p
+    }
+
     /// A short reason why `mv` is not legal for `color`.
     pub fn why_illegal(&self, color: Color, mv: Move) -> String {
         let name = |s: Square| self.variant.shape.name(s).to_string();
