@@ -31,53 +31,88 @@ pub enum FenError {
     Position(#[from] PositionError),
 }
 
-/// Reads a FEN into an unvalidated setup.
-pub fn parse_setup(variant: &Variant, text: &str) -> Result<Setup, FenError> {
+/// A FEN board field. The simultaneous extension (`extended`) adds `'`
+/// after a letter for that side's last-moved piece and `(Xy)` for a square
+/// shared by a white and a black piece; plain FEN refuses both.
+pub(crate) struct Board {
+    pub pieces: crate::position::Pieces,
+    pub last_moved: [Bitboard; 2],
+}
+
+pub(crate) fn parse_board(variant: &Variant, board: &str, extended: bool) -> Result<Board, FenError> {
     let shape = variant.shape;
-    let mut fields = text.split_whitespace();
-    let board = fields.next().ok_or(FenError::Empty)?;
     let rows: Vec<&str> = board.split('/').collect();
     if rows.len() != shape.ranks as usize {
         return Err(FenError::WrongRankCount { expected: shape.ranks as usize, found: rows.len() });
     }
-    let mut setup = Setup::empty();
+    let mut out = Board { pieces: [[Bitboard::EMPTY; crate::position::MAX_KINDS]; 2], last_moved: [Bitboard::EMPTY; 2] };
     for (i, row) in rows.iter().enumerate() {
         let rank = shape.ranks - 1 - i as u8;
-        let mut file: usize = 0;
-        let mut chars = row.chars().peekable();
-        let width_error = |found| FenError::RankWidth { rank: rank as usize + 1, expected: shape.files as usize, found };
-        while let Some(c) = chars.next() {
-            if let Some(d) = c.to_digit(10) {
-                if d == 0 {
-                    return Err(width_error(file));
+        let width = |found| FenError::RankWidth { rank: rank as usize + 1, expected: shape.files as usize, found };
+        let chars: Vec<char> = row.chars().collect();
+        let mut file = 0usize;
+        let mut j = 0;
+        while j < chars.len() {
+            let c = chars[j];
+            if c.is_ascii_digit() {
+                let digits: String = chars[j..].iter().take_while(|d| d.is_ascii_digit()).collect();
+                j += digits.len();
+                match digits.parse::<usize>() {
+                    Ok(n) if n > 0 && !digits.starts_with('0') && file + n <= shape.files as usize => file += n,
+                    _ => return Err(width(file + digits.len())),
                 }
-                let mut run = d as usize;
-                while let Some(next) = chars.peek().and_then(|n| n.to_digit(10)) {
-                    run = run * 10 + next as usize;
-                    chars.next();
-                    if run > shape.files as usize {
-                        break;
-                    }
-                }
-                file += run;
+                continue;
+            }
+            if file >= shape.files as usize {
+                return Err(width(file + 1));
+            }
+            let sq = shape.square(file as u8, rank);
+            // One square's text: a letter (maybe marked), or a shared group.
+            let group: &[char] = if c == '(' && extended {
+                let close = chars[j..].iter().position(|&x| x == ')').ok_or(FenError::UnknownPiece('('))?;
+                let inner = &chars[j + 1..j + close];
+                j += close + 1;
+                inner
             } else {
-                let kind = variant.kind_by_letter(c).filter(|_| c.is_ascii_alphabetic()).ok_or(FenError::UnknownPiece(c))?;
-                let color = if c.is_ascii_uppercase() { Color::White } else { Color::Black };
-                if file >= shape.files as usize {
-                    return Err(width_error(file + 1));
+                let len = if extended && chars.get(j + 1) == Some(&'\'') { 2 } else { 1 };
+                j += len;
+                &chars[j - len..j]
+            };
+            let mut colors_here = Vec::new();
+            let mut k = 0;
+            while k < group.len() {
+                let letter = group[k];
+                let kind = variant.kind_by_letter(letter).filter(|_| letter.is_ascii_alphabetic()).ok_or(FenError::UnknownPiece(letter))?;
+                let color = if letter.is_ascii_uppercase() { Color::White } else { Color::Black };
+                if colors_here.contains(&color) {
+                    return Err(PositionError::SquareTaken(shape.name(sq).to_string()).into());
                 }
-                let sq = shape.square(file as u8, rank);
-                setup.pieces[color.index()][kind.index()] |= sq.bit();
-                file += 1;
+                colors_here.push(color);
+                out.pieces[color.index()][kind.index()] |= sq.bit();
+                k += 1;
+                if group.get(k) == Some(&'\'') {
+                    out.last_moved[color.index()] |= sq.bit();
+                    k += 1;
+                }
             }
-            if file > shape.files as usize {
-                return Err(width_error(file));
+            if colors_here.is_empty() || (c == '(' && colors_here.len() != 2) {
+                return Err(FenError::UnknownPiece(c));
             }
+            file += 1;
         }
         if file != shape.files as usize {
-            return Err(width_error(file));
+            return Err(width(file));
         }
     }
+    Ok(out)
+}
+
+/// Reads a FEN into an unvalidated setup.
+pub fn parse_setup(variant: &Variant, text: &str) -> Result<Setup, FenError> {
+    let mut fields = text.split_whitespace();
+    let board = fields.next().ok_or(FenError::Empty)?;
+    let mut setup = Setup::empty();
+    setup.pieces = parse_board(variant, board, false)?.pieces;
     setup.side = match fields.next() {
         None | Some("w") => Color::White,
         Some("b") => Color::Black,
@@ -88,7 +123,7 @@ pub fn parse_setup(variant: &Variant, text: &str) -> Result<Setup, FenError> {
     }
     if let Some(field) = fields.next() {
         if field != "-" {
-            let sq = shape.parse_square(field).ok_or_else(|| FenError::BadEnPassant(field.to_string()))?;
+            let sq = variant.shape.parse_square(field).ok_or_else(|| FenError::BadEnPassant(field.to_string()))?;
             setup.en_passant = Some(sq);
         }
     }

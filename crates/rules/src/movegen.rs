@@ -8,7 +8,7 @@
 
 use crate::geometry::{Bitboard, Square};
 use crate::position::{Kind, Move, Position, Special};
-use crate::variant::{CastlingStyle, MoveSet};
+use crate::variant::{CastlingStyle, MoveSet, Variant};
 
 /// Receives generated moves.
 pub trait MoveSink {
@@ -61,17 +61,6 @@ impl MoveSink for Vec<Move> {
     fn single(&mut self, _pos: &Position, mv: Move) {
         self.push(mv);
     }
-}
-
-/// Leaps and rides of a move set (lame leaps are handled by the caller).
-#[inline]
-fn plain_reach(pos: &Position, set: &MoveSet, sq: Square, occ: Bitboard) -> Bitboard {
-    let v = pos.variant();
-    let mut out = set.leaps[sq.index()];
-    for ride in &set.rides {
-        out |= v.ride_attack(ride, sq, occ);
-    }
-    out
 }
 
 /// Generates the legal moves of the side to move.
@@ -182,9 +171,9 @@ fn generate_inner<S: MoveSink>(pos: &Position, sink: &mut S, pseudo: bool) {
                     .fold(Bitboard(u128::MAX), |m, (_, ray)| m & *ray);
             }
             let dests = if t.symmetric_modes {
-                plain_reach(pos, &t.capture, from, occ) & !own
+                v.leaps_and_rides(&t.capture, from, occ) & !own
             } else {
-                (plain_reach(pos, &t.quiet, from, occ) & !occ) | (v.reach(&t.capture, from, occ) & enemy)
+                (v.leaps_and_rides(&t.quiet, from, occ) & !occ) | (v.reach(&t.capture, from, occ) & enemy)
             };
             sink.piece_moves(pos, from, kind, dests & allowed);
             for &(to, path) in &t.quiet.lame[from.index()] {
@@ -213,21 +202,38 @@ fn generate_inner<S: MoveSink>(pos: &Position, sink: &mut S, pseudo: bool) {
 }
 
 fn castling<S: MoveSink>(pos: &Position, sink: &mut S, pseudo: bool) {
-    let v = pos.variant();
     let us = pos.side_to_move();
-    let them = us.other();
     let rights = pos.castling_rights(us);
     if rights.is_empty() || (pseudo && pos.is_check()) {
         return;
     }
-    let shape = v.shape;
     let occ = pos.occupied();
-    let king = pos.king(us);
+    for_each_castling(pos.variant(), pos.king(us), rights, occ, |mv, path, after| {
+        if !path.filter_squares(|s| pos.is_attacked(s, us.other(), after)).any() {
+            sink.single(pos, mv);
+        }
+    });
+}
+
+/// Calls `each(move, squares the king must find unattacked, occupancy
+/// after the move)` for every castling move whose squares are free. Each
+/// rule family judges the attacks its own way.
+pub(crate) fn for_each_castling(
+    v: &Variant,
+    king: Square,
+    rights: Bitboard,
+    occ: Bitboard,
+    mut each: impl FnMut(Move, Bitboard, Bitboard),
+) {
+    let shape = v.shape;
     let rank = shape.rank(king);
     let kf = shape.file(king);
-    let between = |a: u8, b: u8| {
-        let (lo, hi) = (a.min(b), a.max(b));
-        (lo..=hi).fold(Bitboard::EMPTY, |m, f| m.with(shape.square(f, rank)))
+    let between = |a: u8, b: u8| (a.min(b)..=a.max(b)).fold(Bitboard::EMPTY, |m, f| m.with(shape.square(f, rank)));
+    let castle = |kto: Square, rook: Square, rto: Square| Move {
+        from: king,
+        to: kto,
+        promotion: None,
+        special: Special::Castle { rook_from: rook, rook_to: rto },
     };
     for rook in rights {
         let rf = shape.file(rook);
@@ -237,27 +243,17 @@ fn castling<S: MoveSink>(pos: &Position, sink: &mut S, pseudo: bool) {
                 let kingside = rf > kf;
                 let kto_file = v.spec.castling_king_files[kingside as usize];
                 let rto_file = if kingside { kto_file - 1 } else { kto_file + 1 };
-                let kto = shape.square(kto_file, rank);
-                let rto = shape.square(rto_file, rank);
+                let (kto, rto) = (shape.square(kto_file, rank), shape.square(rto_file, rank));
                 let span = between(kf, kto_file) | between(rf, rto_file);
-                if (occ & span & !king.bit() & !rook.bit()).any() {
-                    continue;
+                if (occ & span & !king.bit() & !rook.bit()).is_empty() {
+                    let after = (occ ^ king.bit() ^ rook.bit()) | kto.bit() | rto.bit();
+                    each(castle(kto, rook, rto), between(kf, kto_file).without(king) | kto.bit(), after);
                 }
-                let after = (occ ^ king.bit() ^ rook.bit()) | kto.bit() | rto.bit();
-                let path = between(kf, kto_file).without(king) | kto.bit();
-                if path.filter_squares(|s| pos.is_attacked(s, them, after)).any() {
-                    continue;
-                }
-                sink.single(pos, Move { from: king, to: kto, promotion: None, special: Special::Castle { rook_from: rook, rook_to: rto } });
             }
             CastlingStyle::Free => {
-                let inner = between(kf, rf).without(king).without(rook) & !occ;
-                for kto in inner {
-                    let after = (occ ^ rook.bit()) | kto.bit();
-                    if pos.is_attacked(kto, them, after) {
-                        continue;
-                    }
-                    sink.single(pos, Move { from: king, to: kto, promotion: None, special: Special::Castle { rook_from: rook, rook_to: king } });
+                // The king leaps to any empty square between; the partner to the king's square.
+                for kto in between(kf, rf).without(king).without(rook) & !occ {
+                    each(castle(kto, rook, king), kto.bit(), (occ ^ rook.bit()) | kto.bit());
                 }
             }
         }

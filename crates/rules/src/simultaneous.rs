@@ -12,7 +12,7 @@ use serde::Deserialize;
 use crate::fen::FenError;
 use crate::geometry::{Bitboard, Square};
 use crate::position::{Color, EnPassant, Kind, Move, Pieces, Setup, Special};
-use crate::variant::{CastlingStyle, Variant};
+use crate::variant::Variant;
 
 /// The rules that tell the three simultaneous variants apart.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Deserialize)]
@@ -243,7 +243,7 @@ impl SimPosition {
         let occ = self.occupied();
         let them = color.other();
         let capturable = self.occupied[them.index()] & !self.shared() & !self.pieces[them.index()][v.royal.index()];
-        let mut dests = v.reach(&t.quiet, from, occ) & !occ;
+        let mut dests = v.leaps_and_rides(&t.quiet, from, occ) & !occ;
         let mut lame_dests = Bitboard::EMPTY;
         for &(to, path) in &t.quiet.lame[from.index()] {
             if (path & occ).is_empty() && !occ.contains(to) {
@@ -260,7 +260,7 @@ impl SimPosition {
                 for &p in &v.promotion_kinds {
                     out.push(Move { from, to, promotion: Some(p), special: Special::None });
                 }
-            } else if pawn && lame_dests.contains(to) && !dests.contains(to) {
+            } else if pawn && lame_dests.contains(to) {
                 out.push(Move { from, to, promotion: None, special: Special::DoubleStep });
             } else {
                 out.push(Move::new(from, to));
@@ -268,7 +268,7 @@ impl SimPosition {
         }
         if !quiet_only {
             if let Some(ep) = self.en_passant[them.index()] {
-                if t.en_passant[from.index()].contains(ep.target) && !occ.contains(ep.target) {
+                if t.en_passant[from.index()].contains(ep.target) && !occ.contains(ep.target) && !self.shared().contains(ep.victim) {
                     out.push(Move { from, to: ep.target, promotion: None, special: Special::EnPassant });
                 }
             }
@@ -350,48 +350,16 @@ impl SimPosition {
     }
 
     fn castling_moves(&self, color: Color, out: &mut Vec<Move>) {
-        let v = self.variant;
-        let shape = v.shape;
-        let them = color.other();
-        let occ = self.occupied();
-        let king = self.king(color);
-        let (rank, kf) = (shape.rank(king), shape.file(king));
-        let between = |a: u8, b: u8| (a.min(b)..=a.max(b)).fold(Bitboard::EMPTY, |m, f| m.with(shape.square(f, rank)));
         let waiting = if self.rules.waiting_rule { self.last_moved[color.index()] } else { Bitboard::EMPTY };
-        for rook in self.castling[color.index()] & !waiting {
-            let rf = shape.file(rook);
-            let mut candidates: Vec<(Square, Square)> = Vec::new();
-            match v.spec.castling {
-                CastlingStyle::None => {}
-                CastlingStyle::Standard => {
-                    let kingside = rf > kf;
-                    let kto_file = v.spec.castling_king_files[kingside as usize];
-                    let rto_file = if kingside { kto_file - 1 } else { kto_file + 1 };
-                    let span = between(kf, kto_file) | between(rf, rto_file);
-                    if (occ & span & !king.bit() & !rook.bit()).is_empty() {
-                        candidates.push((shape.square(kto_file, rank), shape.square(rto_file, rank)));
-                    }
-                }
-                CastlingStyle::Free => {
-                    for kto in between(kf, rf).without(king).without(rook) & !occ {
-                        candidates.push((kto, king));
-                    }
-                }
+        let rights = self.castling[color.index()] & !waiting;
+        crate::movegen::for_each_castling(self.variant, self.king(color), rights, self.occupied(), |mv, path, _| {
+            // As in chess, judged on the current position: the king may not
+            // pass through or land on a square any enemy piece attacks.
+            let (pieces, occupied) = self.after_own_move(color, mv);
+            if path.filter_squares(|s| self.attackers_in(&pieces, &occupied, s, color.other()).any()).is_empty() {
+                out.push(mv);
             }
-            for (kto, rto) in candidates {
-                let mv = Move { from: king, to: kto, promotion: None, special: Special::Castle { rook_from: rook, rook_to: rto } };
-                // As in chess, judged on the current position: the king may
-                // not pass through or land on a square any enemy piece attacks.
-                let (pieces, occupied) = self.after_own_move(color, mv);
-                let path = match v.spec.castling {
-                    CastlingStyle::Free => kto.bit(),
-                    _ => between(kf, shape.file(kto)).without(king) | kto.bit(),
-                };
-                if path.filter_squares(|s| self.attackers_in(&pieces, &occupied, s, them).any()).is_empty() {
-                    out.push(mv);
-                }
-            }
-        }
+        });
     }
 
     /// Applies both sides' moves, each of which must be legal here.
@@ -492,13 +460,15 @@ impl SimPosition {
             let mine = next.last_moved[c.index()] & shared;
             notes[c.index()].co_occupied = mine.lowest();
         }
-        // En passant: open for one turn after a double step whose pawn still stands.
+        // En passant: open for one turn after a double step, while the pawn
+        // stands alone where it landed and the square it passed is empty.
         for c in colors {
             let mv = moves[c.index()];
             next.en_passant[c.index()] = None;
-            if mv.special == Special::DoubleStep && next.pieces[c.index()][movers[c.index()].index()].contains(mv.to) {
+            let alone = next.pieces[c.index()][movers[c.index()].index()].contains(mv.to) && !shared.contains(mv.to);
+            if mv.special == Special::DoubleStep && alone {
                 let back = if v.shape.rank(mv.to) > v.shape.rank(mv.from) { -1 } else { 1 };
-                if let Some(target) = v.shape.offset(mv.to, 0, back) {
+                if let Some(target) = v.shape.offset(mv.to, 0, back).filter(|t| !next.occupied().contains(*t)) {
                     next.en_passant[c.index()] = Some(EnPassant { target, victim: mv.to });
                 }
             }
@@ -708,74 +678,10 @@ impl SimPosition {
         let rules = variant.spec.simultaneous.ok_or_else(|| FenError::BadSide(format!("{} is not simultaneous", variant.id())))?;
         let shape = variant.shape;
         let mut fields = text.split_whitespace();
-        let board = fields.next().ok_or(FenError::Empty)?;
-        let rows: Vec<&str> = board.split('/').collect();
-        if rows.len() != shape.ranks as usize {
-            return Err(FenError::WrongRankCount { expected: shape.ranks as usize, found: rows.len() });
-        }
+        let board = crate::fen::parse_board(variant, fields.next().ok_or(FenError::Empty)?, true)?;
         let mut setup = Setup::empty();
-        let mut last_moved = [Bitboard::EMPTY; 2];
-        for (i, row) in rows.iter().enumerate() {
-            let rank = shape.ranks - 1 - i as u8;
-            let width = |found| FenError::RankWidth { rank: rank as usize + 1, expected: shape.files as usize, found };
-            let chars: Vec<char> = row.chars().collect();
-            let mut file = 0usize;
-            let mut j = 0;
-            while j < chars.len() {
-                let c = chars[j];
-                if c.is_ascii_digit() {
-                    let digits: String = chars[j..].iter().take_while(|d| d.is_ascii_digit()).collect();
-                    j += digits.len();
-                    match digits.parse::<usize>() {
-                        Ok(n) if n > 0 && !digits.starts_with('0') && file + n <= shape.files as usize => file += n,
-                        _ => return Err(width(file + digits.len())),
-                    }
-                    continue;
-                }
-                if file >= shape.files as usize {
-                    return Err(width(file + 1));
-                }
-                let sq = shape.square(file as u8, rank);
-                let group: Vec<char> = if c == '(' {
-                    let close = chars[j..].iter().position(|&x| x == ')').ok_or(FenError::UnknownPiece('('))?;
-                    let inner = chars[j + 1..j + close].to_vec();
-                    j += close + 1;
-                    inner
-                } else {
-                    let mut one = vec![c];
-                    j += 1;
-                    if chars.get(j) == Some(&'\'') {
-                        one.push('\'');
-                        j += 1;
-                    }
-                    one
-                };
-                let mut colors_here = Vec::new();
-                let mut k = 0;
-                while k < group.len() {
-                    let letter = group[k];
-                    let kind = variant.kind_by_letter(letter).filter(|_| letter.is_ascii_alphabetic()).ok_or(FenError::UnknownPiece(letter))?;
-                    let color = if letter.is_ascii_uppercase() { Color::White } else { Color::Black };
-                    if colors_here.contains(&color) {
-                        return Err(FenError::Position(crate::position::PositionError::SquareTaken(shape.name(sq).to_string())));
-                    }
-                    colors_here.push(color);
-                    setup.pieces[color.index()][kind.index()] |= sq.bit();
-                    k += 1;
-                    if group.get(k) == Some(&'\'') {
-                        last_moved[color.index()] |= sq.bit();
-                        k += 1;
-                    }
-                }
-                if colors_here.is_empty() || (c == '(' && colors_here.len() != 2) {
-                    return Err(FenError::UnknownPiece('('));
-                }
-                file += 1;
-            }
-            if file != shape.files as usize {
-                return Err(width(file));
-            }
-        }
+        setup.pieces = board.pieces;
+        let last_moved = board.last_moved;
         let castling_field = fields.next().unwrap_or("-");
         let mut en_passant = [None; 2];
         if let Some(field) = fields.next() {
@@ -783,11 +689,21 @@ impl SimPosition {
                 for part in field.split(',') {
                     let bad = || FenError::BadEnPassant(field.to_string());
                     let target = shape.parse_square(part).ok_or_else(bad)?;
-                    // The side whose pawn stands just beyond `target` made the double step.
+                    // The side whose pawn can have double-stepped over `target`:
+                    // a pawn just beyond it, with a lame leap to there from just behind.
                     let pawn_beyond = |c: Color| {
-                        shape.offset(target, 0, c.forward()).filter(|v| {
-                            variant.kinds.iter().enumerate().any(|(k, i)| i.pawn && setup.pieces[c.index()][k].contains(*v))
-                        })
+                        let victim = shape.offset(target, 0, c.forward())?;
+                        let origin = shape.offset(target, 0, -c.forward())?;
+                        variant
+                            .kinds
+                            .iter()
+                            .enumerate()
+                            .any(|(k, i)| {
+                                i.pawn
+                                    && setup.pieces[c.index()][k].contains(victim)
+                                    && variant.tables(c, Kind(k as u8)).quiet.lame[origin.index()].iter().any(|&(to, _)| to == victim)
+                            })
+                            .then_some(victim)
                     };
                     let (color, victim) = [Color::White, Color::Black]
                         .into_iter()

@@ -561,13 +561,21 @@ impl Variant {
         }
     }
 
-    /// Every square a move set reaches from `sq` (ignoring what stands there).
+    /// The leaps and rides of a move set from `sq`, without its lame leaps
+    /// (which move generation handles apart: they make double steps).
     #[inline]
-    pub fn reach(&self, set: &MoveSet, sq: Square, occ: Bitboard) -> Bitboard {
+    pub fn leaps_and_rides(&self, set: &MoveSet, sq: Square, occ: Bitboard) -> Bitboard {
         let mut out = set.leaps[sq.index()];
         for ride in &set.rides {
             out |= self.ride_attack(ride, sq, occ);
         }
+        out
+    }
+
+    /// Every square a move set reaches from `sq` (ignoring what stands there).
+    #[inline]
+    pub fn reach(&self, set: &MoveSet, sq: Square, occ: Bitboard) -> Bitboard {
+        let mut out = self.leaps_and_rides(set, sq, occ);
         for &(to, path) in &set.lame[sq.index()] {
             if (path & occ).is_empty() {
                 out |= to.bit();
