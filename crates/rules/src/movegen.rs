@@ -8,7 +8,7 @@
 
 use crate::geometry::{Bitboard, Square};
 use crate::position::{Kind, Move, Position, Special};
-use crate::variant::{CastlingStyle, MoveSet, Variant};
+use crate::variant::{CastlingStyle, Variant};
 
 /// Receives generated moves.
 pub trait MoveSink {
