@@ -278,17 +278,33 @@ impl SimPosition {
     /// True if the king's step to `to` is allowed by the king rule.
     fn king_step_allowed(&self, color: Color, mv: Move) -> bool {
         match self.rules.check {
-            // Only the enemy's waiting pieces make a square a certain loss.
+            // Only enemy pieces certain to stay make a square a certain loss.
             CheckModel::Parity => {
                 let them = color.other();
-                let waiting = self.last_moved[them.index()];
-                if waiting.is_empty() {
+                let stayers = self.certain_stayers(them);
+                if stayers.is_empty() {
                     return true;
                 }
                 let (pieces, occupied) = self.after_own_move(color, mv);
-                (self.attackers_in(&pieces, &occupied, mv.to, them) & waiting).is_empty()
+                (self.attackers_in(&pieces, &occupied, mv.to, them) & stayers).is_empty()
             }
             CheckModel::MoveNeutral => !self.exposes_king(color, mv),
+        }
+    }
+
+    /// Pieces of `color` that cannot move this turn: its waiting pieces; and
+    /// under single occupation with a co-occupant to move out, every other
+    /// piece (the co-occupant itself must leave, so it does not stay).
+    fn certain_stayers(&self, color: Color) -> Bitboard {
+        let own = self.occupied[color.index()];
+        let duty = own & self.shared();
+        if self.rules.single_occupation && duty.any() {
+            return own & !duty;
+        }
+        if self.rules.waiting_rule {
+            self.last_moved[color.index()]
+        } else {
+            Bitboard::EMPTY
         }
     }
 
@@ -387,8 +403,14 @@ impl SimPosition {
         if !self.occupied[color.index()].contains(mv.from) {
             return format!("no {} piece on {}", color.name(), name(mv.from));
         }
-        if self.rules.single_occupation && (self.occupied[color.index()] & self.shared()).any() && !self.shared().contains(mv.from) {
-            return "the piece on the shared square must leave it this turn".into();
+        if self.rules.single_occupation && (self.occupied[color.index()] & self.shared()).any() {
+            if !self.shared().contains(mv.from) {
+                return "the piece on the shared square must leave it this turn".into();
+            }
+            if self.capture_target(color, mv).is_some() {
+                return "a piece leaving a shared square may not capture".into();
+            }
+            return format!("{}{} does not leave the shared square legally", name(mv.from), name(mv.to));
         }
         if self.rules.waiting_rule && self.last_moved[color.index()].contains(mv.from) {
             return format!("the piece on {} moved last turn and must wait", name(mv.from));
@@ -441,12 +463,14 @@ impl SimPosition {
             let mv = moves[c.index()];
             let kind = mv.promotion.unwrap_or(movers[c.index()]);
             place(&mut next.pieces, &mut next.occupied, c, kind, mv.to);
-            next.last_moved[c.index()] = mv.to.bit();
+            // Last-moved markers exist only where the waiting rule reads them.
+            let marked = |b: Bitboard| if self.rules.waiting_rule { b } else { Bitboard::EMPTY };
+            next.last_moved[c.index()] = marked(mv.to.bit());
             notes[c.index()].promotion = mv.promotion;
             if let Special::Castle { rook_from, rook_to } = mv.special {
                 let rook = self.kind_at(c, rook_from).expect("castling partner present");
                 place(&mut next.pieces, &mut next.occupied, c, rook, rook_to);
-                next.last_moved[c.index()] = mv.to.bit().with(rook_to);
+                next.last_moved[c.index()] = marked(mv.to.bit().with(rook_to));
                 notes[c.index()].castled = true;
             }
             if movers[c.index()] == v.royal {
@@ -457,8 +481,12 @@ impl SimPosition {
         }
         let shared = next.shared();
         for c in colors {
-            let mine = next.last_moved[c.index()] & shared;
-            notes[c.index()].co_occupied = mine.lowest();
+            let mv = moves[c.index()];
+            let arrived = match mv.special {
+                Special::Castle { rook_to, .. } => mv.to.bit().with(rook_to),
+                _ => mv.to.bit(),
+            };
+            notes[c.index()].co_occupied = (arrived & shared).lowest();
         }
         // En passant: open for one turn after a double step, while the pawn
         // stands alone where it landed and the square it passed is empty.
@@ -489,8 +517,11 @@ impl SimPosition {
             };
             let (alone, alone_occ) = self.after_own_move(c, moves[c.index()]);
             let king_alone = alone[them.index()][v.royal.index()].lowest().expect("king present");
+            // A check this move attempted (not one already standing) that
+            // the opponent's move blocked or escaped.
             let threatened = self.attackers_in(&alone, &alone_occ, king_alone, c).any();
-            notes[c.index()].failed_check = threatened && checkers.is_empty();
+            let already = self.attackers_in(&self.pieces, &self.occupied, self.king(them), c).any();
+            notes[c.index()].failed_check = threatened && !already && checkers.is_empty();
         }
         Turn { position: next, notes }
     }
@@ -681,7 +712,8 @@ impl SimPosition {
         let board = crate::fen::parse_board(variant, fields.next().ok_or(FenError::Empty)?, true)?;
         let mut setup = Setup::empty();
         setup.pieces = board.pieces;
-        let last_moved = board.last_moved;
+        // Markers mean nothing without the waiting rule; they are dropped.
+        let last_moved = if rules.waiting_rule { board.last_moved } else { [Bitboard::EMPTY; 2] };
         let castling_field = fields.next().unwrap_or("-");
         let mut en_passant = [None; 2];
         if let Some(field) = fields.next() {

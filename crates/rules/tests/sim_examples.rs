@@ -79,7 +79,7 @@ fn win(color: Color) -> Option<SimOutcome> {
 fn move_neutral_king_walks_into_check_and_the_move_stands() {
     let p = pos("move-neutral", "4k3/8/2n5/8/8/8/8/4K3 - - 0 1");
     let t = play(&p, san(&p, W, "Ke1-e2"), san(&p, B, "Nc6-d4"));
-    assert_eq!(t.position.to_fen(), "4k3/8/8/8/3n'4/8/4K'3/8 - - 1 2");
+    assert_eq!(t.position.to_fen(), "4k3/8/8/8/3n4/8/4K3/8 - - 1 2");
     assert_eq!(notes(&t, B).check, Some(CheckKind::Immediate));
     assert_eq!(notes(&t, W), SideNotes::default());
     assert!(t.position.in_check(W));
@@ -96,7 +96,7 @@ fn move_neutral_king_walks_into_check_and_the_move_stands() {
 fn move_neutral_mutual_capture_swaps() {
     let p = pos("move-neutral", "4k3/8/8/6q1/8/8/7K/2B5 - - 0 1");
     let t = play(&p, san(&p, W, "Bc1xQg5"), san(&p, B, "Qg5xBc1"));
-    assert_eq!(t.position.to_fen(), "4k3/8/8/6B'1/8/8/7K/2q'5 - - 1 2");
+    assert_eq!(t.position.to_fen(), "4k3/8/8/6B1/8/8/7K/2q5 - - 1 2");
     for c in [W, B] {
         let n = notes(&t, c);
         assert!(n.swap && n.failed_capture, "{c:?}: {n:?}");
@@ -112,7 +112,7 @@ fn move_neutral_mutual_capture_swaps() {
 fn move_neutral_escaped_capture() {
     let p = pos("move-neutral", "4k3/8/5n2/6B1/8/8/8/4K3 - - 0 1");
     let t = play(&p, san(&p, W, "Bg5xNf6"), san(&p, B, "Nf6-e4"));
-    assert_eq!(t.position.to_fen(), "4k3/8/5B'2/8/4n'3/8/8/4K3 - - 1 2");
+    assert_eq!(t.position.to_fen(), "4k3/8/5B2/8/4n3/8/8/4K3 - - 1 2");
     assert_eq!(notes(&t, W), SideNotes { failed_capture: true, ..SideNotes::default() });
     assert_eq!(notes(&t, B), SideNotes::default());
 }
@@ -125,7 +125,7 @@ fn move_neutral_escaped_capture() {
 fn move_neutral_pawn_capture_becomes_a_diagonal_move() {
     let p = pos("move-neutral", "4k3/8/8/3p4/4P3/8/8/4K3 - - 0 1");
     let t = play(&p, san(&p, W, "Pe4xPd5"), san(&p, B, "d5-d4"));
-    assert_eq!(t.position.to_fen(), "4k3/8/8/3P'4/3p'4/8/8/4K3 - - 0 2");
+    assert_eq!(t.position.to_fen(), "4k3/8/8/3P4/3p4/8/8/4K3 - - 0 2");
     assert_eq!(notes(&t, W), SideNotes { failed_capture: true, ..SideNotes::default() });
     assert_eq!(notes(&t, B), SideNotes::default());
     // The two pawns have passed each other and may go on.
@@ -142,7 +142,7 @@ fn move_neutral_two_pieces_share_f5() {
     let p = pos("move-neutral", "4k3/5p2/8/7r/8/3Q4/8/4KR2 - - 0 1");
     let t = play(&p, san(&p, W, "Qd3-f5"), san(&p, B, "f7-f5"));
     // No en passant square: the double-stepped pawn shares f5 and cannot be taken.
-    assert_eq!(t.position.to_fen(), "4k3/8/8/5(Q'p')1r/8/8/8/4KR2 - - 0 2");
+    assert_eq!(t.position.to_fen(), "4k3/8/8/5(Qp)1r/8/8/8/4KR2 - - 0 2");
     let f5 = sq(&p, "f5");
     for c in [W, B] {
         assert_eq!(notes(&t, c).co_occupied, Some(f5), "{c:?}");
@@ -155,11 +155,11 @@ fn move_neutral_two_pieces_share_f5() {
     assert_eq!(moves_from(&q, B, "h5"), ["h5g5", "h5h1", "h5h2", "h5h3", "h5h4", "h5h6", "h5h7", "h5h8"]);
     // Once the queen leaves, the pawn stands alone and can be taken.
     let t2 = play_uci(&q, "f5c2", "e8d8");
-    assert_eq!(t2.position.to_fen(), "3k'4/8/8/5p1r/8/8/2Q'5/4KR2 - - 1 3");
+    assert_eq!(t2.position.to_fen(), "3k4/8/8/5p1r/8/8/2Q5/4KR2 - - 1 3");
     assert!(legal(&t2.position, W).contains(&"f1f5".to_string()));
     let t3 = play_uci(&t2.position, "f1f5", "d8e8");
     assert_eq!(notes(&t3, W).captured, t2.position.kind_at(B, f5));
-    assert_eq!(t3.position.to_fen(), "4k'3/8/8/5R'1r/8/8/2Q5/4K3 - - 0 4");
+    assert_eq!(t3.position.to_fen(), "4k3/8/8/5R1r/8/8/2Q5/4K3 - - 0 4");
 }
 
 /// Smythe 6: Ke3-e4 and Ke6-e5 at once: both king moves stand and both
@@ -169,7 +169,7 @@ fn move_neutral_two_pieces_share_f5() {
 fn move_neutral_kings_end_adjacent() {
     let p = pos("move-neutral", "8/p7/4k3/8/8/4K3/P7/8 - - 0 1");
     let t = play(&p, san(&p, W, "Ke3-e4"), san(&p, B, "Ke6-e5"));
-    assert_eq!(t.position.to_fen(), "8/p7/8/4k'3/4K'3/8/P7/8 - - 1 2");
+    assert_eq!(t.position.to_fen(), "8/p7/8/4k3/4K3/8/P7/8 - - 1 2");
     assert_eq!(notes(&t, W).check, Some(CheckKind::Immediate));
     assert_eq!(notes(&t, B).check, Some(CheckKind::Immediate));
     let q = t.position;
@@ -373,16 +373,16 @@ fn parity_en_passant_right_after_the_double_step() {
 /// then the capture fails and the capturing pawn stands on the passed square.
 #[test]
 fn move_neutral_en_passant_can_be_escaped() {
-    let p = pos("move-neutral", "6k1/8/8/8/3pP'3/8/8/K7 - e3 0 2");
+    let p = pos("move-neutral", "6k1/8/8/8/3pP3/8/8/K7 - e3 0 2");
     let ep = uci(&p, B, "d4e3");
     assert_eq!(ep.special, Special::EnPassant);
     assert_eq!(moves_from(&p, W, "e4"), ["e4e5"], "no waiting rule in move-neutral");
     let t = play(&p, uci(&p, W, "e4e5"), ep);
-    assert_eq!(t.position.to_fen(), "6k1/8/8/4P'3/8/4p'3/8/K7 - - 0 3");
+    assert_eq!(t.position.to_fen(), "6k1/8/8/4P3/8/4p3/8/K7 - - 0 3");
     assert_eq!(notes(&t, B), SideNotes { failed_capture: true, ..SideNotes::default() });
     // If the pawn stays, the capture succeeds.
     let t = play(&p, uci(&p, W, "a1b1"), ep);
-    assert_eq!(t.position.to_fen(), "6k1/8/8/8/8/4p'3/8/1K'6 - - 0 3");
+    assert_eq!(t.position.to_fen(), "6k1/8/8/8/8/4p3/8/1K6 - - 0 3");
     assert!(notes(&t, B).en_passant && notes(&t, B).captured.is_some());
 }
 
@@ -391,10 +391,10 @@ fn move_neutral_en_passant_can_be_escaped() {
 fn move_neutral_en_passant_timing_from_the_double_step() {
     let p = pos("move-neutral", "6k1/8/8/8/3p4/8/4P3/K7 - - 0 1");
     let t = play_uci(&p, "e2e4", "g8h8");
-    assert_eq!(t.position.to_fen(), "7k'/8/8/8/3pP'3/8/8/K7 - e3 0 2");
+    assert_eq!(t.position.to_fen(), "7k/8/8/8/3pP3/8/8/K7 - e3 0 2");
     let q = t.position;
     let t = play(&q, uci(&q, W, "e4e5"), uci(&q, B, "d4e3"));
-    assert_eq!(t.position.to_fen(), "7k/8/8/4P'3/8/4p'3/8/K7 - - 0 3");
+    assert_eq!(t.position.to_fen(), "7k/8/8/4P3/8/4p3/8/K7 - - 0 3");
     assert!(notes(&t, B).failed_capture);
     // One turn later the chance is gone.
     let t = play_uci(&q, "a1b1", "h8g8");
@@ -416,7 +416,7 @@ fn double_steps_record_the_en_passant_square() {
 #[test]
 fn no_en_passant_against_a_pawn_on_a_shared_square() {
     for id in ["parity", "move-neutral"] {
-        let p = pos(id, "7k/8/8/8/3p(P'n')3/8/8/K7 - e3 0 2");
+        let p = pos(id, "7k/8/8/8/3p(Pn)3/8/8/K7 - e3 0 2");
         assert!(!legal(&p, B).contains(&"d4e3".to_string()), "{id}: {:?}", legal(&p, B));
     }
 }
@@ -613,4 +613,74 @@ fn single_occupation_a_side_that_cannot_leave_loses() {
     assert!(legal(&p, W).is_empty());
     assert!(!legal(&p, B).is_empty());
     assert_eq!(p.outcome(), win(B));
+}
+
+/// RULINGS parity-single: the co-occupant's exit "may not capture"; it is
+/// exempt from the waiting rule, so the refusal must not blame waiting.
+#[test]
+
+fn single_occupation_refused_capture_names_the_right_reason() {
+    let p = pos("parity-single", "4k3/8/8/8/7p/5(N'n')2/3P4/4K3 - - 1 2");
+    let nxh4 = Move::new(sq(&p, "f3"), sq(&p, "h4"));
+    assert!(!p.legal_moves(W).contains(&nxh4));
+    let reason = p.why_illegal(W, nxh4);
+    assert!(!reason.is_empty());
+    assert!(!reason.contains("must wait"), "{reason}");
+}
+
+/// RULINGS common model 2: a pawn whose diagonal capture fails still ends on
+/// the diagonal square, and promotes there on the last rank.
+#[test]
+fn failed_pawn_capture_still_promotes() {
+    let p = pos("parity", "n3k3/1P6/8/8/8/8/8/4K3 - - 0 1");
+    let t = play_uci(&p, "b7a8q", "a8c7");
+    assert_eq!(t.position.to_fen(), "Q'3k3/2n'5/8/8/8/8/8/4K3 - - 0 2");
+    let queen = p.variant().kind_by_letter('Q');
+    assert_eq!(
+        notes(&t, W),
+        SideNotes { failed_capture: true, promotion: queen, check: Some(CheckKind::Delayed), ..SideNotes::default() }
+    );
+}
+
+/// Smythe: "If a player has no ostensibly legal moves, the game is over -
+/// checkmate if in check, stalemate if not. If both players are
+/// checkmated, the game is drawn." RULINGS: a stalemate without a lone
+/// checkmate is a draw.
+#[test]
+fn move_neutral_checkmate_stalemate_and_double_mate() {
+    let mate = pos("move-neutral", "k6R/8/1K6/8/8/8/8/8 - - 0 9");
+    assert_eq!(mate.outcome(), Some(SimOutcome { winner: Some(W), reason: SimReason::Checkmate }));
+    let both = pos("move-neutral", "k6R/7R/8/8/8/8/7r/K6r - - 0 9");
+    assert_eq!(both.outcome(), Some(SimOutcome { winner: None, reason: SimReason::BothCheckmated }));
+    let stale = pos("move-neutral", "k7/2Q5/1K6/8/8/8/8/8 - - 0 9");
+    assert_eq!(stale.outcome(), Some(SimOutcome { winner: None, reason: SimReason::Stalemate }));
+}
+
+/// RULINGS parity: a king may not step where the enemy's waiting piece
+/// attacks, because "that piece stays put this turn and may capture next
+/// turn"; any other attacked square is an allowed gamble. In parity-single,
+/// when the enemy has a co-occupant to move out, that co-occupant must leave
+/// this turn and may not capture, while every other enemy piece is certain to
+/// stay put. Here White's king shares a1 with a black rook and must leave:
+/// a2 and b1 (attacked only by the rook that is leaving) are not a certain
+/// loss, b2 (attacked by the bishop, which cannot move this turn) is.
+#[test]
+
+fn single_occupation_king_exit_avoids_pieces_that_must_stay() {
+    let p = pos("parity-single", "7k/8/8/8/3b4/8/6P1/(K'r')7 - - 0 5");
+    assert_eq!(legal(&p, W), ["a1a2", "a1b1"]);
+}
+
+/// Murali: "An attempted check can turn out to be failed check if the
+/// opponent has either moved his king out of the line of attack of that
+/// piece or has placed a piece in that line"; SideNotes: "this side's move
+/// would have given check". A standing check the king escapes while the
+/// other side plays an unrelated move is no attempted check of that move.
+#[test]
+
+fn failed_check_only_for_a_move_that_attempts_check() {
+    let p = pos("parity", "4k3/p7/8/8/8/8/P7/4R1K1 - - 0 3");
+    assert!(p.in_check(B));
+    let t = play_uci(&p, "a2a3", "e8d8");
+    assert_eq!(notes(&t, W), SideNotes::default());
 }
