@@ -167,28 +167,31 @@ pub fn san_plain<C: MoveContext + ?Sized>(ctx: &C, mv: Move) -> String {
     let info = &v.kinds[kind.index()];
     let capture = ctx.captured(mv).is_some();
     let mut out = String::new();
-    if info.pawn {
-        if capture {
-            out.push((b'a' + shape.file(mv.from)) as char);
-        }
-    } else {
+    let rivals: Vec<Move> = ctx
+        .legal()
+        .into_iter()
+        .filter(|m| m.to == mv.to && m.from != mv.from && !m.is_castle() && ctx.kind_at(us, m.from) == Some(kind))
+        .collect();
+    let same_file = rivals.iter().any(|m| shape.file(m.from) == shape.file(mv.from));
+    let same_rank = rivals.iter().any(|m| shape.rank(m.from) == shape.rank(mv.from));
+    let file = (b'a' + shape.file(mv.from)) as char;
+    if !info.pawn {
         out.push(info.letter);
-        let rivals: Vec<Move> = ctx
-            .legal()
-            .into_iter()
-            .filter(|m| m.to == mv.to && m.from != mv.from && !m.is_castle() && ctx.kind_at(us, m.from) == Some(kind))
-            .collect();
-        if !rivals.is_empty() {
-            let same_file = rivals.iter().any(|m| shape.file(m.from) == shape.file(mv.from));
-            let same_rank = rivals.iter().any(|m| shape.rank(m.from) == shape.rank(mv.from));
-            if !same_file {
-                out.push((b'a' + shape.file(mv.from)) as char);
-            } else if !same_rank {
-                out.push_str(&(shape.rank(mv.from) + 1).to_string());
-            } else {
-                out.push_str(&shape.name(mv.from).to_string());
+    }
+    // A pawn's capture always names its file; anything else only when a
+    // rival of the same kind could reach the same square.
+    match (info.pawn && capture, rivals.is_empty()) {
+        (true, true) => out.push(file),
+        (true, false) if !same_file => out.push(file),
+        (false, true) => {}
+        (_, false) if !same_file => out.push(file),
+        (_, false) if !same_rank => {
+            if info.pawn && capture {
+                out.push(file);
             }
+            out.push_str(&(shape.rank(mv.from) + 1).to_string());
         }
+        _ => out.push_str(&shape.name(mv.from).to_string()),
     }
     if capture {
         out.push('x');
@@ -377,6 +380,18 @@ mod tests {
         assert!(err.contains("not white's"), "{err}");
         let err = parse_uci(&pos, "e4e5").unwrap_err().to_string();
         assert!(err.contains("no piece on e4"), "{err}");
+    }
+
+    #[test]
+    fn pawns_that_step_diagonally_are_disambiguated() {
+        let mut reg = Registry::builtin();
+        let text = "id = \"diag\"\ninherits = \"chess\"\n[[pieces]]\nletter = \"P\"\nname = \"Pawn\"\nbetza = \"fmWfmFfcF\"\npawn = true\n";
+        let v = reg.add_text("diag.toml", text).unwrap();
+        let pos = parse_position(v, "4k3/8/8/8/8/8/2P1P3/4K3 w - - 0 1").unwrap();
+        let from_c = parse_uci(&pos, "c2d3").unwrap();
+        assert_eq!(san(&pos, from_c), "cd3");
+        assert_eq!(parse_san(&pos, "cd3").unwrap(), from_c);
+        assert!(matches!(parse_san(&pos, "d3"), Err(NotationError::Ambiguous { .. })));
     }
 
     #[test]

@@ -396,6 +396,13 @@ fn resolve_spec(
         }
         None => parent.map(|p| p.castling_king_files).unwrap_or([2, shape.files.saturating_sub(2)]),
     };
+    // The partner lands beside the king on the inner side, so each king file
+    // needs a square inside it, and queen side lies left of king side.
+    let [q, k] = castling_king_files;
+    if castling == CastlingStyle::Standard && !(q + 1 < shape.files && k >= 1 && k < shape.files && q < k) {
+        let span = raw.castling_king_files.as_ref().map_or(0..0, |f| f.span());
+        return Err(src.error(span, "castling_king_files", "needs queen-side file left of king-side file, with room for the partner beside each"));
+    }
 
     let start = raw.start.as_ref().map(|s| (s.get_ref().clone(), s.span()));
     let (start_fen, start_span) = start.or(parent.map(|p| (p.start_fen.clone(), 0..0))).ok_or_else(|| missing("start"))?;
