@@ -395,6 +395,37 @@ mod tests {
     }
 
     #[test]
+    fn literature_forms_resolve_against_legal_moves() {
+        let cases = [
+            ("4k3/8/8/3n4/4P3/8/8/4K3 w - - 0 1", "exN", "e4d5"),
+            ("4k3/8/8/5p2/8/8/2B5/4K3 w - - 0 1", "Bxf", "c2f5"),
+            ("2n1k2n/1B6/8/8/8/8/8/B3K3 w - - 0 1", "B7xN", "b7c8"),
+            ("4k3/8/8/6b1/8/5N2/8/4K3 w - - 0 1", "f3xB", "f3g5"),
+            ("4k3/r7/8/8/8/8/8/R3K3 w - - 0 1", "RxR", "a1a7"),
+            ("6R1/8/8/8/8/8/k7/5RK1 w - - 0 1", "Rgf8", "g8f8"),
+            ("4k3/p7/8/8/8/8/8/Q3K3 w - - 0 1", "Qxa7", "a1a7"),
+            ("4k3/8/8/8/8/8/8/R3K3 w Q - 0 1", "O-O-O", "e1c1"),
+            ("4k3/8/8/8/4P3/8/8/4K3 w - - 0 1", "e5", "e4e5"),
+            ("4k3/8/8/8/8/2N5/8/4K3 w - - 0 1", "Nc3-e4", "c3e4"),
+            ("4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1", "Pe4xPd5", "e4d5"),
+            ("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1", "e2e4", "e2e4"),
+            ("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1", "e2-e4", "e2e4"),
+        ];
+        for (fen, text, expected) in cases {
+            let pos = chess(fen);
+            let mv = parse_san(&pos, text).unwrap_or_else(|e| panic!("{text} in {fen}: {e}"));
+            assert_eq!(uci(&pos, mv), expected, "{text} in {fen}");
+        }
+        // Both bishops can take a knight; only B7xN says which.
+        let pos = chess("2n1k2n/1B6/8/8/8/8/8/B3K3 w - - 0 1");
+        assert!(matches!(parse_san(&pos, "BxN"), Err(NotationError::Ambiguous { .. })));
+        assert!(matches!(parse_san(&pos, "exB"), Err(NotationError::Illegal { .. })));
+        assert!(matches!(parse_san(&pos, "Bxh5"), Err(NotationError::Illegal { .. })));
+        assert!(matches!(parse_san(&pos, "Zxa1"), Err(NotationError::UnknownPiece('Z'))));
+        assert!(matches!(parse_san(&pos, "x"), Err(NotationError::Garbled(_))));
+    }
+
+    #[test]
     fn castling_both_ways() {
         let pos = chess("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
         let short = parse_uci(&pos, "e1g1").unwrap();
