@@ -525,7 +525,7 @@ impl Position {
         next.is_attacked(next.king(self.side), next.side, next.occupied())
     }
 
-    /// Mirror-free comparison key: pieces, side, rights and en passant.
+    /// Same pieces, side, rights and en passant: equal for repetition.
     pub fn same_position(&self, other: &Position) -> bool {
         self.hash == other.hash
             && self.pieces == other.pieces

@@ -6,6 +6,8 @@
 //! then play up to `MAX_PLIES` random legal moves chosen from a seed.
 //! Set `PROPTEST_CASES` to run more cases than the defaults below.
 
+use rand_chacha::rand_core::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
 use parity_rules::variant::Family;
 use parity_rules::{betza, fen, notation, Move, Position, Registry, Variant};
 use proptest::prelude::*;
@@ -36,20 +38,16 @@ fn roots() -> &'static [(&'static Variant, String)] {
     })
 }
 
-/// SplitMix64, to turn one seed into a sequence of move choices.
-fn next(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
+/// The next choice from a seeded generator.
+fn next(state: &mut ChaCha8Rng) -> u64 {
+    state.next_u64()
 }
 
 /// Every position of a random game: the root first, then one per ply played.
 fn random_game(root: usize, seed: u64, plies: usize) -> Vec<Position> {
     let (v, fen) = &roots()[root];
     let mut pos = fen::parse_position(v, fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
-    let mut state = seed;
+    let mut state = ChaCha8Rng::seed_from_u64(seed);
     let mut out = vec![pos];
     for _ in 0..plies {
         let moves = pos.legal_moves();
