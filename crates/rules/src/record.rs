@@ -208,8 +208,8 @@ pub fn replay(registry: &Registry, text: &str) -> Result<Replayed, RecordError> 
 /// Why a simultaneous move that reads as nothing legal is refused, when the
 /// rules say more than "illegal": the piece must wait, the king must move.
 fn explain_simultaneous(pos: &SimPosition, side: Color, text: &str) -> Option<String> {
-    let relaxed = pos.without_waiting(side);
-    match read_move(&relaxed.side(side), text) {
+    let relaxed = crate::simultaneous::SimSide { position: pos, color: side, relaxed: true };
+    match read_move(&relaxed, text) {
         Ok(mv) => Some(pos.why_illegal(side, mv)),
         Err(_) if pos.in_check(side) => Some("the king is in check and must move".into()),
         Err(_) => None,
@@ -350,6 +350,17 @@ mod tests {
         let text = "[Variant \"parity\"]\n1. e4 e5\n2. Nf3 Nc6\n3. Nxe5 a6\n";
         match replay(&reg, text) {
             Err(RecordError::Move { turn: 3, side: Color::White, reason, .. }) => assert!(reason.contains("must wait"), "{reason}"),
+            other => panic!("{other:?}"),
+        }
+        // Parity-single: after both knights land on f3, only they may move, and not capture.
+        let text = "[Variant \"parity-single\"]\n[FEN \"4k3/8/8/4n3/7p/8/3P4/4K1N1 - - 0 1\"]\n1. Nf3 Nf3\n2. d3 Ng1\n";
+        match replay(&reg, text) {
+            Err(RecordError::Move { turn: 2, side: Color::White, reason, .. }) => assert!(reason.contains("must leave"), "{reason}"),
+            other => panic!("{other:?}"),
+        }
+        let text = "[Variant \"parity-single\"]\n[FEN \"4k3/8/8/4n3/7p/8/3P4/4K1N1 - - 0 1\"]\n1. Nf3 Nf3\n2. Nxh4 Ng1\n";
+        match replay(&reg, text) {
+            Err(RecordError::Move { turn: 2, side: Color::White, reason, .. }) => assert!(reason.contains("may not capture"), "{reason}"),
             other => panic!("{other:?}"),
         }
         let text = "[Variant \"parity\"]\n1. e4 e5\n2. Nf3 Zz9\n";

@@ -389,12 +389,17 @@ impl SimPosition {
         Ok(self.resolve_unchecked([white, black]))
     }
 
-    /// The same position with `color`'s pieces free of the waiting rule;
-    /// used to tell what a refused move was meant to be.
-    pub(crate) fn without_waiting(&self, color: Color) -> SimPosition {
-        let mut p = *self;
-        p.last_moved[color.index()] = Bitboard::EMPTY;
-        p
+    /// Every move of `color`'s pieces by their powers alone, before the
+    /// waiting rule, shared-square duties and check; used to tell what a
+    /// refused move was meant to be.
+    pub fn pseudo_moves(&self, color: Color) -> Vec<Move> {
+        let mut out = Vec::new();
+        for k in 0..self.variant.kinds.len() {
+            for from in self.pieces(color, Kind(k as u8)) {
+                self.piece_moves(color, Kind(k as u8), from, false, &mut out);
+            }
+        }
+        out
     }
 
     /// A short reason why `mv` is not legal for `color`.
@@ -887,11 +892,13 @@ pub fn distinct_positions(pos: &SimPosition, depth: u32) -> usize {
 pub struct SimSide<'a> {
     pub position: &'a SimPosition,
     pub color: Color,
+    /// Read moves against the pseudo moves instead of the legal ones.
+    pub relaxed: bool,
 }
 
 impl SimPosition {
     pub fn side(&self, color: Color) -> SimSide<'_> {
-        SimSide { position: self, color }
+        SimSide { position: self, color, relaxed: false }
     }
 }
 
@@ -903,7 +910,11 @@ impl crate::notation::MoveContext for SimSide<'_> {
         self.color
     }
     fn legal(&self) -> Vec<Move> {
-        self.position.legal_moves(self.color)
+        if self.relaxed {
+            self.position.pseudo_moves(self.color)
+        } else {
+            self.position.legal_moves(self.color)
+        }
     }
     fn kind_at(&self, color: Color, sq: Square) -> Option<Kind> {
         self.position.kind_at(color, sq)
