@@ -175,15 +175,18 @@ fn generate_inner<S: MoveSink>(pos: &Position, sink: &mut S, pseudo: bool) {
             } else {
                 (v.leaps_and_rides(&t.quiet, from, occ) & !occ) | (v.reach(&t.capture, from, occ) & enemy)
             };
-            sink.piece_moves(pos, from, kind, dests & allowed);
+            // Lame leaps: a pawn's are double steps (which open en passant),
+            // listed once even where another power reaches the same square.
+            let mut steps = Bitboard::EMPTY;
             for &(to, path) in &t.quiet.lame[from.index()] {
-                if (path & occ).is_empty() && !occ.contains(to) && allowed.contains(to) {
-                    if info.pawn {
-                        sink.single(pos, Move { from, to, promotion: None, special: Special::DoubleStep });
-                    } else {
-                        sink.piece_moves(pos, from, kind, to.bit());
-                    }
+                if (path & occ).is_empty() && !occ.contains(to) {
+                    steps = steps.with(to);
                 }
+            }
+            let doubles = if info.pawn { steps & allowed & !v.promotion_zone[us.index()] } else { Bitboard::EMPTY };
+            sink.piece_moves(pos, from, kind, (dests | steps) & allowed & !doubles);
+            for to in doubles {
+                sink.single(pos, Move { from, to, promotion: None, special: Special::DoubleStep });
             }
             if let Some(ep) = pos.en_passant() {
                 if t.en_passant[from.index()].contains(ep.target) {

@@ -426,6 +426,27 @@ mod tests {
     }
 
     #[test]
+    fn a_double_step_another_power_also_reaches_is_listed_once() {
+        // Found by fuzzing: a forward rider pawn reaches e4 both by its rider
+        // move and by its lame double step; SAN must still name one move.
+        let mut reg = Registry::builtin();
+        let text = "id = \"w9\"\ninherits = \"chess\"\n[[pieces]]\nletter = \"P\"\nname = \"Pawn\"\nbetza = \"fmW9 eFifmnD\"\npawn = true\n";
+        let v = reg.add_text("w9.toml", text).unwrap();
+        let pos = Position::start(v);
+        let moves = pos.legal_moves();
+        let mut keys: Vec<_> = moves.iter().map(|m| (m.from, m.to, m.promotion)).collect();
+        keys.sort();
+        keys.dedup();
+        assert_eq!(keys.len(), moves.len());
+        assert_eq!(moves.len() as u64, pos.count_legal_moves());
+        let e4 = parse_san(&pos, "e4").unwrap();
+        assert_eq!(e4.special, Special::DoubleStep);
+        for mv in moves {
+            assert_eq!(parse_san(&pos, &san(&pos, mv)), Ok(mv));
+        }
+    }
+
+    #[test]
     fn castling_both_ways() {
         let pos = chess("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
         let short = parse_uci(&pos, "e1g1").unwrap();
