@@ -202,6 +202,7 @@ pub fn replay(registry: &Registry, text: &str) -> Result<Replayed, RecordError> 
     Ok(match variant.spec.family {
         Family::TurnBased => Replayed::TurnBased(replay_turn_based(variant, &record, |_, _, _, _| {})?),
         Family::Simultaneous => Replayed::Simultaneous(replay_simultaneous(variant, &record, |_, _, _, _| {})?),
+        Family::Crowd => return Err(RecordError::Variant(format!("records of `{}` (crowd family) cannot be replayed yet", variant.id()))),
     })
 }
 
