@@ -239,7 +239,13 @@ fn replay(out: &mut impl Write, registry: &Registry, file: &PathBuf, quiet: bool
             printed = writeln!(out, "{turn}{} {}  {}", if side == Color::White { "." } else { "..." }, notation::uci(pos, mv), fen::write(pos));
         })
         .map(Replayed::TurnBased),
-        Family::Crowd => return Err(format!("{}: records of `{}` (crowd family) cannot be replayed yet", file.display(), variant.id()).into()),
+        Family::Crowd => record::replay_crowd(variant, &rec, |turn, side, mv, pos| {
+            if quiet || printed.is_err() {
+                return;
+            }
+            printed = writeln!(out, "{turn}{} {}  {}", if side == Color::White { "." } else { "..." }, notation::uci(pos, mv), pos.to_fen());
+        })
+        .map(Replayed::Crowd),
     };
     printed?;
     let game = result.map_err(|e| format!("{}: {e}", file.display()))?;
@@ -252,6 +258,9 @@ fn replay(out: &mut impl Write, registry: &Registry, file: &PathBuf, quiet: bool
         }
         Replayed::TurnBased(g) => {
             writeln!(out, "{} moves; final {}; {}", g.moves().len(), fen::write(g.position()), g.outcome().map_or("game goes on".to_string(), |o| o.to_string()))?;
+        }
+        Replayed::Crowd(g) => {
+            writeln!(out, "{} moves; final {}; {}", g.moves().len(), g.position().to_fen(), g.outcome().map_or("game goes on".to_string(), |o| o.to_string()))?;
         }
     }
     Ok(())

@@ -623,6 +623,93 @@ impl crate::notation::MoveContext for CrowdPosition {
     fn captured(&self, mv: Move) -> Option<Kind> {
         CrowdPosition::captured(self, mv).map(|p| p.kind)
     }
+    fn mover_kind(&self, mv: Move) -> Option<Kind> {
+        CrowdPosition::mover_kind(self, mv)
+    }
+}
+
+impl CrowdPosition {
+    /// SAN with check and mate marks. A join is written like a quiet move
+    /// to the square (`Nf3`, `ef3` for the e-pawn's diagonal join), never
+    /// with `x`: nothing is captured.
+    pub fn san(&self, mv: Move) -> String {
+        let mut out = crate::notation::san_plain(self, mv);
+        let next = self.play(mv);
+        if next.is_check() {
+            out.push(if next.legal_moves().is_empty() { '#' } else { '+' });
+        }
+        out
+    }
+}
+
+// ---- Games ------------------------------------------------------------------
+
+/// A game of a crowd variant: start, moves and the positions they reach.
+#[derive(Clone, Debug)]
+pub struct CrowdGame {
+    positions: Vec<CrowdPosition>,
+    moves: Vec<Move>,
+}
+
+impl CrowdGame {
+    pub fn new(start: CrowdPosition) -> CrowdGame {
+        CrowdGame { positions: vec![start], moves: Vec::new() }
+    }
+    pub fn position(&self) -> &CrowdPosition {
+        self.positions.last().expect("a game has a position")
+    }
+    pub fn start(&self) -> &CrowdPosition {
+        &self.positions[0]
+    }
+    pub fn moves(&self) -> &[Move] {
+        &self.moves
+    }
+
+    /// Checkmate wins, stalemate as the variant says (a draw here), then the
+    /// fifty-move rule and repetition as the variant file sets them.
+    pub fn outcome(&self) -> Option<crate::game::Outcome> {
+        use crate::game::{Outcome, Reason, Result as Res};
+        use crate::variant::StalemateResult;
+        let pos = self.position();
+        let v = pos.variant;
+        if let Some(winner) = pos.terminal() {
+            return Some(match winner {
+                Some(c) => Outcome { result: Res::Win(c), reason: Reason::Checkmate },
+                None => {
+                    let mover = pos.side;
+                    let result = match v.spec.stalemate {
+                        StalemateResult::Draw => Res::Draw,
+                        StalemateResult::Loss => Res::Win(mover.other()),
+                        StalemateResult::Win => Res::Win(mover),
+                    };
+                    Outcome { result, reason: Reason::Stalemate }
+                }
+            });
+        }
+        if v.spec.fifty_move_rule && pos.halfmove_clock >= 100 {
+            return Some(Outcome { result: Res::Draw, reason: Reason::FiftyMoves });
+        }
+        let seen = self.positions.iter().filter(|p| p.same_position(pos)).count();
+        if v.spec.repetition > 0 && seen >= v.spec.repetition as usize {
+            return Some(Outcome { result: Res::Draw, reason: Reason::Repetition });
+        }
+        None
+    }
+
+    /// Plays a move if it is legal and the game is not over.
+    pub fn play(&mut self, mv: Move) -> Result<(), String> {
+        if let Some(o) = self.outcome() {
+            return Err(format!("the game is over: {o}"));
+        }
+        let pos = self.position();
+        if !pos.is_legal(mv) {
+            return Err(format!("{} is not a legal move", crate::notation::uci(pos, mv)));
+        }
+        let next = pos.play(mv);
+        self.moves.push(mv);
+        self.positions.push(next);
+        Ok(())
+    }
 }
 
 /// Counts move paths to `depth` plies.

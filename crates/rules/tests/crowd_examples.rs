@@ -173,6 +173,40 @@ fn leaving_a_mixed_crowd_names_the_piece() {
     assert!(kinds.contains(&"Q".to_string()) && kinds.contains(&"R".to_string()), "{kinds:?}");
 }
 
+#[test]
+fn notation_of_joins_and_crowd_exits() {
+    let p = pos("rnbq1bnr/pppppppp/8/8/8/5(Kk)2/PPPPPPPP/RNBQ1BNR w - - 0 1");
+    let mut sans: Vec<String> = moves_to(&p, "f3").into_iter().map(|m| p.san(m)).collect();
+    sans.sort();
+    // Joins are written like quiet moves; pawns name their file when several can go.
+    assert_eq!(sans, ["Nf3", "ef3", "ff3", "gf3"]);
+    let q = pos("4k3/8/8/8/3(QRp)4/8/8/4K3 w - - 0 1");
+    let mut out: Vec<(String, String)> = moves_to(&q, "d8").into_iter().map(|m| (notation::uci(&q, m), q.san(m))).collect();
+    out.sort();
+    assert_eq!(out, [("Qd4d8".to_string(), "Qd8+".to_string()), ("Rd4d8".to_string(), "Rd8+".to_string())]);
+    assert!(matches!(notation::parse_uci(&q, "d4d8"), Err(notation::NotationError::Ambiguous { .. })));
+}
+
+#[test]
+fn records_replay() {
+    let reg = Registry::builtin();
+    let replay = |text: &str| match parity_rules::record::replay(&reg, text).unwrap() {
+        parity_rules::record::Replayed::Crowd(g) => g,
+        _ => panic!("family"),
+    };
+    // 2. e5 joins the black pawn: no blockade.
+    let g = replay("[Variant \"safety-in-numbers\"]\n1. e4 e5 2. e5 d6\n");
+    assert_eq!(g.moves().len(), 4);
+    assert_eq!(letters(g.position(), "e5"), "Pp");
+    assert_eq!(g.outcome(), None);
+    let g = replay("[Variant \"safety-in-numbers\"]\n1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7#\n");
+    assert_eq!(g.outcome().map(|o| o.reason), Some(parity_rules::game::Reason::Checkmate));
+    // The queen in the crowd guards d8, so the king may not take the rook.
+    let with_crowd = "[Variant \"safety-in-numbers\"]\n[FEN \"4k3/8/8/8/3(QRp)4/8/8/4K3 w - - 0 1\"]\n1. Rd8+ Kf7\n";
+    assert_eq!(replay(with_crowd).position().to_fen(), "3R4/5k2/8/8/3(Qp)4/8/8/4K3 w - - 2 2");
+    assert!(parity_rules::record::replay(&reg, &with_crowd.replace("Kf7", "Kxd8")).is_err());
+}
+
 const ROOTS: &[&str] = &[
     "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
     "rnbq1bnr/pppppppp/8/8/8/5(Kk)2/PPPPPPPP/RNBQ1BNR w - - 0 1",
@@ -182,7 +216,7 @@ const ROOTS: &[&str] = &[
 ];
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 40, ..ProptestConfig::default() })]
 
     #[test]
     fn random_play_keeps_the_rules(root in 0..ROOTS.len(), seed in any::<u64>()) {
@@ -202,6 +236,13 @@ proptest! {
             prop_assert_eq!(next.piece_count() + captured.is_some() as usize, p.piece_count());
             // The mover's own king is never left in check.
             prop_assert!(!next.king_in_check(p.side_to_move()));
+            // Every legal move writes and reads back, in coordinates and SAN.
+            for m in moves.iter().copied() {
+                let u = notation::uci(&p, m);
+                prop_assert_eq!(notation::parse_uci(&p, &u), Ok(m), "{} in {}", u, p.to_fen());
+                let san = p.san(m);
+                prop_assert_eq!(notation::parse_san(&p, &san), Ok(m), "{} in {}", san, p.to_fen());
+            }
             // The FEN extension round-trips, hash included.
             let fen = next.to_fen();
             let back = CrowdPosition::from_fen(sin(), &fen);
