@@ -300,3 +300,13 @@ fn perft_matches_reference() {
         }
     }
 }
+
+#[test]
+fn perft_regression_numbers() {
+    let v = Registry::builtin().get("safety-in-numbers").unwrap();
+    let start = CrowdPosition::start(v);
+    let counts: Vec<u64> = (1..=4).map(|d| crowd::perft(&start, d)).collect();
+    assert_eq!(counts, [20, 400, 8910, 198240]);
+    let kiwipete = CrowdPosition::from_fen(v, "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1").unwrap();
+    assert_eq!((1..=3).map(|d| crowd::perft(&kiwipete, d)).collect::<Vec<_>>(), [50, 2269, 113758]);
+}
