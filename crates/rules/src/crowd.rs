@@ -419,7 +419,13 @@ impl CrowdPosition {
                 p.add_piece(mv.to, Piece { color: us, kind: mv.promotion.unwrap_or(kind) });
             }
         }
-        lost[us.index()] |= if kind == v.royal { Bitboard(u128::MAX) } else { mv.from.bit() };
+        // The king's move spends both rights; a partner's move spends its own
+        // (another piece leaving the partner's crowd spends nothing).
+        if kind == v.royal {
+            lost[us.index()] = Bitboard(u128::MAX);
+        } else if v.castling_partner_kinds >> kind.0 & 1 != 0 {
+            lost[us.index()] |= mv.from.bit();
+        }
         for c in 0..2 {
             p.castling[c] &= !lost[c];
         }

@@ -207,6 +207,17 @@ fn records_replay() {
     assert!(parity_rules::record::replay(&reg, &with_crowd.replace("Kf7", "Kxd8")).is_err());
 }
 
+#[test]
+fn castling_right_stays_with_the_partner() {
+    let p = pos("4k3/8/8/8/8/8/8/4K2(RNb) w K - 0 1");
+    let n = play(&p, "Nh1g3");
+    assert_eq!(n.castling_rights(Color::White), sq("h1").bit());
+    let castled = play(&play(&n, "e8d8"), "e1g1");
+    assert_eq!(castled.to_fen(), "3k4/8/8/8/8/6N1/8/5RKb b - - 3 2");
+    let r = play(&p, "Rh1h2");
+    assert!(r.castling_rights(Color::White).is_empty());
+}
+
 const ROOTS: &[&str] = &[
     "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
     "rnbq1bnr/pppppppp/8/8/8/5(Kk)2/PPPPPPPP/RNBQ1BNR w - - 0 1",

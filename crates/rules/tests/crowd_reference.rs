@@ -287,6 +287,9 @@ const POSITIONS: &[(&str, u32)] = &[
     ("8/8/8/3(Kr)4/8/8/8/4k2R b - - 0 1", 3),
     ("r3k2r/8/8/8/8/8/8/(RKn)6R w k - 0 1", 3),
     ("4k3/8/8/2(Qqb)5/8/8/3(RNn)4/4K3 b - - 5 40", 3),
+    // Castling partners in crowds; another piece leaving keeps the right.
+    ("4k3/8/8/8/8/8/8/4K2(RNb) w K - 0 1", 4),
+    ("(rnB)3k2r/8/8/8/8/8/8/4K3 b kq - 0 1", 3),
 ];
 
 #[test]
