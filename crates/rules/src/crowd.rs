@@ -426,8 +426,8 @@ impl CrowdPosition {
         } else if v.castling_partner_kinds >> kind.0 & 1 != 0 {
             lost[us.index()] |= mv.from.bit();
         }
-        for c in 0..2 {
-            p.castling[c] &= !lost[c];
+        for (rights, lost) in p.castling.iter_mut().zip(lost) {
+            *rights &= !lost;
         }
         p.side = them;
         p.halfmove_clock = if reset_clock { 0 } else { self.halfmove_clock + 1 };

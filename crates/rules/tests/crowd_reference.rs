@@ -189,7 +189,7 @@ impl Ref {
                 if right.is_ascii_uppercase() != us {
                     continue;
                 }
-                let king_side = right.to_ascii_lowercase() == 'k';
+                let king_side = right.eq_ignore_ascii_case(&'k');
                 let (rook, kto, rto, empty, safe): ((i8, i8), i8, i8, Vec<i8>, Vec<i8>) = if king_side {
                     ((7, rank), 6, 5, vec![5, 6], vec![5, 6])
                 } else {
@@ -240,13 +240,12 @@ impl Ref {
                 n.ep = Some((m.to.0, (m.to.1 + m.from.1) / 2));
             }
         }
-        let (k, q, rank) = if us { ('K', 'Q', 0) } else { ('k', 'q', 7) };
+        let (k, q) = if us { ('K', 'Q') } else { ('k', 'q') };
         if m.kind == 'k' {
             n.castling.retain(|&c| c != k && c != q);
         }
         for (sq, right) in [((0, 0), 'Q'), ((7, 0), 'K'), ((0, 7), 'q'), ((7, 7), 'k')] {
             let moved = m.from == sq && m.kind == 'r';
-            let _ = rank;
             if moved || (m.capture && m.to == sq) {
                 n.castling.retain(|&c| c != right);
             }
