@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use clap::{Parser, Subcommand};
+use parity_rules::crowd::{self, CrowdPosition};
 use parity_rules::record::{self, Replayed};
 use parity_rules::simultaneous::{self, SimPosition};
 use parity_rules::variant::Family;
@@ -118,6 +119,13 @@ fn run(cli: Cli) -> Result<(), Failure> {
                     };
                     run_joint_perft(&mut out, &pos, depth, divide, distinct)?;
                 }
+                Family::Crowd => {
+                    let pos = match &fen {
+                        Some(text) => CrowdPosition::from_fen(variant, text).map_err(|e| format!("bad FEN: {e}"))?,
+                        None => CrowdPosition::start(variant),
+                    };
+                    run_crowd_perft(&mut out, &pos, depth, divide)?;
+                }
             }
         }
         Command::Variants { action: None } => {
@@ -148,6 +156,22 @@ fn run_perft(out: &mut impl Write, pos: &Position, depth: u32, divide: bool) -> 
         total
     } else {
         perft::perft(pos, depth)
+    };
+    report_speed(out, nodes, start)
+}
+
+fn run_crowd_perft(out: &mut impl Write, pos: &CrowdPosition, depth: u32, divide: bool) -> Result<(), Failure> {
+    let start = Instant::now();
+    let nodes = if divide {
+        let mut total = 0;
+        for (mv, n) in crowd::divide(pos, depth) {
+            writeln!(out, "{}: {n}", notation::uci(pos, mv))?;
+            total += n;
+        }
+        writeln!(out)?;
+        total
+    } else {
+        crowd::perft(pos, depth)
     };
     report_speed(out, nodes, start)
 }
@@ -215,6 +239,13 @@ fn replay(out: &mut impl Write, registry: &Registry, file: &PathBuf, quiet: bool
             printed = writeln!(out, "{turn}{} {}  {}", if side == Color::White { "." } else { "..." }, notation::uci(pos, mv), fen::write(pos));
         })
         .map(Replayed::TurnBased),
+        Family::Crowd => record::replay_crowd(variant, &rec, |turn, side, mv, pos| {
+            if quiet || printed.is_err() {
+                return;
+            }
+            printed = writeln!(out, "{turn}{} {}  {}", if side == Color::White { "." } else { "..." }, notation::uci(pos, mv), pos.to_fen());
+        })
+        .map(Replayed::Crowd),
     };
     printed?;
     let game = result.map_err(|e| format!("{}: {e}", file.display()))?;
@@ -227,6 +258,9 @@ fn replay(out: &mut impl Write, registry: &Registry, file: &PathBuf, quiet: bool
         }
         Replayed::TurnBased(g) => {
             writeln!(out, "{} moves; final {}; {}", g.moves().len(), fen::write(g.position()), g.outcome().map_or("game goes on".to_string(), |o| o.to_string()))?;
+        }
+        Replayed::Crowd(g) => {
+            writeln!(out, "{} moves; final {}; {}", g.moves().len(), g.position().to_fen(), g.outcome().map_or("game goes on".to_string(), |o| o.to_string()))?;
         }
     }
     Ok(())

@@ -31,21 +31,39 @@ pub enum FenError {
     Position(#[from] PositionError),
 }
 
-/// A FEN board field. The simultaneous extension (`extended`) adds `'`
-/// after a letter for that side's last-moved piece and `(Xy)` for a square
-/// shared by a white and a black piece; plain FEN refuses both.
+/// Which additions to FEN a board field may use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Extension {
+    /// Plain FEN: one letter per occupied square.
+    Plain,
+    /// The simultaneous family: `'` after a letter marks that side's
+    /// last-moved piece, `(Xy)` holds a white and a black piece on one square.
+    Simultaneous,
+    /// The crowd family: `(PPn)` holds two or more pieces of any colours.
+    Crowd,
+}
+
+/// A FEN board field. `pieces` has a bit wherever at least one piece of
+/// that colour and kind stands; `groups` lists the squares written in
+/// brackets with everything on them, in the order written.
 pub(crate) struct Board {
     pub pieces: crate::position::Pieces,
     pub last_moved: [Bitboard; 2],
+    pub groups: Vec<(Square, Vec<crate::position::Piece>)>,
 }
 
-pub(crate) fn parse_board(variant: &Variant, board: &str, extended: bool) -> Result<Board, FenError> {
+pub(crate) fn parse_board(variant: &Variant, board: &str, ext: Extension) -> Result<Board, FenError> {
     let shape = variant.shape;
     let rows: Vec<&str> = board.split('/').collect();
     if rows.len() != shape.ranks as usize {
         return Err(FenError::WrongRankCount { expected: shape.ranks as usize, found: rows.len() });
     }
-    let mut out = Board { pieces: [[Bitboard::EMPTY; crate::position::MAX_KINDS]; 2], last_moved: [Bitboard::EMPTY; 2] };
+    let mut out = Board {
+        pieces: [[Bitboard::EMPTY; crate::position::MAX_KINDS]; 2],
+        last_moved: [Bitboard::EMPTY; 2],
+        groups: Vec::new(),
+    };
+    let marks = ext == Extension::Simultaneous;
     for (i, row) in rows.iter().enumerate() {
         let rank = shape.ranks - 1 - i as u8;
         let width = |found| FenError::RankWidth { rank: rank as usize + 1, expected: shape.files as usize, found };
@@ -67,36 +85,45 @@ pub(crate) fn parse_board(variant: &Variant, board: &str, extended: bool) -> Res
                 return Err(width(file + 1));
             }
             let sq = shape.square(file as u8, rank);
-            // One square's text: a letter (maybe marked), or a shared group.
-            let group: &[char] = if c == '(' && extended {
+            // One square's text: a letter (maybe marked), or a bracketed group.
+            let bracket = c == '(' && ext != Extension::Plain;
+            let group: &[char] = if bracket {
                 let close = chars[j..].iter().position(|&x| x == ')').ok_or(FenError::UnknownPiece('('))?;
                 let inner = &chars[j + 1..j + close];
                 j += close + 1;
                 inner
             } else {
-                let len = if extended && chars.get(j + 1) == Some(&'\'') { 2 } else { 1 };
+                let len = if marks && chars.get(j + 1) == Some(&'\'') { 2 } else { 1 };
                 j += len;
                 &chars[j - len..j]
             };
-            let mut colors_here = Vec::new();
+            let mut here = Vec::new();
             let mut k = 0;
             while k < group.len() {
                 let letter = group[k];
                 let kind = variant.kind_by_letter(letter).filter(|_| letter.is_ascii_alphabetic()).ok_or(FenError::UnknownPiece(letter))?;
                 let color = if letter.is_ascii_uppercase() { Color::White } else { Color::Black };
-                if colors_here.contains(&color) {
+                if ext != Extension::Crowd && here.iter().any(|p: &crate::position::Piece| p.color == color) {
                     return Err(PositionError::SquareTaken(shape.name(sq).to_string()).into());
                 }
-                colors_here.push(color);
+                here.push(crate::position::Piece { color, kind });
                 out.pieces[color.index()][kind.index()] |= sq.bit();
                 k += 1;
-                if group.get(k) == Some(&'\'') {
+                if marks && group.get(k) == Some(&'\'') {
                     out.last_moved[color.index()] |= sq.bit();
                     k += 1;
                 }
             }
-            if colors_here.is_empty() || (c == '(' && colors_here.len() != 2) {
+            let wrong_size = match ext {
+                Extension::Simultaneous => bracket && here.len() != 2,
+                Extension::Crowd => bracket && here.len() < 2,
+                Extension::Plain => false,
+            };
+            if here.is_empty() || wrong_size {
                 return Err(FenError::UnknownPiece(c));
+            }
+            if bracket {
+                out.groups.push((sq, here));
             }
             file += 1;
         }
@@ -109,10 +136,18 @@ pub(crate) fn parse_board(variant: &Variant, board: &str, extended: bool) -> Res
 
 /// Reads a FEN into an unvalidated setup.
 pub fn parse_setup(variant: &Variant, text: &str) -> Result<Setup, FenError> {
+    parse_setup_ext(variant, text, Extension::Plain).map(|(setup, _)| setup)
+}
+
+/// Reads a turn-based FEN whose board may use an extension; the setup's
+/// pieces mark presence, the board's groups say what stands on each
+/// bracketed square.
+pub(crate) fn parse_setup_ext(variant: &Variant, text: &str, ext: Extension) -> Result<(Setup, Board), FenError> {
     let mut fields = text.split_whitespace();
     let board = fields.next().ok_or(FenError::Empty)?;
     let mut setup = Setup::empty();
-    setup.pieces = parse_board(variant, board, false)?.pieces;
+    let board = parse_board(variant, board, ext)?;
+    setup.pieces = board.pieces;
     setup.side = match fields.next() {
         None | Some("w") => Color::White,
         Some("b") => Color::Black,
@@ -138,7 +173,7 @@ pub fn parse_setup(variant: &Variant, text: &str) -> Result<Setup, FenError> {
     if fields.next().is_some() {
         return Err(FenError::TooManyFields);
     }
-    Ok(setup)
+    Ok((setup, board))
 }
 
 pub(crate) fn parse_castling(variant: &Variant, setup: &Setup, field: &str) -> Result<[Bitboard; 2], FenError> {
@@ -176,7 +211,7 @@ pub fn parse_position(variant: &'static Variant, text: &str) -> Result<Position,
     Ok(Position::from_setup(variant, &setup)?)
 }
 
-fn letter(variant: &Variant, color: Color, kind: Kind) -> char {
+pub(crate) fn letter(variant: &Variant, color: Color, kind: Kind) -> char {
     let c = variant.kinds[kind.index()].letter;
     if color == Color::White {
         c

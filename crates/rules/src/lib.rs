@@ -2,6 +2,7 @@
 //! positions, legal moves, notation and adjudication. No I/O, no threads.
 
 pub mod betza;
+pub mod crowd;
 pub mod fen;
 pub mod game;
 pub mod geometry;

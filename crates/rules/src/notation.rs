@@ -39,6 +39,14 @@ pub trait MoveContext {
     fn kind_at(&self, color: Color, sq: Square) -> Option<Kind>;
     /// The kind of enemy piece the move tries to capture, if any.
     fn captured(&self, mv: Move) -> Option<Kind>;
+    /// The kind the move moves: the named one for a move out of a crowd
+    /// ([`Special::FromCrowd`]), else the mover's piece on `from`.
+    fn mover_kind(&self, mv: Move) -> Option<Kind> {
+        match mv.special {
+            Special::FromCrowd(k) => Some(k),
+            _ => self.kind_at(self.mover(), mv.from),
+        }
+    }
 }
 
 impl MoveContext for Position {
@@ -78,7 +86,12 @@ pub fn uci<C: MoveContext + ?Sized>(ctx: &C, mv: Move) -> String {
         }
         _ => {
             let promo = mv.promotion.map(|k| letter(v, k).to_ascii_lowercase().to_string()).unwrap_or_default();
-            format!("{}{}{}", n(mv.from), n(mv.to), promo)
+            // A piece leaving a crowd where the mover has several kinds is named.
+            let piece = match mv.special {
+                Special::FromCrowd(k) => letter(v, k).to_string(),
+                _ => String::new(),
+            };
+            format!("{piece}{}{}{}", n(mv.from), n(mv.to), promo)
         }
     }
 }
@@ -94,6 +107,12 @@ pub fn parse_uci<C: MoveContext + ?Sized>(ctx: &C, text: &str) -> Result<Move, N
     let garbled = || NotationError::Garbled(text.to_string());
     let mut squares = Vec::new();
     let mut rest = text;
+    // Crowd family: `Qd4d8`, the queen leaves the crowd on d4.
+    let mut piece = None;
+    if let Some(c) = rest.chars().next().filter(|c| c.is_ascii_uppercase()) {
+        piece = Some(v.kind_by_letter(c).ok_or(NotationError::UnknownPiece(c))?);
+        rest = &rest[1..];
+    }
     while let Some((sq, used)) = shape.parse_square_prefix(rest) {
         squares.push(sq);
         rest = &rest[used..];
@@ -109,14 +128,24 @@ pub fn parse_uci<C: MoveContext + ?Sized>(ctx: &C, text: &str) -> Result<Move, N
     let free = v.spec.castling == CastlingStyle::Free;
     let legal = ctx.legal();
     let found = match squares.as_slice() {
-        [from, to] => legal.iter().copied().find(|m| {
-            let plain = m.from == *from && m.to == *to && m.promotion == promotion && !(m.is_castle() && free);
-            let castle_as_capture = !free
-                && m.from == *from
-                && matches!(m.special, Special::Castle { rook_from, .. } if rook_from == *to);
-            plain || castle_as_capture
-        }),
-        [from, to, rook] if promotion.is_none() => legal
+        [from, to] => {
+            let fits: Vec<Move> = legal
+                .iter()
+                .copied()
+                .filter(|m| {
+                    let plain = m.from == *from && m.to == *to && m.promotion == promotion && !(m.is_castle() && free);
+                    let castle_as_capture = !free
+                        && m.from == *from
+                        && matches!(m.special, Special::Castle { rook_from, .. } if rook_from == *to);
+                    (plain || castle_as_capture) && piece.is_none_or(|k| ctx.mover_kind(*m) == Some(k))
+                })
+                .collect();
+            if fits.len() > 1 {
+                return Err(NotationError::Ambiguous { text: text.to_string(), candidates: fits.iter().map(|m| uci(ctx, *m)).collect() });
+            }
+            fits.first().copied()
+        }
+        [from, to, rook] if promotion.is_none() && piece.is_none() => legal
             .iter()
             .copied()
             .find(|m| matches!(m.special, Special::Castle { rook_from, .. } if rook_from == *rook) && m.from == *from && m.to == *to),
@@ -162,15 +191,14 @@ pub fn san_plain<C: MoveContext + ?Sized>(ctx: &C, mv: Move) -> String {
             _ => base.to_string(),
         };
     }
-    let us = ctx.mover();
-    let kind = ctx.kind_at(us, mv.from).expect("move of a piece of the mover");
+    let kind = ctx.mover_kind(mv).expect("move of a piece of the mover");
     let info = &v.kinds[kind.index()];
     let capture = ctx.captured(mv).is_some();
     let mut out = String::new();
     let rivals: Vec<Move> = ctx
         .legal()
         .into_iter()
-        .filter(|m| m.to == mv.to && m.from != mv.from && !m.is_castle() && ctx.kind_at(us, m.from) == Some(kind))
+        .filter(|m| m.to == mv.to && m.from != mv.from && !m.is_castle() && ctx.mover_kind(*m) == Some(kind))
         .collect();
     let same_file = rivals.iter().any(|m| shape.file(m.from) == shape.file(mv.from));
     let same_rank = rivals.iter().any(|m| shape.rank(m.from) == shape.rank(mv.from));
@@ -336,14 +364,13 @@ pub fn parse_san<C: MoveContext + ?Sized>(ctx: &C, text: &str) -> Result<Move, N
         None if mover.file.is_some() && mover.rank.is_some() && separator.is_some() => (0..v.kinds.len()).map(|k| Kind(k as u8)).collect(),
         None => (0..v.kinds.len()).filter(|&k| v.kinds[k].pawn).map(|k| Kind(k as u8)).collect(),
     };
-    let us = ctx.mover();
     let candidates = legal
         .iter()
         .copied()
         .filter(|m| {
             let captured = ctx.captured(*m);
             !m.is_castle()
-                && ctx.kind_at(us, m.from).is_some_and(|k| mover_kinds.contains(&k))
+                && ctx.mover_kind(*m).is_some_and(|k| mover_kinds.contains(&k))
                 && mover.file.is_none_or(|f| shape.file(m.from) == f)
                 && mover.rank.is_none_or(|r| shape.rank(m.from) == r)
                 && target.file.is_none_or(|f| shape.file(m.to) == f)

@@ -77,6 +77,10 @@ pub enum Special {
     EnPassant,
     /// The king goes `from` -> `to`, the partner `rook_from` -> `rook_to`.
     Castle { rook_from: Square, rook_to: Square },
+    /// Crowd family only: the piece of this kind leaves `from`, where the
+    /// mover has pieces of several kinds (see `crowd`). Any double step or
+    /// promotion is still read from the squares and `promotion`.
+    FromCrowd(Kind),
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]

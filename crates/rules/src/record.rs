@@ -122,11 +122,12 @@ pub fn parse(text: &str) -> Result<Record, RecordError> {
     Ok(Record { tags, moves })
 }
 
-/// A replayed game of either family.
+/// A replayed game of any family.
 #[derive(Clone, Debug)]
 pub enum Replayed {
     TurnBased(crate::game::Game),
     Simultaneous(SimGame),
+    Crowd(crate::crowd::CrowdGame),
 }
 
 /// The variant a record names (`chess` when it names none).
@@ -195,6 +196,29 @@ pub fn replay_turn_based(
     Ok(game)
 }
 
+/// Replays a record of a crowd variant (ordinary movetext; a FEN tag may
+/// hold crowds), calling `each(move number, side, move, position after)`.
+pub fn replay_crowd(
+    variant: &'static Variant,
+    record: &Record,
+    mut each: impl FnMut(u32, Color, Move, &crate::crowd::CrowdPosition),
+) -> Result<crate::crowd::CrowdGame, RecordError> {
+    use crate::crowd::{CrowdGame, CrowdPosition};
+    let start = match record.tag("FEN") {
+        Some(f) => CrowdPosition::from_fen(variant, f).map_err(|e| RecordError::Start(e.to_string()))?,
+        None => CrowdPosition::start(variant),
+    };
+    let mut game = CrowdGame::new(start);
+    for token in &record.moves {
+        let pos = game.position().clone();
+        let (turn, side) = (pos.fullmove_number(), pos.side_to_move());
+        let mv = read_move(&pos, &token.text).map_err(|reason| RecordError::Move { turn, side, text: token.text.clone(), reason })?;
+        game.play(mv).map_err(|reason| RecordError::Move { turn, side, text: token.text.clone(), reason })?;
+        each(turn, side, mv, game.position());
+    }
+    Ok(game)
+}
+
 /// Replays a record of any variant.
 pub fn replay(registry: &Registry, text: &str) -> Result<Replayed, RecordError> {
     let record = parse(text)?;
@@ -202,6 +226,7 @@ pub fn replay(registry: &Registry, text: &str) -> Result<Replayed, RecordError> 
     Ok(match variant.spec.family {
         Family::TurnBased => Replayed::TurnBased(replay_turn_based(variant, &record, |_, _, _, _| {})?),
         Family::Simultaneous => Replayed::Simultaneous(replay_simultaneous(variant, &record, |_, _, _, _| {})?),
+        Family::Crowd => Replayed::Crowd(replay_crowd(variant, &record, |_, _, _, _| {})?),
     })
 }
 

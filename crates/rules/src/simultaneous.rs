@@ -714,7 +714,7 @@ impl SimPosition {
         let rules = variant.spec.simultaneous.ok_or_else(|| FenError::BadSide(format!("{} is not simultaneous", variant.id())))?;
         let shape = variant.shape;
         let mut fields = text.split_whitespace();
-        let board = crate::fen::parse_board(variant, fields.next().ok_or(FenError::Empty)?, true)?;
+        let board = crate::fen::parse_board(variant, fields.next().ok_or(FenError::Empty)?, crate::fen::Extension::Simultaneous)?;
         let mut setup = Setup::empty();
         setup.pieces = board.pieces;
         // Markers mean nothing without the waiting rule; they are dropped.

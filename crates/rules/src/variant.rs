@@ -18,6 +18,8 @@ pub enum Family {
     TurnBased,
     /// Both sides choose a move on the same position; see `simultaneous`.
     Simultaneous,
+    /// Turn-based, but a square may hold a crowd of pieces; see `crowd`.
+    Crowd,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
@@ -176,6 +178,7 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("parity", include_str!("../../../variants/parity.toml")),
     ("parity-single", include_str!("../../../variants/parity-single.toml")),
     ("move-neutral", include_str!("../../../variants/move-neutral.toml")),
+    ("safety-in-numbers", include_str!("../../../variants/safety-in-numbers.toml")),
 ];
 
 /// A set of known variants: the built-ins plus any files loaded by the user.
@@ -256,6 +259,7 @@ impl Registry {
         let checked = match variant.spec.family {
             Family::TurnBased => crate::fen::parse_position(variant, &variant.spec.start_fen).map(|_| ()),
             Family::Simultaneous => crate::simultaneous::SimPosition::from_fen(variant, &variant.spec.start_fen).map(|_| ()),
+            Family::Crowd => crate::crowd::CrowdPosition::from_fen(variant, &variant.spec.start_fen).map(|_| ()),
         };
         checked.map_err(|e| src.error(start_span, "start", e.to_string()))?;
         Ok(variant)

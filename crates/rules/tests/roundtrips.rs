@@ -254,6 +254,13 @@ proptest! {
                 }
                 return Ok(());
             }
+            if v.spec.family == Family::Crowd {
+                let start = parity_rules::crowd::CrowdPosition::start(v);
+                for mv in start.legal_moves() {
+                    let _ = notation::uci(&start, mv);
+                }
+                return Ok(());
+            }
             let start = Position::start(v);
             let moves: Vec<Move> = start.legal_moves();
             prop_assert_eq!(moves.len() as u64, start.count_legal_moves());

@@ -1,0 +1,783 @@
+//! The crowd family: `safety-in-numbers` (Betza's Crowd Chess 1).
+//!
+//! Turn-based chess where a square may hold any number of pieces of either
+//! colour; two or more make a crowd, and nothing is ever captured on a
+//! crowd. Everything here follows `RULINGS.md` (section `safety-in-numbers`):
+//!
+//! - to an empty square a piece moves as usual (move power);
+//! - to a square with one enemy piece it captures with its capture power,
+//!   or, where only its move power reaches (the pawn's forward step), it
+//!   joins the enemy and makes a crowd;
+//! - to a square with one friendly piece: never;
+//! - to a crowd holding at least one enemy it joins, with either power;
+//! - to an all-friendly crowd: never;
+//! - crowds block riders and lame leaps like single pieces; a pawn that
+//!   joins a crowd with its double step cannot be taken en passant;
+//! - a king is in check only when it stands alone and an enemy capture
+//!   power reaches it; a move may not leave one's own king in check.
+//!
+//! When a piece could both capture a lone enemy and (by move power) join
+//! it, only the capture is generated: the source allows joining only where
+//! the piece "can move to that square but not capture there". No chess
+//! piece is affected.
+//!
+//! A move leaving a square on which the mover has pieces of several kinds
+//! says which with [`Special::FromCrowd`]; every other move is an ordinary
+//! [`Move`].
+//!
+//! FEN: ordinary FEN plus `(PPn)` for a crowd (two or more letters, any
+//! colours, any order; written white first, then by the variant's piece order).
+
+use std::fmt;
+
+use crate::fen::{self, Extension, FenError};
+use crate::geometry::{Bitboard, Square};
+use crate::position::{Color, EnPassant, Kind, Move, Piece, Pieces, PositionError, Special, MAX_KINDS};
+use crate::variant::{CastlingStyle, Variant};
+
+/// A position of the crowd family.
+#[derive(Clone)]
+pub struct CrowdPosition {
+    variant: &'static Variant,
+    /// A bit wherever at least one piece of that colour and kind stands
+    /// (alone or in a crowd): what attacks and blocks.
+    presence: Pieces,
+    occupied: Bitboard,
+    crowd_squares: Bitboard,
+    /// Crowds sorted by square; members sorted by colour, then kind.
+    crowds: Vec<(Square, Vec<Piece>)>,
+    side: Color,
+    castling: [Bitboard; 2],
+    en_passant: Option<EnPassant>,
+    halfmove_clock: u32,
+    fullmove_number: u32,
+    hash: u64,
+}
+
+impl PartialEq for CrowdPosition {
+    fn eq(&self, other: &CrowdPosition) -> bool {
+        std::ptr::eq(self.variant, other.variant)
+            && self.same_position(other)
+            && self.halfmove_clock == other.halfmove_clock
+            && self.fullmove_number == other.fullmove_number
+    }
+}
+
+impl Eq for CrowdPosition {}
+
+impl fmt::Debug for CrowdPosition {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "CrowdPosition({} {})", self.variant.id(), self.to_fen())
+    }
+}
+
+fn sort_members(members: &mut [Piece]) {
+    members.sort_by_key(|p| (p.color, p.kind));
+}
+
+impl CrowdPosition {
+    /// The variant's start position.
+    pub fn start(variant: &'static Variant) -> CrowdPosition {
+        CrowdPosition::from_fen(variant, &variant.spec.start_fen).expect("start position validated at load")
+    }
+
+    #[inline]
+    pub fn variant(&self) -> &'static Variant {
+        self.variant
+    }
+    #[inline]
+    pub fn side_to_move(&self) -> Color {
+        self.side
+    }
+    /// Every occupied square, single pieces and crowds alike.
+    #[inline]
+    pub fn occupied(&self) -> Bitboard {
+        self.occupied
+    }
+    /// Squares holding two or more pieces.
+    #[inline]
+    pub fn crowd_squares(&self) -> Bitboard {
+        self.crowd_squares
+    }
+    /// The crowds, by square, with their members (white first, then by kind).
+    pub fn crowds(&self) -> &[(Square, Vec<Piece>)] {
+        &self.crowds
+    }
+    /// Squares where at least one piece of `color` and `kind` stands.
+    #[inline]
+    pub fn presence(&self, color: Color, kind: Kind) -> Bitboard {
+        self.presence[color.index()][kind.index()]
+    }
+    /// Squares where at least one piece of `color` stands.
+    pub fn by_color(&self, color: Color) -> Bitboard {
+        self.presence[color.index()].iter().fold(Bitboard::EMPTY, |a, &b| a | b)
+    }
+    pub fn castling_rights(&self, color: Color) -> Bitboard {
+        self.castling[color.index()]
+    }
+    pub fn en_passant(&self) -> Option<EnPassant> {
+        self.en_passant
+    }
+    pub fn halfmove_clock(&self) -> u32 {
+        self.halfmove_clock
+    }
+    pub fn fullmove_number(&self) -> u32 {
+        self.fullmove_number
+    }
+    /// Zobrist key of everything that matters for repetition, crowds included.
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+    pub fn king(&self, color: Color) -> Square {
+        self.presence(color, self.variant.royal).lowest().expect("a position always has both kings")
+    }
+
+    /// Everything on `sq` (white first, then by kind).
+    pub fn contents(&self, sq: Square) -> Vec<Piece> {
+        if self.crowd_squares.contains(sq) {
+            return self.crowd(sq).to_vec();
+        }
+        self.single(sq).into_iter().collect()
+    }
+
+    /// The piece on `sq` if it stands there alone.
+    pub fn single(&self, sq: Square) -> Option<Piece> {
+        if !self.occupied.contains(sq) || self.crowd_squares.contains(sq) {
+            return None;
+        }
+        [Color::White, Color::Black].into_iter().find_map(|color| {
+            (0..self.variant.kinds.len())
+                .find(|&k| self.presence[color.index()][k].contains(sq))
+                .map(|k| Piece { color, kind: Kind(k as u8) })
+        })
+    }
+
+    fn crowd(&self, sq: Square) -> &[Piece] {
+        match self.crowds.binary_search_by_key(&sq, |(s, _)| *s) {
+            Ok(i) => &self.crowds[i].1,
+            Err(_) => &[],
+        }
+    }
+
+    /// The kinds of `color` on `sq`, each once.
+    pub fn kinds_at(&self, color: Color, sq: Square) -> Vec<Kind> {
+        (0..self.variant.kinds.len())
+            .filter(|&k| self.presence[color.index()][k].contains(sq))
+            .map(|k| Kind(k as u8))
+            .collect()
+    }
+
+    /// Number of pieces on the board.
+    pub fn piece_count(&self) -> usize {
+        let crowded: usize = self.crowds.iter().map(|(_, m)| m.len()).sum();
+        (self.occupied & !self.crowd_squares).count() as usize + crowded
+    }
+
+    /// Replaces what stands on `sq`.
+    fn set_square(&mut self, sq: Square, mut members: Vec<Piece>) {
+        for c in 0..2 {
+            for k in 0..MAX_KINDS {
+                self.presence[c][k] = self.presence[c][k].without(sq);
+            }
+        }
+        for p in &members {
+            self.presence[p.color.index()][p.kind.index()] |= sq.bit();
+        }
+        let pos = self.crowds.binary_search_by_key(&sq, |(s, _)| *s);
+        self.occupied = if members.is_empty() { self.occupied.without(sq) } else { self.occupied.with(sq) };
+        if members.len() >= 2 {
+            sort_members(&mut members);
+            self.crowd_squares = self.crowd_squares.with(sq);
+            match pos {
+                Ok(i) => self.crowds[i].1 = members,
+                Err(i) => self.crowds.insert(i, (sq, members)),
+            }
+        } else {
+            self.crowd_squares = self.crowd_squares.without(sq);
+            if let Ok(i) = pos {
+                self.crowds.remove(i);
+            }
+        }
+    }
+
+    fn remove_piece(&mut self, sq: Square, piece: Piece) {
+        let mut here = self.contents(sq);
+        let i = here.iter().position(|p| *p == piece).expect("the piece to remove stands there");
+        here.remove(i);
+        self.set_square(sq, here);
+    }
+
+    fn add_piece(&mut self, sq: Square, piece: Piece) {
+        let mut here = self.contents(sq);
+        here.push(piece);
+        self.set_square(sq, here);
+    }
+
+    fn compute_hash(&self) -> u64 {
+        let v = self.variant;
+        let keys = &v.zobrist;
+        let mut h = 0;
+        for sq in self.occupied {
+            let here = self.contents(sq);
+            let crowded = here.len() >= 2;
+            let mut i = 0;
+            while i < here.len() {
+                let p = here[i];
+                let n = here[i..].iter().take_while(|q| **q == p).count();
+                let key = keys.piece(p.color, p.kind, sq);
+                // A lone piece keeps the plain key; crowd members are told
+                // apart from it and by how many of them stand there.
+                h ^= if crowded { key.rotate_left(n as u32 * 7) ^ 0x9e37_79b9_7f4a_7c15u64.rotate_left(n as u32) } else { key };
+                i += n;
+            }
+        }
+        for color in [Color::White, Color::Black] {
+            for sq in self.castling[color.index()] {
+                h ^= keys.castling(sq);
+            }
+        }
+        if let Some(ep) = self.en_passant {
+            h ^= keys.en_passant(ep.target);
+        }
+        if self.side == Color::Black {
+            h ^= keys.black_to_move;
+        }
+        h
+    }
+
+    /// Same pieces, crowds, side, rights and en passant: equal for repetition.
+    pub fn same_position(&self, other: &CrowdPosition) -> bool {
+        self.hash == other.hash
+            && self.presence == other.presence
+            && self.crowds == other.crowds
+            && self.side == other.side
+            && self.castling == other.castling
+            && self.en_passant == other.en_passant
+    }
+
+    // ---- Attacks and check ----------------------------------------------
+
+    /// True if a capture power of some piece of `by` (alone or in a crowd)
+    /// reaches `sq`, with crowds and single pieces blocking.
+    pub fn is_attacked(&self, sq: Square, by: Color) -> bool {
+        self.is_attacked_with(sq, by, self.occupied)
+    }
+
+    fn is_attacked_with(&self, sq: Square, by: Color, occ: Bitboard) -> bool {
+        let v = self.variant;
+        v.is_attacked(&self.presence, sq, by, occ, &v.rider_sets(&self.presence, by))
+    }
+
+    /// A king is in check when it stands alone and is attacked.
+    pub fn king_in_check(&self, color: Color) -> bool {
+        let king = self.king(color);
+        !self.crowd_squares.contains(king) && self.is_attacked(king, color.other())
+    }
+
+    /// The side to move is in check.
+    pub fn is_check(&self) -> bool {
+        self.king_in_check(self.side)
+    }
+
+    // ---- Moves ----------------------------------------------------------
+
+    /// The kind a move moves (the king for castling).
+    pub fn mover_kind(&self, mv: Move) -> Option<Kind> {
+        let us = self.side;
+        let v = self.variant;
+        match mv.special {
+            Special::FromCrowd(k) => self.presence(us, k).contains(mv.from).then_some(k),
+            Special::Castle { .. } => Some(v.royal),
+            Special::EnPassant => self
+                .kinds_at(us, mv.from)
+                .into_iter()
+                .find(|&k| v.tables(us, k).en_passant[mv.from.index()].contains(mv.to)),
+            _ => match self.kinds_at(us, mv.from).as_slice() {
+                [k] => Some(*k),
+                _ => None,
+            },
+        }
+    }
+
+    /// Moves of the side to move that follow the crowd rules, before the
+    /// king-safety test.
+    pub fn pseudo_legal_moves(&self) -> Vec<Move> {
+        let v = self.variant;
+        let us = self.side;
+        let them = us.other();
+        let occ = self.occupied;
+        let mut out = Vec::new();
+        for from in self.by_color(us) {
+            let kinds = self.kinds_at(us, from);
+            let tag = kinds.len() > 1;
+            for &kind in &kinds {
+                let t = v.tables(us, kind);
+                let quiet = v.reach(&t.quiet, from, occ);
+                let capture = v.reach(&t.capture, from, occ);
+                for to in quiet | capture {
+                    let ok = if !occ.contains(to) {
+                        quiet.contains(to)
+                    } else if self.crowd_squares.contains(to) {
+                        self.crowd(to).iter().any(|p| p.color == them)
+                    } else {
+                        // One piece: capture it, or join it by move power alone.
+                        self.single(to).is_some_and(|p| p.color == them)
+                    };
+                    if !ok {
+                        continue;
+                    }
+                    let special = if tag { Special::FromCrowd(kind) } else { Special::None };
+                    if v.kinds[kind.index()].pawn && v.promotion_zone[us.index()].contains(to) {
+                        for &promo in &v.promotion_kinds {
+                            out.push(Move { from, to, promotion: Some(promo), special });
+                        }
+                    } else {
+                        out.push(Move { from, to, promotion: None, special });
+                    }
+                }
+            }
+        }
+        self.en_passant_moves(&mut out);
+        self.castling_moves(&mut out);
+        out
+    }
+
+    fn en_passant_moves(&self, out: &mut Vec<Move>) {
+        let Some(ep) = self.en_passant else { return };
+        let v = self.variant;
+        let us = self.side;
+        for k in 0..v.kinds.len() {
+            let from = v.tables(us, Kind(k as u8)).en_passant_from[ep.target.index()] & self.presence[us.index()][k];
+            for from in from {
+                out.push(Move { from, to: ep.target, promotion: None, special: Special::EnPassant });
+            }
+        }
+    }
+
+    fn castling_moves(&self, out: &mut Vec<Move>) {
+        let us = self.side;
+        let rights = self.castling[us.index()];
+        if rights.is_empty() || self.is_check() {
+            return;
+        }
+        let v = self.variant;
+        crate::movegen::for_each_castling(v, self.king(us), rights, self.occupied, |mv, path, after| {
+            // A crowd the king or partner leaves is still occupied.
+            let after = after | self.crowd_squares;
+            if !path.filter_squares(|s| self.is_attacked_with(s, us.other(), after)).any() {
+                out.push(mv);
+            }
+        });
+    }
+
+    /// All legal moves of the side to move.
+    pub fn legal_moves(&self) -> Vec<Move> {
+        let us = self.side;
+        let mut moves = self.pseudo_legal_moves();
+        moves.retain(|&mv| !self.play(mv).king_in_check(us));
+        moves
+    }
+
+    pub fn is_legal(&self, mv: Move) -> bool {
+        self.legal_moves().contains(&mv)
+    }
+
+    /// Plays a legal move and returns the new position.
+    pub fn play(&self, mv: Move) -> CrowdPosition {
+        let v = self.variant;
+        let us = self.side;
+        let them = us.other();
+        let kind = self.mover_kind(mv).expect("a legal move names a piece of the side to move");
+        let mut p = self.clone();
+        p.en_passant = None;
+        let mut reset_clock = v.kinds[kind.index()].pawn;
+        let mut lost = [Bitboard::EMPTY; 2];
+        match mv.special {
+            Special::Castle { rook_from, rook_to } => {
+                let partner = (0..v.kinds.len())
+                    .find(|&k| v.castling_partner_kinds >> k & 1 != 0 && self.presence[us.index()][k].contains(rook_from))
+                    .map(|k| Kind(k as u8))
+                    .expect("castling partner present");
+                p.remove_piece(mv.from, Piece { color: us, kind });
+                p.remove_piece(rook_from, Piece { color: us, kind: partner });
+                p.add_piece(mv.to, Piece { color: us, kind });
+                p.add_piece(rook_to, Piece { color: us, kind: partner });
+            }
+            _ => {
+                let victim = match (mv.special, self.en_passant) {
+                    (Special::EnPassant, Some(ep)) => self.single(ep.victim).map(|q| (ep.victim, q)),
+                    _ => self.single(mv.to).filter(|q| {
+                        q.color == them && v.reach(&v.tables(us, kind).capture, mv.from, self.occupied).contains(mv.to)
+                    }).map(|q| (mv.to, q)),
+                };
+                if let Some((sq, q)) = victim {
+                    p.remove_piece(sq, q);
+                    lost[them.index()] |= sq.bit();
+                    reset_clock = true;
+                }
+                p.remove_piece(mv.from, Piece { color: us, kind });
+                p.add_piece(mv.to, Piece { color: us, kind: mv.promotion.unwrap_or(kind) });
+            }
+        }
+        // The king's move spends both rights; a partner's move spends its own
+        // (another piece leaving the partner's crowd spends nothing).
+        if kind == v.royal {
+            lost[us.index()] = Bitboard(u128::MAX);
+        } else if v.castling_partner_kinds >> kind.0 & 1 != 0 {
+            lost[us.index()] |= mv.from.bit();
+        }
+        for (rights, lost) in p.castling.iter_mut().zip(lost) {
+            *rights &= !lost;
+        }
+        p.side = them;
+        p.halfmove_clock = if reset_clock { 0 } else { self.halfmove_clock + 1 };
+        if us == Color::Black {
+            p.fullmove_number += 1;
+        }
+        // A double step that lands alone may be answered en passant.
+        let double = v.kinds[kind.index()].pawn
+            && mv.promotion.is_none()
+            && v.tables(us, kind).quiet.lame[mv.from.index()].iter().any(|&(to, _)| to == mv.to);
+        if double && p.single(mv.to).is_some() {
+            let back = if v.shape.rank(mv.to) > v.shape.rank(mv.from) { -1 } else { 1 };
+            if let Some(target) = v.shape.offset(mv.to, 0, back).filter(|t| !p.occupied.contains(*t)) {
+                p.en_passant = p.capturable_en_passant(EnPassant { target, victim: mv.to });
+            }
+        }
+        p.hash = p.compute_hash();
+        p
+    }
+
+    /// Keeps an en passant square only if the side to move can legally use it.
+    fn capturable_en_passant(&self, ep: EnPassant) -> Option<EnPassant> {
+        let with = CrowdPosition { en_passant: Some(ep), ..self.clone() };
+        let mut moves = Vec::new();
+        with.en_passant_moves(&mut moves);
+        moves.into_iter().any(|mv| !with.play(mv).king_in_check(with.side)).then_some(ep)
+    }
+
+    /// The game is over: `Some(winner)` for checkmate, `Some(None)` for stalemate.
+    pub fn terminal(&self) -> Option<Option<Color>> {
+        if !self.legal_moves().is_empty() {
+            return None;
+        }
+        Some(if self.is_check() { Some(self.side.other()) } else { None })
+    }
+
+    // ---- FEN --------------------------------------------------------------
+
+    /// Reads FEN with crowds written `(PPn)`.
+    pub fn from_fen(variant: &'static Variant, text: &str) -> Result<CrowdPosition, FenError> {
+        let (setup, board) = fen::parse_setup_ext(variant, text, Extension::Crowd)?;
+        let shape = variant.shape;
+        let name = |sq: Square| shape.name(sq).to_string();
+        let mut crowds = board.groups;
+        for (_, m) in &mut crowds {
+            sort_members(m);
+        }
+        crowds.sort_by_key(|(s, _)| *s);
+        let occupied = setup.occupied(Color::White) | setup.occupied(Color::Black);
+        let crowd_squares = crowds.iter().fold(Bitboard::EMPTY, |b, (s, _)| b.with(*s));
+        let mut pos = CrowdPosition {
+            variant,
+            presence: setup.pieces,
+            occupied,
+            crowd_squares,
+            crowds,
+            side: setup.side,
+            castling: [Bitboard::EMPTY; 2],
+            en_passant: None,
+            halfmove_clock: setup.halfmove_clock,
+            fullmove_number: setup.fullmove_number.max(1),
+            hash: 0,
+        };
+        for color in [Color::White, Color::Black] {
+            let royal = Piece { color, kind: variant.royal };
+            let kings = (pos.presence(color, variant.royal) & !crowd_squares).count() as usize
+                + pos.crowds.iter().flat_map(|(_, m)| m).filter(|p| **p == royal).count();
+            if kings == 0 {
+                return Err(PositionError::MissingKing(color).into());
+            }
+            if kings > 1 {
+                return Err(PositionError::TooManyKings(color).into());
+            }
+            for (k, info) in variant.kinds.iter().enumerate() {
+                if let Some(sq) = (pos.presence[color.index()][k] & variant.promotion_zone[color.index()]).lowest().filter(|_| info.pawn) {
+                    return Err(PositionError::PawnOnLastRank { color, square: name(sq) }.into());
+                }
+            }
+        }
+        for color in [Color::White, Color::Black] {
+            let rights = setup.castling[color.index()];
+            if rights.is_empty() {
+                continue;
+            }
+            let home = variant.home_rank(color);
+            let king = pos.king(color);
+            let partners = (0..variant.kinds.len())
+                .filter(|k| variant.castling_partner_kinds >> k & 1 != 0)
+                .fold(Bitboard::EMPTY, |b, k| b | pos.presence[color.index()][k]);
+            if let Some(sq) = (rights & !(partners & home)).lowest() {
+                return Err(PositionError::BadCastling(name(sq)).into());
+            }
+            if variant.spec.castling == CastlingStyle::None || !home.contains(king) {
+                return Err(PositionError::BadCastling(name(rights.lowest().unwrap_or(king))).into());
+            }
+            pos.castling[color.index()] = rights;
+        }
+        if let Some(target) = setup.en_passant {
+            let them = pos.side.other();
+            let victim = shape.offset(target, 0, them.forward());
+            let origin = shape.offset(target, 0, -them.forward());
+            let valid = match (victim, origin) {
+                (Some(v), Some(o)) => {
+                    let lone_pawn = pos.single(v).is_some_and(|p| p.color == them && variant.kinds[p.kind.index()].pawn);
+                    lone_pawn && !occupied.contains(target) && !occupied.contains(o)
+                }
+                _ => false,
+            };
+            if !valid {
+                return Err(PositionError::BadEnPassant(name(target)).into());
+            }
+            pos.en_passant = pos.capturable_en_passant(EnPassant { target, victim: victim.expect("checked above") });
+        }
+        pos.hash = pos.compute_hash();
+        if pos.king_in_check(pos.side.other()) {
+            return Err(PositionError::OppositeCheck(pos.side.other()).into());
+        }
+        Ok(pos)
+    }
+
+    /// Writes FEN with crowds as `(PPn)`.
+    pub fn to_fen(&self) -> String {
+        let v = self.variant;
+        let shape = v.shape;
+        let mut out = String::new();
+        for rank in (0..shape.ranks).rev() {
+            let mut empty = 0;
+            for file in 0..shape.files {
+                let sq = shape.square(file, rank);
+                let here = self.contents(sq);
+                if here.is_empty() {
+                    empty += 1;
+                    continue;
+                }
+                if empty > 0 {
+                    out.push_str(&empty.to_string());
+                    empty = 0;
+                }
+                let letters: String = here.iter().map(|p| fen::letter(v, p.color, p.kind)).collect();
+                if here.len() == 1 {
+                    out.push_str(&letters);
+                } else {
+                    out.push('(');
+                    out.push_str(&letters);
+                    out.push(')');
+                }
+            }
+            if empty > 0 {
+                out.push_str(&empty.to_string());
+            }
+            if rank > 0 {
+                out.push('/');
+            }
+        }
+        out.push_str(if self.side == Color::White { " w " } else { " b " });
+        out.push_str(&fen::castling_letters(v, &self.presence, &self.castling));
+        out.push(' ');
+        match self.en_passant {
+            Some(ep) => out.push_str(&shape.name(ep.target).to_string()),
+            None => out.push('-'),
+        }
+        out.push_str(&format!(" {} {}", self.halfmove_clock, self.fullmove_number));
+        out
+    }
+}
+
+impl CrowdPosition {
+    /// The piece a move captures, if any (never one in a crowd).
+    pub fn captured(&self, mv: Move) -> Option<Piece> {
+        let v = self.variant;
+        let us = self.side;
+        match (mv.special, self.en_passant) {
+            (Special::Castle { .. }, _) => None,
+            (Special::EnPassant, Some(ep)) => self.single(ep.victim),
+            _ => {
+                let kind = self.mover_kind(mv)?;
+                self.single(mv.to)
+                    .filter(|q| q.color != us && v.reach(&v.tables(us, kind).capture, mv.from, self.occupied).contains(mv.to))
+            }
+        }
+    }
+}
+
+impl crate::notation::MoveContext for CrowdPosition {
+    fn variant(&self) -> &'static Variant {
+        self.variant
+    }
+    fn mover(&self) -> Color {
+        self.side
+    }
+    fn legal(&self) -> Vec<Move> {
+        self.legal_moves()
+    }
+    /// The lowest kind of `color` on `sq` (a crowd may hold several; moves
+    /// out of such a square name theirs with [`Special::FromCrowd`]).
+    fn kind_at(&self, color: Color, sq: Square) -> Option<Kind> {
+        self.kinds_at(color, sq).first().copied()
+    }
+    fn captured(&self, mv: Move) -> Option<Kind> {
+        CrowdPosition::captured(self, mv).map(|p| p.kind)
+    }
+    fn mover_kind(&self, mv: Move) -> Option<Kind> {
+        CrowdPosition::mover_kind(self, mv)
+    }
+}
+
+impl CrowdPosition {
+    /// SAN with check and mate marks. A join is written like a quiet move
+    /// to the square (`Nf3`, `ef3` for the e-pawn's diagonal join), never
+    /// with `x`: nothing is captured.
+    pub fn san(&self, mv: Move) -> String {
+        let mut out = crate::notation::san_plain(self, mv);
+        let next = self.play(mv);
+        if next.is_check() {
+            out.push(if next.legal_moves().is_empty() { '#' } else { '+' });
+        }
+        out
+    }
+}
+
+// ---- Games ------------------------------------------------------------------
+
+/// A game of a crowd variant: start, moves and the positions they reach.
+#[derive(Clone, Debug)]
+pub struct CrowdGame {
+    positions: Vec<CrowdPosition>,
+    moves: Vec<Move>,
+}
+
+impl CrowdGame {
+    pub fn new(start: CrowdPosition) -> CrowdGame {
+        CrowdGame { positions: vec![start], moves: Vec::new() }
+    }
+    pub fn position(&self) -> &CrowdPosition {
+        self.positions.last().expect("a game has a position")
+    }
+    pub fn start(&self) -> &CrowdPosition {
+        &self.positions[0]
+    }
+    pub fn moves(&self) -> &[Move] {
+        &self.moves
+    }
+
+    /// Checkmate wins, stalemate as the variant says (a draw here), then the
+    /// fifty-move rule and repetition as the variant file sets them.
+    pub fn outcome(&self) -> Option<crate::game::Outcome> {
+        use crate::game::{Outcome, Reason, Result as Res};
+        use crate::variant::StalemateResult;
+        let pos = self.position();
+        let v = pos.variant;
+        if let Some(winner) = pos.terminal() {
+            return Some(match winner {
+                Some(c) => Outcome { result: Res::Win(c), reason: Reason::Checkmate },
+                None => {
+                    let mover = pos.side;
+                    let result = match v.spec.stalemate {
+                        StalemateResult::Draw => Res::Draw,
+                        StalemateResult::Loss => Res::Win(mover.other()),
+                        StalemateResult::Win => Res::Win(mover),
+                    };
+                    Outcome { result, reason: Reason::Stalemate }
+                }
+            });
+        }
+        if v.spec.fifty_move_rule && pos.halfmove_clock >= 100 {
+            return Some(Outcome { result: Res::Draw, reason: Reason::FiftyMoves });
+        }
+        let seen = self.positions.iter().filter(|p| p.same_position(pos)).count();
+        if v.spec.repetition > 0 && seen >= v.spec.repetition as usize {
+            return Some(Outcome { result: Res::Draw, reason: Reason::Repetition });
+        }
+        None
+    }
+
+    /// Plays a move if it is legal and the game is not over.
+    pub fn play(&mut self, mv: Move) -> Result<(), String> {
+        if let Some(o) = self.outcome() {
+            return Err(format!("the game is over: {o}"));
+        }
+        let pos = self.position();
+        if !pos.is_legal(mv) {
+            return Err(format!("{} is not a legal move", crate::notation::uci(pos, mv)));
+        }
+        let next = pos.play(mv);
+        self.moves.push(mv);
+        self.positions.push(next);
+        Ok(())
+    }
+}
+
+/// Counts move paths to `depth` plies.
+pub fn perft(pos: &CrowdPosition, depth: u32) -> u64 {
+    match depth {
+        0 => 1,
+        1 => pos.legal_moves().len() as u64,
+        _ => pos.legal_moves().into_iter().map(|mv| perft(&pos.play(mv), depth - 1)).sum(),
+    }
+}
+
+/// Perft per root move.
+pub fn divide(pos: &CrowdPosition, depth: u32) -> Vec<(Move, u64)> {
+    if depth == 0 {
+        return Vec::new();
+    }
+    pos.legal_moves().into_iter().map(|mv| (mv, perft(&pos.play(mv), depth - 1))).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::variant::Registry;
+
+    fn sin() -> &'static Variant {
+        Registry::builtin().get("safety-in-numbers").unwrap()
+    }
+
+    #[test]
+    fn start_is_chess_start() {
+        let v = sin();
+        let pos = CrowdPosition::start(v);
+        assert_eq!(pos.to_fen(), Registry::builtin().get("chess").unwrap().spec.start_fen);
+        assert_eq!(perft(&pos, 1), 20);
+        assert_eq!(perft(&pos, 2), 400);
+    }
+
+    #[test]
+    fn crowd_fen_round_trips() {
+        let v = sin();
+        for fen in [
+            "rnbq1bnr/pppppppp/8/8/8/5(Kk)2/PPPPPPPP/RNBQ1BNR w - - 0 1",
+            "4k3/8/8/3(PPbn)4/8/8/8/4K3 b - - 3 20",
+        ] {
+            let pos = CrowdPosition::from_fen(v, fen).unwrap();
+            assert_eq!(pos.to_fen(), fen);
+        }
+        // Any order in, canonical order out.
+        let pos = CrowdPosition::from_fen(v, "4k3/8/8/3(nPbP)4/8/8/8/4K3 b - - 3 20").unwrap();
+        assert_eq!(pos.to_fen(), "4k3/8/8/3(PPbn)4/8/8/8/4K3 b - - 3 20");
+        assert!(CrowdPosition::from_fen(v, "4k3/8/8/3(P)4/8/8/8/4K3 w - - 0 1").is_err());
+        assert!(CrowdPosition::from_fen(v, "4k3/8/8/3(PK)4/8/8/8/4K3 w - - 0 1").is_err());
+    }
+
+    #[test]
+    fn hash_tells_crowds_apart() {
+        let v = sin();
+        let a = CrowdPosition::from_fen(v, "4k3/8/8/3(PPn)4/8/8/8/4K3 w - - 0 1").unwrap();
+        let b = CrowdPosition::from_fen(v, "4k3/8/8/3(Pn)4/8/8/8/4K3 w - - 0 1").unwrap();
+        let c = CrowdPosition::from_fen(v, "4k3/8/8/3(Pnn)4/8/8/8/4K3 w - - 0 1").unwrap();
+        assert_ne!(a.hash(), b.hash());
+        assert_ne!(a.hash(), c.hash());
+        assert_ne!(b.hash(), c.hash());
+    }
+}
