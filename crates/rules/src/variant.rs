@@ -644,6 +644,8 @@ impl Variant {
             start_board
                 .split('/')
                 .enumerate()
+                // A malformed start (too many rows) is refused later; never overflow here.
+                .take(shape.ranks as usize)
                 .filter(|(_, row)| row.contains(target))
                 .map(|(i, _)| shape.ranks.saturating_sub(1 + i as u8))
                 .collect()
