@@ -9,6 +9,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
+use parity_rules::crowd::CrowdPosition;
 use parity_rules::simultaneous::SimPosition;
 use parity_rules::variant::Family;
 use parity_rules::{fen, notation, Color, Position, Registry, Variant};
@@ -19,6 +20,7 @@ fuzz_target!(|data: &[u8]| {
     match v.spec.family {
         Family::TurnBased => turn_based(v),
         Family::Simultaneous => simultaneous(v),
+        Family::Crowd => crowd(v),
     }
 });
 
@@ -56,5 +58,17 @@ fn simultaneous(v: &'static Variant) {
         let turn = start.resolve(*w, *b).unwrap_or_else(|e| panic!("legal pair {w:?} {b:?} refused in {written:?}: {e}"));
         let next = turn.position.to_fen();
         assert_eq!(SimPosition::from_fen(v, &next), Ok(turn.position), "{next:?} does not read back");
+    }
+}
+
+fn crowd(v: &'static Variant) {
+    let start = CrowdPosition::start(v);
+    let written = start.to_fen();
+    assert_eq!(CrowdPosition::from_fen(v, &written), Ok(start.clone()), "start position {written:?} does not read back");
+    for mv in start.legal_moves() {
+        let uci = notation::uci(&start, mv);
+        assert_eq!(notation::parse_uci(&start, &uci), Ok(mv), "UCI {uci:?} does not read back in {written:?}");
+        let san = start.san(mv);
+        assert_eq!(notation::parse_san(&start, &san), Ok(mv), "SAN {san:?} does not read back in {written:?}");
     }
 }
