@@ -57,14 +57,13 @@ pub enum GameError {
 
 #[derive(Clone, Debug)]
 pub struct Game {
-    start: Position,
     moves: Vec<Move>,
     positions: Vec<Position>,
 }
 
 impl Game {
     pub fn new(start: Position) -> Game {
-        Game { start, moves: Vec::new(), positions: vec![start] }
+        Game { moves: Vec::new(), positions: vec![start] }
     }
 
     pub fn from_fen(variant: &'static Variant, fen: &str) -> std::result::Result<Game, GameError> {
@@ -72,7 +71,7 @@ impl Game {
     }
 
     pub fn start(&self) -> &Position {
-        &self.start
+        &self.positions[0]
     }
 
     pub fn position(&self) -> &Position {
