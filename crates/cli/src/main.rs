@@ -145,33 +145,33 @@ fn run(cli: Cli) -> Result<(), Failure> {
 }
 
 fn run_perft(out: &mut impl Write, pos: &Position, depth: u32, divide: bool) -> Result<(), Failure> {
-    let start = Instant::now();
-    let nodes = if divide {
-        let mut total = 0;
-        for (mv, n) in perft::divide(pos, depth) {
-            writeln!(out, "{}: {n}", notation::uci(pos, mv))?;
-            total += n;
-        }
-        writeln!(out)?;
-        total
-    } else {
-        perft::perft(pos, depth)
-    };
-    report_speed(out, nodes, start)
+    counted_perft(out, pos, divide, || perft::divide(pos, depth), || perft::perft(pos, depth))
 }
 
 fn run_crowd_perft(out: &mut impl Write, pos: &CrowdPosition, depth: u32, divide: bool) -> Result<(), Failure> {
+    counted_perft(out, pos, divide, || crowd::divide(pos, depth), || crowd::perft(pos, depth))
+}
+
+/// Perft of a turn-based family: per root move with `divide`, then the
+/// total and its speed.
+fn counted_perft<C: notation::MoveContext>(
+    out: &mut impl Write,
+    pos: &C,
+    divide: bool,
+    per_move: impl FnOnce() -> Vec<(parity_rules::Move, u64)>,
+    total: impl FnOnce() -> u64,
+) -> Result<(), Failure> {
     let start = Instant::now();
     let nodes = if divide {
-        let mut total = 0;
-        for (mv, n) in crowd::divide(pos, depth) {
+        let mut sum = 0;
+        for (mv, n) in per_move() {
             writeln!(out, "{}: {n}", notation::uci(pos, mv))?;
-            total += n;
+            sum += n;
         }
         writeln!(out)?;
-        total
+        sum
     } else {
-        crowd::perft(pos, depth)
+        total()
     };
     report_speed(out, nodes, start)
 }
