@@ -47,6 +47,8 @@ enum Command {
         #[arg(long)]
         quiet: bool,
     },
+    /// Speak UCI on stdin/stdout (Fairy-Stockfish conventions: UCI_Variant, VariantPath).
+    Uci,
     /// List the variants and their pieces, or check a variant file.
     Variants {
         #[command(subcommand)]
@@ -140,6 +142,10 @@ fn run(cli: Cli) -> Result<(), Failure> {
             describe(&mut out, v)?;
         }
         Command::Replay { file, quiet } => replay(&mut out, &registry, &file, quiet)?,
+        Command::Uci => {
+            drop(out);
+            parity_engine::uci::run_stdio();
+        }
     }
     Ok(())
 }

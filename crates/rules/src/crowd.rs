@@ -448,6 +448,16 @@ impl CrowdPosition {
         p
     }
 
+    /// Passes the move (for an engine's null-move search); see [`crate::Position::play_null`].
+    pub fn play_null(&self) -> CrowdPosition {
+        let mut p = self.clone();
+        p.en_passant = None;
+        p.side = self.side.other();
+        p.halfmove_clock += 1;
+        p.hash = p.compute_hash();
+        p
+    }
+
     /// Keeps an en passant square only if the side to move can legally use it.
     fn capturable_en_passant(&self, ep: EnPassant) -> Option<EnPassant> {
         let with = CrowdPosition { en_passant: Some(ep), ..self.clone() };

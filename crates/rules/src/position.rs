@@ -522,6 +522,19 @@ impl Position {
         p
     }
 
+    /// Passes the move (for an engine's null-move search): the other side
+    /// moves next and any en passant chance lapses. Not a legal chess move.
+    pub fn play_null(&self) -> Position {
+        let mut p = *self;
+        if let Some(ep) = p.en_passant.take() {
+            p.hash ^= self.variant.zobrist.en_passant(ep.target);
+        }
+        p.side = self.side.other();
+        p.hash ^= self.variant.zobrist.black_to_move;
+        p.halfmove_clock += 1;
+        p
+    }
+
     /// True if the side to move's king is attacked after `mv` (for moves
     /// whose safety the fast generator cannot see, such as en passant).
     pub(crate) fn leaves_king_attacked(&self, mv: Move) -> bool {

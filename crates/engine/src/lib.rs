@@ -1,0 +1,11 @@
+//! Parity's engine: a variant-generic evaluation, an alpha-beta search for
+//! the turn-based and crowd families, and the UCI front end.
+
+pub mod board;
+pub mod eval;
+pub mod search;
+pub mod tt;
+pub mod uci;
+
+pub use board::Board;
+pub use search::{Limits, Report, SearchResult, Searcher};

@@ -1,0 +1,644 @@
+//! Iterative-deepening principal variation search with a transposition
+//! table, quiescence search, null move, late move reductions, killer and
+//! history ordering, check extensions and futility pruning; time managed
+//! for movetime, depth, node and clock limits. More threads search the same
+//! tree with a shared table (lazy SMP).
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use parity_rules::variant::StalemateResult;
+use parity_rules::{Color, Move};
+
+use crate::board::Board;
+use crate::eval::{self, EvalTables, Score, MATE, MATE_BOUND};
+use crate::tt::{move_code, Bound, Entry, Table};
+
+pub const MAX_PLY: usize = 128;
+const INFINITY: Score = MATE + 1;
+
+/// What to search for how long. Empty limits mean "until stopped".
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    pub depth: Option<i32>,
+    pub nodes: Option<u64>,
+    pub movetime: Option<Duration>,
+    /// Remaining clock time per colour (White, Black).
+    pub time: [Option<Duration>; 2],
+    pub increment: [Duration; 2],
+    pub moves_to_go: Option<u32>,
+    pub infinite: bool,
+    /// Time kept in hand per move for communication (UCI `Move Overhead`).
+    pub overhead: Duration,
+}
+
+/// One completed iteration.
+#[derive(Clone, Debug)]
+pub struct Report {
+    pub depth: i32,
+    pub seldepth: i32,
+    pub score: Score,
+    pub nodes: u64,
+    pub elapsed: Duration,
+    pub pv: Vec<Move>,
+    pub hashfull: u32,
+}
+
+#[derive(Clone, Debug)]
+pub struct SearchResult {
+    /// None only when the side to move has no legal move.
+    pub best: Option<Move>,
+    pub ponder: Option<Move>,
+    pub score: Score,
+    pub depth: i32,
+    pub nodes: u64,
+}
+
+/// State shared by the threads of one engine.
+pub struct Shared {
+    pub tt: Table,
+    pub stop: AtomicBool,
+    nodes: AtomicU64,
+}
+
+impl Shared {
+    pub fn new(hash_megabytes: usize) -> Shared {
+        Shared { tt: Table::new(hash_megabytes), stop: AtomicBool::new(false), nodes: AtomicU64::new(0) }
+    }
+}
+
+/// The reduction of a late quiet move, by depth and move number.
+fn reduction(depth: i32, number: usize) -> i32 {
+    static TABLE: std::sync::OnceLock<Vec<[i32; 64]>> = std::sync::OnceLock::new();
+    let t = TABLE.get_or_init(|| {
+        (0..64)
+            .map(|d| std::array::from_fn(|n| if d == 0 || n == 0 { 0 } else { (0.5 + (d as f64).ln() * (n as f64).ln() / 2.2) as i32 }))
+            .collect()
+    });
+    t[(depth as usize).min(63)][number.min(63)]
+}
+
+/// A search of one position by one thread.
+pub struct Searcher<B: Board> {
+    shared: Arc<Shared>,
+    eval: Arc<EvalTables>,
+    root: B,
+    /// Keys of the game and the current search path, for repetition.
+    keys: Vec<u64>,
+    limits: Limits,
+    start: Instant,
+    soft_deadline: Option<Instant>,
+    hard_deadline: Option<Instant>,
+    main: bool,
+    nodes: u64,
+    unreported_nodes: u64,
+    seldepth: i32,
+    completed_depth: i32,
+    aborted: bool,
+    killers: Vec<[u32; 2]>,
+    history: Vec<i32>,
+    pv: Vec<Vec<Move>>,
+    move_lists: Vec<Vec<Move>>,
+    scores: Vec<Vec<i32>>,
+}
+
+impl<B: Board> Searcher<B> {
+    /// `game_keys` are the keys of the positions before `root` in the game,
+    /// oldest first, so that repetitions of them count as draws.
+    pub fn new(shared: Arc<Shared>, root: B, game_keys: &[u64], limits: Limits) -> Searcher<B> {
+        let eval = eval::tables(root.variant());
+        let mut keys = game_keys.to_vec();
+        keys.push(root.key());
+        Searcher {
+            shared,
+            eval,
+            root,
+            keys,
+            limits,
+            start: Instant::now(),
+            soft_deadline: None,
+            hard_deadline: None,
+            main: true,
+            nodes: 0,
+            unreported_nodes: 0,
+            seldepth: 0,
+            completed_depth: 0,
+            aborted: false,
+            killers: vec![[0; 2]; MAX_PLY + 1],
+            history: vec![0; 2 * 128 * 128],
+            pv: vec![Vec::new(); MAX_PLY + 1],
+            move_lists: vec![Vec::new(); MAX_PLY + 1],
+            scores: vec![Vec::new(); MAX_PLY + 1],
+        }
+    }
+
+    /// Searches with `threads` threads; `report` hears each completed
+    /// iteration of the main thread.
+    pub fn run(mut self, threads: usize, mut report: impl FnMut(&Report)) -> SearchResult {
+        self.shared.tt.new_search();
+        self.shared.nodes.store(0, Ordering::Relaxed);
+        self.set_deadlines();
+        let helpers: Vec<_> = (1..threads.max(1))
+            .map(|id| {
+                let mut helper = Searcher::new(self.shared.clone(), self.root.clone(), &[], Limits::default());
+                helper.keys = self.keys.clone();
+                helper.main = false;
+                helper.limits.depth = self.limits.depth;
+                std::thread::spawn(move || helper.iterate(id, &mut |_| {}))
+            })
+            .collect();
+        let result = self.iterate(0, &mut report);
+        self.shared.stop.store(true, Ordering::Relaxed);
+        let helper_nodes: u64 = helpers.into_iter().map(|h| h.join().map(|r| r.nodes).unwrap_or(0)).sum();
+        SearchResult { nodes: result.nodes + helper_nodes, ..result }
+    }
+
+    fn set_deadlines(&mut self) {
+        let l = &self.limits;
+        let side = self.root.side().index();
+        let (soft, hard) = match (l.movetime, l.time[side]) {
+            (Some(t), _) => {
+                let t = t.saturating_sub(l.overhead).max(Duration::from_millis(1));
+                (t, t)
+            }
+            (None, Some(left)) if !l.infinite => {
+                let left = left.saturating_sub(l.overhead);
+                let inc = l.increment[side];
+                let to_go = l.moves_to_go.unwrap_or(30).clamp(1, 40);
+                let soft = left / to_go + inc * 3 / 4;
+                let hard = (soft * 4).min(left / 3 + inc).min(left.saturating_sub(Duration::from_millis(5)));
+                (soft.min(hard), hard.max(Duration::from_millis(1)))
+            }
+            _ => return,
+        };
+        self.soft_deadline = Some(self.start + soft);
+        self.hard_deadline = Some(self.start + hard);
+    }
+
+    fn iterate(&mut self, thread_id: usize, report: &mut dyn FnMut(&Report)) -> SearchResult {
+        let max_depth = self.limits.depth.unwrap_or(MAX_PLY as i32 - 1).clamp(1, MAX_PLY as i32 - 1);
+        let mut best: Option<(Vec<Move>, Score)> = None;
+        let mut score = 0;
+        let mut depth = 1;
+        while depth <= max_depth {
+            // Helper threads spread over depths so that they fill the table ahead.
+            if thread_id > 0 && depth > 1 && (depth + thread_id as i32) % 3 == 0 {
+                depth += 1;
+                continue;
+            }
+            self.seldepth = 0;
+            score = self.aspiration(depth, score);
+            if self.aborted {
+                break;
+            }
+            self.completed_depth = depth;
+            best = Some((self.pv[0].clone(), score));
+            if self.main {
+                report(&Report {
+                    depth,
+                    seldepth: self.seldepth,
+                    score,
+                    nodes: self.total_nodes(),
+                    elapsed: self.start.elapsed(),
+                    pv: self.pv[0].clone(),
+                    hashfull: self.shared.tt.hashfull(),
+                });
+                if score.abs() > MATE_BOUND && self.limits.depth.is_none() && depth as i32 > 2 * (MATE - score.abs()) + 4 {
+                    break; // a mate is found and proven deep enough
+                }
+                if self.soft_deadline.is_some_and(|d| Instant::now() + (d - self.start) / 2 > d) {
+                    break; // the next iteration would not finish in time
+                }
+            }
+            if self.shared.stop.load(Ordering::Relaxed) {
+                break;
+            }
+            depth += 1;
+        }
+        let (pv, score) = best.unwrap_or_else(|| {
+            // Stopped before the first iteration ended: any legal move.
+            let mut moves = Vec::new();
+            self.root.generate(&mut moves, false);
+            (moves.into_iter().take(1).collect(), 0)
+        });
+        SearchResult { best: pv.first().copied(), ponder: pv.get(1).copied(), score, depth: self.completed_depth, nodes: self.nodes }
+    }
+
+    fn aspiration(&mut self, depth: i32, previous: Score) -> Score {
+        if depth < 5 || previous.abs() > MATE_BOUND {
+            return self.search(&self.root.clone(), depth, -INFINITY, INFINITY, 0, true);
+        }
+        let mut delta = 25;
+        let (mut alpha, mut beta) = (previous - delta, previous + delta);
+        loop {
+            let s = self.search(&self.root.clone(), depth, alpha, beta, 0, true);
+            if self.aborted {
+                return s;
+            }
+            if s <= alpha {
+                alpha = (alpha - delta).max(-INFINITY);
+            } else if s >= beta {
+                beta = (beta + delta).min(INFINITY);
+            } else {
+                return s;
+            }
+            delta *= 2;
+            if delta > 1000 {
+                alpha = -INFINITY;
+                beta = INFINITY;
+            }
+        }
+    }
+
+    fn total_nodes(&self) -> u64 {
+        self.shared.nodes.load(Ordering::Relaxed) + self.unreported_nodes
+    }
+
+    #[inline]
+    fn count_node(&mut self) {
+        self.nodes += 1;
+        self.unreported_nodes += 1;
+        if self.unreported_nodes >= 1024 {
+            self.shared.nodes.fetch_add(self.unreported_nodes, Ordering::Relaxed);
+            self.unreported_nodes = 0;
+            if self.completed_depth > 0 && self.main {
+                let now = Instant::now();
+                if self.hard_deadline.is_some_and(|d| now >= d) {
+                    self.shared.stop.store(true, Ordering::Relaxed);
+                }
+            }
+        }
+    }
+
+    /// True when the search must unwind. The first iteration always ends,
+    /// so that there is a move to play.
+    #[inline]
+    fn should_stop(&mut self) -> bool {
+        if self.aborted {
+            return true;
+        }
+        if self.completed_depth == 0 {
+            return false;
+        }
+        let out_of_nodes = self.main && self.limits.nodes.is_some_and(|n| self.nodes >= n);
+        if out_of_nodes || self.shared.stop.load(Ordering::Relaxed) {
+            self.aborted = true;
+        }
+        self.aborted
+    }
+
+    fn is_draw(&self, pos: &B, ply: usize) -> bool {
+        let clock = pos.halfmove_clock() as usize;
+        let v = pos.variant();
+        if v.spec.fifty_move_rule && clock >= 100 || pos.insufficient_material() {
+            return true;
+        }
+        // A repetition within the search, or a third occurrence of a game position.
+        let key = pos.key();
+        let n = self.keys.len() - 1;
+        let mut count = 0;
+        let mut i = 2;
+        while i <= clock.min(n) {
+            if self.keys[n - i] == key {
+                if n - i >= n - ply || count == 1 {
+                    return true;
+                }
+                count += 1;
+            }
+            i += 2;
+        }
+        false
+    }
+
+    fn no_move_score(&self, pos: &B, in_check: bool, ply: usize) -> Score {
+        let mated = -MATE + ply as Score;
+        if in_check {
+            return mated;
+        }
+        match pos.variant().spec.stalemate {
+            StalemateResult::Draw => 0,
+            StalemateResult::Loss => mated,
+            StalemateResult::Win => -mated,
+        }
+    }
+
+    fn evaluate(&self, pos: &B) -> Score {
+        eval::evaluate(pos, &self.eval)
+    }
+
+    fn has_pieces(&self, pos: &B) -> bool {
+        let us = pos.side();
+        let v = pos.variant();
+        (0..v.kinds.len()).any(|k| {
+            let kind = parity_rules::Kind(k as u8);
+            !v.kinds[k].pawn && !v.kinds[k].royal && pos.presence(us, kind).any()
+        })
+    }
+
+    fn history_index(side: Color, mv: Move) -> usize {
+        side.index() * 128 * 128 + mv.from.index() * 128 + mv.to.index()
+    }
+
+    /// Orders moves: table move, good captures and promotions, killers,
+    /// history, then captures that lose material.
+    fn score_moves(&mut self, pos: &B, ply: usize, tt_move: u32) {
+        let mut scores = std::mem::take(&mut self.scores[ply]);
+        scores.clear();
+        let them = pos.side().other();
+        for &mv in &self.move_lists[ply] {
+            let code = move_code(mv);
+            let s = if code == tt_move {
+                1 << 30
+            } else if let Some(victim) = pos.victim(mv) {
+                let gain = self.eval.value[victim.index()];
+                let cost = self.eval.value[pos.mover(mv).index()];
+                let base = 10 * gain - cost / 10 + mv.promotion.map_or(0, |k| self.eval.value[k.index()]);
+                if cost > gain + 50 && pos.attacked_by(mv.to, them) {
+                    -(1 << 20) + base
+                } else {
+                    (1 << 26) + base
+                }
+            } else if let Some(k) = mv.promotion {
+                (1 << 26) + self.eval.value[k.index()]
+            } else if self.killers[ply][0] == code {
+                (1 << 25) + 2
+            } else if self.killers[ply][1] == code {
+                (1 << 25) + 1
+            } else {
+                self.history[Self::history_index(pos.side(), mv)]
+            };
+            scores.push(s);
+        }
+        self.scores[ply] = scores;
+    }
+
+    /// Moves the best-scored remaining move to `i` and returns it.
+    fn pick(&mut self, ply: usize, i: usize) -> Move {
+        let scores = &mut self.scores[ply];
+        let mut best = i;
+        for j in i + 1..scores.len() {
+            if scores[j] > scores[best] {
+                best = j;
+            }
+        }
+        scores.swap(i, best);
+        self.move_lists[ply].swap(i, best);
+        self.move_lists[ply][i]
+    }
+
+    fn update_pv(&mut self, ply: usize, mv: Move) {
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        let line = &mut head[ply];
+        line.clear();
+        line.push(mv);
+        line.extend_from_slice(&tail[0]);
+    }
+
+    fn search(&mut self, pos: &B, mut depth: i32, mut alpha: Score, mut beta: Score, ply: usize, allow_null: bool) -> Score {
+        self.pv[ply].clear();
+        if self.should_stop() {
+            return 0;
+        }
+        let in_check = pos.in_check();
+        if in_check && ply < MAX_PLY / 2 {
+            depth += 1;
+        }
+        if depth <= 0 || ply >= MAX_PLY - 1 {
+            return self.quiescence(pos, alpha, beta, ply);
+        }
+        self.count_node();
+        self.seldepth = self.seldepth.max(ply as i32);
+        let pv_node = beta - alpha > 1;
+        if ply > 0 {
+            if self.is_draw(pos, ply) {
+                return 0;
+            }
+            alpha = alpha.max(-MATE + ply as Score);
+            beta = beta.min(MATE - ply as Score - 1);
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+        let key = pos.key();
+        let entry = self.shared.tt.probe(key, ply as i32);
+        let tt_move = entry.map_or(0, |e| e.move_code);
+        if let Some(e) = entry {
+            let usable = match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => e.score >= beta,
+                Bound::Upper => e.score <= alpha,
+            };
+            if !pv_node && ply > 0 && e.depth >= depth && usable {
+                return e.score;
+            }
+        }
+        let static_eval = if in_check { -INFINITY } else { self.evaluate(pos) };
+        if !pv_node && !in_check && ply > 0 {
+            // The position is so good that a shallow search would fail high anyway.
+            if depth <= 6 && static_eval - 90 * depth >= beta && beta.abs() < MATE_BOUND {
+                return static_eval;
+            }
+            if allow_null && depth >= 3 && static_eval >= beta && self.has_pieces(pos) {
+                let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(2);
+                let child = pos.make_null();
+                self.keys.push(child.key());
+                let s = -self.search(&child, depth - 1 - r, -beta, -beta + 1, ply + 1, false);
+                self.keys.pop();
+                if self.aborted {
+                    return 0;
+                }
+                if s >= beta {
+                    return if s > MATE_BOUND { beta } else { s };
+                }
+            }
+        }
+
+        let mut moves = std::mem::take(&mut self.move_lists[ply]);
+        moves.clear();
+        pos.generate(&mut moves, false);
+        self.move_lists[ply] = moves;
+        if self.move_lists[ply].is_empty() {
+            return self.no_move_score(pos, in_check, ply);
+        }
+        self.score_moves(pos, ply, tt_move);
+
+        let original_alpha = alpha;
+        let mut best = -INFINITY;
+        let mut best_code = 0;
+        let mut searched = 0usize;
+        let mut quiets_tried: Vec<Move> = Vec::new();
+        let count = self.move_lists[ply].len();
+        for i in 0..count {
+            let mv = self.pick(ply, i);
+            let capture = pos.victim(mv).is_some();
+            let quiet = !capture && mv.promotion.is_none();
+            let code = move_code(mv);
+            let killer = self.killers[ply].contains(&code);
+            let child = pos.make(mv);
+            let gives_check = child.in_check();
+            if ply > 0 && !in_check && !gives_check && quiet && best > -MATE_BOUND && !killer {
+                // Late move pruning and futility pruning near the leaves.
+                if depth <= 3 && searched >= (4 + 2 * depth * depth) as usize {
+                    continue;
+                }
+                if depth <= 2 && static_eval + 100 + 120 * depth <= alpha {
+                    continue;
+                }
+            }
+            self.keys.push(child.key());
+            let new_depth = depth - 1;
+            let mut score;
+            if searched == 0 {
+                score = -self.search(&child, new_depth, -beta, -alpha, ply + 1, true);
+            } else {
+                let mut r = 0;
+                if depth >= 3 && quiet && !gives_check && !in_check && searched >= 2 {
+                    r = reduction(depth, searched);
+                    if pv_node {
+                        r -= 1;
+                    }
+                    if killer {
+                        r -= 1;
+                    }
+                    r -= (self.history[Self::history_index(pos.side(), mv)] / 8000).clamp(-1, 2);
+                    r = r.clamp(0, new_depth - 1);
+                }
+                score = -self.search(&child, new_depth - r, -alpha - 1, -alpha, ply + 1, true);
+                if score > alpha && r > 0 {
+                    score = -self.search(&child, new_depth, -alpha - 1, -alpha, ply + 1, true);
+                }
+                if score > alpha && score < beta {
+                    score = -self.search(&child, new_depth, -beta, -alpha, ply + 1, true);
+                }
+            }
+            self.keys.pop();
+            if self.aborted {
+                return 0;
+            }
+            searched += 1;
+            if score > best {
+                best = score;
+                best_code = code;
+                if score > alpha {
+                    alpha = score;
+                    self.update_pv(ply, mv);
+                    if score >= beta {
+                        if quiet {
+                            self.reward_quiet(pos.side(), ply, mv, depth, &quiets_tried);
+                        }
+                        break;
+                    }
+                }
+            }
+            if quiet {
+                quiets_tried.push(mv);
+            }
+        }
+        if searched == 0 {
+            // Every move was pruned: judge the node by its static value.
+            return static_eval.clamp(-MATE_BOUND, MATE_BOUND);
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if alpha > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.shared.tt.store(key, ply as i32, Entry { move_code: best_code, score: best, depth, bound });
+        best
+    }
+
+    fn reward_quiet(&mut self, side: Color, ply: usize, mv: Move, depth: i32, others: &[Move]) {
+        let code = move_code(mv);
+        if self.killers[ply][0] != code {
+            self.killers[ply][1] = self.killers[ply][0];
+            self.killers[ply][0] = code;
+        }
+        let bonus = (depth * depth).min(400);
+        let mut update = |i: usize, delta: i32| {
+            let h = &mut self.history[i];
+            *h += delta - *h * delta.abs() / 16384;
+        };
+        update(Self::history_index(side, mv), bonus);
+        for &other in others {
+            update(Self::history_index(side, other), -bonus);
+        }
+    }
+
+    fn quiescence(&mut self, pos: &B, mut alpha: Score, beta: Score, ply: usize) -> Score {
+        self.pv[ply].clear();
+        if self.should_stop() {
+            return 0;
+        }
+        self.count_node();
+        self.seldepth = self.seldepth.max(ply as i32);
+        let in_check = pos.in_check();
+        if ply >= MAX_PLY - 1 {
+            return if in_check { 0 } else { self.evaluate(pos) };
+        }
+        if pos.insufficient_material() {
+            return 0;
+        }
+        let mut best = -INFINITY;
+        let mut stand = -INFINITY;
+        if !in_check {
+            stand = self.evaluate(pos);
+            if stand >= beta {
+                return stand;
+            }
+            alpha = alpha.max(stand);
+            best = stand;
+        }
+        let mut moves = std::mem::take(&mut self.move_lists[ply]);
+        moves.clear();
+        pos.generate(&mut moves, !in_check);
+        self.move_lists[ply] = moves;
+        if in_check && self.move_lists[ply].is_empty() {
+            return self.no_move_score(pos, true, ply);
+        }
+        self.score_moves(pos, ply, 0);
+        let best_promotion = pos.variant().promotion_kinds.iter().map(|k| self.eval.value[k.index()]).max().unwrap_or(0);
+        let them = pos.side().other();
+        for i in 0..self.move_lists[ply].len() {
+            let mv = self.pick(ply, i);
+            if !in_check {
+                if mv.promotion.is_some_and(|k| self.eval.value[k.index()] < best_promotion) {
+                    continue;
+                }
+                let gain = pos.victim(mv).map_or(0, |k| self.eval.value[k.index()]);
+                let promo = mv.promotion.map_or(0, |k| self.eval.value[k.index()]);
+                if promo == 0 && stand + gain + 200 < alpha {
+                    continue; // delta pruning: even winning it leaves us below alpha
+                }
+                let cost = self.eval.value[pos.mover(mv).index()];
+                if promo == 0 && cost > gain + 50 && pos.attacked_by(mv.to, them) {
+                    continue; // probably loses material
+                }
+            }
+            let child = pos.make(mv);
+            let score = -self.quiescence(&child, -beta, -alpha, ply + 1);
+            if self.aborted {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    self.update_pv(ply, mv);
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+}
+
+/// Searches `root` on a fresh table with one thread: for tests and tools.
+pub fn search_once<B: Board>(root: &B, game_keys: &[u64], limits: Limits) -> SearchResult {
+    let shared = Arc::new(Shared::new(16));
+    Searcher::new(shared, root.clone(), game_keys, limits).run(1, |_| {})
+}

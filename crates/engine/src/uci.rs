@@ -1,0 +1,492 @@
+//! The UCI front end, with the conventions of Fairy-Stockfish: the variant
+//! is the option `UCI_Variant`, user variants come from `VariantPath`, and
+//! `d`, `go perft N` and `bench` are there for testing. A malformed or
+//! illegal command gets an `info string error: ...` and changes nothing.
+
+use std::io::{BufRead, Write};
+use std::sync::atomic::Ordering;
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use parity_rules::crowd::CrowdPosition;
+use parity_rules::variant::Family;
+use parity_rules::{fen, Position, Registry, Variant};
+
+use crate::board::Board;
+use crate::eval::{Score, MATE, MATE_BOUND};
+use crate::search::{Limits, Report, Searcher, Shared};
+
+pub type Output = Arc<Mutex<dyn Write + Send>>;
+
+const DEFAULT_HASH_MB: usize = 16;
+
+/// The game as the GUI set it: start position and moves, per family.
+#[derive(Clone)]
+enum Line {
+    TurnBased(Vec<Position>),
+    Crowd(Vec<CrowdPosition>),
+}
+
+impl Line {
+    fn start(variant: &'static Variant, fen_text: Option<&str>) -> Result<Line, String> {
+        match variant.spec.family {
+            Family::TurnBased => {
+                let pos = match fen_text {
+                    Some(t) => fen::parse_position(variant, t).map_err(|e| format!("bad FEN: {e}"))?,
+                    None => Position::start(variant),
+                };
+                Ok(Line::TurnBased(vec![pos]))
+            }
+            Family::Crowd => {
+                let pos = match fen_text {
+                    Some(t) => CrowdPosition::from_fen(variant, t).map_err(|e| format!("bad FEN: {e}"))?,
+                    None => CrowdPosition::start(variant),
+                };
+                Ok(Line::Crowd(vec![pos]))
+            }
+            Family::Simultaneous => {
+                Err(format!("{} is a simultaneous variant; this engine plays it through the joint-move protocol", variant.id()))
+            }
+        }
+    }
+
+    fn play(&mut self, text: &str) -> Result<(), String> {
+        fn step<B: Board>(line: &mut Vec<B>, text: &str) -> Result<(), String> {
+            let pos = line.last().expect("a line has a start");
+            let mv = pos.parse_move(text).map_err(|e| format!("move {text}: {e}"))?;
+            let next = pos.make(mv);
+            line.push(next);
+            Ok(())
+        }
+        match self {
+            Line::TurnBased(l) => step(l, text),
+            Line::Crowd(l) => step(l, text),
+        }
+    }
+}
+
+/// Runs `f` on the line's positions, whichever family.
+macro_rules! with_line {
+    ($line:expr, $positions:ident => $body:expr) => {
+        match $line {
+            Line::TurnBased($positions) => $body,
+            Line::Crowd($positions) => $body,
+        }
+    };
+}
+
+pub struct Uci {
+    registry: Registry,
+    variant: &'static Variant,
+    line: Line,
+    shared: Arc<Shared>,
+    hash_mb: usize,
+    threads: usize,
+    overhead: Duration,
+    search: Option<JoinHandle<()>>,
+    out: Output,
+}
+
+/// Positions of `bench`: variant and FEN (None: the start position).
+const BENCH: &[(&str, Option<&str>)] = &[
+    ("chess", None),
+    ("chess", Some("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")),
+    ("chess", Some("r1bq1rk1/pp2bppp/2n1pn2/2pp4/3P4/2PBPN2/PP1N1PPP/R1BQ1RK1 w - - 0 8")),
+    ("chess", Some("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1")),
+    ("chess", Some("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1")),
+    ("tutti-frutti", None),
+    ("parity12", None),
+    ("safety-in-numbers", None),
+];
+const BENCH_DEPTH: i32 = 9;
+
+impl Uci {
+    pub fn new(out: Output) -> Uci {
+        let registry = Registry::builtin();
+        let variant = registry.get("chess").expect("chess is built in");
+        Uci {
+            line: Line::start(variant, None).expect("chess starts"),
+            registry,
+            variant,
+            shared: Arc::new(Shared::new(DEFAULT_HASH_MB)),
+            hash_mb: DEFAULT_HASH_MB,
+            threads: 1,
+            overhead: Duration::from_millis(10),
+            search: None,
+            out,
+        }
+    }
+
+    fn say(&self, text: &str) {
+        let mut out = self.out.lock().unwrap_or_else(|e| e.into_inner());
+        // A GUI that went away cannot be told anything; the loop ends on EOF.
+        let _ = writeln!(out, "{text}");
+        let _ = out.flush();
+    }
+
+    fn error(&self, text: &str) {
+        self.say(&format!("info string error: {text}"));
+    }
+
+    fn playable(&self) -> impl Iterator<Item = &'static Variant> + '_ {
+        self.registry.iter().filter(|v| v.spec.family != Family::Simultaneous)
+    }
+
+    fn variant_option(&self) -> String {
+        let vars: String = self.playable().map(|v| format!(" var {}", v.id())).collect();
+        format!("option name UCI_Variant type combo default {}{vars}", self.variant.id())
+    }
+
+    /// Reads commands until `quit` or end of input.
+    pub fn run(mut self, input: impl BufRead) {
+        for line in input.lines() {
+            let Ok(line) = line else { break };
+            if !self.handle(&line) {
+                break;
+            }
+        }
+        self.stop();
+    }
+
+    /// Handles one command; false means quit.
+    pub fn handle(&mut self, line: &str) -> bool {
+        self.reap();
+        let line = line.trim();
+        let (command, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
+        let rest = rest.trim();
+        match command {
+            "" => {}
+            "uci" => {
+                self.say(&format!("id name Parity {}", env!("CARGO_PKG_VERSION")));
+                self.say("id author the Parity developers");
+                self.say(&self.variant_option());
+                self.say("option name VariantPath type string default <empty>");
+                self.say(&format!("option name Hash type spin default {DEFAULT_HASH_MB} min 1 max 65536"));
+                self.say("option name Threads type spin default 1 min 1 max 256");
+                self.say("option name Move Overhead type spin default 10 min 0 max 5000");
+                self.say("option name Clear Hash type button");
+                self.say("uciok");
+            }
+            "isready" => {
+                self.say("readyok");
+            }
+            "setoption" => self.set_option(rest),
+            "ucinewgame" => {
+                self.stop();
+                self.shared.tt.clear();
+                self.line = Line::start(self.variant, None).expect("the current variant is playable");
+            }
+            "position" => self.position(rest),
+            "go" => self.go(rest),
+            "stop" => self.stop(),
+            "ponderhit" => {}
+            "quit" => return false,
+            "d" => self.display(),
+            "bench" => self.bench(rest),
+            "flip" | "eval" => {
+                let text = with_line!(&self.line, l => {
+                    let p = l.last().expect("a line has a start");
+                    format!("static evaluation: {} cp (side to move)", crate::eval::evaluate(p, &crate::eval::tables(p.variant())))
+                });
+                self.say(&text);
+            }
+            other => self.error(&format!("unknown command '{other}'")),
+        }
+        true
+    }
+
+    fn set_option(&mut self, rest: &str) {
+        let Some(after_name) = rest.strip_prefix("name") else {
+            return self.error("setoption needs 'name <id> [value <x>]'");
+        };
+        let (name, value) = match after_name.split_once(" value") {
+            Some((n, v)) => (n.trim(), v.trim()),
+            None => (after_name.trim(), ""),
+        };
+        if self.search.is_some() {
+            return self.error("setoption during a search is ignored");
+        }
+        match name.to_ascii_lowercase().as_str() {
+            "uci_variant" => match self.registry.get(value) {
+                Some(v) if v.spec.family == Family::Simultaneous => {
+                    self.error(&format!("{value} is simultaneous; use the joint-move protocol (docs/protocol.md)"))
+                }
+                Some(v) => {
+                    self.variant = v;
+                    self.line = Line::start(v, None).expect("a playable variant starts");
+                }
+                None => self.error(&format!("unknown variant '{value}'")),
+            },
+            "variantpath" => {
+                if value.is_empty() || value == "<empty>" {
+                    return;
+                }
+                let mut loaded = Vec::new();
+                for file in value.split([';', ':']).filter(|f| !f.is_empty()) {
+                    match self.registry.load_file(std::path::Path::new(file)) {
+                        Ok(v) => loaded.push(v.id().to_string()),
+                        Err(e) => return self.error(&e.to_string()),
+                    }
+                }
+                self.say(&format!("info string loaded variants: {}", loaded.join(", ")));
+                // Like Fairy-Stockfish: announce the grown list of variants.
+                self.say(&self.variant_option());
+            }
+            "hash" => match value.parse::<usize>() {
+                Ok(mb) if (1..=65536).contains(&mb) => {
+                    self.hash_mb = mb;
+                    self.shared = Arc::new(Shared::new(mb));
+                }
+                _ => self.error(&format!("Hash must be 1..65536 MB, not '{value}'")),
+            },
+            "threads" => match value.parse::<usize>() {
+                Ok(n) if (1..=256).contains(&n) => self.threads = n,
+                _ => self.error(&format!("Threads must be 1..256, not '{value}'")),
+            },
+            "move overhead" => match value.parse::<u64>() {
+                Ok(ms) if ms <= 5000 => self.overhead = Duration::from_millis(ms),
+                _ => self.error(&format!("Move Overhead must be 0..5000 ms, not '{value}'")),
+            },
+            "clear hash" => self.shared.tt.clear(),
+            _ => self.error(&format!("unknown option '{name}'")),
+        }
+    }
+
+    fn position(&mut self, rest: &str) {
+        if self.search.is_some() {
+            return self.error("position during a search is ignored; send stop first");
+        }
+        let (setup, moves) = match rest.split_once(" moves") {
+            Some((s, m)) => (s.trim(), m.trim()),
+            None => (rest.trim(), ""),
+        };
+        let start = if setup == "startpos" {
+            Line::start(self.variant, None)
+        } else if let Some(text) = setup.strip_prefix("fen ") {
+            Line::start(self.variant, Some(text.trim()))
+        } else {
+            Err(format!("position needs 'startpos' or 'fen <fen>', not '{setup}'"))
+        };
+        let mut line = match start {
+            Ok(l) => l,
+            Err(e) => return self.error(&e),
+        };
+        for text in moves.split_whitespace() {
+            if let Err(e) = line.play(text) {
+                return self.error(&e);
+            }
+        }
+        self.line = line;
+    }
+
+    fn go(&mut self, rest: &str) {
+        if self.search.is_some() {
+            return self.error("a search is already running");
+        }
+        let words: Vec<&str> = rest.split_whitespace().collect();
+        if words.first() == Some(&"perft") {
+            return match words.get(1).and_then(|d| d.parse::<u32>().ok()) {
+                Some(depth) => self.perft(depth),
+                None => self.error("go perft needs a depth"),
+            };
+        }
+        let limits = match parse_limits(&words, self.overhead) {
+            Ok(l) => l,
+            Err(e) => return self.error(&e),
+        };
+        self.shared.stop.store(false, Ordering::Relaxed);
+        let out = self.out.clone();
+        let shared = self.shared.clone();
+        let threads = self.threads;
+        let line = self.line.clone();
+        let infinite = limits.infinite;
+        self.search = Some(std::thread::spawn(move || {
+            let (best, ponder) = with_line!(line, l => think(&l, shared.clone(), limits, threads, &out));
+            if infinite {
+                // UCI: in infinite mode the answer waits for `stop`.
+                while !shared.stop.load(Ordering::Relaxed) {
+                    std::thread::sleep(Duration::from_millis(2));
+                }
+            }
+            let mut o = out.lock().unwrap_or_else(|e| e.into_inner());
+            let _ = match (best, ponder) {
+                (Some(b), Some(p)) => writeln!(o, "bestmove {b} ponder {p}"),
+                (Some(b), None) => writeln!(o, "bestmove {b}"),
+                _ => writeln!(o, "bestmove (none)"),
+            };
+            let _ = o.flush();
+        }));
+    }
+
+    /// Stops a running search and waits for its `bestmove`.
+    fn stop(&mut self) {
+        if let Some(handle) = self.search.take() {
+            self.shared.stop.store(true, Ordering::Relaxed);
+            let _ = handle.join();
+        }
+    }
+
+    /// Ends a finished search thread so that the next command may start one.
+    fn reap(&mut self) {
+        if self.search.as_ref().is_some_and(|h| h.is_finished()) {
+            self.stop();
+        }
+    }
+
+    fn perft(&self, depth: u32) {
+        let start = Instant::now();
+        let lines: Vec<(String, u64)> = with_line!(&self.line, l => {
+            let p = l.last().expect("a line has a start");
+            p.divide(depth).into_iter().map(|(mv, n)| (p.uci(mv), n)).collect()
+        });
+        let total: u64 = lines.iter().map(|(_, n)| n).sum();
+        for (mv, n) in lines {
+            self.say(&format!("{mv}: {n}"));
+        }
+        self.say("");
+        self.say(&format!("Nodes searched: {total}"));
+        self.say(&format!("info string perft time {} ms", start.elapsed().as_millis()));
+    }
+
+    fn display(&self) {
+        let text = with_line!(&self.line, l => {
+            let p = l.last().expect("a line has a start");
+            format!(
+                "{}\nVariant: {}\nFen: {}\nKey: {:016X}\nSide to move: {}\nIn check: {}",
+                p.diagram(),
+                p.variant().id(),
+                p.fen(),
+                p.key(),
+                p.side().name(),
+                p.in_check()
+            )
+        });
+        for line in text.lines() {
+            self.say(line);
+        }
+    }
+
+    fn bench(&mut self, rest: &str) {
+        let depth = match rest.split_whitespace().next().map(str::parse::<i32>) {
+            None => BENCH_DEPTH,
+            Some(Ok(d)) if (1..100).contains(&d) => d,
+            Some(_) => return self.error("bench takes an optional depth 1..99"),
+        };
+        let start = Instant::now();
+        let mut total = 0;
+        for &(id, fen_text) in BENCH {
+            let Some(v) = self.registry.get(id) else { continue };
+            let line = match Line::start(v, fen_text) {
+                Ok(l) => l,
+                Err(e) => return self.error(&e),
+            };
+            let shared = Arc::new(Shared::new(DEFAULT_HASH_MB));
+            let limits = Limits { depth: Some(depth), ..Limits::default() };
+            let started = Instant::now();
+            let nodes = with_line!(&line, l => {
+                let root = l.last().expect("a line has a start").clone();
+                Searcher::new(shared, root, &[], limits).run(1, |_| {}).nodes
+            });
+            let ms = started.elapsed().as_millis().max(1);
+            self.say(&format!(
+                "info string bench {id} {}: {nodes} nodes {ms} ms {} nps",
+                fen_text.unwrap_or("startpos"),
+                nodes as u128 * 1000 / ms
+            ));
+            total += nodes;
+        }
+        let ms = start.elapsed().as_millis().max(1);
+        self.say("===========================");
+        self.say(&format!("Total time (ms) : {ms}"));
+        self.say(&format!("Nodes searched  : {total}"));
+        self.say(&format!("Nodes/second    : {}", total as u128 * 1000 / ms));
+    }
+}
+
+/// Searches the last position of `line`, printing `info` lines; returns
+/// the best move and the expected reply in coordinates.
+fn think<B: Board>(line: &[B], shared: Arc<Shared>, limits: Limits, threads: usize, out: &Output) -> (Option<String>, Option<String>) {
+    let (root, before) = line.split_last().expect("a line has a start");
+    let keys: Vec<u64> = before.iter().map(Board::key).collect();
+    let searcher = Searcher::new(shared, root.clone(), &keys, limits);
+    let result = searcher.run(threads, |r: &Report| {
+        let mut o = out.lock().unwrap_or_else(|e| e.into_inner());
+        let _ = writeln!(o, "{}", info_line(root, r));
+        let _ = o.flush();
+    });
+    let best = result.best.map(|m| root.uci(m));
+    let ponder = match (result.best, result.ponder) {
+        (Some(b), Some(p)) => Some(root.make(b).uci(p)),
+        _ => None,
+    };
+    (best, ponder)
+}
+
+fn score_text(score: Score) -> String {
+    if score > MATE_BOUND {
+        format!("mate {}", (MATE - score + 1) / 2)
+    } else if score < -MATE_BOUND {
+        format!("mate -{}", (MATE + score) / 2)
+    } else {
+        format!("cp {score}")
+    }
+}
+
+fn info_line<B: Board>(root: &B, r: &Report) -> String {
+    let ms = r.elapsed.as_millis();
+    let nps = r.nodes as u128 * 1000 / ms.max(1);
+    let mut pv = String::new();
+    let mut pos = root.clone();
+    for &mv in &r.pv {
+        pv.push(' ');
+        pv.push_str(&pos.uci(mv));
+        pos = pos.make(mv);
+    }
+    format!(
+        "info depth {} seldepth {} score {} nodes {} nps {nps} hashfull {} time {ms} pv{pv}",
+        r.depth,
+        r.seldepth,
+        score_text(r.score),
+        r.nodes,
+        r.hashfull
+    )
+}
+
+/// Reads the limits of `go`.
+pub fn parse_limits(words: &[&str], overhead: Duration) -> Result<Limits, String> {
+    let mut l = Limits { overhead, ..Limits::default() };
+    let mut i = 0;
+    let number = |i: usize| -> Result<u64, String> {
+        let key = words[i];
+        let value = words.get(i + 1).ok_or_else(|| format!("go {key} needs a number"))?;
+        // Clocks may run negative in some GUIs: treat as zero.
+        value.parse::<i64>().map(|n| n.max(0) as u64).map_err(|_| format!("go {key}: '{value}' is not a number"))
+    };
+    while i < words.len() {
+        let ms = |n: u64| Duration::from_millis(n);
+        match words[i] {
+            "infinite" => l.infinite = true,
+            "ponder" => {}
+            "depth" => l.depth = Some(number(i)?.clamp(1, 127) as i32),
+            "nodes" => l.nodes = Some(number(i)?.max(1)),
+            "movetime" => l.movetime = Some(ms(number(i)?)),
+            "wtime" => l.time[0] = Some(ms(number(i)?)),
+            "btime" => l.time[1] = Some(ms(number(i)?)),
+            "winc" => l.increment[0] = ms(number(i)?),
+            "binc" => l.increment[1] = ms(number(i)?),
+            "movestogo" => l.moves_to_go = Some(number(i)? as u32),
+            "mate" => l.depth = Some((2 * number(i)? as i32).clamp(1, 127)),
+            "searchmoves" => return Err("go searchmoves is not supported".into()),
+            other => return Err(format!("go: unknown limit '{other}'")),
+        }
+        i += if matches!(words[i], "infinite" | "ponder") { 1 } else { 2 };
+    }
+    Ok(l)
+}
+
+/// The UCI loop on stdin and stdout.
+pub fn run_stdio() {
+    let out: Output = Arc::new(Mutex::new(std::io::stdout()));
+    Uci::new(out).run(std::io::stdin().lock());
+}
