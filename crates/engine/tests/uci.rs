@@ -1,0 +1,267 @@
+//! Scripted UCI sessions, run in-process: each command's answer is read
+//! from the engine's output, and every bad command must leave the engine
+//! responsive and its position unchanged.
+
+use std::io::Write;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use parity_engine::uci::Uci;
+
+#[derive(Clone, Default)]
+struct Buffer(Arc<Mutex<Vec<u8>>>);
+
+impl Write for Buffer {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+struct Session {
+    uci: Uci,
+    buffer: Buffer,
+}
+
+impl Session {
+    fn new() -> Session {
+        let buffer = Buffer::default();
+        let uci = Uci::new(Arc::new(Mutex::new(buffer.clone())));
+        Session { uci, buffer }
+    }
+
+    /// Sends one command and returns what the engine printed since.
+    fn send(&mut self, command: &str) -> String {
+        self.buffer.0.lock().unwrap().clear();
+        assert!(self.uci.handle(command));
+        self.output()
+    }
+
+    fn output(&self) -> String {
+        String::from_utf8(self.buffer.0.lock().unwrap().clone()).unwrap()
+    }
+
+    /// Waits for the search to answer and returns its output.
+    fn wait_bestmove(&mut self) -> String {
+        let start = Instant::now();
+        while !self.output().contains("bestmove") {
+            assert!(start.elapsed() < Duration::from_secs(120), "no bestmove; output so far:\n{}", self.output());
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        self.output()
+    }
+
+    fn fen(&mut self) -> String {
+        let d = self.send("d");
+        d.lines().find_map(|l| l.strip_prefix("Fen: ")).expect("d prints the FEN").to_string()
+    }
+
+    fn assert_alive(&mut self) {
+        assert_eq!(self.send("isready").trim(), "readyok");
+    }
+}
+
+fn bestmove(output: &str) -> String {
+    let line = output.lines().find(|l| l.starts_with("bestmove")).expect("a bestmove line");
+    line.split_whitespace().nth(1).unwrap().to_string()
+}
+
+#[test]
+fn handshake_lists_variants_and_options() {
+    let mut s = Session::new();
+    let out = s.send("uci");
+    assert!(out.starts_with("id name Parity"));
+    assert!(out.contains("option name UCI_Variant type combo default chess var chess var tutti-frutti var parity12 var safety-in-numbers"));
+    for option in ["VariantPath type string", "Hash type spin", "Threads type spin", "Move Overhead"] {
+        assert!(out.contains(&format!("option name {option}")), "{option} missing:\n{out}");
+    }
+    assert!(out.trim_end().ends_with("uciok"));
+    s.assert_alive();
+}
+
+#[test]
+fn position_with_moves_and_display() {
+    let mut s = Session::new();
+    s.send("position startpos moves e2e4 e7e5 g1f3");
+    assert_eq!(s.fen(), "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2");
+    s.send("position fen 4k3/8/8/8/8/8/8/4K2R w K - 0 1 moves e1g1");
+    assert_eq!(s.fen(), "4k3/8/8/8/8/8/8/5RK1 b - - 1 1");
+}
+
+#[test]
+fn bad_commands_get_errors_and_change_nothing() {
+    let mut s = Session::new();
+    s.send("position startpos moves e2e4");
+    let before = s.fen();
+    for bad in [
+        "position fen rnbqkbnr/pppppppp/8/8 w KQkq - 0 1",
+        "position startpos moves e2e4 e7e5 e1e3",
+        "position startpos moves zz9",
+        "position somewhere",
+        "setoption name UCI_Variant value no-such-variant",
+        "setoption name Hash value lots",
+        "setoption name Threads value 0",
+        "setoption name Unknown value 1",
+        "setoption",
+        "go depth many",
+        "go sideways 3",
+        "go perft",
+        "bench -4",
+        "fly me to the moon",
+    ] {
+        let out = s.send(bad);
+        assert!(out.starts_with("info string error: "), "{bad:?} gave {out:?}");
+        assert_eq!(s.fen(), before, "{bad:?} changed the position");
+        s.assert_alive();
+    }
+    // A simultaneous variant is refused here (it has its own protocol).
+    let out = s.send("setoption name UCI_Variant value parity");
+    assert!(out.contains("info string error") && out.contains("simultaneous"), "{out}");
+    assert_eq!(s.fen(), before);
+}
+
+#[test]
+fn search_answers_with_a_legal_move() {
+    let mut s = Session::new();
+    s.send("position startpos moves e2e4");
+    s.send("go depth 5");
+    let out = s.wait_bestmove();
+    assert!(out.contains("info depth 5 "), "{out}");
+    let mv = bestmove(&out);
+    // The answer is a legal black move: playing it is accepted.
+    let answer = s.send(&format!("position startpos moves e2e4 {mv}"));
+    assert!(answer.is_empty(), "{mv}: {answer}");
+}
+
+#[test]
+fn a_node_budget_gives_reproducible_searches() {
+    let run = || {
+        let mut s = Session::new();
+        s.send("position fen r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3");
+        s.send("go nodes 20000");
+        let out = s.wait_bestmove();
+        let last_info = out.lines().filter(|l| l.starts_with("info depth")).last().unwrap().to_string();
+        let nodes: Vec<&str> = last_info.split_whitespace().skip_while(|w| *w != "nodes").take(2).collect();
+        (bestmove(&out), nodes.join(" "), last_info.split(" pv ").nth(1).unwrap().to_string())
+    };
+    assert_eq!(run(), run());
+}
+
+#[test]
+fn stop_ends_an_infinite_search() {
+    let mut s = Session::new();
+    s.send("position startpos");
+    s.send("go infinite");
+    std::thread::sleep(Duration::from_millis(200));
+    assert!(!s.output().contains("bestmove"), "infinite search answered before stop");
+    s.send("stop");
+    let out = s.output();
+    assert!(out.contains("bestmove"), "{out}");
+    s.assert_alive();
+}
+
+#[test]
+fn clock_limits_answer() {
+    let mut s = Session::new();
+    s.send("position startpos");
+    s.send("go wtime 1000 btime 1000 winc 10 binc 10");
+    assert!(!bestmove(&s.wait_bestmove()).is_empty());
+    s.send("go movetime 50");
+    assert!(!bestmove(&s.wait_bestmove()).is_empty());
+}
+
+#[test]
+fn perft_through_uci() {
+    let mut s = Session::new();
+    s.send("position startpos");
+    let out = s.send("go perft 3");
+    assert!(out.contains("Nodes searched: 8902"), "{out}");
+    assert!(out.contains("e2e4: 600"), "{out}");
+    s.send("setoption name UCI_Variant value tutti-frutti");
+    s.send("position startpos");
+    let out = s.send("go perft 2");
+    let nodes: u64 = out.lines().find_map(|l| l.strip_prefix("Nodes searched: ")).unwrap().parse().unwrap();
+    assert!(nodes > 400, "{out}");
+}
+
+#[test]
+fn every_variant_plays() {
+    for (variant, moves) in
+        [("tutti-frutti", "e2e4"), ("parity12", "f2f4"), ("safety-in-numbers", "e2e4 e7e5 g1f3")]
+    {
+        let mut s = Session::new();
+        s.send(&format!("setoption name UCI_Variant value {variant}"));
+        s.send("ucinewgame");
+        let out = s.send(&format!("position startpos moves {moves}"));
+        assert!(out.is_empty(), "{variant}: {out}");
+        s.send("go depth 3");
+        let mv = bestmove(&s.wait_bestmove());
+        let out = s.send(&format!("position startpos moves {moves} {mv}"));
+        assert!(out.is_empty(), "{variant}: {mv} was not legal: {out}");
+        assert!(s.send("d").contains(&format!("Variant: {variant}")));
+    }
+}
+
+#[test]
+fn crowd_moves_round_trip() {
+    let mut s = Session::new();
+    s.send("setoption name UCI_Variant value safety-in-numbers");
+    // The e-pawn joins the black pawn on e5 with its forward step: a crowd.
+    s.send("position fen 4k3/8/8/4p3/4P3/8/8/4K3 w - - 0 1 moves e4e5");
+    let d = s.send("d");
+    assert!(d.contains("crowd on e5"), "{d}");
+    assert!(s.fen().contains("(Pp)"), "{}", s.fen());
+}
+
+#[test]
+fn variant_path_loads_user_variants() {
+    let dir = std::env::temp_dir().join(format!("parity-uci-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("knightmare.toml");
+    std::fs::write(
+        &file,
+        "id = \"knightmare\"\ninherits = \"chess\"\nstart = \"nnnnknnn/pppppppp/8/8/8/8/PPPPPPPP/NNNNKNNN w - - 0 1\"\n",
+    )
+    .unwrap();
+    let mut s = Session::new();
+    let out = s.send(&format!("setoption name VariantPath value {}", file.display()));
+    assert!(out.contains("var knightmare"), "{out}");
+    s.send("setoption name UCI_Variant value knightmare");
+    s.send("position startpos");
+    assert!(s.fen().starts_with("nnnnknnn/"));
+    let out = s.send("setoption name VariantPath value /no/such/file.toml");
+    assert!(out.starts_with("info string error"), "{out}");
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn bench_reports_nodes_and_speed() {
+    let mut s = Session::new();
+    let out = s.send("bench 3");
+    assert!(out.contains("Nodes searched  : "), "{out}");
+    assert!(out.contains("Nodes/second    : "), "{out}");
+    for variant in ["chess", "tutti-frutti", "parity12", "safety-in-numbers"] {
+        assert!(out.contains(&format!("bench {variant} ")), "{variant} missing from bench");
+    }
+}
+
+#[test]
+fn quit_ends_the_session() {
+    let mut s = Session::new();
+    assert!(!s.uci.handle("quit"));
+}
+
+#[test]
+fn several_threads_search_together() {
+    let mut s = Session::new();
+    s.send("setoption name Threads value 2");
+    s.send("setoption name Hash value 8");
+    s.send("position startpos moves d2d4");
+    s.send("go depth 6");
+    let out = s.wait_bestmove();
+    let mv = bestmove(&out);
+    assert!(s.send(&format!("position startpos moves d2d4 {mv}")).is_empty(), "{mv}");
+}
