@@ -86,3 +86,31 @@ fn variants_lists_pieces_and_checks_files() {
     assert!(stderr(&o).contains("missing.toml"));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// Runs `parity uci` with `input` on stdin; end of input ends the session.
+fn uci_session(input: &str) -> String {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_parity"))
+        .arg("uci")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("binary runs");
+    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    let o = child.wait_with_output().unwrap();
+    assert!(o.status.success());
+    stdout(&o)
+}
+
+#[test]
+fn uci_over_stdin_answers_and_survives_bad_input() {
+    // `go depth` with a fixed depth answers before the input ends.
+    let out = uci_session(
+        "uci\nsetoption name UCI_Variant value parity12\nposition startpos moves f2f4 zzz\nisready\nposition startpos moves f2f4\ngo depth 3\nisready\nd\n",
+    );
+    assert!(out.contains("uciok"), "{out}");
+    assert!(out.contains("info string error: move zzz"), "{out}");
+    assert_eq!(out.matches("readyok").count(), 2, "{out}");
+    assert!(out.contains("Variant: parity12"), "{out}");
+    assert!(out.contains("bestmove "), "{out}");
+}

@@ -213,8 +213,17 @@ struct Side {
     eg: Score,
 }
 
+/// How far mobility and king safety may plausibly move a score.
+const LAZY_MARGIN: Score = 350;
+
 /// Static evaluation from the side to move's point of view.
 pub fn evaluate<B: Board>(pos: &B, t: &EvalTables) -> Score {
+    evaluate_within(pos, t, -MATE, MATE)
+}
+
+/// Static evaluation; when the score is clearly outside `alpha..beta`,
+/// the costly terms are skipped and a rough score is returned.
+pub fn evaluate_within<B: Board>(pos: &B, t: &EvalTables, alpha: Score, beta: Score) -> Score {
     let v = pos.variant();
     let kinds = v.kinds.len();
     let occ = pos.occupied();
@@ -243,45 +252,8 @@ pub fn evaluate<B: Board>(pos: &B, t: &EvalTables) -> Score {
     });
 
     let kings = [Color::White, Color::Black].map(|c| pos.presence(c, t.royal).lowest());
-    let mut king_attack = [0i32; 2];
-    let mut king_attackers = [0i32; 2];
     for color in [Color::White, Color::Black] {
         let us = color.index();
-        let own = pos.by_color(color);
-        let enemy_zone = kings[1 - us].map(|k| t.king_zone[k.index()]).unwrap_or(Bitboard::EMPTY);
-        for k in 0..kinds {
-            if t.pawn[k] || k == t.royal.index() {
-                continue;
-            }
-            let kind = Kind(k as u8);
-            let tab = v.tables(color, kind);
-            for sq in pos.presence(color, kind) {
-                let attacks = v.reach(&tab.capture, sq, occ);
-                let moves = if tab.symmetric_modes { attacks } else { attacks | v.reach(&tab.quiet, sq, occ) };
-                let reach = moves & !(own & !crowds);
-                let m = reach.count() as i32 - t.mobility_base[k];
-                side[us].mg += 3 * m;
-                side[us].eg += 4 * m;
-                let hits = (attacks & enemy_zone).count() as i32;
-                if hits > 0 {
-                    king_attackers[us] += 1;
-                    king_attack[us] += hits * (1 + t.value[k] / 300);
-                }
-            }
-        }
-        if bound_colours[us].iter().any(|&b| b == 3) {
-            side[us].mg += 30;
-            side[us].eg += 45;
-        }
-    }
-
-    for color in [Color::White, Color::Black] {
-        let us = color.index();
-        // King safety: attacks on the zone, and a pawn shield.
-        if king_attackers[1 - us] >= 2 {
-            let units = king_attack[1 - us].min(40);
-            side[us].mg -= units * units / 2 + 5 * units;
-        }
         if let Some(k) = kings[us] {
             side[us].mg += 10 * (t.shield[us][k.index()] & pawns[us]).count().min(3) as i32;
             if crowds.contains(k) {
@@ -313,13 +285,58 @@ pub fn evaluate<B: Board>(pos: &B, t: &EvalTables) -> Score {
             }
         }
     }
-
     let phase = phase.min(t.full_phase);
-    let mg = side[0].mg - side[1].mg;
-    let eg = side[0].eg - side[1].eg;
-    let white = (mg * phase + eg * (t.full_phase - phase)) / t.full_phase;
-    let own = if pos.side() == Color::White { white } else { -white };
-    own + TEMPO
+    let taper = |side: &[Side; 2]| {
+        let mg = side[0].mg - side[1].mg;
+        let eg = side[0].eg - side[1].eg;
+        let white = (mg * phase + eg * (t.full_phase - phase)) / t.full_phase;
+        (if pos.side() == Color::White { white } else { -white }) + TEMPO
+    };
+    // Mobility and king safety rarely move the score this far.
+    let rough = taper(&side);
+    if rough + LAZY_MARGIN <= alpha || rough - LAZY_MARGIN >= beta {
+        return rough;
+    }
+
+    let mut king_attack = [0i32; 2];
+    let mut king_attackers = [0i32; 2];
+    for color in [Color::White, Color::Black] {
+        let us = color.index();
+        let own = pos.by_color(color);
+        let enemy_zone = kings[1 - us].map(|k| t.king_zone[k.index()]).unwrap_or(Bitboard::EMPTY);
+        for k in 0..kinds {
+            if t.pawn[k] || k == t.royal.index() {
+                continue;
+            }
+            let kind = Kind(k as u8);
+            let tab = v.tables(color, kind);
+            for sq in pos.presence(color, kind) {
+                let attacks = v.reach(&tab.capture, sq, occ);
+                let moves = if tab.symmetric_modes { attacks } else { attacks | v.reach(&tab.quiet, sq, occ) };
+                let reach = moves & !(own & !crowds);
+                let m = reach.count() as i32 - t.mobility_base[k];
+                side[us].mg += 3 * m;
+                side[us].eg += 4 * m;
+                let hits = (attacks & enemy_zone).count() as i32;
+                if hits > 0 {
+                    king_attackers[us] += 1;
+                    king_attack[us] += hits * (1 + t.value[k] / 300);
+                }
+            }
+        }
+        if bound_colours[us].iter().any(|&b| b == 3) {
+            side[us].mg += 30;
+            side[us].eg += 45;
+        }
+    }
+    for us in 0..2 {
+        // King safety: many attacks on the squares around the king.
+        if king_attackers[1 - us] >= 2 {
+            let units = king_attack[1 - us].min(40);
+            side[us].mg -= units * units / 2 + 5 * units;
+        }
+    }
+    taper(&side)
 }
 
 #[cfg(test)]

@@ -584,7 +584,7 @@ impl<B: Board> Searcher<B> {
         let mut best = -INFINITY;
         let mut stand = -INFINITY;
         if !in_check {
-            stand = self.evaluate(pos);
+            stand = eval::evaluate_within(pos, &self.eval, alpha, beta);
             if stand >= beta {
                 return stand;
             }
