@@ -3,6 +3,7 @@
 
 pub mod board;
 pub mod eval;
+pub mod matrix;
 pub mod search;
 pub mod tt;
 pub mod uci;
