@@ -324,7 +324,7 @@ pub fn evaluate_within<B: Board>(pos: &B, t: &EvalTables, alpha: Score, beta: Sc
                 }
             }
         }
-        if bound_colours[us].iter().any(|&b| b == 3) {
+        if bound_colours[us].contains(&3) {
             side[us].mg += 30;
             side[us].eg += 45;
         }

@@ -204,7 +204,7 @@ impl<B: Board> Searcher<B> {
                     pv: self.pv[0].clone(),
                     hashfull: self.shared.tt.hashfull(),
                 });
-                if score.abs() > MATE_BOUND && self.limits.depth.is_none() && depth as i32 > 2 * (MATE - score.abs()) + 4 {
+                if score.abs() > MATE_BOUND && self.limits.depth.is_none() && depth > 2 * (MATE - score.abs()) + 4 {
                     break; // a mate is found and proven deep enough
                 }
                 if self.soft_deadline.is_some_and(|d| Instant::now() + (d - self.start) / 2 > d) {

@@ -385,7 +385,7 @@ impl Uci {
             let limits = Limits { depth: Some(depth), ..Limits::default() };
             let started = Instant::now();
             let nodes = with_line!(&line, l => {
-                let root = l.last().expect("a line has a start").clone();
+                let root = l.last().cloned().expect("a line has a start");
                 Searcher::new(shared, root, &[], limits).run(1, |_| {}).nodes
             });
             let ms = started.elapsed().as_millis().max(1);

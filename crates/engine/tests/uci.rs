@@ -143,7 +143,7 @@ fn a_node_budget_gives_reproducible_searches() {
         s.send("position fen r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3");
         s.send("go nodes 20000");
         let out = s.wait_bestmove();
-        let last_info = out.lines().filter(|l| l.starts_with("info depth")).last().unwrap().to_string();
+        let last_info = out.lines().rfind(|l| l.starts_with("info depth")).unwrap().to_string();
         let nodes: Vec<&str> = last_info.split_whitespace().skip_while(|w| *w != "nodes").take(2).collect();
         (bestmove(&out), nodes.join(" "), last_info.split(" pv ").nth(1).unwrap().to_string())
     };
