@@ -5,3 +5,8 @@
 
 pub mod board;
 pub mod stats;
+pub mod engine;
+pub mod limits;
+pub mod openings;
+pub mod uci;
+pub mod xboard;
