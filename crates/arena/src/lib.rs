@@ -10,3 +10,13 @@ pub mod limits;
 pub mod openings;
 pub mod uci;
 pub mod xboard;
+pub mod game;
+pub mod pgn;
+pub mod tournament;
+
+pub use engine::{EngineSpec, OwnEngine, Protocol};
+pub use game::{Adjudication, DrawRule, GameRecord, ResignRule, Termination};
+pub use limits::{Limits, TimeControl};
+pub use openings::Opening;
+pub use stats::Sprt;
+pub use tournament::{Event, MatchConfig, Summary};
