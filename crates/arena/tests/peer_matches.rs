@@ -115,6 +115,9 @@ fn fairy_stockfish_against_the_fake_engine_with_a_clock() {
 
 #[test]
 fn fairy_stockfish_plays_tutti_frutti_from_an_ini() {
+    // Fixed nodes and a seeded random mover: the same games every run (the
+    // random mover never castles with the Empress here, which Debian's
+    // Fairy-Stockfish 11.1 could not follow).
     need(FAIRY_STOCKFISH, "fairy-stockfish");
     let c = config(
         "tutti-frutti",
@@ -142,13 +145,16 @@ fn fairymax_plays_chess_and_tutti_frutti_from_our_ini() {
 }
 
 #[test]
-fn fairymax_against_fairy_stockfish_in_tutti_frutti() {
+fn fairymax_against_fairy_stockfish_in_chess() {
+    // Not tutti-frutti: Debian's Fairy-Stockfish 11.1 reads only
+    // `castlingRookPiece` (one kind), so it cannot castle with the Empress
+    // and would refuse such a castling by Fairy-Max (see docs/match.md).
     need(FAIRYMAX, "fairymax");
     need(FAIRY_STOCKFISH, "fairy-stockfish");
     let c = config(
-        "tutti-frutti",
+        "chess",
         &format!("name=fairymax,cmd={FAIRYMAX},arg={},proto=xboard", fmax_ini()),
-        &format!("name=fsf,cmd={FAIRY_STOCKFISH},option.VariantPath={},option.Hash=8", fsf_ini()),
+        &format!("name=fsf,cmd={FAIRY_STOCKFISH},option.Hash=8"),
         2,
         Limits { tc: Some(TimeControl::parse("1+0.05").unwrap()), ..Limits::default() },
     );

@@ -1,5 +1,7 @@
 //! The `parity` command line.
 
+mod match_cmd;
+
 use std::io::{self, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -47,6 +49,8 @@ enum Command {
         #[arg(long)]
         quiet: bool,
     },
+    /// Play engine-vs-engine games (UCI or XBoard engines, ours included).
+    Match(match_cmd::MatchArgs),
     /// List the variants and their pieces, or check a variant file.
     Variants {
         #[command(subcommand)]
@@ -140,6 +144,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
             describe(&mut out, v)?;
         }
         Command::Replay { file, quiet } => replay(&mut out, &registry, &file, quiet)?,
+        Command::Match(args) => match_cmd::run(&mut out, &registry, args)?,
     }
     Ok(())
 }
