@@ -212,6 +212,8 @@ mod tests {
             assert_eq!(b.uci(mv), "a7a8q");
         }
         assert_eq!(b.uci(b.parse_move("O-O").unwrap()), "e1g1");
+        // A promotion without its letter is to the first listed piece.
+        assert_eq!(b.uci(b.parse_move("a7a8").unwrap()), "a7a8q");
         assert!(matches!(b.parse_move("e2e4"), Err(NotationError::Illegal { .. })));
         assert!(b.parse_move("hello").is_err());
         let mv = b.parse_move("e1g1").unwrap();

@@ -150,7 +150,8 @@ fn parse_pgn(text: &str, variant: &'static Variant) -> Result<Vec<Opening>, Stri
     for (line, game) in games {
         let record = parity_rules::record::parse(&game).map_err(|e| format!("game at line {line}: {e}"))?;
         if let Some(v) = record.tag("Variant") {
-            if !v.eq_ignore_ascii_case(variant.id()) && !(variant.id() == "chess" && v.eq_ignore_ascii_case("standard")) {
+            let same = v.eq_ignore_ascii_case(variant.id()) || (variant.id() == "chess" && v.eq_ignore_ascii_case("standard"));
+            if !same {
                 return Err(format!("game at line {line} is {v}, the match plays {}", variant.id()));
             }
         }

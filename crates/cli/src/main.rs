@@ -50,7 +50,7 @@ enum Command {
         quiet: bool,
     },
     /// Play engine-vs-engine games (UCI or XBoard engines, ours included).
-    Match(match_cmd::MatchArgs),
+    Match(Box<match_cmd::MatchArgs>),
     /// List the variants and their pieces, or check a variant file.
     Variants {
         #[command(subcommand)]
@@ -144,7 +144,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
             describe(&mut out, v)?;
         }
         Command::Replay { file, quiet } => replay(&mut out, &registry, &file, quiet)?,
-        Command::Match(args) => match_cmd::run(&mut out, &registry, args)?,
+        Command::Match(args) => match_cmd::run(&mut out, &registry, *args)?,
     }
     Ok(())
 }
