@@ -414,6 +414,14 @@ impl Process {
         }
     }
 
+    /// Reads and logs every line already waiting (output left over from the
+    /// last move, such as a result claim after a mating move).
+    pub fn drain(&mut self) {
+        while let Ok(line) = self.lines.try_recv() {
+            self.write_log("<", &line);
+        }
+    }
+
     /// A crash failure that says how the process ended, if it did.
     pub fn crashed(&mut self) -> Failure {
         let until = Instant::now() + Duration::from_millis(500);

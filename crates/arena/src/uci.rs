@@ -120,6 +120,7 @@ impl crate::engine::Engine for UciEngine {
             position.push_str(" moves ");
             position.push_str(&request.moves.join(" "));
         }
+        self.process.drain();
         self.process.send(&position)?;
         let mut go = String::from("go");
         if let Some(clocks) = request.clocks {

@@ -12,9 +12,11 @@
 //! the moves it has not seen (with `usermove` when it asked for that),
 //! `time`/`otim` in centiseconds, `go`, reads thinking lines (`ply score
 //! time nodes pv`) until `move X`, then `force` again.
-//! `resign` loses; `Illegal move` (the engine refuses one of our legal
-//! moves: the rules disagree) and a result claim while it is to move
-//! lose the game too, with the engine's words as the reason.
+//! `resign` loses; so does `Illegal move` (the engine refuses one of our
+//! legal moves: the rules disagree), and a result claim (the rules already
+//! said the game goes on) that no move follows within a second. Lines left
+//! from the engine's previous move (a claim after its mating move) are read
+//! and ignored before the next request.
 
 use std::time::{Duration, Instant};
 
@@ -199,6 +201,7 @@ impl crate::engine::Engine for XboardEngine {
     }
 
     fn go(&mut self, request: &MoveRequest) -> Result<Reply, Failure> {
+        self.process.drain();
         for i in self.sent..request.moves.len() {
             let mv = request.moves[i].clone();
             self.send_move(&mv)?;
@@ -214,11 +217,16 @@ impl crate::engine::Engine for XboardEngine {
         self.process.send("go")?;
         let mut score = None;
         let mut depth = None;
+        let mut deadline = request.deadline;
+        let mut claim: Option<String> = None;
         loop {
-            let line = match self.process.recv(request.deadline) {
+            let line = match self.process.recv(deadline) {
                 Ok(line) => line,
                 Err(ReadError::Eof) => return Err(self.process.crashed()),
                 Err(ReadError::Timeout) => {
+                    if let Some(claim) = claim {
+                        return Err(Failure::new(FailureKind::Protocol, format!("claims `{claim}` but the game goes on")));
+                    }
                     let _ = self.process.send("?");
                     let waited = started.elapsed().as_secs_f64();
                     return Err(match request.late {
@@ -242,7 +250,10 @@ impl crate::engine::Engine for XboardEngine {
                 return Err(Failure::new(FailureKind::Protocol, format!("refuses a legal move, the rules differ: `{line}`")));
             }
             if ["1-0", "0-1", "1/2-1/2"].iter().any(|r| line.starts_with(r)) {
-                return Err(Failure::new(FailureKind::Protocol, format!("claims `{line}` but the game goes on")));
+                // A claim the rules do not back: it stands only if no move
+                // follows within a second.
+                claim = Some(line.to_string());
+                deadline = deadline.min(Instant::now() + Duration::from_secs(1));
             }
             if let Some((s, d)) = parse_thinking(line) {
                 score = Some(s);

@@ -191,6 +191,17 @@ fn xboard_engines_play_and_fail_like_uci_ones() {
 }
 
 #[test]
+fn an_xboard_claim_followed_by_a_move_is_ignored() {
+    let c = config("chess", fake("good", ""), fake("claimer", "--xboard --mode claim-move --after 1"), 2);
+    let (summary, games) = run(&c);
+    assert_eq!(summary.games, 2);
+    for g in &games {
+        assert!(matches!(g.ending.termination, Termination::Normal | Termination::Adjudication), "{:?}", g.ending);
+        assert!(g.moves.len() > 6);
+    }
+}
+
+#[test]
 fn xboard_engine_without_setboard_refuses_fen_openings_up_front() {
     let mut c = config("chess", fake("good", ""), fake("bad", "--xboard --no-setboard"), 2);
     let v = c.variant;

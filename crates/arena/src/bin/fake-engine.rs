@@ -4,7 +4,7 @@
 //!
 //! ```text
 //! parity-fake-engine [--xboard] [--mode MODE] [--after N] [--score CP] [--delay MS] [--seed S] [--no-setboard]
-//! MODE: first (default) | random | crash | hang | illegal | garbled | slow | resign | claim | refuse | exit
+//! MODE: first (default) | random | crash | hang | illegal | garbled | slow | resign | claim | claim-move | refuse | exit
 //! ```
 //!
 //! The misbehaviour starts at its move number N+1 of a game (`--after`,
@@ -33,6 +33,7 @@ enum Mode {
     Slow,
     Resign,
     Claim,
+    ClaimMove,
     Refuse,
     Exit,
 }
@@ -218,6 +219,7 @@ impl Fake {
             match self.mode {
                 Mode::Resign => return self.say("resign"),
                 Mode::Claim => return self.say("1/2-1/2 {I claim a draw}"),
+                Mode::ClaimMove => self.say("1/2-1/2 {I claim a draw, but move anyway}"),
                 _ => {}
             }
         }
@@ -258,6 +260,7 @@ fn main() {
                     "slow" => Mode::Slow,
                     "resign" => Mode::Resign,
                     "claim" => Mode::Claim,
+                    "claim-move" => Mode::ClaimMove,
                     "refuse" => Mode::Refuse,
                     "exit" => Mode::Exit,
                     other => {
