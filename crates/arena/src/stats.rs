@@ -68,7 +68,8 @@ pub fn elo_from_score(s: f64) -> f64 {
     } else if s >= 1.0 {
         f64::INFINITY
     } else {
-        -400.0 * (1.0 / s - 1.0).log10()
+        // `+ 0.0` turns the -0.0 of an even score into 0.0.
+        -400.0 * (1.0 / s - 1.0).log10() + 0.0
     }
 }
 
@@ -296,6 +297,7 @@ mod tests {
     #[test]
     fn elo_and_score_are_inverse() {
         assert_eq!(elo_from_score(0.5), 0.0);
+        assert!(elo_from_score(0.5).is_sign_positive());
         // 10^(1/4) : 1 odds is 100 Elo: s = 1/(1 + 10^-0.25) = 0.640065
         assert!(close(score_from_elo(100.0), 0.640_065_3, 1e-6));
         assert!(close(elo_from_score(0.640_065_3), 100.0, 1e-3));

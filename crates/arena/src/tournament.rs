@@ -67,7 +67,9 @@ fn pct(x: f64) -> String {
 }
 
 fn elo(x: f64) -> String {
-    if x.is_finite() {
+    if x.is_nan() {
+        "?".into()
+    } else if x.is_finite() {
         format!("{x:.1}")
     } else if x > 0.0 {
         "+inf".into()
@@ -82,7 +84,7 @@ impl Summary {
         let t = &self.trinomial;
         let mut s = format!("{}-{}-{}", t.wins, t.draws, t.losses);
         if let Some(e) = stats::trinomial_estimate(t) {
-            let _ = write!(s, " {:.1}% Elo {} ±{}", 100.0 * e.score, elo(e.elo), elo(e.elo_error()));
+            let _ = write!(s, " {:.1}% Elo {} ±{}", 100.0 * e.score, elo(e.elo), elo(e.elo_error()).trim_start_matches('+'));
         }
         if let Some((_, llr, _)) = self.sprt {
             let _ = write!(s, " LLR {llr:.2}");
@@ -105,7 +107,7 @@ impl Summary {
                     out,
                     "Elo difference: {} +/- {} (95%: {} to {}), LOS: {}, draw ratio: {}",
                     elo(e.elo),
-                    elo(e.elo_error()),
+                    elo(e.elo_error()).trim_start_matches('+'),
                     elo(e.elo_low),
                     elo(e.elo_high),
                     pct(stats::los(t)),
@@ -127,7 +129,7 @@ impl Summary {
                 c[4],
                 p.pairs(),
                 elo(e.elo),
-                elo(e.elo_error()),
+                elo(e.elo_error()).trim_start_matches('+'),
                 elo(e.elo_low),
                 elo(e.elo_high)
             );
@@ -245,9 +247,10 @@ pub fn run(config: &MatchConfig, mut on_event: impl FnMut(Event)) -> Result<Summ
                     }
                     summary.games += 1;
                     *summary.terminations.entry(game.ending.termination.pgn()).or_default() += 1;
-                    if let Some((s, _, _)) = summary.sprt {
+                    if let Some((s, _, before)) = summary.sprt {
                         let llr = if summary.pentanomial.pairs() > 0 { s.llr_pentanomial(&summary.pentanomial) } else { 0.0 };
-                        let state = s.state(llr);
+                        // A decision stands; games already under way still count in the LLR.
+                        let state = if before == SprtState::Continue { s.state(llr) } else { before };
                         summary.sprt = Some((s, llr, state));
                         if state != SprtState::Continue && !stop.swap(true, Ordering::SeqCst) {
                             summary.stopped_by_sprt = summary.games < config.games;
