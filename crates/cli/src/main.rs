@@ -1,5 +1,7 @@
 //! The `parity` command line.
 
+mod match_cmd;
+
 use std::io::{self, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -49,6 +51,8 @@ enum Command {
     },
     /// Speak UCI on stdin/stdout (Fairy-Stockfish conventions: UCI_Variant, VariantPath).
     Uci,
+    /// Play engine-vs-engine games (UCI or XBoard engines, ours included).
+    Match(Box<match_cmd::MatchArgs>),
     /// List the variants and their pieces, or check a variant file.
     Variants {
         #[command(subcommand)]
@@ -146,6 +150,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
             drop(out);
             parity_engine::uci::run_stdio();
         }
+        Command::Match(args) => match_cmd::run(&mut out, &registry, *args)?,
     }
     Ok(())
 }

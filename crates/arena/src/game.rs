@@ -1,0 +1,394 @@
+//! One game between two engines: clocks, the rules' verdict, adjudication,
+//! and losses for engines that crash, hang, run out of time or send a move
+//! that is not legal.
+
+use std::time::{Duration, Instant};
+
+use parity_rules::game::{Reason, Result as GameResult};
+use parity_rules::{Color, Variant};
+
+use crate::board::Board;
+use crate::engine::{Engine, Failure, FailureKind, GameSetup, MoveRequest, Score};
+use crate::limits::Limits;
+use crate::openings::Opening;
+
+/// Resign when both engines agree: for `moves` consecutive moves of each,
+/// its score says the same side is at least `score` centipawns behind.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ResignRule {
+    pub moves: u32,
+    pub score: i32,
+}
+
+/// Draw when, from full move `movenumber` on, both engines' last `moves`
+/// scores all lie within `score` centipawns of zero.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DrawRule {
+    pub movenumber: u32,
+    pub moves: u32,
+    pub score: i32,
+}
+
+fn key_values(text: &str, keys: &[&str]) -> Result<Vec<i64>, String> {
+    let mut out = vec![None; keys.len()];
+    for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        let (k, v) = part.split_once('=').ok_or_else(|| format!("`{part}`: expected key=value"))?;
+        let i = keys.iter().position(|x| *x == k.trim()).ok_or_else(|| format!("unknown key `{}` (keys: {})", k.trim(), keys.join(", ")))?;
+        out[i] = Some(v.trim().parse::<i64>().map_err(|_| format!("`{part}`: not a whole number"))?);
+    }
+    out.iter().zip(keys).map(|(v, k)| v.ok_or_else(|| format!("missing `{k}=`"))).collect()
+}
+
+impl ResignRule {
+    /// Reads `moves=3,score=600`.
+    pub fn parse(text: &str) -> Result<ResignRule, String> {
+        let v = key_values(text, &["moves", "score"]).map_err(|e| format!("--resign: {e}"))?;
+        Ok(ResignRule { moves: v[0].max(1) as u32, score: v[1].abs() as i32 })
+    }
+}
+
+impl DrawRule {
+    /// Reads `movenumber=40,moves=8,score=10`.
+    pub fn parse(text: &str) -> Result<DrawRule, String> {
+        let v = key_values(text, &["movenumber", "moves", "score"]).map_err(|e| format!("--draw: {e}"))?;
+        Ok(DrawRule { movenumber: v[0].max(0) as u32, moves: v[1].max(1) as u32, score: v[2].abs() as i32 })
+    }
+}
+
+/// Adjudication besides the rules of the game.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Adjudication {
+    /// A draw once the game (opening included) has this many plies.
+    pub max_plies: Option<u32>,
+    pub resign: Option<ResignRule>,
+    pub draw: Option<DrawRule>,
+}
+
+/// How a game ended, in the words of PGN's `Termination` tag.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Termination {
+    /// By the rules (mate, stalemate, draw rules) or a resignation.
+    Normal,
+    Adjudication,
+    TimeForfeit,
+    /// An illegal or garbled move, a false claim.
+    RulesInfraction,
+    /// The engine crashed or could not start.
+    Abandoned,
+    /// The engine stopped answering without a clock running.
+    StalledConnection,
+}
+
+impl Termination {
+    pub fn pgn(self) -> &'static str {
+        match self {
+            Termination::Normal => "normal",
+            Termination::Adjudication => "adjudication",
+            Termination::TimeForfeit => "time forfeit",
+            Termination::RulesInfraction => "rules infraction",
+            Termination::Abandoned => "abandoned",
+            Termination::StalledConnection => "stalled connection",
+        }
+    }
+}
+
+/// The end of a game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Ending {
+    pub result: GameResult,
+    pub termination: Termination,
+    /// In words, e.g. "White mates", "Black loses on time".
+    pub reason: String,
+}
+
+impl Ending {
+    /// `1-0`, `0-1` or `1/2-1/2`.
+    pub fn result_text(&self) -> &'static str {
+        match self.result {
+            GameResult::Win(Color::White) => "1-0",
+            GameResult::Win(Color::Black) => "0-1",
+            GameResult::Draw => "1/2-1/2",
+        }
+    }
+}
+
+/// A move as played, with what its engine said about it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlayedMove {
+    pub uci: String,
+    pub san: String,
+    pub score: Option<Score>,
+    pub depth: Option<u32>,
+    pub elapsed: Duration,
+}
+
+/// A finished game.
+#[derive(Clone, Debug)]
+pub struct GameRecord {
+    /// 1-based number in the match.
+    pub number: usize,
+    pub variant: &'static Variant,
+    pub white: String,
+    pub black: String,
+    /// FEN of the start when it is not the variant's own.
+    pub start_fen: Option<String>,
+    /// Opening moves: (coordinates, SAN).
+    pub opening: Vec<(String, String)>,
+    pub moves: Vec<PlayedMove>,
+    pub ending: Ending,
+    /// Limits of White and Black.
+    pub limits: [Limits; 2],
+    /// Engines (White, Black) that failed in this game and must be restarted.
+    pub failed: [bool; 2],
+}
+
+/// Everything a game needs besides the engines.
+#[derive(Clone, Debug)]
+pub struct GameSettings {
+    pub number: usize,
+    pub variant: &'static Variant,
+    /// White's and Black's names (for the record).
+    pub names: [String; 2],
+    /// White's and Black's names for the variant.
+    pub variant_names: [String; 2],
+    pub limits: [Limits; 2],
+    pub adjudication: Adjudication,
+    /// Time over the clock an engine may use before it loses on time.
+    pub time_margin: Duration,
+    /// How long to wait for an answer when no clock runs.
+    pub hang_timeout: Duration,
+}
+
+fn side_name(c: Color) -> &'static str {
+    match c {
+        Color::White => "White",
+        Color::Black => "Black",
+    }
+}
+
+fn loss(loser: Color, failure: &Failure) -> Ending {
+    let termination = match failure.kind {
+        FailureKind::Start | FailureKind::Crash => Termination::Abandoned,
+        FailureKind::Hang => Termination::StalledConnection,
+        FailureKind::Time => Termination::TimeForfeit,
+        FailureKind::Protocol => Termination::RulesInfraction,
+        FailureKind::Resign => Termination::Normal,
+    };
+    Ending { result: GameResult::Win(loser.other()), termination, reason: format!("{} {}", side_name(loser), failure.detail) }
+}
+
+fn rules_ending(o: parity_rules::Outcome, mover: Color) -> Ending {
+    let reason = match o.reason {
+        Reason::Checkmate => match o.result {
+            GameResult::Win(c) => format!("{} mates", side_name(c)),
+            GameResult::Draw => "checkmate".into(),
+        },
+        Reason::Stalemate => match o.result {
+            GameResult::Draw => "Draw by stalemate".into(),
+            GameResult::Win(c) => format!("{} wins by stalemate ({} has no move)", side_name(c), side_name(mover)),
+        },
+        Reason::FiftyMoves => "Draw by fifty-move rule".into(),
+        Reason::Repetition => "Draw by repetition".into(),
+        Reason::InsufficientMaterial => "Draw by insufficient material".into(),
+    };
+    Ending { result: o.result, termination: Termination::Normal, reason }
+}
+
+/// Plays one game from `opening`; `engines` are White's and Black's.
+pub fn play(engines: [&mut dyn Engine; 2], opening: &Opening, settings: &GameSettings) -> GameRecord {
+    let [white, black] = engines;
+    let mut engines: [&mut dyn Engine; 2] = [white, black];
+    let variant = settings.variant;
+    let mut board = Board::new(variant, opening.fen.as_deref()).expect("openings are checked when read");
+    let start_fen = (!board.starts_from_variant_start()).then(|| board.start_fen());
+    let mut coords: Vec<String> = Vec::new();
+    let mut book = Vec::new();
+    for text in &opening.moves {
+        let mv = board.parse_move(text).expect("openings are checked when read");
+        book.push((board.uci(mv), board.san(mv)));
+        coords.push(board.uci(mv));
+        board.play(mv).expect("legal");
+    }
+    let mut record = GameRecord {
+        number: settings.number,
+        variant,
+        white: settings.names[0].clone(),
+        black: settings.names[1].clone(),
+        start_fen: start_fen.clone(),
+        opening: book,
+        moves: Vec::new(),
+        ending: Ending { result: GameResult::Draw, termination: Termination::Normal, reason: String::new() },
+        limits: settings.limits,
+        failed: [false, false],
+    };
+
+    // Start of the game for both engines.
+    for color in [Color::White, Color::Black] {
+        let i = color.index();
+        let setup = GameSetup {
+            variant_id: variant.id().to_string(),
+            variant: settings.variant_names[i].clone(),
+            start_fen: start_fen.clone(),
+            limits: settings.limits[i],
+            color,
+        };
+        if let Err(f) = engines[i].new_game(&setup) {
+            record.failed[i] = true;
+            let f = Failure::new(f.kind, format!("fails to start the game: {}", f.detail));
+            record.ending = loss(color, &f);
+            return record;
+        }
+    }
+
+    let mut clocks: [Option<Duration>; 2] = [settings.limits[0].tc.map(|t| t.base), settings.limits[1].tc.map(|t| t.base)];
+    // Scores from White's point of view, per engine, latest last (None: no score).
+    let mut scores: [Vec<Option<i32>>; 2] = [Vec::new(), Vec::new()];
+    let ending = loop {
+        let mover = board.side_to_move();
+        if let Some(o) = board.outcome() {
+            break rules_ending(o, mover);
+        }
+        if let Some(max) = settings.adjudication.max_plies {
+            if coords.len() as u32 >= max {
+                break Ending { result: GameResult::Draw, termination: Termination::Adjudication, reason: format!("Draw by adjudication: {max} plies") };
+            }
+        }
+        let i = mover.index();
+        let limits = settings.limits[i];
+        let now = Instant::now();
+        let (deadline, late) = match (clocks[i], limits.movetime) {
+            (Some(left), _) => (now + left + settings.time_margin, FailureKind::Time),
+            (None, Some(m)) => (now + m + settings.time_margin, FailureKind::Time),
+            (None, None) => (now + settings.hang_timeout, FailureKind::Hang),
+        };
+        let own = clocks[i];
+        let request = MoveRequest {
+            moves: &coords,
+            clocks: own.map(|own| [clocks[0].unwrap_or(own), clocks[1].unwrap_or(own)]),
+            increment: limits.tc.map(|t| t.increment).unwrap_or_default(),
+            deadline,
+            late,
+        };
+        let reply = match engines[i].go(&request) {
+            Ok(r) => r,
+            Err(f) => {
+                if f.kind != FailureKind::Resign {
+                    record.failed[i] = true;
+                }
+                break loss(mover, &f);
+            }
+        };
+        // The clock, measured by us.
+        if let (Some(left), Some(tc)) = (clocks[i], limits.tc) {
+            if reply.elapsed > left + settings.time_margin {
+                break loss(mover, &Failure::new(FailureKind::Time, format!("loses on time ({:.3} s used, {:.3} s left)", reply.elapsed.as_secs_f64(), left.as_secs_f64())));
+            }
+            clocks[i] = Some(left.saturating_sub(reply.elapsed) + tc.increment);
+        } else if let Some(m) = limits.movetime {
+            if reply.elapsed > m + settings.time_margin {
+                break loss(mover, &Failure::new(FailureKind::Time, format!("loses on time ({:.3} s for a {:.3} s move)", reply.elapsed.as_secs_f64(), m.as_secs_f64())));
+            }
+        }
+        let mv = match board.parse_move(&reply.text) {
+            Ok(mv) => mv,
+            Err(e) => {
+                record.failed[i] = true;
+                let what = if reply.text.is_empty() { "sends no move".to_string() } else { format!("makes an illegal move: `{}` ({e})", reply.text) };
+                break loss(mover, &Failure::new(FailureKind::Protocol, what));
+            }
+        };
+        let uci = board.uci(mv);
+        let san = board.san(mv);
+        board.play(mv).expect("parse_move returns legal moves");
+        coords.push(uci.clone());
+        record.moves.push(PlayedMove { uci, san, score: reply.score, depth: reply.depth, elapsed: reply.elapsed });
+        let white_pov = reply.score.map(|s| if mover == Color::White { s.centipawns() } else { -s.centipawns() });
+        scores[i].push(white_pov);
+        if let Some(e) = adjudicate(&settings.adjudication, &scores, board.fullmove_number()) {
+            break e;
+        }
+    };
+    record.ending = ending;
+    let result = record.ending.result_text();
+    for e in engines.iter_mut() {
+        e.game_over(result, &record.ending.reason);
+    }
+    record
+}
+
+/// Score-based adjudication after a move.
+fn adjudicate(rules: &Adjudication, scores: &[Vec<Option<i32>>; 2], fullmove: u32) -> Option<Ending> {
+    let last = |n: u32| -> Option<Vec<i32>> {
+        let mut all = Vec::new();
+        for s in scores {
+            if s.len() < n as usize {
+                return None;
+            }
+            for v in &s[s.len() - n as usize..] {
+                all.push((*v)?);
+            }
+        }
+        Some(all)
+    };
+    if let Some(r) = rules.resign {
+        if let Some(all) = last(r.moves) {
+            for loser in [Color::White, Color::Black] {
+                let behind = all.iter().all(|&s| if loser == Color::White { s <= -r.score } else { s >= r.score });
+                if behind {
+                    return Some(Ending {
+                        result: GameResult::Win(loser.other()),
+                        termination: Termination::Adjudication,
+                        reason: format!("{} wins by adjudication: both engines score {} at least {} cp behind for {} moves", side_name(loser.other()), side_name(loser), r.score, r.moves),
+                    });
+                }
+            }
+        }
+    }
+    if let Some(d) = rules.draw {
+        if fullmove >= d.movenumber {
+            if let Some(all) = last(d.moves) {
+                if all.iter().all(|s| s.abs() <= d.score) {
+                    return Some(Ending {
+                        result: GameResult::Draw,
+                        termination: Termination::Adjudication,
+                        reason: format!("Draw by adjudication: scores within {} cp for {} moves", d.score, d.moves),
+                    });
+                }
+            }
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rules_parse() {
+        assert_eq!(ResignRule::parse("moves=3,score=600").unwrap(), ResignRule { moves: 3, score: 600 });
+        assert_eq!(DrawRule::parse("movenumber=40,moves=8,score=10").unwrap(), DrawRule { movenumber: 40, moves: 8, score: 10 });
+        assert!(ResignRule::parse("moves=3").is_err());
+        assert!(DrawRule::parse("movenumber=4,moves=x,score=1").is_err());
+        assert!(ResignRule::parse("moves=3,score=6,x=1").is_err());
+    }
+
+    #[test]
+    fn score_adjudication() {
+        let rules = Adjudication { max_plies: None, resign: Some(ResignRule { moves: 2, score: 500 }), draw: Some(DrawRule { movenumber: 10, moves: 2, score: 5 }) };
+        // White's engine sees itself losing, Black's agrees, twice each.
+        let s = [vec![Some(-600), Some(-700)], vec![Some(-550), Some(-900)]];
+        let e = adjudicate(&rules, &s, 5).unwrap();
+        assert_eq!((e.result, e.termination), (GameResult::Win(Color::Black), Termination::Adjudication));
+        // One engine disagrees: play on.
+        let s = [vec![Some(-600), Some(-700)], vec![Some(-550), Some(100)]];
+        assert_eq!(adjudicate(&rules, &s, 5), None);
+        // A missing score breaks the run.
+        let s = [vec![None, Some(-700)], vec![Some(-550), Some(-600)]];
+        assert_eq!(adjudicate(&rules, &s, 5), None);
+        // Quiet scores draw only from move 10.
+        let s = [vec![Some(3), Some(0)], vec![Some(-5), Some(1)]];
+        assert_eq!(adjudicate(&rules, &s, 9), None);
+        assert_eq!(adjudicate(&rules, &s, 10).unwrap().result, GameResult::Draw);
+    }
+}

@@ -1,0 +1,22 @@
+//! Engine-vs-engine matches: engines run as child processes speaking UCI or
+//! XBoard, games of any turn-based or crowd variant both sides know, from
+//! opening files or random balanced openings, with clocks, adjudication,
+//! PGN records and the statistics of the result (Elo, LOS, SPRT).
+
+pub mod board;
+pub mod stats;
+pub mod engine;
+pub mod limits;
+pub mod openings;
+pub mod uci;
+pub mod xboard;
+pub mod game;
+pub mod pgn;
+pub mod tournament;
+
+pub use engine::{EngineSpec, OwnEngine, Protocol};
+pub use game::{Adjudication, DrawRule, GameRecord, ResignRule, Termination};
+pub use limits::{Limits, TimeControl};
+pub use openings::Opening;
+pub use stats::Sprt;
+pub use tournament::{Event, MatchConfig, Summary};

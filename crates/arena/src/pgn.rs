@@ -1,0 +1,141 @@
+//! PGN of a finished match game, readable by `parity replay`.
+//!
+//! Tags: Event, Site, Date, Round (the game's number), White, Black,
+//! Result, Variant (our id), FEN and SetUp when the start is not the
+//! variant's own, TimeControl (`10+0.1`; `-` without a clock), PlyCount and
+//! Termination (PGN's words: normal, adjudication, time forfeit, rules
+//! infraction, abandoned, stalled connection). Engine moves carry a comment
+//! `{score/depth time}` like cutechess's; the reason of the ending is the
+//! last comment (`{Black loses on time}`).
+
+use std::fmt::Write as _;
+
+use crate::game::GameRecord;
+
+/// Today's date as PGN writes it (UTC).
+pub fn today() -> String {
+    let days = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs() / 86_400).unwrap_or(0) as i64;
+    let (y, m, d) = civil_from_days(days);
+    format!("{y:04}.{m:02}.{d:02}")
+}
+
+/// Year, month, day of a day count since 1970-01-01 (H. Hinnant's algorithm).
+fn civil_from_days(z: i64) -> (i64, u32, u32) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let y = yoe + era * 400 + if m <= 2 { 1 } else { 0 };
+    (y, m, d)
+}
+
+fn quote(s: &str) -> String {
+    s.replace('\\', "\\\\").replace('"', "\\\"")
+}
+
+/// The PGN text of a game, ending with an empty line.
+pub fn write(game: &GameRecord, event: &str, date: &str) -> String {
+    let mut out = String::new();
+    let result = game.ending.result_text();
+    let tc = match (game.limits[0].tc, game.limits[1].tc) {
+        (Some(a), Some(b)) if a == b => a.to_string(),
+        (None, None) => "-".to_string(),
+        _ => "?".to_string(),
+    };
+    let mut tags: Vec<(&str, String)> = vec![
+        ("Event", event.to_string()),
+        ("Site", "?".into()),
+        ("Date", date.to_string()),
+        ("Round", game.number.to_string()),
+        ("White", game.white.clone()),
+        ("Black", game.black.clone()),
+        ("Result", result.to_string()),
+        ("Variant", game.variant.id().to_string()),
+    ];
+    if let Some(fen) = &game.start_fen {
+        tags.push(("FEN", fen.clone()));
+        tags.push(("SetUp", "1".into()));
+    }
+    tags.push(("TimeControl", tc));
+    if game.limits[0] != game.limits[1] || game.limits[0].tc.is_none() {
+        tags.push(("WhiteLimits", game.limits[0].to_string()));
+        tags.push(("BlackLimits", game.limits[1].to_string()));
+    }
+    tags.push(("PlyCount", (game.opening.len() + game.moves.len()).to_string()));
+    tags.push(("Termination", game.ending.termination.pgn().to_string()));
+    for (k, v) in tags {
+        let _ = writeln!(out, "[{k} \"{}\"]", quote(&v));
+    }
+    out.push('\n');
+
+    // Move numbers: from the start FEN's side and full-move number.
+    let (mut number, mut white_to_move) = match &game.start_fen {
+        Some(fen) => {
+            let f: Vec<&str> = fen.split_whitespace().collect();
+            (f.get(5).and_then(|n| n.parse().ok()).unwrap_or(1u32), f.get(1) != Some(&"b"))
+        }
+        None => (1, true),
+    };
+    let mut tokens: Vec<String> = Vec::new();
+    let mut first = true;
+    let engine_moves = game.moves.iter().map(|m| {
+        let mut c = match m.score {
+            Some(s) => format!("{s}/{} ", m.depth.unwrap_or(0)),
+            None => String::new(),
+        };
+        c.push_str(&format!("{:.3}s", m.elapsed.as_secs_f64()));
+        (m.san.clone(), Some(c))
+    });
+    let all = game.opening.iter().map(|(_, san)| (san.clone(), None)).chain(engine_moves);
+    for (san, comment) in all {
+        if white_to_move {
+            tokens.push(format!("{number}."));
+        } else if first {
+            tokens.push(format!("{number}..."));
+        }
+        tokens.push(san);
+        if let Some(c) = comment {
+            tokens.push(format!("{{{c}}}"));
+        }
+        first = false;
+        if !white_to_move {
+            number += 1;
+        }
+        white_to_move = !white_to_move;
+    }
+    tokens.push(format!("{{{}}}", game.ending.reason.replace('}', ")")));
+    tokens.push(result.to_string());
+    // Lines of at most 80 characters (a long comment may exceed it alone).
+    let mut line = String::new();
+    for t in tokens {
+        if !line.is_empty() && line.len() + 1 + t.len() > 80 {
+            out.push_str(&line);
+            out.push('\n');
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(&t);
+    }
+    out.push_str(&line);
+    out.push_str("\n\n");
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates() {
+        assert_eq!(civil_from_days(0), (1970, 1, 1));
+        assert_eq!(civil_from_days(19_723), (2024, 1, 1));
+        assert_eq!(civil_from_days(19_782), (2024, 2, 29));
+        assert_eq!(today().len(), 10);
+    }
+}

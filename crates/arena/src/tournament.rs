@@ -1,0 +1,359 @@
+//! A match: two engines, games in parallel on worker threads, colours
+//! alternated over each opening, results gathered into statistics, and an
+//! early stop when an SPRT decides.
+
+use std::collections::{BTreeMap, HashMap};
+use std::fmt::Write as _;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::time::Duration;
+
+use parity_rules::game::Result as GameResult;
+use parity_rules::{Color, Variant};
+
+use crate::board::Board;
+use crate::engine::{self, Engine, EngineSpec, Failure, GameSetup, Log};
+use crate::game::{self, Adjudication, Ending, GameRecord, GameSettings, Termination};
+use crate::limits::Limits;
+use crate::openings::Opening;
+use crate::stats::{self, Pentanomial, Sprt, SprtState, Trinomial};
+
+/// Everything a match needs.
+#[derive(Clone)]
+pub struct MatchConfig {
+    pub variant: &'static Variant,
+    /// The first engine is the one the statistics speak for.
+    pub engines: [EngineSpec; 2],
+    /// Limits for both engines; an engine's own limits take precedence.
+    pub limits: Limits,
+    /// Each opening gives two games with colours swapped; used in order,
+    /// again from the first when the games outnumber them.
+    pub openings: Vec<Opening>,
+    pub games: usize,
+    pub concurrency: usize,
+    pub adjudication: Adjudication,
+    pub time_margin: Duration,
+    /// How long to wait for an engine when no clock runs (and for handshakes).
+    pub hang_timeout: Duration,
+    pub sprt: Option<Sprt>,
+    pub event: String,
+    pub log: Option<Log>,
+}
+
+/// What the match reports while it runs.
+pub enum Event<'a> {
+    GameStarted { number: usize, white: &'a str, black: &'a str },
+    GameFinished { game: &'a GameRecord, summary: &'a Summary },
+}
+
+/// The state of the match from the first engine's point of view.
+#[derive(Clone, Debug, Default)]
+pub struct Summary {
+    pub names: [String; 2],
+    pub games: usize,
+    pub planned: usize,
+    pub trinomial: Trinomial,
+    pub pentanomial: Pentanomial,
+    pub sprt: Option<(Sprt, f64, SprtState)>,
+    /// Games by how they ended.
+    pub terminations: BTreeMap<&'static str, u32>,
+    /// Games the first engine played as White: W/D/L.
+    pub as_white: Trinomial,
+    pub stopped_by_sprt: bool,
+}
+
+fn pct(x: f64) -> String {
+    format!("{:.1} %", 100.0 * x)
+}
+
+fn elo(x: f64) -> String {
+    if x.is_nan() {
+        "?".into()
+    } else if x.is_finite() {
+        format!("{x:.1}")
+    } else if x > 0.0 {
+        "+inf".into()
+    } else {
+        "-inf".into()
+    }
+}
+
+impl Summary {
+    /// One line for a progress bar.
+    pub fn short(&self) -> String {
+        let t = &self.trinomial;
+        let mut s = format!("{}-{}-{}", t.wins, t.draws, t.losses);
+        if let Some(e) = stats::trinomial_estimate(t) {
+            let _ = write!(s, " {:.1}% Elo {} ±{}", 100.0 * e.score, elo(e.elo), elo(e.elo_error()).trim_start_matches('+'));
+        }
+        if let Some((_, llr, _)) = self.sprt {
+            let _ = write!(s, " LLR {llr:.2}");
+        }
+        s
+    }
+
+    /// The final report.
+    pub fn report(&self) -> String {
+        let t = &self.trinomial;
+        let mut out = String::new();
+        let n = t.games();
+        let _ = writeln!(out, "Score of {} vs {}: {} - {} - {}  [{:.3}] {n}", self.names[0], self.names[1], t.wins, t.losses, t.draws, if n > 0 { t.points() / n as f64 } else { 0.0 });
+        let w = &self.as_white;
+        let b = Trinomial { wins: t.wins - w.wins, draws: t.draws - w.draws, losses: t.losses - w.losses };
+        let _ = writeln!(out, "{} as White: {} - {} - {}; as Black: {} - {} - {} (wins - losses - draws)", self.names[0], w.wins, w.losses, w.draws, b.wins, b.losses, b.draws);
+        match stats::trinomial_estimate(t) {
+            Some(e) => {
+                let _ = writeln!(
+                    out,
+                    "Elo difference: {} +/- {} (95%: {} to {}), LOS: {}, draw ratio: {}",
+                    elo(e.elo),
+                    elo(e.elo_error()).trim_start_matches('+'),
+                    elo(e.elo_low),
+                    elo(e.elo_high),
+                    pct(stats::los(t)),
+                    pct(t.draws as f64 / n as f64)
+                );
+            }
+            None => out.push_str("No games finished.\n"),
+        }
+        let p = &self.pentanomial;
+        if let Some(e) = stats::pentanomial_estimate(p) {
+            let c = p.counts;
+            let _ = writeln!(
+                out,
+                "Game pairs (pentanomial 0-2 points: {} {} {} {} {}, {} pairs): Elo {} +/- {} (95%: {} to {})",
+                c[0],
+                c[1],
+                c[2],
+                c[3],
+                c[4],
+                p.pairs(),
+                elo(e.elo),
+                elo(e.elo_error()).trim_start_matches('+'),
+                elo(e.elo_low),
+                elo(e.elo_high)
+            );
+        }
+        if let Some((s, llr, state)) = self.sprt {
+            let (lo, hi) = s.bounds();
+            let verdict = match state {
+                SprtState::AcceptH0 => "H0 accepted",
+                SprtState::AcceptH1 => "H1 accepted",
+                SprtState::Continue => "no decision yet",
+            };
+            let _ = writeln!(
+                out,
+                "SPRT: elo0 {} elo1 {} alpha {} beta {}: LLR {llr:.3} (bounds {lo:.3}, {hi:.3}): {verdict}",
+                s.elo0, s.elo1, s.alpha, s.beta
+            );
+        }
+        if !self.terminations.is_empty() {
+            let list: Vec<String> = self.terminations.iter().map(|(k, v)| format!("{k} {v}")).collect();
+            let _ = writeln!(out, "Terminations: {}", list.join(", "));
+        }
+        if self.stopped_by_sprt {
+            let _ = writeln!(out, "Stopped after {} of {} games: the SPRT decided.", self.games, self.planned);
+        }
+        out
+    }
+}
+
+/// Checks the configuration and starts each engine once, so that a wrong
+/// command, an unknown variant or a missing feature stops the match before
+/// it begins instead of losing every game.
+pub fn check(config: &MatchConfig) -> Result<(), String> {
+    Board::new(config.variant, None).map_err(|e| e.to_string())?;
+    if config.openings.is_empty() {
+        return Err("no openings".into());
+    }
+    if config.games == 0 {
+        return Err("no games to play".into());
+    }
+    let probe = config.openings.iter().find(|o| o.fen.is_some()).unwrap_or(&config.openings[0]);
+    let board = probe.board(config.variant)?;
+    let start_fen = (!board.starts_from_variant_start()).then(|| board.start_fen());
+    for spec in &config.engines {
+        let limits = spec.limits.or(config.limits);
+        if limits.is_empty() {
+            return Err(format!("engine {}: no limit to play by; give --tc, --nodes, --depth or --movetime", spec.name));
+        }
+        let mut e = engine::start(spec, &spec.name, config.log.clone(), config.hang_timeout).map_err(|f| format!("engine {}: {f}", spec.name))?;
+        let setup = GameSetup {
+            variant_id: config.variant.id().to_string(),
+            variant: spec.variant_name(config.variant.id()),
+            start_fen: start_fen.clone(),
+            limits,
+            color: Color::White,
+        };
+        let ready = e.new_game(&setup);
+        e.quit();
+        ready.map_err(|f| format!("engine {}: {f}", spec.name))?;
+    }
+    Ok(())
+}
+
+/// Plays the match. `on_event` runs on the calling thread.
+pub fn run(config: &MatchConfig, mut on_event: impl FnMut(Event)) -> Result<Summary, String> {
+    check(config)?;
+    let next = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    let workers = config.concurrency.clamp(1, config.games.max(1));
+    let (tx, rx) = mpsc::channel::<Message>();
+    let mut summary = Summary {
+        names: [config.engines[0].name.clone(), config.engines[1].name.clone()],
+        planned: config.games,
+        sprt: config.sprt.map(|s| (s, 0.0, SprtState::Continue)),
+        ..Summary::default()
+    };
+    std::thread::scope(|scope| {
+        for w in 0..workers {
+            let tx = tx.clone();
+            let (next, stop) = (&next, &stop);
+            scope.spawn(move || worker(config, w, next, stop, tx));
+        }
+        drop(tx);
+        // Points of the first engine in the first finished game of each pair.
+        let mut half_pairs: HashMap<usize, u32> = HashMap::new();
+        for msg in rx {
+            match msg {
+                Message::Started { number, white, black } => on_event(Event::GameStarted { number, white: &white, black: &black }),
+                Message::Finished(game) => {
+                    let first_is_white = (game.number - 1) % 2 == 0;
+                    let half_points = match (game.ending.result, first_is_white) {
+                        (GameResult::Draw, _) => 1,
+                        (GameResult::Win(Color::White), true) | (GameResult::Win(Color::Black), false) => 2,
+                        _ => 0,
+                    };
+                    let t = &mut summary.trinomial;
+                    match half_points {
+                        2 => t.wins += 1,
+                        1 => t.draws += 1,
+                        _ => t.losses += 1,
+                    }
+                    if first_is_white {
+                        let w = &mut summary.as_white;
+                        match half_points {
+                            2 => w.wins += 1,
+                            1 => w.draws += 1,
+                            _ => w.losses += 1,
+                        }
+                    }
+                    let pair = (game.number - 1) / 2;
+                    match half_pairs.remove(&pair) {
+                        Some(other) => summary.pentanomial.add(other + half_points),
+                        None => {
+                            half_pairs.insert(pair, half_points);
+                        }
+                    }
+                    summary.games += 1;
+                    *summary.terminations.entry(game.ending.termination.pgn()).or_default() += 1;
+                    if let Some((s, _, before)) = summary.sprt {
+                        let llr = if summary.pentanomial.pairs() > 0 { s.llr_pentanomial(&summary.pentanomial) } else { 0.0 };
+                        // A decision stands; games already under way still count in the LLR.
+                        let state = if before == SprtState::Continue { s.state(llr) } else { before };
+                        summary.sprt = Some((s, llr, state));
+                        if state != SprtState::Continue && !stop.swap(true, Ordering::SeqCst) {
+                            summary.stopped_by_sprt = summary.games < config.games;
+                        }
+                    }
+                    on_event(Event::GameFinished { game: &game, summary: &summary });
+                }
+            }
+        }
+    });
+    if summary.stopped_by_sprt && summary.games >= config.games {
+        summary.stopped_by_sprt = false;
+    }
+    Ok(summary)
+}
+
+enum Message {
+    Started { number: usize, white: String, black: String },
+    Finished(Box<GameRecord>),
+}
+
+fn worker(config: &MatchConfig, w: usize, next: &AtomicUsize, stop: &AtomicBool, tx: mpsc::Sender<Message>) {
+    let mut engines: [Option<Box<dyn Engine>>; 2] = [None, None];
+    loop {
+        if stop.load(Ordering::SeqCst) {
+            break;
+        }
+        let index = next.fetch_add(1, Ordering::SeqCst);
+        if index >= config.games {
+            break;
+        }
+        let number = index + 1;
+        let opening = &config.openings[(index / 2) % config.openings.len()];
+        // Engine 0 is White in even games (numbered from 0), Black in odd ones.
+        let order = if index % 2 == 0 { [0, 1] } else { [1, 0] };
+        let names = order.map(|e| config.engines[e].name.clone());
+        let _ = tx.send(Message::Started { number, white: names[0].clone(), black: names[1].clone() });
+        let settings = GameSettings {
+            number,
+            variant: config.variant,
+            names: names.clone(),
+            variant_names: order.map(|e| config.engines[e].variant_name(config.variant.id())),
+            limits: order.map(|e| config.engines[e].limits.or(config.limits)),
+            adjudication: config.adjudication,
+            time_margin: config.time_margin,
+            hang_timeout: config.hang_timeout,
+        };
+        // (Re)start engines that are not running; a failure loses the game.
+        let mut start_failure: Option<(Color, Failure)> = None;
+        for (side, &e) in order.iter().enumerate() {
+            if engines[e].is_none() {
+                let spec = &config.engines[e];
+                let label = format!("w{w}:{}", spec.name);
+                match engine::start(spec, &label, config.log.clone(), config.hang_timeout) {
+                    Ok(eng) => engines[e] = Some(eng),
+                    Err(f) => {
+                        if start_failure.is_none() {
+                            let color = if side == 0 { Color::White } else { Color::Black };
+                            start_failure = Some((color, Failure::new(f.kind, format!("could not be started: {}", f.detail))));
+                        }
+                    }
+                }
+            }
+        }
+        let record = match start_failure {
+            Some((loser, f)) => GameRecord {
+                number,
+                variant: config.variant,
+                white: names[0].clone(),
+                black: names[1].clone(),
+                start_fen: None,
+                opening: Vec::new(),
+                moves: Vec::new(),
+                ending: Ending {
+                    result: GameResult::Win(loser.other()),
+                    termination: Termination::Abandoned,
+                    reason: format!("{} {}", if loser == Color::White { "White" } else { "Black" }, f.detail),
+                },
+                limits: settings.limits,
+                failed: [false, false],
+            },
+            None => {
+                let [a, b] = &mut engines;
+                let (first, second) = (a.as_deref_mut().expect("started"), b.as_deref_mut().expect("started"));
+                let pair: [&mut dyn Engine; 2] = if order[0] == 0 { [first, second] } else { [second, first] };
+                let record = game::play(pair, opening, &settings);
+                for (side, &e) in order.iter().enumerate() {
+                    if record.failed[side] {
+                        if let Some(mut eng) = engines[e].take() {
+                            eng.quit();
+                        }
+                    }
+                }
+                record
+            }
+        };
+        if tx.send(Message::Finished(Box::new(record))).is_err() {
+            break;
+        }
+    }
+    for e in engines.iter_mut() {
+        if let Some(mut eng) = e.take() {
+            eng.quit();
+        }
+    }
+}

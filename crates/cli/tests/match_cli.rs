@@ -1,0 +1,133 @@
+//! `parity match` end to end with the fake engine of `parity-arena`.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn parity(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_parity")).args(args).output().expect("binary runs")
+}
+
+/// The fake engine, built beside `parity` by `cargo test --workspace`.
+fn fake() -> String {
+    let dir = PathBuf::from(env!("CARGO_BIN_EXE_parity")).parent().expect("bin dir").to_path_buf();
+    let path = dir.join(format!("parity-fake-engine{}", std::env::consts::EXE_SUFFIX));
+    assert!(path.exists(), "{} is missing: run the tests with `cargo test --workspace` (./scripts/test), which builds it", path.display());
+    path.display().to_string()
+}
+
+fn temp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("parity-match-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    let _ = std::fs::remove_file(&path);
+    path
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+#[test]
+fn a_match_of_two_fake_engines_prints_games_report_and_pgn() {
+    let pgn = temp("games.pgn");
+    let fake = fake();
+    let a = format!("name=alpha,cmd={fake},arg=--mode,arg=random,arg=--seed,arg=5");
+    let b = format!("name=beta,cmd={fake},arg=--mode,arg=random,arg=--seed,arg=6,tc=5+0.1");
+    let o = parity(&[
+        "match", "--variant", "tutti-frutti", "--engine", &a, "--engine", &b, "--depth", "1", "--games", "4", "--concurrency", "2",
+        "--random-openings", "4", "--seed", "3", "--max-plies", "80", "--pgn", pgn.to_str().unwrap(), "--sprt", "elo0=0,elo1=10",
+    ]);
+    let out = text(&o.stdout);
+    assert!(o.status.success(), "{}\n{out}", text(&o.stderr));
+    for n in 1..=4 {
+        assert!(out.contains(&format!("Finished game {n} (")), "{out}");
+    }
+    assert!(out.contains("Score of alpha vs beta:"), "{out}");
+    assert!(out.contains("Elo difference:") && out.contains("LOS:"), "{out}");
+    assert!(out.contains("Game pairs (pentanomial"), "{out}");
+    assert!(out.contains("SPRT: elo0 0 elo1 10"), "{out}");
+
+    let games = std::fs::read_to_string(&pgn).unwrap();
+    let registry = parity_rules::Registry::builtin();
+    let records: Vec<&str> = games.split("[Event ").filter(|g| !g.trim().is_empty()).collect();
+    assert_eq!(records.len(), 4, "{games}");
+    for r in records {
+        let game = format!("[Event {r}");
+        assert!(game.contains("[Variant \"tutti-frutti\"]") && game.contains("[Termination "), "{game}");
+        // Different limits per engine are written down.
+        assert!(game.contains("[TimeControl \"?\"]") && game.contains("Limits \"tc 5+0.1, depth 1\"]"), "{game}");
+        parity_rules::record::replay(&registry, &game).unwrap_or_else(|e| panic!("{e}\n{game}"));
+    }
+    // --quiet leaves only the report.
+    let o2 = parity(&[
+        "match", "--variant", "tutti-frutti", "--engine", &a, "--engine", &b, "--depth", "1", "--games", "4", "--random-openings", "4",
+        "--seed", "3", "--max-plies", "80", "--quiet",
+    ]);
+    assert!(o2.status.success());
+    assert!(!text(&o2.stdout).contains("Finished game"));
+    assert!(text(&o2.stdout).starts_with("Score of alpha vs beta"));
+}
+
+#[test]
+fn a_failing_engine_loses_and_the_match_goes_on() {
+    let fake = fake();
+    let log = temp("engines.log");
+    let o = parity(&[
+        "match", "--engine", &format!("name=good,cmd={fake}"), "--engine", &format!("name=bad,cmd={fake},arg=--mode,arg=illegal,arg=--after,arg=2"),
+        "--nodes", "10", "--games", "2", "--openings", "/dev/null", "--log", log.to_str().unwrap(),
+    ]);
+    // An empty openings file is an error...
+    assert!(!o.status.success());
+    assert!(text(&o.stderr).contains("no openings"), "{}", text(&o.stderr));
+    let openings = temp("openings.txt");
+    std::fs::write(&openings, "# two openings\n1. e4 e5\nrnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - 0 1\n").unwrap();
+    let o = parity(&[
+        "match", "--engine", &format!("name=good,cmd={fake}"), "--engine", &format!("name=bad,cmd={fake},arg=--mode,arg=illegal,arg=--after,arg=2"),
+        "--nodes", "10", "--games", "4", "--openings", openings.to_str().unwrap(), "--log", log.to_str().unwrap(),
+    ]);
+    let out = text(&o.stdout);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert_eq!(out.matches("makes an illegal move: `a1a1`").count(), 4, "{out}");
+    assert!(out.contains("Score of good vs bad: 4 - 0 - 0"), "{out}");
+    assert!(out.contains("Terminations: rules infraction 4"), "{out}");
+    let log = std::fs::read_to_string(&log).unwrap();
+    assert!(log.contains("bad < bestmove a1a1") && log.contains("good > position fen rnbqkbnr/pppppppp/8/8/3P4"), "{log}");
+}
+
+#[test]
+fn bad_command_lines_are_clear_errors() {
+    let fake = fake();
+    let cases: Vec<(Vec<String>, &str)> = vec![
+        (vec!["--engine".into(), format!("cmd={fake}")], "two --engine"),
+        (vec!["--engine".into(), format!("cmd={fake}"), "--engine".into(), format!("cmd={fake}")], "both engines are named"),
+        (vec!["--engine".into(), format!("name=a,cmd={fake}"), "--engine".into(), format!("name=b,cmd={fake}")], "no limit"),
+        (vec!["--engine".into(), format!("name=a,cmd={fake},speed=9"), "--engine".into(), format!("name=b,cmd={fake}")], "unknown key `speed`"),
+        (vec!["--variant".into(), "parity".into(), "--engine".into(), format!("name=a,cmd={fake}"), "--engine".into(), format!("name=b,cmd={fake}"), "--depth".into(), "1".into()], "simultaneous"),
+        (vec!["--engine".into(), format!("name=a,cmd={fake}"), "--engine".into(), format!("name=b,cmd={fake}"), "--tc".into(), "fast".into()], "time control `fast`"),
+        (vec!["--engine".into(), format!("name=a,cmd={fake}"), "--engine".into(), format!("name=b,cmd={fake}"), "--depth".into(), "1".into(), "--sprt".into(), "elo0=5,elo1=1".into()], "elo1 > elo0"),
+    ];
+    for (args, message) in cases {
+        let mut all = vec!["match".to_string()];
+        all.extend(args);
+        let refs: Vec<&str> = all.iter().map(String::as_str).collect();
+        let o = parity(&refs);
+        assert!(!o.status.success(), "{all:?}");
+        assert!(text(&o.stderr).contains(message), "{all:?}: {}", text(&o.stderr));
+    }
+}
+
+#[test]
+fn an_engine_without_cmd_is_parity_uci() {
+    // Our own engine is this binary with the argument `uci`. Until `parity uci`
+    // exists the handshake fails and says so; once it exists the match runs.
+    let log = temp("own.log");
+    let o = parity(&[
+        "match", "--engine", "name=ours", "--engine", &format!("name=fake,cmd={}", fake()), "--depth", "1", "--games", "2", "--hang-timeout", "5",
+        "--log", log.to_str().unwrap(),
+    ]);
+    let log = std::fs::read_to_string(&log).unwrap();
+    assert!(log.contains("ours > uci"), "{log}");
+    if !o.status.success() {
+        assert!(text(&o.stderr).contains("engine ours: UCI handshake"), "{}", text(&o.stderr));
+    }
+}
