@@ -471,20 +471,14 @@ impl CrowdPosition {
         Some(if self.is_check() { Some(self.side.other()) } else { None })
     }
 
-    /// No sequence of legal moves can mate: bare kings, or kings and one
-    /// `minor` piece with equal move and capture powers that does not share
-    /// its own king's square. Only for kings that step and capture like the
-    /// chess king; anything else is left to play. Why this holds here:
-    /// - a lone king never checks a lone king (it would stand in check
-    ///   itself), and a king checking from a crowd next to the other can be
-    ///   joined by it: a bare king never mates;
-    /// - with no split powers, crowds form only by joining one that holds an
-    ///   enemy, and a king cannot leave a crowd holding the enemy king (it
-    ///   would step alone next to it), so the king and its minor never come
-    ///   to share a square;
-    /// - a king next to a crowd can join it, so a mate leaves no crowd on
-    ///   the board: it would be a mate of turn-based chess with king and
-    ///   minor against king, which `minor` rules out.
+    /// No sequence of legal moves can mate (a conservative claim, reasoned
+    /// in `docs/rules/safety-in-numbers.md`): plain kings, bare or with one
+    /// `minor` of equal move and capture powers off its own king's square.
+    /// Why: a lone king never checks a lone king, and one checking from a
+    /// crowd can be joined; with no split powers no crowd ever pairs a king
+    /// with its minor (a king cannot leave the enemy king's crowd); a king
+    /// next to a crowd joins it, so a mate would have no crowd at all and be
+    /// a mate of chess, which `minor` rules out.
     pub fn insufficient_material(&self) -> bool {
         let v = self.variant;
         if self.piece_count() > 3 || ![Color::White, Color::Black].into_iter().all(|c| royal_is_king(v, c)) {
