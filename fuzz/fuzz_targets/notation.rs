@@ -2,14 +2,17 @@
 //! byte picks the position (modulo the list; for a simultaneous position the
 //! next multiple picks the side), the rest is the move. Never panics; a move
 //! that is read must be legal, and its SAN and coordinates read back as the
-//! same move.
+//! same move. Crowd positions include the test variant with the Warden
+//! (`crates/rules/tests/data/crowd-warden.toml`), whose joins are `d5c5&`.
 #![no_main]
 
 use std::sync::OnceLock;
 
 use libfuzzer_sys::fuzz_target;
+use parity_rules::crowd::CrowdPosition;
 use parity_rules::notation::{self, MoveContext};
 use parity_rules::simultaneous::SimPosition;
+use parity_rules::variant::Family;
 use parity_rules::{fen, Color, Move, Position, Registry};
 
 /// Start positions plus positions with castling, en passant, promotions and
@@ -33,23 +36,32 @@ const FENS: &[(&str, &str)] = &[
     ("parity", "1nb1k1nr/rp1p2pp/2p'5/p3N(Pp)q1/1b5P/1Q'P5/PP1PP1P1/RNB1KB1R KQk - 0 8"),
     ("parity-single", "r2qkb1r/pbpppppp/2n2n2/1(P'p')6/6P1/5P2/P1PPP2P/RNBQKBNR KQkq - 0 6"),
     ("move-neutral", "2r'q1k2/2pp2p1/1pb1p3/pB3pP1/1P3P1(Pp)/B'3P3/P1P5/RN2K1N1 Q - 1 21"),
+    // Crowd variants: a Warden that may take or join its neighbours, one in
+    // a mixed crowd, en passant out of a mixed crowd, both kings in a crowd.
+    ("crowd-warden", "4k3/3n4/4b3/2pW4/8/8/7K/8 w - - 0 1"),
+    ("crowd-warden", "4k3/8/8/2n(WQb)4/8/8/7K/8 w - - 0 1"),
+    ("safety-in-numbers", "4k3/8/8/8/4(Pbp)P2/8/8/4K3 b - f3 0 1"),
+    ("safety-in-numbers", "rnbq1bnr/pppppppp/8/8/8/5(Kk)2/PPPPPPPP/RNBQ1BNR w - - 0 1"),
 ];
 
 enum Spot {
     Turn(Position),
     Sim(SimPosition),
+    Crowd(CrowdPosition),
 }
 
 fn spots() -> &'static [Spot] {
     static SPOTS: OnceLock<Vec<Spot>> = OnceLock::new();
     SPOTS.get_or_init(|| {
-        let reg = Registry::builtin();
+        let mut reg = Registry::builtin();
+        reg.add_text("crowd-warden.toml", include_str!("../../crates/rules/tests/data/crowd-warden.toml")).expect("test variant");
         FENS.iter()
             .map(|(id, text)| {
                 let v = reg.get(id).unwrap_or_else(|| panic!("no variant {id}"));
-                match v.spec.simultaneous {
-                    Some(_) => Spot::Sim(SimPosition::from_fen(v, text).unwrap_or_else(|e| panic!("{text}: {e}"))),
-                    None => Spot::Turn(fen::parse_position(v, text).unwrap_or_else(|e| panic!("{text}: {e}"))),
+                match v.spec.family {
+                    Family::Simultaneous => Spot::Sim(SimPosition::from_fen(v, text).unwrap_or_else(|e| panic!("{text}: {e}"))),
+                    Family::Crowd => Spot::Crowd(CrowdPosition::from_fen(v, text).unwrap_or_else(|e| panic!("{text}: {e}"))),
+                    Family::TurnBased => Spot::Turn(fen::parse_position(v, text).unwrap_or_else(|e| panic!("{text}: {e}"))),
                 }
             })
             .collect()
@@ -74,6 +86,7 @@ fuzz_target!(|data: &[u8]| {
     let n = FENS.len();
     match &spots()[pick as usize % n] {
         Spot::Turn(pos) => check(pos, text, |mv| notation::san(pos, mv), &|| fen::write(pos)),
+        Spot::Crowd(pos) => check(pos, text, |mv| pos.san(mv), &|| pos.to_fen()),
         Spot::Sim(pos) => {
             let color = if (pick as usize / n) % 2 == 0 { Color::White } else { Color::Black };
             let side = pos.side(color);

@@ -5,9 +5,10 @@
 //! crowd. Everything here follows `RULINGS.md` (section `safety-in-numbers`):
 //!
 //! - to an empty square a piece moves as usual (move power);
-//! - to a square with one enemy piece it captures with its capture power,
-//!   or, where only its move power reaches (the pawn's forward step), it
-//!   joins the enemy and makes a crowd;
+//! - to a square with one enemy piece it captures with its capture power;
+//!   or, if its move and capture powers differ (the pawn; any Betza piece
+//!   with separate `m`/`c` parts) and its move power reaches, it joins the
+//!   enemy and makes a crowd;
 //! - to a square with one friendly piece: never;
 //! - to a crowd holding at least one enemy it joins, with either power;
 //! - to an all-friendly crowd: never;
@@ -16,14 +17,15 @@
 //! - a king is in check only when it stands alone and an enemy capture
 //!   power reaches it; a move may not leave one's own king in check.
 //!
-//! When a piece could both capture a lone enemy and (by move power) join
-//! it, only the capture is generated: the source allows joining only where
-//! the piece "can move to that square but not capture there". No chess
-//! piece is affected.
+//! "Powers differ" means the compiled move and capture sets differ
+//! (`PieceTables::symmetric_modes` is false).
 //!
 //! A move leaving a square on which the mover has pieces of several kinds
-//! says which with [`Special::FromCrowd`]; every other move is an ordinary
-//! [`Move`].
+//! says which with [`Special::FromCrowd`]. When both powers reach a lone
+//! enemy, the plain move captures and [`Special::Join`] (naming the kind
+//! the same way if needed) joins; a join that is the only way there (the
+//! pawn's straight step) stays a plain move. Every other move is an
+//! ordinary [`Move`].
 //!
 //! FEN: ordinary FEN plus `(PPn)` for a crowd (two or more letters, any
 //! colours, any order; written white first, then by the variant's piece order).
@@ -286,15 +288,17 @@ impl CrowdPosition {
         let us = self.side;
         let v = self.variant;
         match mv.special {
-            Special::FromCrowd(k) => self.presence(us, k).contains(mv.from).then_some(k),
             Special::Castle { .. } => Some(v.royal),
             Special::EnPassant => self
                 .kinds_at(us, mv.from)
                 .into_iter()
                 .find(|&k| v.tables(us, k).en_passant[mv.from.index()].contains(mv.to)),
-            _ => match self.kinds_at(us, mv.from).as_slice() {
-                [k] => Some(*k),
-                _ => None,
+            special => match special.named_kind() {
+                Some(k) => self.presence(us, k).contains(mv.from).then_some(k),
+                None => match self.kinds_at(us, mv.from).as_slice() {
+                    [k] => Some(*k),
+                    _ => None,
+                },
             },
         }
     }
@@ -306,6 +310,7 @@ impl CrowdPosition {
         let us = self.side;
         let them = us.other();
         let occ = self.occupied;
+        let promo_options: Vec<Option<Kind>> = v.promotion_kinds.iter().copied().map(Some).collect();
         let mut out = Vec::new();
         for from in self.by_color(us) {
             let kinds = self.kinds_at(us, from);
@@ -314,25 +319,33 @@ impl CrowdPosition {
                 let t = v.tables(us, kind);
                 let quiet = v.reach(&t.quiet, from, occ);
                 let capture = v.reach(&t.capture, from, occ);
+                let named = tag.then_some(kind);
+                let plain = named.map_or(Special::None, Special::FromCrowd);
+                let both = if t.symmetric_modes { Bitboard::EMPTY } else { quiet & capture };
                 for to in quiet | capture {
+                    let lone = occ.contains(to) && !self.crowd_squares.contains(to);
                     let ok = if !occ.contains(to) {
                         quiet.contains(to)
-                    } else if self.crowd_squares.contains(to) {
-                        self.crowd(to).iter().any(|p| p.color == them)
-                    } else {
-                        // One piece: capture it, or join it by move power alone.
+                    } else if lone {
+                        // One piece: capture it, or join it by move power.
                         self.single(to).is_some_and(|p| p.color == them)
+                    } else {
+                        self.crowd(to).iter().any(|p| p.color == them)
                     };
                     if !ok {
                         continue;
                     }
-                    let special = if tag { Special::FromCrowd(kind) } else { Special::None };
-                    if v.kinds[kind.index()].pawn && v.promotion_zone[us.index()].contains(to) {
-                        for &promo in &v.promotion_kinds {
-                            out.push(Move { from, to, promotion: Some(promo), special });
-                        }
+                    // Both powers reach a lone enemy: the plain move captures, `Join` joins.
+                    let specials: &[Special] = if lone && both.contains(to) { &[plain, Special::Join(named)] } else { &[plain] };
+                    let promotions: &[Option<Kind>] = if v.kinds[kind.index()].pawn && v.promotion_zone[us.index()].contains(to) {
+                        &promo_options
                     } else {
-                        out.push(Move { from, to, promotion: None, special });
+                        &[None]
+                    };
+                    for &promotion in promotions {
+                        for &special in specials {
+                            out.push(Move { from, to, promotion, special });
+                        }
                     }
                 }
             }
@@ -404,13 +417,7 @@ impl CrowdPosition {
                 p.add_piece(rook_to, Piece { color: us, kind: partner });
             }
             _ => {
-                let victim = match (mv.special, self.en_passant) {
-                    (Special::EnPassant, Some(ep)) => self.single(ep.victim).map(|q| (ep.victim, q)),
-                    _ => self.single(mv.to).filter(|q| {
-                        q.color == them && v.reach(&v.tables(us, kind).capture, mv.from, self.occupied).contains(mv.to)
-                    }).map(|q| (mv.to, q)),
-                };
-                if let Some((sq, q)) = victim {
+                if let Some((sq, q)) = self.victim(mv, kind) {
                     p.remove_piece(sq, q);
                     lost[them.index()] |= sq.bit();
                     reset_clock = true;
@@ -472,6 +479,31 @@ impl CrowdPosition {
             return None;
         }
         Some(if self.is_check() { Some(self.side.other()) } else { None })
+    }
+
+    /// No sequence of legal moves can mate (a conservative claim, reasoned
+    /// in `docs/rules/safety-in-numbers.md`): plain kings, bare or with one
+    /// `minor` of equal move and capture powers off its own king's square.
+    /// Why: a lone king never checks a lone king, and one checking from a
+    /// crowd can be joined; with no split powers no crowd ever pairs a king
+    /// with its minor (a king cannot leave the enemy king's crowd); a king
+    /// next to a crowd joins it, so a mate would have no crowd at all and be
+    /// a mate of chess, which `minor` rules out.
+    pub fn insufficient_material(&self) -> bool {
+        let v = self.variant;
+        if self.piece_count() > 3 || ![Color::White, Color::Black].into_iter().all(|c| royal_is_king(v, c)) {
+            return false;
+        }
+        for color in [Color::White, Color::Black] {
+            for k in (0..v.kinds.len()).map(|k| Kind(k as u8)).filter(|&k| k != v.royal) {
+                if let Some(sq) = self.presence(color, k).lowest() {
+                    return v.kinds[k.index()].minor
+                        && v.tables(color, k).symmetric_modes
+                        && !self.presence(color, v.royal).contains(sq);
+                }
+            }
+        }
+        true
     }
 
     // ---- FEN --------------------------------------------------------------
@@ -607,16 +639,21 @@ impl CrowdPosition {
 impl CrowdPosition {
     /// The piece a move captures, if any (never one in a crowd).
     pub fn captured(&self, mv: Move) -> Option<Piece> {
+        self.victim(mv, self.mover_kind(mv)?).map(|(_, q)| q)
+    }
+
+    /// Where and what `mv`, moving a piece of `kind`, captures: a lone enemy
+    /// its capture power reaches, unless the move joins it.
+    fn victim(&self, mv: Move, kind: Kind) -> Option<(Square, Piece)> {
         let v = self.variant;
         let us = self.side;
         match (mv.special, self.en_passant) {
-            (Special::Castle { .. }, _) => None,
-            (Special::EnPassant, Some(ep)) => self.single(ep.victim),
-            _ => {
-                let kind = self.mover_kind(mv)?;
-                self.single(mv.to)
-                    .filter(|q| q.color != us && v.reach(&v.tables(us, kind).capture, mv.from, self.occupied).contains(mv.to))
-            }
+            (Special::Castle { .. } | Special::Join(_), _) => None,
+            (Special::EnPassant, Some(ep)) => self.single(ep.victim).map(|q| (ep.victim, q)),
+            _ => self
+                .single(mv.to)
+                .filter(|q| q.color != us && v.reach(&v.tables(us, kind).capture, mv.from, self.occupied).contains(mv.to))
+                .map(|q| (mv.to, q)),
         }
     }
 }
@@ -642,12 +679,16 @@ impl crate::notation::MoveContext for CrowdPosition {
     fn mover_kind(&self, mv: Move) -> Option<Kind> {
         CrowdPosition::mover_kind(self, mv)
     }
+    fn several_kinds(&self, color: Color, sq: Square) -> bool {
+        self.kinds_at(color, sq).len() > 1
+    }
 }
 
 impl CrowdPosition {
     /// SAN with check and mate marks. A join is written like a quiet move
     /// to the square (`Nf3`, `ef3` for the e-pawn's diagonal join), never
-    /// with `x`: nothing is captured.
+    /// with `x`: nothing is captured. So a piece that may capture or join a
+    /// lone enemy writes `Wxd5` for the capture and `Wd5` for the join.
     pub fn san(&self, mv: Move) -> String {
         let mut out = crate::notation::san_plain(self, mv);
         let next = self.play(mv);
@@ -656,6 +697,21 @@ impl CrowdPosition {
         }
         out
     }
+}
+
+/// The royal piece of `color` moves and captures exactly one step in every
+/// direction, like the chess king.
+fn royal_is_king(v: &Variant, color: Color) -> bool {
+    let t = v.tables(color, v.royal);
+    let ring = |sq: Square| {
+        (-1..=1)
+            .flat_map(|dx| (-1..=1).map(move |dy| (dx, dy)))
+            .filter_map(|(dx, dy)| if (dx, dy) == (0, 0) { None } else { v.shape.offset(sq, dx, dy) })
+            .fold(Bitboard::EMPTY, |b, s| b.with(s))
+    };
+    t.symmetric_modes
+        && t.capture.rides.is_empty()
+        && v.shape.squares().all(|sq| t.capture.lame[sq.index()].is_empty() && t.capture.leaps[sq.index()] == ring(sq))
 }
 
 // ---- Games ------------------------------------------------------------------
@@ -681,8 +737,9 @@ impl CrowdGame {
         &self.moves
     }
 
-    /// Checkmate wins, stalemate as the variant says (a draw here), then the
-    /// fifty-move rule and repetition as the variant file sets them.
+    /// Checkmate wins, stalemate as the variant says (a draw here), then
+    /// insufficient material ([`CrowdPosition::insufficient_material`]),
+    /// the fifty-move rule and repetition, as the variant file sets them.
     pub fn outcome(&self) -> Option<crate::game::Outcome> {
         use crate::game::{Outcome, Reason, Result as Res};
         use crate::variant::StalemateResult;
@@ -701,6 +758,9 @@ impl CrowdGame {
                     Outcome { result, reason: Reason::Stalemate }
                 }
             });
+        }
+        if v.spec.insufficient_material && pos.insufficient_material() {
+            return Some(Outcome { result: Res::Draw, reason: Reason::InsufficientMaterial });
         }
         if v.spec.fifty_move_rule && pos.halfmove_clock >= 100 {
             return Some(Outcome { result: Res::Draw, reason: Reason::FiftyMoves });

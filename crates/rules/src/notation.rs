@@ -4,9 +4,14 @@
 //! Coordinates: `e2e4`, `e7e8q`; standard castling as the king's move
 //! (`e1g1`, king-takes-partner `e1h1` is read too). Free castling names
 //! three squares, king from, king to, partner: `g1i1l1`, so it can never be
-//! read as the plain king step `g1h1`.
+//! read as the plain king step `g1h1`. Crowd family: a piece leaving a
+//! square where the mover has several kinds is named first, `Qd4d8`; a
+//! piece that may capture or join a lone enemy writes the join with a
+//! trailing `&`, `d4d5&` (the plain `d4d5` captures).
 //! SAN: `Nbd7`, `exd6`, `e8=Q+`, `O-O`, `O-O-O`; free castling
-//! `O-O@i1` (towards the higher files) and `O-O-O@c1`.
+//! `O-O@i1` (towards the higher files) and `O-O-O@c1`. A join is written
+//! without `x`; where the same piece could also capture, text without a
+//! capture mark means the join.
 //! The reader also takes `exN` (the e-pawn takes the knight), `Bxf` (the
 //! bishop takes on the f-file), `B7xN`, `f3xB`, `RxR`, `Nc3-e4`, `Pe4xPd5`,
 //! `0-0`, and promotion as `e8Q` or `e8=Q`; each is matched against the
@@ -40,12 +45,13 @@ pub trait MoveContext {
     /// The kind of enemy piece the move tries to capture, if any.
     fn captured(&self, mv: Move) -> Option<Kind>;
     /// The kind the move moves: the named one for a move out of a crowd
-    /// ([`Special::FromCrowd`]), else the mover's piece on `from`.
+    /// ([`Special::named_kind`]), else the mover's piece on `from`.
     fn mover_kind(&self, mv: Move) -> Option<Kind> {
-        match mv.special {
-            Special::FromCrowd(k) => Some(k),
-            _ => self.kind_at(self.mover(), mv.from),
-        }
+        mv.special.named_kind().or_else(|| self.kind_at(self.mover(), mv.from))
+    }
+    /// `color` has pieces of several kinds on `sq` (crowd family only).
+    fn several_kinds(&self, _color: Color, _sq: Square) -> bool {
+        false
     }
 }
 
@@ -86,12 +92,12 @@ pub fn uci<C: MoveContext + ?Sized>(ctx: &C, mv: Move) -> String {
         }
         _ => {
             let promo = mv.promotion.map(|k| letter(v, k).to_ascii_lowercase().to_string()).unwrap_or_default();
-            // A piece leaving a crowd where the mover has several kinds is named.
-            let piece = match mv.special {
-                Special::FromCrowd(k) => letter(v, k).to_string(),
-                _ => String::new(),
-            };
-            format!("{piece}{}{}{}", n(mv.from), n(mv.to), promo)
+            // A piece leaving a crowd where the mover has several kinds is
+            // named, whatever the move (en passant and castling too).
+            let named = ctx.several_kinds(ctx.mover(), mv.from).then(|| ctx.mover_kind(mv)).flatten();
+            let piece = named.map(|k| letter(v, k).to_string()).unwrap_or_default();
+            let join = if mv.is_join() { "&" } else { "" };
+            format!("{piece}{}{}{promo}{join}", n(mv.from), n(mv.to))
         }
     }
 }
@@ -113,6 +119,8 @@ pub fn parse_uci<C: MoveContext + ?Sized>(ctx: &C, text: &str) -> Result<Move, N
         piece = Some(v.kind_by_letter(c).ok_or(NotationError::UnknownPiece(c))?);
         rest = &rest[1..];
     }
+    // Crowd family: `d4d5&` joins the lone enemy that `d4d5` would capture.
+    let join = rest.strip_suffix('&').inspect(|r| rest = r).is_some();
     while let Some((sq, used)) = shape.parse_square_prefix(rest) {
         squares.push(sq);
         rest = &rest[used..];
@@ -137,7 +145,7 @@ pub fn parse_uci<C: MoveContext + ?Sized>(ctx: &C, text: &str) -> Result<Move, N
                     let castle_as_capture = !free
                         && m.from == *from
                         && matches!(m.special, Special::Castle { rook_from, .. } if rook_from == *to);
-                    (plain || castle_as_capture) && piece.is_none_or(|k| ctx.mover_kind(*m) == Some(k))
+                    (plain || castle_as_capture) && m.is_join() == join && piece.is_none_or(|k| ctx.mover_kind(*m) == Some(k))
                 })
                 .collect();
             if fits.len() > 1 {
@@ -145,7 +153,7 @@ pub fn parse_uci<C: MoveContext + ?Sized>(ctx: &C, text: &str) -> Result<Move, N
             }
             fits.first().copied()
         }
-        [from, to, rook] if promotion.is_none() && piece.is_none() => legal
+        [from, to, rook] if promotion.is_none() && piece.is_none() && !join => legal
             .iter()
             .copied()
             .find(|m| matches!(m.special, Special::Castle { rook_from, .. } if rook_from == *rook) && m.from == *from && m.to == *to),
@@ -364,7 +372,7 @@ pub fn parse_san<C: MoveContext + ?Sized>(ctx: &C, text: &str) -> Result<Move, N
         None if mover.file.is_some() && mover.rank.is_some() && separator.is_some() => (0..v.kinds.len()).map(|k| Kind(k as u8)).collect(),
         None => (0..v.kinds.len()).filter(|&k| v.kinds[k].pawn).map(|k| Kind(k as u8)).collect(),
     };
-    let candidates = legal
+    let mut candidates: Vec<Move> = legal
         .iter()
         .copied()
         .filter(|m| {
@@ -380,6 +388,13 @@ pub fn parse_san<C: MoveContext + ?Sized>(ctx: &C, text: &str) -> Result<Move, N
                 && (promotion.is_none() || m.promotion == promotion)
         })
         .collect();
+    // Crowd family: without a capture mark, a piece that may capture or
+    // join a lone enemy joins.
+    if !capture {
+        let twin = |m: &Move| (m.from, m.to, m.promotion, ctx.mover_kind(*m));
+        let joins: Vec<_> = candidates.iter().filter(|m| m.is_join()).map(twin).collect();
+        candidates.retain(|m| m.is_join() || !joins.contains(&twin(m)));
+    }
     pick(candidates)
 }
 

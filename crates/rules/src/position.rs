@@ -81,6 +81,22 @@ pub enum Special {
     /// mover has pieces of several kinds (see `crowd`). Any double step or
     /// promotion is still read from the squares and `promotion`.
     FromCrowd(Kind),
+    /// Crowd family only: the mover joins a lone enemy piece that its
+    /// capture power also reaches, instead of capturing it (the plain move
+    /// to that square is the capture). The kind is named as in `FromCrowd`
+    /// when the mover has pieces of several kinds on `from`.
+    Join(Option<Kind>),
+}
+
+impl Special {
+    /// The kind a crowd move names (`FromCrowd`, or a `Join` out of a mixed crowd).
+    #[inline]
+    pub fn named_kind(self) -> Option<Kind> {
+        match self {
+            Special::FromCrowd(k) | Special::Join(Some(k)) => Some(k),
+            _ => None,
+        }
+    }
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -97,6 +113,9 @@ impl Move {
     }
     pub fn is_castle(&self) -> bool {
         matches!(self.special, Special::Castle { .. })
+    }
+    pub fn is_join(&self) -> bool {
+        matches!(self.special, Special::Join(_))
     }
 }
 

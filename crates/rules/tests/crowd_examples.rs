@@ -1,6 +1,9 @@
 //! `safety-in-numbers`: every example of Betza's article, the RULINGS cases,
 //! and property tests on random play.
 
+mod common;
+
+use common::warden;
 use parity_rules::crowd::CrowdPosition;
 use parity_rules::{notation, Color, Move, Piece, Registry, Square, Variant};
 use proptest::prelude::*;
@@ -29,7 +32,7 @@ fn play(p: &CrowdPosition, uci: &str) -> CrowdPosition {
 }
 
 fn letters(p: &CrowdPosition, at: &str) -> String {
-    let v = sin();
+    let v = p.variant();
     p.contents(sq(at))
         .iter()
         .map(|q: &Piece| {
@@ -174,6 +177,21 @@ fn leaving_a_mixed_crowd_names_the_piece() {
 }
 
 #[test]
+fn en_passant_and_castling_out_of_a_mixed_crowd_name_the_piece() {
+    // Found by random play: `e4f3` fitted both the bishop and the en passant.
+    let p = pos("4k3/8/8/8/4(Pbp)P2/8/8/4K3 b - f3 0 1");
+    let ep = moves_to(&p, "f3").into_iter().find(|m| m.special == parity_rules::Special::EnPassant).unwrap();
+    assert_eq!(notation::uci(&p, ep), "Pe4f3");
+    assert_eq!(notation::parse_uci(&p, "Pe4f3"), Ok(ep));
+    assert!(matches!(notation::parse_uci(&p, "e4f3"), Err(notation::NotationError::Ambiguous { .. })));
+    let castle = pos("k7/8/8/8/8/8/8/4(KQb)2R w K - 0 1");
+    let o_o = castle.legal_moves().into_iter().find(|m| m.is_castle()).unwrap();
+    assert_eq!(notation::uci(&castle, o_o), "Ke1g1");
+    assert_eq!(notation::parse_uci(&castle, "Ke1g1"), Ok(o_o));
+    assert_eq!(notation::uci(&castle, notation::parse_uci(&castle, "Qe1g1").unwrap()), "Qe1g1");
+}
+
+#[test]
 fn notation_of_joins_and_crowd_exits() {
     let p = pos("rnbq1bnr/pppppppp/8/8/8/5(Kk)2/PPPPPPPP/RNBQ1BNR w - - 0 1");
     let mut sans: Vec<String> = moves_to(&p, "f3").into_iter().map(|m| p.san(m)).collect();
@@ -218,12 +236,206 @@ fn castling_right_stays_with_the_partner() {
     assert!(r.castling_rights(Color::White).is_empty());
 }
 
-const ROOTS: &[&str] = &[
-    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-    "rnbq1bnr/pppppppp/8/8/8/5(Kk)2/PPPPPPPP/RNBQ1BNR w - - 0 1",
-    "rnbqkbnr/ppp2ppp/4p3/3pP3/3P4/8/PPP2PPP/RNBQKBNR b KQkq - 0 3",
-    "4k3/1P6/8/3(PPbn)4/8/8/p7/R3K2R w KQ - 0 1",
-    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+fn warden_pos(fen: &str) -> CrowdPosition {
+    CrowdPosition::from_fen(warden(), fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
+}
+
+#[test]
+fn two_powers_reaching_a_lone_enemy_capture_or_join() {
+    // RULINGS rule 2: the Warden moves as a rook and captures as a king. On
+    // c5 (orthogonal neighbour) both powers reach the lone pawn: take or join.
+    // On e6 only the capture power reaches; on d7 only the move power.
+    let p = warden_pos("4k3/3n4/4b3/2pW4/8/8/7K/8 w - - 0 1");
+    let to_c5 = moves_to(&p, "c5");
+    assert_eq!(to_c5.len(), 2);
+    let (joins, takes): (Vec<Move>, Vec<Move>) = to_c5.iter().partition(|m| m.is_join());
+    let (join, take) = (joins[0], takes[0]);
+    assert_eq!(p.captured(take).map(|q| q.color), Some(Color::Black));
+    assert_eq!(p.captured(join), None);
+    assert_eq!(letters(&p.play(take), "c5"), "W");
+    assert_eq!(p.play(take).piece_count(), p.piece_count() - 1);
+    assert_eq!(letters(&p.play(join), "c5"), "Wp");
+    assert_eq!(p.play(join).piece_count(), p.piece_count());
+    let e6 = moves_to(&p, "e6");
+    assert_eq!(e6.len(), 1);
+    assert!(p.captured(e6[0]).is_some());
+    let d7 = moves_to(&p, "d7");
+    assert_eq!(d7.len(), 1);
+    assert!(!d7[0].is_join(), "the only way to d7 is a plain move");
+    assert_eq!(letters(&p.play(d7[0]), "d7"), "Wn");
+
+    // Notation: the capture as before; the join without `x` in SAN and with
+    // a trailing `&` in coordinates. Both read back.
+    assert_eq!((notation::uci(&p, take), p.san(take)), ("d5c5".to_string(), "Wxc5".to_string()));
+    assert_eq!((notation::uci(&p, join), p.san(join)), ("d5c5&".to_string(), "Wc5".to_string()));
+    assert_eq!(notation::parse_uci(&p, "d5c5"), Ok(take));
+    assert_eq!(notation::parse_uci(&p, "d5c5&"), Ok(join));
+    assert_eq!(notation::parse_san(&p, "Wxc5"), Ok(take));
+    assert_eq!(notation::parse_san(&p, "Wc5"), Ok(join));
+    assert_eq!(notation::parse_san(&p, "Wd5-c5"), Ok(join));
+    assert_eq!(notation::parse_san(&p, "WxP"), Ok(take));
+    // Where only one way exists, nothing changes and `&` is refused.
+    assert_eq!((notation::uci(&p, d7[0]), p.san(d7[0])), ("d5d7".to_string(), "Wd7+".to_string()));
+    assert_eq!((notation::uci(&p, e6[0]), p.san(e6[0])), ("d5e6".to_string(), "Wxe6".to_string()));
+    for refused in ["d5d7&", "d5e6&", "d5c5&&", "d5&c5"] {
+        assert!(notation::parse_uci(&p, refused).is_err(), "{refused}");
+    }
+}
+
+#[test]
+fn joining_out_of_a_mixed_crowd_names_the_piece() {
+    let p = warden_pos("4k3/8/8/2n(WQb)4/8/8/7K/8 w - - 0 1");
+    let mut out: Vec<(String, String)> = moves_to(&p, "c5").into_iter().map(|m| (notation::uci(&p, m), p.san(m))).collect();
+    out.sort();
+    let pair = |u: &str, s: &str| (u.to_string(), s.to_string());
+    assert_eq!(out, [pair("Qd5c5", "Qxc5"), pair("Wd5c5", "Wxc5"), pair("Wd5c5&", "Wc5")]);
+    let join = notation::parse_uci(&p, "Wd5c5&").unwrap();
+    assert_eq!(join.special, parity_rules::Special::Join(Some(p.variant().kind_by_letter('W').unwrap())));
+    assert_eq!(letters(&p.play(join), "c5"), "Wn");
+    assert_eq!(letters(&p.play(join), "d5"), "Qb");
+    // Only the Warden can join, so the letter may be left out; the capture needs it.
+    assert_eq!(notation::parse_uci(&p, "d5c5&"), Ok(join));
+    assert!(matches!(notation::parse_uci(&p, "d5c5"), Err(notation::NotationError::Ambiguous { .. })));
+}
+
+#[test]
+fn a_join_does_not_answer_a_check() {
+    // The rook on e2 checks the king; joining it leaves it attacking from the crowd.
+    let p = warden_pos("4k3/8/8/8/8/8/3Wr2K/8 w - - 0 1");
+    assert!(p.is_check());
+    let to_e2 = moves_to(&p, "e2");
+    assert_eq!(to_e2.len(), 1);
+    assert!(p.captured(to_e2[0]).is_some());
+    assert!(notation::parse_uci(&p, "d2e2&").is_err());
+}
+
+#[test]
+fn a_warden_joins_the_enemy_king_from_afar() {
+    // Its move power reaches d8; from the crowd it guards every exit.
+    let p = warden_pos("3k4/8/8/8/8/8/8/3WK3 w - - 0 1");
+    let after = play(&p, "d1d8");
+    assert_eq!(letters(&after, "d8"), "Wk");
+    assert!(!after.is_check());
+    assert_eq!(after.terminal(), Some(None));
+}
+
+#[test]
+fn joins_replay_from_records() {
+    let v = warden();
+    let replay = |moves: &str| {
+        let text = format!("[Variant \"crowd-warden\"]\n[FEN \"4k3/3n4/4b3/2pW4/8/8/7K/8 w - - 0 1\"]\n{moves}\n");
+        parity_rules::record::replay_crowd(v, &parity_rules::record::parse(&text).unwrap(), |_, _, _, _| {})
+    };
+    assert_eq!(letters(replay("1. Wc5 Nb6").unwrap().position(), "c5"), "Wp");
+    assert_eq!(letters(replay("1. d5c5& Nb6").unwrap().position(), "c5"), "Wp");
+    assert_eq!(letters(replay("1. Wxc5 Nb6").unwrap().position(), "c5"), "W");
+    assert_eq!(letters(replay("1. d5c5 Nb6").unwrap().position(), "c5"), "W");
+}
+
+#[test]
+fn insufficient_material_ends_the_game() {
+    use parity_rules::crowd::CrowdGame;
+    use parity_rules::game::{Reason, Result as Res};
+    let outcome = |v: &'static Variant, fen: &str| CrowdGame::new(CrowdPosition::from_fen(v, fen).unwrap()).outcome();
+    let dead = Some(parity_rules::Outcome { result: Res::Draw, reason: Reason::InsufficientMaterial });
+    for fen in [
+        "k7/8/8/8/8/8/8/K7 w - - 0 1",
+        "k7/8/8/8/8/8/8/KN6 w - - 0 1",
+        "kb6/8/8/8/8/8/8/K7 b - - 0 1",
+        // A minor sharing the enemy king's square changes nothing.
+        "8/8/8/8/8/8/8/K(Bk)6 w - - 0 1",
+        "8/8/8/8/8/8/8/(Kk)1N5 w - - 0 1",
+    ] {
+        assert_eq!(outcome(sin(), fen), dead, "{fen}");
+    }
+    for fen in [
+        // Two minors, even bishops on one colour, and anything bigger play on.
+        "k7/8/8/8/8/8/8/KNN5 w - - 0 1",
+        "k1b5/8/8/8/8/8/8/KB6 w - - 0 1",
+        "k7/8/8/8/8/8/8/KP6 w - - 0 1",
+        "k7/8/8/8/8/8/8/KR6 w - - 0 1",
+        // A minor in a crowd with its own king: not claimed.
+        "k7/8/8/8/8/8/8/(KN)7 w - - 0 1",
+    ] {
+        assert_eq!(outcome(sin(), fen), None, "{fen}");
+    }
+    // The Warden is no minor.
+    assert_eq!(outcome(warden(), "k7/8/8/8/8/8/8/KW6 w - - 0 1"), None);
+    // A capture that leaves king and knight against king ends the game.
+    let mut g = CrowdGame::new(pos("k7/8/8/8/8/8/1r6/KN6 w - - 0 1"));
+    g.play(notation::parse_uci(g.position(), "a1b2").unwrap()).unwrap();
+    assert_eq!(g.outcome(), dead);
+    assert!(g.play(notation::parse_uci(g.position(), "a8b8").unwrap()).is_err());
+    // The variant file may turn the rule off.
+    let mut reg = Registry::builtin();
+    let off = reg.add_text("off.toml", "id = \"sin-no-material\"\ninherits = \"safety-in-numbers\"\ninsufficient_material = false\n").unwrap();
+    assert_eq!(outcome(off, "k7/8/8/8/8/8/8/KN6 w - - 0 1"), None);
+}
+
+/// FEN board of `pieces` (square index a1 = 0, letter), crowds where several share a square.
+fn board(pieces: &[(usize, char)]) -> String {
+    let mut rows = Vec::new();
+    for rank in (0..8).rev() {
+        let mut row = String::new();
+        let mut empty = 0;
+        for file in 0..8 {
+            let here: String = pieces.iter().filter(|p| p.0 == rank * 8 + file).map(|p| p.1).collect();
+            if here.is_empty() {
+                empty += 1;
+                continue;
+            }
+            if empty > 0 {
+                row.push_str(&empty.to_string());
+                empty = 0;
+            }
+            row.push_str(&if here.len() > 1 { format!("({here})") } else { here });
+        }
+        if empty > 0 {
+            row.push_str(&empty.to_string());
+        }
+        rows.push(row);
+    }
+    rows.join("/")
+}
+
+#[test]
+fn king_and_minor_never_mate_a_bare_king_even_with_crowds() {
+    // Every placement of two kings and at most one knight or bishop, crowds
+    // included: none is checkmate, and the rule claims every one in which
+    // the minor does not share its own king's square. By symmetry the white
+    // king stays in the a1-d1-d4 triangle.
+    let triangle = [0, 1, 2, 3, 9, 10, 11, 18, 19, 27];
+    let mut checked = 0;
+    for wk in triangle {
+        for bk in 0..64 {
+            for minor in [None, Some('N'), Some('B'), Some('n'), Some('b')] {
+                for m in if minor.is_some() { 0..64 } else { 0..1 } {
+                    let mut pieces = vec![(wk, 'K'), (bk, 'k')];
+                    pieces.extend(minor.map(|c| (m, c)));
+                    for side in ["w", "b"] {
+                        let Ok(p) = CrowdPosition::from_fen(sin(), &format!("{} {side} - - 0 1", board(&pieces))) else { continue };
+                        checked += 1;
+                        assert!(!(p.is_check() && p.legal_moves().is_empty()), "mate: {}", p.to_fen());
+                        let own_king = minor.map(|c| if c.is_ascii_uppercase() { wk } else { bk });
+                        assert_eq!(p.insufficient_material(), minor.is_none() || own_king != Some(m), "{}", p.to_fen());
+                    }
+                }
+            }
+        }
+    }
+    assert!(checked > 250_000, "{checked}");
+}
+
+/// Start positions of random play: (Warden variant?, FEN).
+const ROOTS: &[(bool, &str)] = &[
+    (false, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"),
+    (false, "rnbq1bnr/pppppppp/8/8/8/5(Kk)2/PPPPPPPP/RNBQ1BNR w - - 0 1"),
+    (false, "rnbqkbnr/ppp2ppp/4p3/3pP3/3P4/8/PPP2PPP/RNBQKBNR b KQkq - 0 3"),
+    (false, "4k3/1P6/8/3(PPbn)4/8/8/p7/R3K2R w KQ - 0 1"),
+    (false, "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"),
+    (true, "rwbqkbwr/pppppppp/8/8/8/8/PPPPPPPP/RWBQKBWR w KQkq - 0 1"),
+    (true, "r3k2r/1w4P1/8/2n(WQb)p3/3w4/8/1p2P3/R3K2R w KQkq - 0 1"),
+    (true, "4k3/1P1w4/3(Pb)4/8/8/8/3(WNp)4/6K1 w - - 0 1"),
 ];
 
 proptest! {
@@ -232,7 +444,9 @@ proptest! {
     #[test]
     fn random_play_keeps_the_rules(root in 0..ROOTS.len(), seed in any::<u64>()) {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        let mut p = pos(ROOTS[root]);
+        let (with_wardens, fen) = ROOTS[root];
+        let v = if with_wardens { warden() } else { sin() };
+        let mut p = CrowdPosition::from_fen(v, fen).unwrap();
         for _ in 0..60 {
             let moves = p.legal_moves();
             if moves.is_empty() {
@@ -245,6 +459,10 @@ proptest! {
             // No capture on a crowd; pieces conserved except by captures.
             prop_assert!(!(onto_crowd && captured.is_some()), "capture on a crowd: {:?} in {}", mv, p.to_fen());
             prop_assert_eq!(next.piece_count() + captured.is_some() as usize, p.piece_count());
+            // A join takes nothing: the mover stands in a crowd with the enemy.
+            if mv.is_join() {
+                prop_assert!(captured.is_none() && next.crowd_squares().contains(mv.to), "{:?} in {}", mv, p.to_fen());
+            }
             // The mover's own king is never left in check.
             prop_assert!(!next.king_in_check(p.side_to_move()));
             // Every legal move writes and reads back, in coordinates and SAN.
@@ -256,7 +474,7 @@ proptest! {
             }
             // The FEN extension round-trips, hash included.
             let fen = next.to_fen();
-            let back = CrowdPosition::from_fen(sin(), &fen);
+            let back = CrowdPosition::from_fen(v, &fen);
             prop_assert_eq!(back.as_ref(), Ok(&next), "{}", fen);
             prop_assert_eq!(back.unwrap().hash(), next.hash());
             p = next;

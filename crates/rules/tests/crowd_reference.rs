@@ -1,14 +1,18 @@
 //! A slow, independent reference for `safety-in-numbers`: a mailbox board
-//! (a list of pieces per square), chess pieces written out by hand, the
+//! (a list of pieces per square), chess pieces and the test variant's
+//! Warden (`tests/data/crowd-warden.toml`, `mRcK`) written out by hand, the
 //! RULINGS read literally. Its perft counts must equal the crate's.
 
+mod common;
+
+use common::warden;
 use parity_rules::crowd::{self, CrowdPosition};
-use parity_rules::Registry;
+use parity_rules::{Registry, Variant};
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 struct P {
     white: bool,
-    kind: char, // lower case: p n b r q k
+    kind: char, // lower case: p n b r q k, w (Warden: moves as a rook, captures as a king)
 }
 
 #[derive(Clone)]
@@ -17,6 +21,7 @@ struct Ref {
     white: bool,
     castling: Vec<char>,
     ep: Option<(i8, i8)>,
+    promotions: &'static str,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -44,7 +49,7 @@ const ROOK: [(i8, i8); 4] = [(1, 0), (0, 1), (-1, 0), (0, -1)];
 const BISHOP: [(i8, i8); 4] = [(1, 1), (-1, 1), (-1, -1), (1, -1)];
 
 impl Ref {
-    fn parse(fen: &str) -> Ref {
+    fn parse(fen: &str, promotions: &'static str) -> Ref {
         let mut f = fen.split_whitespace();
         let mut board = vec![Vec::new(); 64];
         for (i, row) in f.next().unwrap().split('/').enumerate() {
@@ -78,19 +83,27 @@ impl Ref {
             let b = s.as_bytes();
             ((b[0] - b'a') as i8, (b[1] - b'1') as i8)
         });
-        Ref { board, white, castling, ep }
+        Ref { board, white, castling, ep, promotions }
     }
 
     fn at(&self, s: (i8, i8)) -> &Vec<P> {
         &self.board[idx(s)]
     }
 
-    /// Squares a piece reaches: (square, by move power, by capture power).
+    /// Squares a piece reaches: (square, by move power, by capture power),
+    /// each square once.
     fn reach(&self, from: (i8, i8), p: P) -> Vec<((i8, i8), bool, bool)> {
         let mut out = Vec::new();
-        let add = |v: &mut Vec<_>, s: (i8, i8), m: bool, c: bool| {
-            if on(s) {
-                v.push((s, m, c));
+        let add = |v: &mut Vec<((i8, i8), bool, bool)>, s: (i8, i8), m: bool, c: bool| {
+            if !on(s) {
+                return;
+            }
+            match v.iter_mut().find(|e| e.0 == s) {
+                Some(e) => {
+                    e.1 |= m;
+                    e.2 |= c;
+                }
+                None => v.push((s, m, c)),
             }
         };
         match p.kind {
@@ -107,22 +120,33 @@ impl Ref {
             }
             'n' => KNIGHT.iter().for_each(|d| add(&mut out, (from.0 + d.0, from.1 + d.1), true, true)),
             'k' => KING.iter().for_each(|d| add(&mut out, (from.0 + d.0, from.1 + d.1), true, true)),
-            _ => {
-                let dirs: Vec<(i8, i8)> = match p.kind {
-                    'r' => ROOK.to_vec(),
-                    'b' => BISHOP.to_vec(),
-                    _ => ROOK.iter().chain(BISHOP.iter()).copied().collect(),
-                };
-                for d in dirs {
-                    let mut s = (from.0 + d.0, from.1 + d.1);
-                    while on(s) {
-                        out.push((s, true, true));
-                        if !self.at(s).is_empty() {
-                            break;
-                        }
-                        s = (s.0 + d.0, s.1 + d.1);
-                    }
+            'w' => {
+                for s in self.slide(from, &ROOK) {
+                    add(&mut out, s, true, false);
                 }
+                KING.iter().for_each(|d| add(&mut out, (from.0 + d.0, from.1 + d.1), false, true));
+            }
+            'r' => self.slide(from, &ROOK).into_iter().for_each(|s| add(&mut out, s, true, true)),
+            'b' => self.slide(from, &BISHOP).into_iter().for_each(|s| add(&mut out, s, true, true)),
+            _ => {
+                let queen: Vec<(i8, i8)> = ROOK.iter().chain(BISHOP.iter()).copied().collect();
+                self.slide(from, &queen).into_iter().for_each(|s| add(&mut out, s, true, true));
+            }
+        }
+        out
+    }
+
+    /// Squares a slider reaches from `from`, up to and including the first occupied one.
+    fn slide(&self, from: (i8, i8), dirs: &[(i8, i8)]) -> Vec<(i8, i8)> {
+        let mut out = Vec::new();
+        for d in dirs {
+            let mut s = (from.0 + d.0, from.1 + d.1);
+            while on(s) {
+                out.push(s);
+                if !self.at(s).is_empty() {
+                    break;
+                }
+                s = (s.0 + d.0, s.1 + d.1);
             }
         }
         out
@@ -153,23 +177,27 @@ impl Ref {
             kinds.dedup();
             for kind in kinds {
                 let p = P { white: us, kind };
+                // Pawn and Warden: move power differs from capture power.
+                let split = kind == 'p' || kind == 'w';
                 for (to, m, c) in self.reach(from, p) {
                     let here = self.at(to);
                     let enemy = here.iter().any(|q| q.white != us);
-                    let (ok, capture) = match here.len() {
-                        0 => (m, false),
-                        1 if enemy => (c || m, c),
-                        1 => (false, false),
-                        _ => (enemy, false),
+                    // Each way of going there: true captures, false moves or joins.
+                    let ways: Vec<bool> = match here.len() {
+                        0 if m => vec![false],
+                        0 => vec![],
+                        1 if enemy => [(c, true), (split && m, false)].into_iter().filter(|w| w.0).map(|w| w.1).collect(),
+                        1 => vec![],
+                        _ if enemy => vec![false],
+                        _ => vec![],
                     };
-                    if !ok {
-                        continue;
-                    }
                     let last = if us { 7 } else { 0 };
                     let promos: Vec<Option<char>> =
-                        if kind == 'p' && to.1 == last { "qrbn".chars().map(Some).collect() } else { vec![None] };
-                    for promo in promos {
-                        out.push(M { from, to, kind, promo, ep: false, castle: None, capture });
+                        if kind == 'p' && to.1 == last { self.promotions.chars().map(Some).collect() } else { vec![None] };
+                    for capture in ways {
+                        for &promo in &promos {
+                            out.push(M { from, to, kind, promo, ep: false, castle: None, capture });
+                        }
                     }
                 }
                 if kind == 'p' {
@@ -291,16 +319,38 @@ const POSITIONS: &[(&str, u32)] = &[
     ("(rnB)3k2r/8/8/8/8/8/8/4K3 b kq - 0 1", 3),
 ];
 
-#[test]
-fn perft_matches_reference() {
-    let v = Registry::builtin().get("safety-in-numbers").unwrap();
-    for &(fen, depth) in POSITIONS {
+/// Positions of the Warden variant: where a Warden's two powers both reach a
+/// lone enemy it may capture or join (`d5c5` and `d5c5&`).
+const WARDEN_POSITIONS: &[(&str, u32)] = &[
+    ("rwbqkbwr/pppppppp/8/8/8/8/PPPPPPPP/RWBQKBWR w KQkq - 0 1", 3),
+    ("4k3/8/8/2pWr3/3b4/8/7K/8 w - - 0 1", 4),
+    // A Warden in a mixed crowd next to three lone enemies; castling,
+    // promotion to a Warden.
+    ("r3k2r/1w4P1/8/2n(WQb)p3/3w4/8/1p2P3/R3K2R w KQkq - 0 1", 3),
+    ("r3k2r/1w4P1/8/2n(WQb)p3/3w4/8/1p2P3/R3K2R b KQkq - 0 1", 3),
+    ("4k3/1P1w4/3(Pb)4/8/8/8/3(WNp)4/6K1 w - - 0 1", 3),
+    // The Warden may join the enemy king from afar (then guards its exits).
+    ("3k4/8/8/8/8/8/8/3WK3 w - - 0 1", 4),
+];
+
+fn check_against_reference(v: &'static Variant, positions: &[(&str, u32)], promotions: &'static str) {
+    for &(fen, depth) in positions {
         let pos = CrowdPosition::from_fen(v, fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
-        let reference = Ref::parse(fen);
+        let reference = Ref::parse(fen, promotions);
         for d in 1..=depth {
             assert_eq!(crowd::perft(&pos, d), reference.perft(d), "{fen} depth {d}");
         }
     }
+}
+
+#[test]
+fn perft_matches_reference() {
+    check_against_reference(Registry::builtin().get("safety-in-numbers").unwrap(), POSITIONS, "qrbn");
+}
+
+#[test]
+fn warden_perft_matches_reference() {
+    check_against_reference(warden(), WARDEN_POSITIONS, "qrbnw");
 }
 
 #[test]
@@ -311,4 +361,9 @@ fn perft_regression_numbers() {
     assert_eq!(counts, [20, 400, 8910, 198240]);
     let kiwipete = CrowdPosition::from_fen(v, "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1").unwrap();
     assert_eq!((1..=3).map(|d| crowd::perft(&kiwipete, d)).collect::<Vec<_>>(), [50, 2269, 113758]);
+    let w = warden();
+    let start = CrowdPosition::start(w);
+    assert_eq!((1..=4).map(|d| crowd::perft(&start, d)).collect::<Vec<_>>(), [16, 256, 4858, 91983]);
+    let crowded = CrowdPosition::from_fen(w, WARDEN_POSITIONS[2].0).unwrap();
+    assert_eq!((1..=3).map(|d| crowd::perft(&crowded, d)).collect::<Vec<_>>(), [62, 3257, 172921]);
 }
