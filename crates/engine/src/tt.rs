@@ -23,8 +23,7 @@ pub fn move_code(mv: Move) -> u32 {
         Special::EnPassant => (2, 0),
         Special::Castle { rook_from, .. } => (3, rook_from.0 as u32),
         Special::FromCrowd(k) => (4, k.0 as u32),
-        #[allow(unreachable_patterns)]
-        _ => (5, 0),
+        Special::Join(k) => (5, k.map_or(0, |k| k.0 as u32 + 1)),
     };
     let promo = mv.promotion.map_or(0, |k| k.0 as u32 + 1);
     // Never 0: no move goes from a square to itself without a tag.
