@@ -4,7 +4,7 @@
 //! illegal command gets an `info string error: ...` and changes nothing.
 
 use std::io::{BufRead, Write};
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -85,6 +85,8 @@ pub struct Uci {
     threads: usize,
     overhead: Duration,
     search: Option<JoinHandle<()>>,
+    /// Set by the search thread once its `bestmove` is written.
+    answered: Arc<AtomicBool>,
     out: Output,
 }
 
@@ -114,6 +116,7 @@ impl Uci {
             threads: 1,
             overhead: Duration::from_millis(10),
             search: None,
+            answered: Arc::new(AtomicBool::new(false)),
             out,
         }
     }
@@ -301,6 +304,8 @@ impl Uci {
         let threads = self.threads;
         let line = self.line.clone();
         let infinite = limits.infinite;
+        self.answered.store(false, Ordering::Relaxed);
+        let answered = self.answered.clone();
         self.search = Some(std::thread::spawn(move || {
             let (best, ponder) = with_line!(line, l => think(&l, shared.clone(), limits, threads, &out));
             if infinite {
@@ -310,6 +315,8 @@ impl Uci {
                 }
             }
             let mut o = out.lock().unwrap_or_else(|e| e.into_inner());
+            // Before the answer leaves: the GUI's next command may come at once.
+            answered.store(true, Ordering::Release);
             let _ = match (best, ponder) {
                 (Some(b), Some(p)) => writeln!(o, "bestmove {b} ponder {p}"),
                 (Some(b), None) => writeln!(o, "bestmove {b}"),
@@ -327,9 +334,10 @@ impl Uci {
         }
     }
 
-    /// Ends a finished search thread so that the next command may start one.
+    /// Ends a search that has answered, so that the next command may start
+    /// one (a GUI replies to `bestmove` before the thread has quite ended).
     fn reap(&mut self) {
-        if self.search.as_ref().is_some_and(|h| h.is_finished()) {
+        if self.search.is_some() && self.answered.load(Ordering::Acquire) {
             self.stop();
         }
     }
