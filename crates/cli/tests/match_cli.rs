@@ -7,12 +7,29 @@ fn parity(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_parity")).args(args).output().expect("binary runs")
 }
 
-/// The fake engine, built beside `parity` by `cargo test --workspace`.
+/// The fake engine of `parity-arena`, beside `parity`. `cargo test --workspace`
+/// builds it; when only this package is tested it is built here, once.
 fn fake() -> String {
-    let dir = PathBuf::from(env!("CARGO_BIN_EXE_parity")).parent().expect("bin dir").to_path_buf();
-    let path = dir.join(format!("parity-fake-engine{}", std::env::consts::EXE_SUFFIX));
-    assert!(path.exists(), "{} is missing: run the tests with `cargo test --workspace` (./scripts/test), which builds it", path.display());
-    path.display().to_string()
+    static BUILT: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    BUILT
+        .get_or_init(|| {
+            let dir = PathBuf::from(env!("CARGO_BIN_EXE_parity")).parent().expect("bin dir").to_path_buf();
+            let path = dir.join(format!("parity-fake-engine{}", std::env::consts::EXE_SUFFIX));
+            if !path.exists() {
+                let profile = dir.file_name().and_then(|p| p.to_str()).unwrap_or("debug").to_string();
+                let profile = if profile == "debug" { "dev".to_string() } else { profile };
+                let target = dir.parent().expect("target dir");
+                let status = Command::new(env!("CARGO"))
+                    .args(["build", "-p", "parity-arena", "--bin", "parity-fake-engine", "--profile", &profile, "--target-dir"])
+                    .arg(target)
+                    .status()
+                    .expect("cargo runs");
+                assert!(status.success(), "building parity-fake-engine failed");
+            }
+            assert!(path.exists(), "{} is missing: run the tests with `cargo test --workspace` (./scripts/test)", path.display());
+            path.display().to_string()
+        })
+        .clone()
 }
 
 fn temp(name: &str) -> PathBuf {
