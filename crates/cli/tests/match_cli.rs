@@ -133,18 +133,37 @@ fn bad_command_lines_are_clear_errors() {
     }
 }
 
+/// The report's terminations line, which must count only normal endings.
+fn assert_all_games_normal(report: &str, games: usize) {
+    let line = report.lines().find(|l| l.starts_with("Terminations:")).unwrap_or_else(|| panic!("no terminations in {report}"));
+    assert_eq!(line.trim(), format!("Terminations: normal {games}"), "{report}");
+}
+
 #[test]
-fn an_engine_without_cmd_is_parity_uci() {
-    // Our own engine is this binary with the argument `uci`. Until `parity uci`
-    // exists the handshake fails and says so; once it exists the match runs.
-    let log = temp("own.log");
+fn our_engine_plays_itself() {
+    // Without `cmd` an engine is this binary with `uci`; two settings of it.
+    let pgn = temp("own.pgn");
     let o = parity(&[
-        "match", "--engine", "name=ours", "--engine", &format!("name=fake,cmd={}", fake()), "--depth", "1", "--games", "2", "--hang-timeout", "5",
-        "--log", log.to_str().unwrap(),
+        "match", "--engine", "name=small,option.Hash=1", "--engine", "name=big,option.Hash=8", "--nodes", "3000", "--games", "4",
+        "--concurrency", "2", "--quiet", "--pgn", pgn.to_str().unwrap(),
     ]);
-    let log = std::fs::read_to_string(&log).unwrap();
-    assert!(log.contains("ours > uci"), "{log}");
-    if !o.status.success() {
-        assert!(text(&o.stderr).contains("engine ours: UCI handshake"), "{}", text(&o.stderr));
-    }
+    let report = text(&o.stdout);
+    assert!(o.status.success(), "{report}{}", text(&o.stderr));
+    assert!(report.contains("Score of small vs big: "), "{report}");
+    assert_all_games_normal(&report, 4);
+    let games = std::fs::read_to_string(&pgn).unwrap();
+    assert_eq!(games.matches("[Variant \"chess\"]").count(), 4);
+}
+
+#[test]
+fn our_engine_plays_fairy_stockfish() {
+    let fsf = "/usr/games/fairy-stockfish";
+    assert!(std::path::Path::new(fsf).exists(), "{fsf} is missing: apt-get install fairy-stockfish (./scripts/test does)");
+    let o = parity(&[
+        "match", "--engine", "name=parity", "--engine", &format!("name=fsf,cmd={fsf}"), "--nodes", "5000", "--games", "2", "--quiet",
+    ]);
+    let report = text(&o.stdout);
+    assert!(o.status.success(), "{report}{}", text(&o.stderr));
+    assert!(report.contains("Score of parity vs fsf: "), "{report}");
+    assert_all_games_normal(&report, 2);
 }
