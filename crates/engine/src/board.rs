@@ -2,13 +2,26 @@
 //! ([`Position`]) and the crowd family ([`CrowdPosition`]).
 
 use parity_rules::crowd::CrowdPosition;
+use parity_rules::simultaneous::SimPosition;
 use parity_rules::game::insufficient_material;
 use parity_rules::movegen::{self, MoveSink};
 use parity_rules::notation::{self, NotationError};
 use parity_rules::{Bitboard, Color, Kind, Move, Position, Special, Square, Variant};
 
-pub trait Board: Clone + Send + Sync + 'static {
+/// The pieces of a position, as the evaluation sees them.
+pub trait PieceView {
     fn variant(&self) -> &'static Variant;
+    /// Squares where at least one piece of `color` and `kind` stands.
+    fn presence(&self, color: Color, kind: Kind) -> Bitboard;
+    fn occupied(&self) -> Bitboard;
+    fn by_color(&self, color: Color) -> Bitboard;
+    /// Squares whose pieces cannot be captured (crowds of the crowd family).
+    fn crowd_squares(&self) -> Bitboard;
+    /// Calls `f` once per piece, with its multiplicity in crowds.
+    fn for_each_piece(&self, f: impl FnMut(Color, Kind, Square));
+}
+
+pub trait Board: PieceView + Clone + Send + Sync + 'static {
     fn side(&self) -> Color;
     /// Zobrist key, equal for positions that repeat.
     fn key(&self) -> u64;
@@ -24,14 +37,6 @@ pub trait Board: Clone + Send + Sync + 'static {
     /// The kind that moves.
     fn mover(&self, mv: Move) -> Kind;
     fn insufficient_material(&self) -> bool;
-    /// Squares where at least one piece of `color` and `kind` stands.
-    fn presence(&self, color: Color, kind: Kind) -> Bitboard;
-    fn occupied(&self) -> Bitboard;
-    fn by_color(&self, color: Color) -> Bitboard;
-    /// Squares holding two or more pieces (crowd family only).
-    fn crowd_squares(&self) -> Bitboard;
-    /// Calls `f` once per piece, with its multiplicity in crowds.
-    fn for_each_piece(&self, f: impl FnMut(Color, Kind, Square));
     /// True if a piece of `by` attacks `sq` with a capture power.
     fn attacked_by(&self, sq: Square, by: Color) -> bool;
     fn uci(&self, mv: Move) -> String;
@@ -105,10 +110,34 @@ impl MoveSink for NoisySink<'_> {
     }
 }
 
-impl Board for Position {
+impl PieceView for Position {
     fn variant(&self) -> &'static Variant {
         Position::variant(self)
     }
+    fn presence(&self, color: Color, kind: Kind) -> Bitboard {
+        self.pieces(color, kind)
+    }
+    fn occupied(&self) -> Bitboard {
+        Position::occupied(self)
+    }
+    fn by_color(&self, color: Color) -> Bitboard {
+        Position::by_color(self, color)
+    }
+    fn crowd_squares(&self) -> Bitboard {
+        Bitboard::EMPTY
+    }
+    fn for_each_piece(&self, mut f: impl FnMut(Color, Kind, Square)) {
+        for color in [Color::White, Color::Black] {
+            for k in 0..self.variant().kinds.len() {
+                for sq in self.pieces(color, Kind(k as u8)) {
+                    f(color, Kind(k as u8), sq);
+                }
+            }
+        }
+    }
+}
+
+impl Board for Position {
     fn side(&self) -> Color {
         self.side_to_move()
     }
@@ -144,27 +173,6 @@ impl Board for Position {
     fn insufficient_material(&self) -> bool {
         self.variant().spec.insufficient_material && insufficient_material(self)
     }
-    fn presence(&self, color: Color, kind: Kind) -> Bitboard {
-        self.pieces(color, kind)
-    }
-    fn occupied(&self) -> Bitboard {
-        Position::occupied(self)
-    }
-    fn by_color(&self, color: Color) -> Bitboard {
-        Position::by_color(self, color)
-    }
-    fn crowd_squares(&self) -> Bitboard {
-        Bitboard::EMPTY
-    }
-    fn for_each_piece(&self, mut f: impl FnMut(Color, Kind, Square)) {
-        for color in [Color::White, Color::Black] {
-            for k in 0..self.variant().kinds.len() {
-                for sq in self.pieces(color, Kind(k as u8)) {
-                    f(color, Kind(k as u8), sq);
-                }
-            }
-        }
-    }
     fn attacked_by(&self, sq: Square, by: Color) -> bool {
         self.is_attacked(sq, by, Position::occupied(self))
     }
@@ -182,10 +190,40 @@ impl Board for Position {
     }
 }
 
-impl Board for CrowdPosition {
+impl PieceView for CrowdPosition {
     fn variant(&self) -> &'static Variant {
         CrowdPosition::variant(self)
     }
+    fn presence(&self, color: Color, kind: Kind) -> Bitboard {
+        CrowdPosition::presence(self, color, kind)
+    }
+    fn occupied(&self) -> Bitboard {
+        CrowdPosition::occupied(self)
+    }
+    fn by_color(&self, color: Color) -> Bitboard {
+        CrowdPosition::by_color(self, color)
+    }
+    fn crowd_squares(&self) -> Bitboard {
+        CrowdPosition::crowd_squares(self)
+    }
+    fn for_each_piece(&self, mut f: impl FnMut(Color, Kind, Square)) {
+        let crowded = self.crowd_squares();
+        for color in [Color::White, Color::Black] {
+            for k in 0..self.variant().kinds.len() {
+                for sq in self.presence(color, Kind(k as u8)) & !crowded {
+                    f(color, Kind(k as u8), sq);
+                }
+            }
+        }
+        for (sq, members) in self.crowds() {
+            for p in members {
+                f(p.color, p.kind, *sq);
+            }
+        }
+    }
+}
+
+impl Board for CrowdPosition {
     fn side(&self) -> Color {
         self.side_to_move()
     }
@@ -221,33 +259,6 @@ impl Board for CrowdPosition {
     fn insufficient_material(&self) -> bool {
         false
     }
-    fn presence(&self, color: Color, kind: Kind) -> Bitboard {
-        CrowdPosition::presence(self, color, kind)
-    }
-    fn occupied(&self) -> Bitboard {
-        CrowdPosition::occupied(self)
-    }
-    fn by_color(&self, color: Color) -> Bitboard {
-        CrowdPosition::by_color(self, color)
-    }
-    fn crowd_squares(&self) -> Bitboard {
-        CrowdPosition::crowd_squares(self)
-    }
-    fn for_each_piece(&self, mut f: impl FnMut(Color, Kind, Square)) {
-        let crowded = self.crowd_squares();
-        for color in [Color::White, Color::Black] {
-            for k in 0..self.variant().kinds.len() {
-                for sq in self.presence(color, Kind(k as u8)) & !crowded {
-                    f(color, Kind(k as u8), sq);
-                }
-            }
-        }
-        for (sq, members) in self.crowds() {
-            for p in members {
-                f(p.color, p.kind, *sq);
-            }
-        }
-    }
     fn attacked_by(&self, sq: Square, by: Color) -> bool {
         self.is_attacked(sq, by)
     }
@@ -262,5 +273,34 @@ impl Board for CrowdPosition {
     }
     fn divide(&self, depth: u32) -> Vec<(Move, u64)> {
         parity_rules::crowd::divide(self, depth)
+    }
+}
+
+/// A simultaneous position: a shared square holds one white and one black
+/// piece, each seen by the evaluation as if alone.
+impl PieceView for SimPosition {
+    fn variant(&self) -> &'static Variant {
+        SimPosition::variant(self)
+    }
+    fn presence(&self, color: Color, kind: Kind) -> Bitboard {
+        self.pieces(color, kind)
+    }
+    fn occupied(&self) -> Bitboard {
+        SimPosition::occupied(self)
+    }
+    fn by_color(&self, color: Color) -> Bitboard {
+        SimPosition::by_color(self, color)
+    }
+    fn crowd_squares(&self) -> Bitboard {
+        Bitboard::EMPTY
+    }
+    fn for_each_piece(&self, mut f: impl FnMut(Color, Kind, Square)) {
+        for color in [Color::White, Color::Black] {
+            for k in 0..PieceView::variant(self).kinds.len() {
+                for sq in self.pieces(color, Kind(k as u8)) {
+                    f(color, Kind(k as u8), sq);
+                }
+            }
+        }
     }
 }

@@ -10,7 +10,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use parity_rules::position::MAX_KINDS;
 use parity_rules::{Bitboard, Color, Kind, Square, Variant};
 
-use crate::board::Board;
+use crate::board::{Board, PieceView};
 
 /// Centipawns; mate scores lie beyond [`MATE_BOUND`].
 pub type Score = i32;
@@ -221,9 +221,20 @@ pub fn evaluate<B: Board>(pos: &B, t: &EvalTables) -> Score {
     evaluate_within(pos, t, -MATE, MATE)
 }
 
-/// Static evaluation; when the score is clearly outside `alpha..beta`,
-/// the costly terms are skipped and a rough score is returned.
+/// Static evaluation for the side to move; when the score is clearly
+/// outside `alpha..beta`, the costly terms are skipped and a rough score
+/// is returned.
 pub fn evaluate_within<B: Board>(pos: &B, t: &EvalTables, alpha: Score, beta: Score) -> Score {
+    if pos.side() == Color::White {
+        evaluate_white(pos, t, alpha - TEMPO, beta - TEMPO) + TEMPO
+    } else {
+        TEMPO - evaluate_white(pos, t, TEMPO - beta, TEMPO - alpha)
+    }
+}
+
+/// Static evaluation for White, without a side to move (the simultaneous
+/// variants have none); lazy outside `alpha..beta` as [`evaluate_within`].
+pub fn evaluate_white<V: PieceView>(pos: &V, t: &EvalTables, alpha: Score, beta: Score) -> Score {
     let v = pos.variant();
     let kinds = v.kinds.len();
     let occ = pos.occupied();
@@ -289,8 +300,7 @@ pub fn evaluate_within<B: Board>(pos: &B, t: &EvalTables, alpha: Score, beta: Sc
     let taper = |side: &[Side; 2]| {
         let mg = side[0].mg - side[1].mg;
         let eg = side[0].eg - side[1].eg;
-        let white = (mg * phase + eg * (t.full_phase - phase)) / t.full_phase;
-        (if pos.side() == Color::White { white } else { -white }) + TEMPO
+        (mg * phase + eg * (t.full_phase - phase)) / t.full_phase
     };
     // Mobility and king safety rarely move the score this far.
     let rough = taper(&side);
