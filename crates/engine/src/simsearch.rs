@@ -175,8 +175,7 @@ enum Bound {
 }
 
 /// The moves of both sides, best first by a cheap guess.
-fn ordered_moves(pos: &SimPosition, color: Color, t: &EvalTables, first: &[Move]) -> Vec<Move> {
-    let mut moves = pos.legal_moves(color);
+fn ordered_moves(pos: &SimPosition, mut moves: Vec<Move>, color: Color, t: &EvalTables, first: &[Move]) -> Vec<Move> {
     let side = pos.side(color);
     let score = |mv: &Move| -> i32 {
         if let Some(i) = first.iter().position(|f| f == mv) {
@@ -266,11 +265,12 @@ impl SimSearcher {
 
     /// The root's restricted game, solved; None if the search was stopped.
     fn root(&mut self, root: &SimPosition, depth: u32) -> Option<(Mixed, Mixed, f64)> {
-        if let Some(outcome) = root.outcome() {
+        let moves = [root.legal_moves(Color::White), root.legal_moves(Color::Black)];
+        if let Some(outcome) = root.outcome_with_counts([moves[0].len(), moves[1].len()]) {
             return Some((Mixed::default(), Mixed::default(), terminal_payoff(&outcome)));
         }
         self.path.push(root.hash());
-        let solved = self.matrix_game(root, depth);
+        let solved = self.matrix_game(root, &moves, depth);
         self.path.pop();
         if self.aborted {
             return None;
@@ -291,7 +291,8 @@ impl SimSearcher {
         if self.out_of_budget() {
             return 0.0;
         }
-        if let Some(outcome) = pos.outcome() {
+        let moves = [pos.legal_moves(Color::White), pos.legal_moves(Color::Black)];
+        if let Some(outcome) = pos.outcome_with_counts([moves[0].len(), moves[1].len()]) {
             return terminal_payoff(&outcome);
         }
         let key = pos.hash();
@@ -308,14 +309,14 @@ impl SimSearcher {
         }
         self.stats.matrix_nodes += 1;
         self.path.push(key);
-        let lower = self.serial(pos, depth, true, alpha, beta);
+        let lower = self.serial_with(pos, &moves, depth, true, alpha, beta);
         let value = if self.aborted {
             0.0
         } else if lower >= beta {
             self.stats.settled_by_bounds += 1;
             lower
         } else {
-            let upper = self.serial(pos, depth, false, alpha.max(lower), beta);
+            let upper = self.serial_with(pos, &moves, depth, false, alpha.max(lower), beta);
             if self.aborted {
                 0.0
             } else if upper <= alpha || upper - lower < 1e-9 {
@@ -325,7 +326,7 @@ impl SimSearcher {
                 }
                 upper
             } else {
-                let (w, b, sol) = self.matrix_game(pos, depth);
+                let (w, b, sol) = self.matrix_game(pos, &moves, depth);
                 if !self.aborted {
                     let support = |m: &[Move], p: &[f64]| m.iter().zip(p).filter(|(_, p)| **p > 1e-6).map(|(m, _)| *m).collect();
                     let entry = Entry {
@@ -345,11 +346,11 @@ impl SimSearcher {
 
     /// Double oracle: a restricted game grown by best responses. Returns
     /// the candidate moves of both sides and the restricted game's solution.
-    fn matrix_game(&mut self, pos: &SimPosition, depth: u32) -> (Vec<Move>, Vec<Move>, matrix::Solution) {
+    fn matrix_game(&mut self, pos: &SimPosition, moves: &[Vec<Move>; 2], depth: u32) -> (Vec<Move>, Vec<Move>, matrix::Solution) {
         let hint = self.table.get(&pos.hash()).cloned();
         let (hw, hb) = hint.map(|e| (e.white, e.black)).unwrap_or_default();
-        let all_w = ordered_moves(pos, Color::White, &self.t, &hw);
-        let all_b = ordered_moves(pos, Color::Black, &self.t, &hb);
+        let all_w = ordered_moves(pos, moves[0].clone(), Color::White, &self.t, &hw);
+        let all_b = ordered_moves(pos, moves[1].clone(), Color::Black, &self.t, &hb);
         let mut rows: Vec<usize> = (0..all_w.len().min(SEED_MOVES.max(hw.len()))).collect();
         let mut cols: Vec<usize> = (0..all_b.len().min(SEED_MOVES.max(hb.len()))).collect();
         let mut cells: HashMap<(usize, usize), f64> = HashMap::new();
@@ -444,17 +445,31 @@ impl SimSearcher {
     /// Serialized alpha-beta: one side commits first and the other answers
     /// knowing its move. White first bounds the value from below, Black
     /// first from above.
-    fn serial(&mut self, pos: &SimPosition, depth: u32, white_first: bool, mut alpha: f64, mut beta: f64) -> f64 {
+    fn serial(&mut self, pos: &SimPosition, depth: u32, white_first: bool, alpha: f64, beta: f64) -> f64 {
         self.stats.nodes += 1;
         if self.out_of_budget() {
             return 0.0;
         }
-        if let Some(outcome) = pos.outcome() {
+        let moves = [pos.legal_moves(Color::White), pos.legal_moves(Color::Black)];
+        if let Some(outcome) = pos.outcome_with_counts([moves[0].len(), moves[1].len()]) {
             return terminal_payoff(&outcome);
         }
         if depth == 0 {
             return leaf_payoff(pos, &self.t);
         }
+        self.serial_with(pos, &moves, depth, white_first, alpha, beta)
+    }
+
+    /// [`Self::serial`] of a live inner node whose legal moves are known.
+    fn serial_with(
+        &mut self,
+        pos: &SimPosition,
+        moves: &[Vec<Move>; 2],
+        depth: u32,
+        white_first: bool,
+        mut alpha: f64,
+        mut beta: f64,
+    ) -> f64 {
         let key = pos.hash();
         if let Some(&(v, bound)) = self.serial_table.get(&(key, depth, white_first)) {
             match bound {
@@ -467,8 +482,8 @@ impl SimSearcher {
         }
         let (alpha0, beta0) = (alpha, beta);
         let hint = self.table.get(&key).map(|e| (e.white.clone(), e.black.clone())).unwrap_or_default();
-        let ws = ordered_moves(pos, Color::White, &self.t, &hint.0);
-        let bs = ordered_moves(pos, Color::Black, &self.t, &hint.1);
+        let ws = ordered_moves(pos, moves[0].clone(), Color::White, &self.t, &hint.0);
+        let bs = ordered_moves(pos, moves[1].clone(), Color::Black, &self.t, &hint.1);
         let (firsts, seconds) = if white_first { (&ws, &bs) } else { (&bs, &ws) };
         // The first mover maximises its own payoff: White maximises, Black minimises.
         let sign = if white_first { 1.0 } else { -1.0 };

@@ -610,11 +610,16 @@ impl SimPosition {
     /// The outcome at the start of this turn, leaving out repetition (which
     /// needs the game's history; see [`SimGame`]).
     pub fn outcome(&self) -> Option<SimOutcome> {
+        self.outcome_with_counts([Color::White, Color::Black].map(|c| self.legal_moves(c).len()))
+    }
+
+    /// [`SimPosition::outcome`] for a caller that has already generated the
+    /// legal moves of both sides: `counts` are their numbers.
+    pub fn outcome_with_counts(&self, counts: [usize; 2]) -> Option<SimOutcome> {
         let draw = |reason| Some(SimOutcome { winner: None, reason });
         if self.king(Color::White) == self.king(Color::Black) {
             return draw(SimReason::KingsShareSquare);
         }
-        let counts = [Color::White, Color::Black].map(|c| self.legal_moves(c).len());
         match self.rules.check {
             CheckModel::Parity => match counts {
                 [0, 0] => return draw(SimReason::NoLegalMove),
