@@ -5,6 +5,8 @@ pub mod board;
 pub mod eval;
 pub mod matrix;
 pub mod search;
+pub mod simplay;
+pub mod simsearch;
 pub mod tt;
 pub mod uci;
 

@@ -10,12 +10,18 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use parity_rules::crowd::CrowdPosition;
+use parity_rules::notation;
+use parity_rules::simultaneous::SimPosition;
 use parity_rules::variant::Family;
-use parity_rules::{fen, Position, Registry, Variant};
+use parity_rules::{fen, record, Color, Position, Registry, Variant};
+use rand_chacha::rand_core::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
 
 use crate::board::Board;
 use crate::eval::{Score, MATE, MATE_BOUND};
 use crate::search::{Limits, Report, Searcher, Shared};
+use crate::simplay::{self, Strategy};
+use crate::simsearch::{SimLimits, SimResult};
 
 pub type Output = Arc<Mutex<dyn Write + Send>>;
 
@@ -26,6 +32,8 @@ const DEFAULT_HASH_MB: usize = 16;
 enum Line {
     TurnBased(Vec<Position>),
     Crowd(Vec<CrowdPosition>),
+    /// Positions at the start of each turn of a simultaneous game.
+    Simultaneous(Vec<SimPosition>),
 }
 
 impl Line {
@@ -46,7 +54,11 @@ impl Line {
                 Ok(Line::Crowd(vec![pos]))
             }
             Family::Simultaneous => {
-                Err(format!("{} is a simultaneous variant; this engine plays it through the joint-move protocol", variant.id()))
+                let pos = match fen_text {
+                    Some(t) => SimPosition::from_fen(variant, t).map_err(|e| format!("bad FEN: {e}"))?,
+                    None => SimPosition::start(variant),
+                };
+                Ok(Line::Simultaneous(vec![pos]))
             }
         }
     }
@@ -62,16 +74,28 @@ impl Line {
         match self {
             Line::TurnBased(l) => step(l, text),
             Line::Crowd(l) => step(l, text),
+            Line::Simultaneous(l) => {
+                let pos = l.last().expect("a line has a start");
+                let (w, b) = text.split_once(':').ok_or_else(|| format!("turn {text}: write it white:black, e.g. e2e4:e7e5"))?;
+                let read = |color: Color, part: &str| {
+                    notation::parse_uci(&pos.side(color), part).map_err(|e| format!("turn {text}: {} {part}: {e}", color.name()))
+                };
+                let turn = pos.resolve(read(Color::White, w)?, read(Color::Black, b)?).map_err(|e| format!("turn {text}: {e}"))?;
+                l.push(turn.position);
+                Ok(())
+            }
         }
     }
 }
 
-/// Runs `f` on the line's positions, whichever family.
+/// Runs the first body on the positions of a turn-based or crowd line,
+/// the second on those of a simultaneous one.
 macro_rules! with_line {
-    ($line:expr, $positions:ident => $body:expr) => {
+    ($line:expr, $positions:ident => $body:expr, $sim:ident => $sim_body:expr) => {
         match $line {
             Line::TurnBased($positions) => $body,
             Line::Crowd($positions) => $body,
+            Line::Simultaneous($sim) => $sim_body,
         }
     };
 }
@@ -87,6 +111,9 @@ pub struct Uci {
     search: Option<JoinHandle<()>>,
     /// Set by the search thread once its `bestmove` is written.
     answered: Arc<AtomicBool>,
+    /// How a simultaneous move is chosen, and the generator that samples it.
+    strategy: Strategy,
+    rng: ChaCha8Rng,
     out: Output,
 }
 
@@ -117,6 +144,8 @@ impl Uci {
             overhead: Duration::from_millis(10),
             search: None,
             answered: Arc::new(AtomicBool::new(false)),
+            strategy: Strategy::Mixed,
+            rng: ChaCha8Rng::seed_from_u64(0),
             out,
         }
     }
@@ -132,12 +161,8 @@ impl Uci {
         self.say(&format!("info string error: {text}"));
     }
 
-    fn playable(&self) -> impl Iterator<Item = &'static Variant> + '_ {
-        self.registry.iter().filter(|v| v.spec.family != Family::Simultaneous)
-    }
-
     fn variant_option(&self) -> String {
-        let vars: String = self.playable().map(|v| format!(" var {}", v.id())).collect();
+        let vars: String = self.registry.iter().map(|v| format!(" var {}", v.id())).collect();
         format!("option name UCI_Variant type combo default {}{vars}", self.variant.id())
     }
 
@@ -169,6 +194,9 @@ impl Uci {
                 self.say("option name Threads type spin default 1 min 1 max 256");
                 self.say("option name Move Overhead type spin default 10 min 0 max 5000");
                 self.say("option name Clear Hash type button");
+                let strategies: String = Strategy::ALL.iter().map(|(n, _)| format!(" var {n}")).collect();
+                self.say(&format!("option name Strategy type combo default mixed{strategies}"));
+                self.say("option name Seed type spin default 0 min 0 max 4294967295");
                 self.say("uciok");
             }
             "isready" => {
@@ -191,6 +219,11 @@ impl Uci {
                 let text = with_line!(&self.line, l => {
                     let p = l.last().expect("a line has a start");
                     format!("static evaluation: {} cp (side to move)", crate::eval::evaluate(p, &crate::eval::tables(p.variant())))
+                }, l => {
+                    let p = l.last().expect("a line has a start");
+                    let t = crate::eval::tables(p.variant());
+                    let cp = crate::eval::evaluate_white(p, &t, -crate::eval::MATE, crate::eval::MATE);
+                    format!("static evaluation: {cp} cp, payoff {:.4} (White)", crate::simsearch::leaf_payoff(p, &t))
                 });
                 self.say(&text);
             }
@@ -212,9 +245,6 @@ impl Uci {
         }
         match name.to_ascii_lowercase().as_str() {
             "uci_variant" => match self.registry.get(value) {
-                Some(v) if v.spec.family == Family::Simultaneous => {
-                    self.error(&format!("{value} is simultaneous; use the joint-move protocol (docs/protocol.md)"))
-                }
                 Some(v) => {
                     self.variant = v;
                     self.line = Line::start(v, None).expect("a playable variant starts");
@@ -252,6 +282,14 @@ impl Uci {
                 _ => self.error(&format!("Move Overhead must be 0..5000 ms, not '{value}'")),
             },
             "clear hash" => self.shared.tt.clear(),
+            "strategy" => match value.parse::<Strategy>() {
+                Ok(st) => self.strategy = st,
+                Err(e) => self.error(&e),
+            },
+            "seed" => match value.parse::<u64>() {
+                Ok(seed) => self.rng = ChaCha8Rng::seed_from_u64(seed),
+                Err(_) => self.error(&format!("Seed must be a whole number, not '{value}'")),
+            },
             _ => self.error(&format!("unknown option '{name}'")),
         }
     }
@@ -294,9 +332,34 @@ impl Uci {
                 None => self.error("go perft needs a depth"),
             };
         }
+        // `side white|black` says whom a simultaneous search plays for.
+        let side = match words.iter().position(|w| *w == "side") {
+            Some(i) => match words.get(i + 1).copied() {
+                Some("white") => Some(Color::White),
+                Some("black") => Some(Color::Black),
+                other => return self.error(&format!("go side must be white or black, not {}", other.unwrap_or("nothing"))),
+            },
+            None => None,
+        };
+        let words: Vec<&str> = match words.iter().position(|w| *w == "side") {
+            Some(i) => words[..i].iter().chain(&words[i + 2..]).copied().collect(),
+            None => words,
+        };
         let limits = match parse_limits(&words, self.overhead) {
             Ok(l) => l,
             Err(e) => return self.error(&e),
+        };
+        let sim_choice = match (&self.line, side) {
+            (Line::Simultaneous(_), None) => {
+                return self.error("a simultaneous variant needs 'go side white|black ...'");
+            }
+            (Line::Simultaneous(_), Some(side)) => {
+                // Drawn here, not in the search thread, so a seed fixes every choice.
+                let u = (self.rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
+                Some((side, self.strategy, u))
+            }
+            (_, Some(_)) => return self.error("go side is for simultaneous variants"),
+            (_, None) => None,
         };
         self.shared.stop.store(false, Ordering::Relaxed);
         let out = self.out.clone();
@@ -307,7 +370,10 @@ impl Uci {
         self.answered.store(false, Ordering::Relaxed);
         let answered = self.answered.clone();
         self.search = Some(std::thread::spawn(move || {
-            let (best, ponder) = with_line!(line, l => think(&l, shared.clone(), limits, threads, &out));
+            let (best, ponder) = with_line!(line, l => think(&l, shared.clone(), limits, threads, &out), l => {
+                let (side, strategy, u) = sim_choice.expect("a simultaneous go names its side");
+                (think_simultaneous(&l, side, strategy, &limits, u, shared.clone(), &out), None)
+            });
             if infinite {
                 // UCI: in infinite mode the answer waits for `stop`.
                 while !shared.stop.load(Ordering::Relaxed) {
@@ -347,6 +413,20 @@ impl Uci {
         let lines: Vec<(String, u64)> = with_line!(&self.line, l => {
             let p = l.last().expect("a line has a start");
             p.divide(depth).into_iter().map(|(mv, n)| (p.uci(mv), n)).collect()
+        }, l => {
+            // Joint perft: pairs of moves per turn.
+            let p = l.last().expect("a line has a start");
+            let mut lines = Vec::new();
+            if depth > 0 {
+                for w in p.legal_moves(Color::White) {
+                    for b in p.legal_moves(Color::Black) {
+                        let n = parity_rules::simultaneous::perft(&p.resolve_unchecked([w, b]).position, depth - 1);
+                        let text = format!("{}:{}", notation::uci(&p.side(Color::White), w), notation::uci(&p.side(Color::Black), b));
+                        lines.push((text, n));
+                    }
+                }
+            }
+            lines
         });
         let total: u64 = lines.iter().map(|(_, n)| n).sum();
         for (mv, n) in lines {
@@ -368,6 +448,18 @@ impl Uci {
                 p.key(),
                 p.side().name(),
                 p.in_check()
+            )
+        }, l => {
+            let p = l.last().expect("a line has a start");
+            format!(
+                "{}Variant: {}\nFen: {}\nKey: {:016X}\nTurn: {}\nIn check: white {}, black {}",
+                record::sim_diagram(p),
+                p.variant().id(),
+                p.to_fen(),
+                p.hash(),
+                p.turn_number(),
+                p.in_check(Color::White),
+                p.in_check(Color::Black)
             )
         });
         for line in text.lines() {
@@ -395,7 +487,7 @@ impl Uci {
             let nodes = with_line!(&line, l => {
                 let root = l.last().cloned().expect("a line has a start");
                 Searcher::new(shared, root, &[], limits).run(1, |_| {}).nodes
-            });
+            }, _l => unreachable!("bench lists only turn-based and crowd positions"));
             let ms = started.elapsed().as_millis().max(1);
             self.say(&format!(
                 "info string bench {id} {}: {nodes} nodes {ms} ms {} nps",
@@ -429,6 +521,59 @@ fn think<B: Board>(line: &[B], shared: Arc<Shared>, limits: Limits, threads: usi
         _ => None,
     };
     (best, ponder)
+}
+
+/// Chooses a simultaneous move, printing the strategy after each depth.
+fn think_simultaneous(
+    line: &[SimPosition],
+    side: Color,
+    strategy: Strategy,
+    limits: &Limits,
+    u: f64,
+    shared: Arc<Shared>,
+    out: &Output,
+) -> Option<String> {
+    let (root, before) = line.split_last().expect("a line has a start");
+    let keys: Vec<u64> = before.iter().map(SimPosition::hash).collect();
+    let sim_limits = SimLimits {
+        depth: limits.depth.map(|d| d.max(1) as u32),
+        nodes: limits.nodes,
+        movetime: limits.movetime,
+        time: limits.time[side.index()],
+        increment: limits.increment[side.index()],
+        overhead: limits.overhead,
+    };
+    let print = |r: &SimResult| {
+        let mut o = out.lock().unwrap_or_else(|e| e.into_inner());
+        let _ = writeln!(o, "{}", strategy_line(root, side, r));
+        let _ = o.flush();
+    };
+    let (mv, result) = simplay::choose(root, &keys, &simplay::Request { side, strategy, limits: sim_limits, u }, shared, print);
+    if strategy != Strategy::Mixed && strategy != Strategy::MostLikely {
+        print(&result);
+    }
+    mv.map(|m| notation::uci(&root.side(side), m))
+}
+
+/// `info depth D nodes N time T value V strategy m p ... opponent m p ...`
+fn strategy_line(root: &SimPosition, side: Color, r: &SimResult) -> String {
+    let list = |color: Color| -> String {
+        let m = r.strategy(color);
+        m.moves
+            .iter()
+            .zip(&m.probabilities)
+            .map(|(mv, p)| format!(" {} {p:.4}", notation::uci(&root.side(color), *mv)))
+            .collect()
+    };
+    format!(
+        "info depth {} nodes {} time {} value {:.4} strategy{} opponent{}",
+        r.depth,
+        r.stats.nodes,
+        r.elapsed.as_millis(),
+        r.value,
+        list(side),
+        list(side.other())
+    )
 }
 
 fn score_text(score: Score) -> String {

@@ -74,7 +74,11 @@ fn handshake_lists_variants_and_options() {
     let mut s = Session::new();
     let out = s.send("uci");
     assert!(out.starts_with("id name Parity"));
-    assert!(out.contains("option name UCI_Variant type combo default chess var chess var tutti-frutti var parity12 var safety-in-numbers"));
+    let combo = out.lines().find(|l| l.starts_with("option name UCI_Variant type combo default chess")).expect("UCI_Variant");
+    for variant in ["chess", "tutti-frutti", "parity12", "safety-in-numbers", "parity", "parity-single", "move-neutral"] {
+        assert!(combo.contains(&format!(" var {variant}")), "{variant} missing: {combo}");
+    }
+    assert!(out.contains("option name Strategy type combo default mixed var mixed"), "{out}");
     for option in ["VariantPath type string", "Hash type spin", "Threads type spin", "Move Overhead"] {
         assert!(out.contains(&format!("option name {option}")), "{option} missing:\n{out}");
     }
@@ -117,10 +121,9 @@ fn bad_commands_get_errors_and_change_nothing() {
         assert_eq!(s.fen(), before, "{bad:?} changed the position");
         s.assert_alive();
     }
-    // A simultaneous variant is refused here (it has its own protocol).
-    let out = s.send("setoption name UCI_Variant value parity");
-    assert!(out.contains("info string error") && out.contains("simultaneous"), "{out}");
-    assert_eq!(s.fen(), before);
+    // `go side` belongs to the simultaneous variants.
+    let out = s.send("go side white depth 1");
+    assert!(out.starts_with("info string error: go side is for simultaneous"), "{out}");
 }
 
 #[test]
@@ -264,4 +267,80 @@ fn several_threads_search_together() {
     let out = s.wait_bestmove();
     let mv = bestmove(&out);
     assert!(s.send(&format!("position startpos moves d2d4 {mv}")).is_empty(), "{mv}");
+}
+
+#[test]
+fn simultaneous_turns_are_joint_moves() {
+    let mut s = Session::new();
+    s.send("setoption name UCI_Variant value parity");
+    assert!(s.send("position startpos moves e2e4:e7e5 g1f3:b8c6").is_empty());
+    let fen = s.fen();
+    assert!(fen.starts_with("r1bqkbnr/pppp1ppp/2n'5/4p3/4P3/5N'2/"), "{fen}");
+    for bad in [
+        "position startpos moves e2e4",
+        "position startpos moves e2e4:e7e5 g1f3:e5e4",
+        "position startpos moves e2e5:e7e5",
+        "position startpos moves e2e4:e7e5:d7d5",
+        "go depth 1",
+        "go side red depth 1",
+    ] {
+        let out = s.send(bad);
+        assert!(out.starts_with("info string error: "), "{bad:?} gave {out:?}");
+        assert_eq!(s.fen(), fen, "{bad:?} changed the position");
+    }
+    let out = s.send("go perft 1");
+    assert!(out.contains("Nodes searched: "), "{out}");
+}
+
+#[test]
+fn simultaneous_search_reports_a_mixed_strategy() {
+    let mut s = Session::new();
+    s.send("setoption name UCI_Variant value move-neutral");
+    s.send("position startpos moves d2d4:d7d5");
+    s.send("go side black depth 1");
+    let out = s.wait_bestmove();
+    let info = out.lines().find(|l| l.starts_with("info depth 1 ")).expect("an info line");
+    assert!(info.contains(" value ") && info.contains(" strategy ") && info.contains(" opponent "), "{info}");
+    let strategy: Vec<&str> = info.split(" strategy ").nth(1).unwrap().split(" opponent ").next().unwrap().split_whitespace().collect();
+    let total: f64 = strategy.chunks(2).map(|c| c[1].parse::<f64>().unwrap()).sum();
+    assert!((total - 1.0).abs() < 1e-3, "{info}");
+    let mv = bestmove(&out);
+    assert!(strategy.chunks(2).any(|c| c[0] == mv), "{mv} is not in the strategy {info}");
+    // The answer is legal: a turn with it is accepted.
+    assert!(s.send(&format!("position startpos moves d2d4:d7d5 e2e3:{mv}")).is_empty());
+}
+
+#[test]
+fn a_seed_makes_simultaneous_choices_reproducible() {
+    let run = |seed: u32| {
+        let mut s = Session::new();
+        s.send("setoption name UCI_Variant value parity");
+        s.send("setoption name Strategy value random");
+        s.send(&format!("setoption name Seed value {seed}"));
+        s.send("position startpos");
+        (0..4)
+            .map(|_| {
+                s.send("go side white depth 1");
+                bestmove(&s.wait_bestmove())
+            })
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(run(7), run(7));
+    assert_ne!(run(7), run(8));
+}
+
+#[test]
+fn every_strategy_answers_legally() {
+    for strategy in ["mixed", "most-likely", "naive-sequential", "greedy", "random"] {
+        let mut s = Session::new();
+        s.send("setoption name UCI_Variant value parity-single");
+        s.send(&format!("setoption name Strategy value {strategy}"));
+        s.send("position startpos moves e2e4:d7d5");
+        s.send("go side white depth 1");
+        let mv = bestmove(&s.wait_bestmove());
+        assert!(s.send(&format!("position startpos moves e2e4:d7d5 {mv}:g8f6")).is_empty(), "{strategy}: {mv}");
+    }
+    let mut s = Session::new();
+    let out = s.send("setoption name Strategy value clever");
+    assert!(out.starts_with("info string error"), "{out}");
 }

@@ -1,0 +1,195 @@
+//! Choosing a move in a simultaneous game: the equilibrium player and the
+//! baselines it is measured against.
+
+use std::str::FromStr;
+use std::sync::Arc;
+
+use parity_rules::simultaneous::SimPosition;
+use parity_rules::{Color, Move, Position, Setup};
+
+use crate::search::{search_once, Limits, Shared};
+use crate::simsearch::{leaf_payoff, Mixed, SimLimits, SimResult, SimSearcher};
+
+/// How a player picks its move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Strategy {
+    /// A move sampled from the equilibrium strategy of the search.
+    Mixed,
+    /// The single most likely move of that strategy.
+    MostLikely,
+    /// Our turn-based search, as if this side were to move in an ordinary game.
+    NaiveSequential,
+    /// The best one-turn payoff against the opponent's best answer to it.
+    Greedy,
+    /// A uniformly random legal move.
+    Random,
+}
+
+impl Strategy {
+    pub const ALL: [(&'static str, Strategy); 5] = [
+        ("mixed", Strategy::Mixed),
+        ("most-likely", Strategy::MostLikely),
+        ("naive-sequential", Strategy::NaiveSequential),
+        ("greedy", Strategy::Greedy),
+        ("random", Strategy::Random),
+    ];
+
+    pub fn name(self) -> &'static str {
+        Strategy::ALL.iter().find(|(_, s)| *s == self).map(|(n, _)| *n).expect("every strategy is named")
+    }
+}
+
+impl FromStr for Strategy {
+    type Err = String;
+    fn from_str(text: &str) -> Result<Strategy, String> {
+        Strategy::ALL
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(text))
+            .map(|(_, s)| *s)
+            .ok_or_else(|| format!("unknown strategy '{text}' (mixed, most-likely, naive-sequential, greedy, random)"))
+    }
+}
+
+/// What a player needs to choose one move.
+#[derive(Clone, Debug)]
+pub struct Request {
+    pub side: Color,
+    pub strategy: Strategy,
+    pub limits: SimLimits,
+    /// A uniform number in [0, 1) that decides any random choice, so that a
+    /// seeded caller gets reproducible games.
+    pub u: f64,
+}
+
+/// Picks a move for the request's side. `report` hears each completed depth
+/// of the equilibrium search.
+pub fn choose(
+    pos: &SimPosition,
+    game_keys: &[u64],
+    request: &Request,
+    shared: Arc<Shared>,
+    report: impl FnMut(&SimResult),
+) -> (Option<Move>, SimResult) {
+    let Request { side, strategy, ref limits, u } = *request;
+    let legal = pos.legal_moves(side);
+    if legal.is_empty() {
+        return (None, SimResult::default());
+    }
+    let single = |mv: Move| {
+        let mut r = SimResult::default();
+        if side == Color::White {
+            r.white = Mixed::pure(mv);
+        } else {
+            r.black = Mixed::pure(mv);
+        }
+        (Some(mv), r)
+    };
+    match strategy {
+        Strategy::Random => single(legal[((u * legal.len() as f64) as usize).min(legal.len() - 1)]),
+        Strategy::Greedy => single(greedy(pos, side)),
+        Strategy::NaiveSequential => single(naive_sequential(pos, side, limits).unwrap_or_else(|| greedy(pos, side))),
+        Strategy::Mixed | Strategy::MostLikely => {
+            let mut searcher = SimSearcher::new(pos.variant(), game_keys, shared);
+            let result = searcher.run(pos, limits, report);
+            let mixed = result.strategy(side);
+            let mv = if strategy == Strategy::Mixed { mixed.sample(u) } else { mixed.most_likely() };
+            (mv.or(Some(legal[0])), result)
+        }
+    }
+}
+
+/// The move whose worst outcome over the opponent's answers, one turn
+/// deep and statically scored, is best for `side`.
+pub fn greedy(pos: &SimPosition, side: Color) -> Move {
+    let t = crate::eval::tables(pos.variant());
+    let sign = if side == Color::White { 1.0 } else { -1.0 };
+    let ours = pos.legal_moves(side);
+    let theirs = pos.legal_moves(side.other());
+    let mut best = (f64::NEG_INFINITY, ours[0]);
+    for &m in &ours {
+        let worst = theirs
+            .iter()
+            .map(|&r| {
+                let pair = if side == Color::White { [m, r] } else { [r, m] };
+                sign * leaf_payoff(&pos.resolve_unchecked(pair).position, &t)
+            })
+            .fold(f64::INFINITY, f64::min);
+        let worst = if theirs.is_empty() { sign * leaf_payoff(pos, &t) } else { worst };
+        if worst > best.0 {
+            best = (worst, m);
+        }
+    }
+    best.1
+}
+
+/// The turn-based view of a simultaneous position with `side` to move, when
+/// there is one (no shared square).
+pub fn as_turn_based(pos: &SimPosition, side: Color) -> Option<Position> {
+    if pos.shared().any() {
+        return None;
+    }
+    let v = pos.variant();
+    let mut setup = Setup::empty();
+    for c in [Color::White, Color::Black] {
+        for k in 0..v.kinds.len() {
+            setup.pieces[c.index()][k] = pos.pieces(c, parity_rules::Kind(k as u8));
+        }
+        setup.castling[c.index()] = pos.castling_rights(c);
+    }
+    setup.side = side;
+    setup.en_passant = pos.en_passant(side.other()).map(|e| e.target);
+    setup.halfmove_clock = pos.clock();
+    setup.fullmove_number = pos.turn_number();
+    Position::from_setup(v, &setup).ok()
+}
+
+/// Our turn-based search's move, if the position has a turn-based view and
+/// the move is legal here.
+fn naive_sequential(pos: &SimPosition, side: Color, limits: &SimLimits) -> Option<Move> {
+    let tb = as_turn_based(pos, side)?;
+    let l = Limits {
+        depth: limits.depth.map(|d| 2 * d as i32),
+        nodes: limits.nodes,
+        movetime: limits.movetime,
+        time: if side == Color::White { [limits.time, None] } else { [None, limits.time] },
+        increment: [limits.increment; 2],
+        overhead: limits.overhead,
+        ..Limits::default()
+    };
+    let best = search_once(&tb, &[], l).best?;
+    pos.legal_moves(side).contains(&best).then_some(best)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use parity_rules::Registry;
+
+    #[test]
+    fn strategies_parse_and_name() {
+        for (name, s) in Strategy::ALL {
+            assert_eq!(name.parse::<Strategy>().unwrap(), s);
+            assert_eq!(s.name(), name);
+        }
+        assert!("clever".parse::<Strategy>().is_err());
+    }
+
+    #[test]
+    fn greedy_takes_a_queen_that_must_wait() {
+        // Black's queen moved last turn, so it may not move now (the waiting
+        // rule): exd5 wins it whatever Black does.
+        let v = Registry::builtin().get("parity").unwrap();
+        let pos = SimPosition::from_fen(v, "4k3/8/8/3q'4/4P3/8/8/4K3 - - 0 5").unwrap();
+        let mv = greedy(&pos, Color::White);
+        assert_eq!(parity_rules::notation::uci(&pos.side(Color::White), mv), "e4d5");
+    }
+
+    #[test]
+    fn the_start_has_a_turn_based_view() {
+        let v = Registry::builtin().get("parity").unwrap();
+        let pos = SimPosition::start(v);
+        let tb = as_turn_based(&pos, Color::Black).unwrap();
+        assert_eq!(tb.side_to_move(), Color::Black);
+        assert_eq!(tb.legal_moves().len(), 20);
+    }
+}

@@ -1,0 +1,547 @@
+//! Search for the simultaneous variants, where every turn is a matrix game.
+//!
+//! In the spirit of double-oracle alpha-beta (Bošanský et al., Artificial
+//! Intelligence 2016): a depth-limited search in turns. At each node two
+//! serialized alpha-beta searches bound the value (White committing first
+//! gives a lower bound, Black committing first an upper bound); when they
+//! meet, the node has a pure saddle point and needs no matrix game. Else a
+//! restricted game over a few candidate moves of each side is solved and
+//! grown by best responses over all moves until neither side gains.
+//! Leaves are the turn-based evaluation mapped to a payoff in [-1, 1].
+//! Values are always White's payoff.
+
+use std::collections::HashMap;
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use parity_rules::simultaneous::{SimOutcome, SimPosition};
+use parity_rules::{Color, Move};
+
+use crate::eval::{self, EvalTables, Score, MATE};
+use crate::matrix::{self, Matrix, Method};
+use crate::search::Shared;
+
+/// A best response must gain this much to enter the restricted game.
+const EPSILON: f64 = 1e-4;
+/// Candidate moves of each side that seed a restricted game.
+const SEED_MOVES: usize = 2;
+
+/// Maps a centipawn score to a payoff in [-1, 1]: twice the logistic
+/// expected score less one (400 cp ~ 0.82).
+pub fn payoff_of_score(cp: Score) -> f64 {
+    2.0 / (1.0 + 10f64.powf(-(cp as f64) / 400.0)) - 1.0
+}
+
+/// The static payoff of a position for White.
+pub fn leaf_payoff(pos: &SimPosition, t: &EvalTables) -> f64 {
+    payoff_of_score(eval::evaluate_white(pos, t, -MATE, MATE))
+}
+
+/// The payoff of a finished game for White: 1, 0 or -1.
+pub fn terminal_payoff(outcome: &SimOutcome) -> f64 {
+    match outcome.winner {
+        Some(Color::White) => 1.0,
+        Some(Color::Black) => -1.0,
+        None => 0.0,
+    }
+}
+
+/// Limits of one search, as for the turn-based engine.
+#[derive(Clone, Debug, Default)]
+pub struct SimLimits {
+    /// Turns to look ahead.
+    pub depth: Option<u32>,
+    pub nodes: Option<u64>,
+    pub movetime: Option<Duration>,
+    /// Remaining clock time of the side searched for, and its increment.
+    pub time: Option<Duration>,
+    pub increment: Duration,
+    pub overhead: Duration,
+}
+
+/// A mixed strategy: moves with positive probability.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Mixed {
+    pub moves: Vec<Move>,
+    pub probabilities: Vec<f64>,
+}
+
+impl Mixed {
+    pub fn pure(mv: Move) -> Mixed {
+        Mixed { moves: vec![mv], probabilities: vec![1.0] }
+    }
+
+    /// The most likely move.
+    pub fn most_likely(&self) -> Option<Move> {
+        let best = (0..self.moves.len()).max_by(|&a, &b| self.probabilities[a].total_cmp(&self.probabilities[b]))?;
+        Some(self.moves[best])
+    }
+
+    /// A move drawn with its probability, from `u` uniform in [0, 1).
+    pub fn sample(&self, u: f64) -> Option<Move> {
+        let mut acc = 0.0;
+        for (mv, p) in self.moves.iter().zip(&self.probabilities) {
+            acc += p;
+            if u < acc {
+                return Some(*mv);
+            }
+        }
+        self.moves.last().copied()
+    }
+}
+
+/// Counts that tell how a search spent its effort.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SimStats {
+    pub nodes: u64,
+    /// Inner nodes (depth >= 1, not terminal, not from the table).
+    pub matrix_nodes: u64,
+    /// Inner nodes settled by the serialized bounds alone (pure saddle point or cutoff).
+    pub settled_by_bounds: u64,
+    /// Inner nodes whose restricted game had a pure saddle point.
+    pub settled_by_saddle: u64,
+    pub lp_solves: u64,
+    pub rm_solves: u64,
+    /// Inner nodes that needed at least one LP or RM+ solve.
+    pub lp_nodes: u64,
+}
+
+impl SimStats {
+    /// Share of inner nodes settled without a linear program.
+    pub fn share_without_lp(&self) -> f64 {
+        if self.matrix_nodes == 0 {
+            return 1.0;
+        }
+        1.0 - self.lp_nodes as f64 / self.matrix_nodes as f64
+    }
+}
+
+/// The result of a search: both sides' strategies at the root and the value.
+#[derive(Clone, Debug, Default)]
+pub struct SimResult {
+    pub white: Mixed,
+    pub black: Mixed,
+    /// White's expected payoff in [-1, 1].
+    pub value: f64,
+    /// Deepest completed iteration, in turns.
+    pub depth: u32,
+    pub stats: SimStats,
+    pub elapsed: Duration,
+}
+
+impl SimResult {
+    pub fn strategy(&self, color: Color) -> &Mixed {
+        if color == Color::White {
+            &self.white
+        } else {
+            &self.black
+        }
+    }
+}
+
+#[derive(Clone)]
+struct Entry {
+    depth: u32,
+    value: f64,
+    /// Support of the equilibrium, for ordering at the next iteration.
+    white: Vec<Move>,
+    black: Vec<Move>,
+}
+
+/// One search of a simultaneous position.
+pub struct SimSearcher {
+    t: Arc<EvalTables>,
+    table: HashMap<u64, Entry>,
+    /// Serialized search results: (key, depth, White first) -> value and bound.
+    serial_table: HashMap<(u64, u32, bool), (f64, Bound)>,
+    /// Keys of the game before the root and of the current path.
+    path: Vec<u64>,
+    stats: SimStats,
+    start: Instant,
+    deadline: Option<Instant>,
+    node_limit: Option<u64>,
+    /// Shared with the UCI loop, whose `stop` ends the search.
+    shared: Arc<Shared>,
+    aborted: bool,
+    completed: u32,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Bound {
+    Exact,
+    Lower,
+    Upper,
+}
+
+/// The moves of both sides, best first by a cheap guess.
+fn ordered_moves(pos: &SimPosition, color: Color, t: &EvalTables, first: &[Move]) -> Vec<Move> {
+    let mut moves = pos.legal_moves(color);
+    let side = pos.side(color);
+    let score = |mv: &Move| -> i32 {
+        if let Some(i) = first.iter().position(|f| f == mv) {
+            return 1_000_000 - i as i32;
+        }
+        let victim = parity_rules::notation::MoveContext::captured(&side, *mv).map_or(0, |k| t.value[k.index()]);
+        let promo = mv.promotion.map_or(0, |k| t.value[k.index()]);
+        10 * victim + promo
+    };
+    moves.sort_by_key(|mv| std::cmp::Reverse(score(mv)));
+    moves
+}
+
+impl SimSearcher {
+    pub fn new(root_variant: &'static parity_rules::Variant, game_keys: &[u64], shared: Arc<Shared>) -> SimSearcher {
+        SimSearcher {
+            t: eval::tables(root_variant),
+            table: HashMap::new(),
+            serial_table: HashMap::new(),
+            path: game_keys.to_vec(),
+            stats: SimStats::default(),
+            start: Instant::now(),
+            deadline: None,
+            node_limit: None,
+            shared,
+            aborted: false,
+            completed: 0,
+        }
+    }
+
+    pub fn tables(&self) -> &EvalTables {
+        &self.t
+    }
+
+    /// Iteratively deepened search of `root`; `report` hears each completed depth.
+    pub fn run(&mut self, root: &SimPosition, limits: &SimLimits, mut report: impl FnMut(&SimResult)) -> SimResult {
+        self.start = Instant::now();
+        self.node_limit = limits.nodes;
+        let budget = match (limits.movetime, limits.time) {
+            (Some(t), _) => Some(t.saturating_sub(limits.overhead)),
+            (None, Some(left)) => Some(left.saturating_sub(limits.overhead) / 30 + limits.increment * 3 / 4),
+            _ => None,
+        };
+        self.deadline = budget.map(|b| self.start + b.max(Duration::from_millis(1)));
+        let max_depth = limits.depth.unwrap_or(64).max(1);
+        let mut best: Option<SimResult> = None;
+        for depth in 1..=max_depth {
+            let Some((white, black, value)) = self.root(root, depth) else { break };
+            self.completed = depth;
+            let result = SimResult { white, black, value, depth, stats: self.stats, elapsed: self.start.elapsed() };
+            report(&result);
+            best = Some(result);
+            if limits.depth.is_none() && budget.is_none() && limits.nodes.is_none() {
+                break; // no limit at all: one turn deep
+            }
+            if budget.is_some_and(|b| self.start.elapsed() > b / 2) || self.shared.stop.load(Ordering::Relaxed) {
+                break;
+            }
+        }
+        best.unwrap_or_else(|| {
+            // Stopped before depth 1 ended (cannot happen: depth 1 always ends).
+            let w = root.legal_moves(Color::White).first().copied();
+            let b = root.legal_moves(Color::Black).first().copied();
+            SimResult {
+                white: w.map(Mixed::pure).unwrap_or_default(),
+                black: b.map(Mixed::pure).unwrap_or_default(),
+                ..SimResult::default()
+            }
+        })
+    }
+
+    fn out_of_budget(&mut self) -> bool {
+        if self.aborted {
+            return true;
+        }
+        if self.completed == 0 {
+            return false; // the first iteration always ends
+        }
+        if self.node_limit.is_some_and(|n| self.stats.nodes >= n)
+            || self.shared.stop.load(Ordering::Relaxed)
+            || (self.stats.nodes % 256 == 0 && self.deadline.is_some_and(|d| Instant::now() >= d))
+        {
+            self.aborted = true;
+        }
+        self.aborted
+    }
+
+    /// The root's restricted game, solved; None if the search was stopped.
+    fn root(&mut self, root: &SimPosition, depth: u32) -> Option<(Mixed, Mixed, f64)> {
+        if let Some(outcome) = root.outcome() {
+            return Some((Mixed::default(), Mixed::default(), terminal_payoff(&outcome)));
+        }
+        self.path.push(root.hash());
+        let solved = self.matrix_game(root, depth);
+        self.path.pop();
+        if self.aborted {
+            return None;
+        }
+        let (w, b, sol) = solved;
+        let mixed = |moves: &[Move], p: &[f64]| {
+            let mut pairs: Vec<(Move, f64)> = moves.iter().copied().zip(p.iter().copied()).filter(|(_, p)| *p > 1e-6).collect();
+            pairs.sort_by(|a, b| b.1.total_cmp(&a.1));
+            let total: f64 = pairs.iter().map(|p| p.1).sum();
+            Mixed { moves: pairs.iter().map(|p| p.0).collect(), probabilities: pairs.iter().map(|p| p.1 / total).collect() }
+        };
+        Some((mixed(&w, &sol.row_strategy), mixed(&b, &sol.col_strategy), sol.value))
+    }
+
+    /// White's payoff of `pos` searched `depth` turns deep.
+    pub fn value(&mut self, pos: &SimPosition, depth: u32, alpha: f64, beta: f64) -> f64 {
+        self.stats.nodes += 1;
+        if self.out_of_budget() {
+            return 0.0;
+        }
+        if let Some(outcome) = pos.outcome() {
+            return terminal_payoff(&outcome);
+        }
+        let key = pos.hash();
+        if self.path.contains(&key) {
+            return 0.0; // a repetition: the side that repeats can force a draw
+        }
+        if depth == 0 {
+            return leaf_payoff(pos, &self.t);
+        }
+        if let Some(e) = self.table.get(&key) {
+            if e.depth >= depth {
+                return e.value;
+            }
+        }
+        self.stats.matrix_nodes += 1;
+        self.path.push(key);
+        let lower = self.serial(pos, depth, true, alpha, beta);
+        let value = if self.aborted {
+            0.0
+        } else if lower >= beta {
+            self.stats.settled_by_bounds += 1;
+            lower
+        } else {
+            let upper = self.serial(pos, depth, false, alpha.max(lower), beta);
+            if self.aborted {
+                0.0
+            } else if upper <= alpha || upper - lower < 1e-9 {
+                self.stats.settled_by_bounds += 1;
+                if upper - lower < 1e-9 {
+                    self.table.insert(key, Entry { depth, value: upper, white: Vec::new(), black: Vec::new() });
+                }
+                upper
+            } else {
+                let (w, b, sol) = self.matrix_game(pos, depth);
+                if !self.aborted {
+                    let support = |m: &[Move], p: &[f64]| m.iter().zip(p).filter(|(_, p)| **p > 1e-6).map(|(m, _)| *m).collect();
+                    let entry = Entry {
+                        depth,
+                        value: sol.value,
+                        white: support(&w, &sol.row_strategy),
+                        black: support(&b, &sol.col_strategy),
+                    };
+                    self.table.insert(key, entry);
+                }
+                sol.value
+            }
+        };
+        self.path.pop();
+        value
+    }
+
+    /// Double oracle: a restricted game grown by best responses. Returns
+    /// the candidate moves of both sides and the restricted game's solution.
+    fn matrix_game(&mut self, pos: &SimPosition, depth: u32) -> (Vec<Move>, Vec<Move>, matrix::Solution) {
+        let hint = self.table.get(&pos.hash()).cloned();
+        let (hw, hb) = hint.map(|e| (e.white, e.black)).unwrap_or_default();
+        let all_w = ordered_moves(pos, Color::White, &self.t, &hw);
+        let all_b = ordered_moves(pos, Color::Black, &self.t, &hb);
+        let mut rows: Vec<usize> = (0..all_w.len().min(SEED_MOVES.max(hw.len()))).collect();
+        let mut cols: Vec<usize> = (0..all_b.len().min(SEED_MOVES.max(hb.len()))).collect();
+        let mut cells: HashMap<(usize, usize), f64> = HashMap::new();
+        let mut used_lp = false;
+        loop {
+            let mut filled = Vec::with_capacity(rows.len() * cols.len());
+            for &r in &rows {
+                for &c in &cols {
+                    filled.push(self.cell(&mut cells, pos, (&all_w, r), (&all_b, c), depth));
+                }
+            }
+            let game = Matrix::new(rows.len(), cols.len(), filled);
+            let (sol, method) = matrix::solve(&game);
+            match method {
+                Method::Saddle => {}
+                Method::Lp => self.stats.lp_solves += 1,
+                Method::RmPlus => self.stats.rm_solves += 1,
+            }
+            used_lp |= method != Method::Saddle;
+            if self.aborted {
+                return (rows.iter().map(|&r| all_w[r]).collect(), cols.iter().map(|&c| all_b[c]).collect(), sol);
+            }
+            // Best responses over all moves against the other side's strategy.
+            let (mut best_row, mut best_row_value) = (None, sol.value + EPSILON);
+            for (r, _) in all_w.iter().enumerate() {
+                if rows.contains(&r) {
+                    continue;
+                }
+                let mut u = 0.0;
+                for (j, &c) in cols.iter().enumerate() {
+                    let p = sol.col_strategy[j];
+                    if p > 1e-9 {
+                        u += p * self.cell(&mut cells, pos, (&all_w, r), (&all_b, c), depth);
+                    }
+                }
+                if u > best_row_value {
+                    best_row_value = u;
+                    best_row = Some(r);
+                }
+            }
+            let (mut best_col, mut best_col_value) = (None, sol.value - EPSILON);
+            for (c, _) in all_b.iter().enumerate() {
+                if cols.contains(&c) {
+                    continue;
+                }
+                let mut u = 0.0;
+                for (i, &r) in rows.iter().enumerate() {
+                    let p = sol.row_strategy[i];
+                    if p > 1e-9 {
+                        u += p * self.cell(&mut cells, pos, (&all_w, r), (&all_b, c), depth);
+                    }
+                }
+                if u < best_col_value {
+                    best_col_value = u;
+                    best_col = Some(c);
+                }
+            }
+            if self.aborted || (best_row.is_none() && best_col.is_none()) {
+                if used_lp {
+                    self.stats.lp_nodes += 1;
+                } else {
+                    self.stats.settled_by_saddle += 1;
+                }
+                return (rows.iter().map(|&r| all_w[r]).collect(), cols.iter().map(|&c| all_b[c]).collect(), sol);
+            }
+            rows.extend(best_row);
+            cols.extend(best_col);
+        }
+    }
+
+    /// The value of one pair of moves (the turn resolved, one turn less
+    /// deep), searched once per restricted game.
+    fn cell(
+        &mut self,
+        cells: &mut HashMap<(usize, usize), f64>,
+        pos: &SimPosition,
+        (ws, r): (&[Move], usize),
+        (bs, c): (&[Move], usize),
+        depth: u32,
+    ) -> f64 {
+        if let Some(&v) = cells.get(&(r, c)) {
+            return v;
+        }
+        let next = pos.resolve_unchecked([ws[r], bs[c]]).position;
+        let v = self.value(&next, depth - 1, -1.0, 1.0);
+        if !self.aborted {
+            cells.insert((r, c), v);
+        }
+        v
+    }
+
+    /// Serialized alpha-beta: one side commits first and the other answers
+    /// knowing its move. White first bounds the value from below, Black
+    /// first from above.
+    fn serial(&mut self, pos: &SimPosition, depth: u32, white_first: bool, mut alpha: f64, mut beta: f64) -> f64 {
+        self.stats.nodes += 1;
+        if self.out_of_budget() {
+            return 0.0;
+        }
+        if let Some(outcome) = pos.outcome() {
+            return terminal_payoff(&outcome);
+        }
+        if depth == 0 {
+            return leaf_payoff(pos, &self.t);
+        }
+        let key = pos.hash();
+        if let Some(&(v, bound)) = self.serial_table.get(&(key, depth, white_first)) {
+            match bound {
+                Bound::Exact => return v,
+                Bound::Lower if v >= beta => return v,
+                Bound::Upper if v <= alpha => return v,
+                Bound::Lower => alpha = alpha.max(v),
+                Bound::Upper => beta = beta.min(v),
+            }
+        }
+        let (alpha0, beta0) = (alpha, beta);
+        let hint = self.table.get(&key).map(|e| (e.white.clone(), e.black.clone())).unwrap_or_default();
+        let ws = ordered_moves(pos, Color::White, &self.t, &hint.0);
+        let bs = ordered_moves(pos, Color::Black, &self.t, &hint.1);
+        let (firsts, seconds) = if white_first { (&ws, &bs) } else { (&bs, &ws) };
+        // The first mover maximises its own payoff: White maximises, Black minimises.
+        let sign = if white_first { 1.0 } else { -1.0 };
+        let mut best = -2.0 * sign;
+        for &f in firsts.iter() {
+            let mut reply = 2.0 * sign;
+            for &s in seconds.iter() {
+                let pair = if white_first { [f, s] } else { [s, f] };
+                let next = pos.resolve_unchecked(pair).position;
+                let v = if self.path.contains(&next.hash()) {
+                    0.0
+                } else {
+                    self.serial(&next, depth - 1, white_first, alpha, beta)
+                };
+                if self.aborted {
+                    return 0.0;
+                }
+                // The second mover picks the worst for the first.
+                if v * sign < reply * sign {
+                    reply = v;
+                }
+                let cut = if white_first { reply <= alpha } else { reply >= beta };
+                if cut {
+                    break;
+                }
+            }
+            if reply * sign > best * sign {
+                best = reply;
+            }
+            if white_first {
+                alpha = alpha.max(best);
+            } else {
+                beta = beta.min(best);
+            }
+            if alpha >= beta {
+                break;
+            }
+        }
+        let bound = if best <= alpha0 {
+            Bound::Upper
+        } else if best >= beta0 {
+            Bound::Lower
+        } else {
+            Bound::Exact
+        };
+        self.serial_table.insert((key, depth, white_first), (best, bound));
+        best
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use parity_rules::Registry;
+
+    #[test]
+    fn payoffs_are_bounded_and_odd() {
+        assert_eq!(payoff_of_score(0), 0.0);
+        assert!((payoff_of_score(400) - 0.818).abs() < 0.01);
+        assert!((payoff_of_score(-400) + payoff_of_score(400)).abs() < 1e-12);
+        assert!(payoff_of_score(10_000) <= 1.0 && payoff_of_score(-10_000) >= -1.0);
+    }
+
+    #[test]
+    fn start_position_is_near_even_and_strategies_are_distributions() {
+        let v = Registry::builtin().get("parity").unwrap();
+        let pos = SimPosition::start(v);
+        let mut s = SimSearcher::new(v, &[], Arc::new(Shared::new(1)));
+        let r = s.run(&pos, &SimLimits { depth: Some(1), ..SimLimits::default() }, |_| {});
+        assert!(r.value.abs() < 0.2, "{}", r.value);
+        for m in [&r.white, &r.black] {
+            assert!(!m.moves.is_empty());
+            assert!((m.probabilities.iter().sum::<f64>() - 1.0).abs() < 1e-9);
+        }
+    }
+}
