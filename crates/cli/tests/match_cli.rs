@@ -214,3 +214,22 @@ fn our_engine_plays_fairy_stockfish() {
     assert!(report.contains("Score of parity vs fsf: "), "{report}");
     assert_all_games_normal(&report, 2);
 }
+
+#[test]
+fn our_engine_plays_parity_against_its_random_baseline() {
+    // The joint-move UCI of `parity uci`, the mixed strategy against the
+    // `Strategy random` baseline: every game ends by the rules and replays.
+    let pgn = temp("own-parity.pgn");
+    let o = parity(&[
+        "match", "--variant", "parity", "--engine", "name=a", "--engine", "name=b,option.Strategy=random", "--depth", "1", "--games", "2",
+        "--quiet", "--pgn", pgn.to_str().unwrap(),
+    ]);
+    let report = text(&o.stdout);
+    assert!(o.status.success(), "{report}{}", text(&o.stderr));
+    assert!(report.contains("Score of a vs b: ") && report.contains("White vs Black: "), "{report}");
+    assert_all_games_normal(&report, 2);
+    let games = std::fs::read_to_string(&pgn).unwrap();
+    // Our engine reports its value and strategy with each move.
+    assert!(games.contains("/1 ") && games.matches("[Termination \"normal\"]").count() == 2, "{games}");
+    assert_eq!(replay_each(&pgn, "parity").len(), 2);
+}
