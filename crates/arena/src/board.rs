@@ -1,6 +1,6 @@
-//! One game's board for the families a match can play: turn-based
-//! ([`Game`]) and crowd ([`CrowdGame`]). The simultaneous family has no
-//! engine protocol (both sides move at once), so it is refused here.
+//! One game's board for the turn-based ([`Game`]) and crowd
+//! ([`CrowdGame`]) families. The simultaneous family, where both sides move
+//! at once, is played by [`crate::sim`] on a `SimGame` and refused here.
 
 use parity_rules::crowd::{CrowdGame, CrowdPosition};
 use parity_rules::notation::{self, MoveContext, NotationError};
@@ -17,7 +17,7 @@ pub enum Board {
 /// Why a variant or start position cannot be played in a match.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum BoardError {
-    #[error("`{0}` is a simultaneous variant; matches play turn-based and crowd variants")]
+    #[error("`{0}` is a simultaneous variant: its games are played by `parity_arena::sim`")]
     Simultaneous(String),
     #[error("bad FEN `{fen}`: {error}")]
     Fen { fen: String, error: String },
@@ -138,20 +138,7 @@ impl Board {
     /// Reads a move an engine sent: coordinates first (promotion letter in
     /// any case), then SAN (some XBoard engines castle as `O-O`).
     pub fn parse_move(&self, text: &str) -> Result<Move, NotationError> {
-        let ctx = self.ctx();
-        let text = text.trim();
-        notation::parse_uci(ctx, text)
-            .or_else(|first| {
-                // `e7e8Q` is read already; all upper case (`E7E8Q`) is not
-                // (an upper-case letter before lower-case squares names a
-                // crowd member, `Qd4d8`).
-                if !text.chars().any(|c| c.is_ascii_lowercase()) {
-                    notation::parse_uci(ctx, &text.to_ascii_lowercase()).map_err(|_| first)
-                } else {
-                    Err(first)
-                }
-            })
-            .or_else(|first| notation::parse_san(ctx, text).map_err(|_| first))
+        read_move(self.ctx(), text)
     }
 
     /// Plays a legal move (the caller checked it with [`Board::parse_move`]).
@@ -196,6 +183,24 @@ impl Board {
             Board::Crowd(g) => g.position().hash(),
         }
     }
+}
+
+/// Reads a move an engine sent, against any family's move context:
+/// coordinates first (promotion letter in any case), then SAN.
+pub fn read_move(ctx: &dyn MoveContext, text: &str) -> Result<Move, NotationError> {
+    let text = text.trim();
+    notation::parse_uci(ctx, text)
+        .or_else(|first| {
+            // `e7e8Q` is read already; all upper case (`E7E8Q`) is not
+            // (an upper-case letter before lower-case squares names a
+            // crowd member, `Qd4d8`).
+            if !text.chars().any(|c| c.is_ascii_lowercase()) {
+                notation::parse_uci(ctx, &text.to_ascii_lowercase()).map_err(|_| first)
+            } else {
+                Err(first)
+            }
+        })
+        .or_else(|first| notation::parse_san(ctx, text).map_err(|_| first))
 }
 
 #[cfg(test)]

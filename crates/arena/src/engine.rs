@@ -263,6 +263,8 @@ pub struct GameSetup {
     pub limits: Limits,
     /// The engine's colour in this game.
     pub color: Color,
+    /// A simultaneous variant, played with joint moves (docs/protocol.md).
+    pub simultaneous: bool,
 }
 
 /// A request for a move.
@@ -277,7 +279,13 @@ pub struct MoveRequest<'a> {
     pub deadline: Instant,
     /// What a missed deadline means: `Time` (a clock or move time) or `Hang`.
     pub late: FailureKind,
+    /// Simultaneous variants: the side to choose a move for (`go side
+    /// white|black`); `moves` are then whole turns, `e2e4:e7e5`.
+    pub side: Option<Color>,
 }
+
+/// A mixed strategy as an engine reports it: moves with their probabilities.
+pub type Strategy = Vec<(String, f64)>;
 
 /// An engine's answer.
 #[derive(Clone, Debug, PartialEq)]
@@ -286,6 +294,19 @@ pub struct Reply {
     pub score: Option<Score>,
     pub depth: Option<u32>,
     pub elapsed: Duration,
+    /// Simultaneous variants: the expected payoff for White in [-1, 1].
+    pub value: Option<f64>,
+    /// Simultaneous variants: the engine's mixed strategy for its side...
+    pub strategy: Strategy,
+    /// ... and its estimate of the opponent's.
+    pub opponent: Strategy,
+}
+
+impl Reply {
+    /// A reply with a move and nothing else reported.
+    pub fn new(text: impl Into<String>, elapsed: Duration) -> Reply {
+        Reply { text: text.into(), score: None, depth: None, elapsed, value: None, strategy: Vec::new(), opponent: Vec::new() }
+    }
 }
 
 /// One engine process behind a protocol.

@@ -8,7 +8,7 @@ use parity_rules::game::{Reason, Result as GameResult};
 use parity_rules::{Color, Variant};
 
 use crate::board::Board;
-use crate::engine::{Engine, Failure, FailureKind, GameSetup, MoveRequest, Score};
+use crate::engine::{Engine, Failure, FailureKind, GameSetup, MoveRequest, Score, Strategy};
 use crate::limits::Limits;
 use crate::openings::Opening;
 
@@ -60,6 +60,9 @@ impl DrawRule {
 pub struct Adjudication {
     /// A draw once the game (opening included) has this many plies.
     pub max_plies: Option<u32>,
+    /// Simultaneous variants: a draw once the game (opening included) has
+    /// this many turns.
+    pub max_turns: Option<u32>,
     pub resign: Option<ResignRule>,
     pub draw: Option<DrawRule>,
 }
@@ -120,6 +123,21 @@ pub struct PlayedMove {
     pub score: Option<Score>,
     pub depth: Option<u32>,
     pub elapsed: Duration,
+    /// Simultaneous variants: the reported value (expected payoff for White
+    /// in [-1, 1]), the engine's mixed strategy for its side and its
+    /// estimate of the opponent's.
+    pub value: Option<f64>,
+    pub strategy: Strategy,
+    pub opponent: Strategy,
+}
+
+/// A turn of a simultaneous variant as played.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlayedTurn {
+    /// White's and Black's moves, both read against the position before the turn.
+    pub moves: [PlayedMove; 2],
+    /// What the turn did, in words (`white: takes knight; black: failed capture`).
+    pub notes: String,
 }
 
 /// A finished game.
@@ -132,9 +150,13 @@ pub struct GameRecord {
     pub black: String,
     /// FEN of the start when it is not the variant's own.
     pub start_fen: Option<String>,
-    /// Opening moves: (coordinates, SAN).
+    /// Opening moves: (coordinates, SAN); for a simultaneous variant one
+    /// entry per turn, (`e2e4:e7e5`, `e4 e5`).
     pub opening: Vec<(String, String)>,
+    /// The engines' moves (turn-based and crowd variants).
     pub moves: Vec<PlayedMove>,
+    /// The engines' turns (simultaneous variants).
+    pub turns: Vec<PlayedTurn>,
     pub ending: Ending,
     /// Limits of White and Black.
     pub limits: [Limits; 2],
@@ -159,22 +181,26 @@ pub struct GameSettings {
     pub hang_timeout: Duration,
 }
 
-fn side_name(c: Color) -> &'static str {
+pub(crate) fn side_name(c: Color) -> &'static str {
     match c {
         Color::White => "White",
         Color::Black => "Black",
     }
 }
 
-fn loss(loser: Color, failure: &Failure) -> Ending {
-    let termination = match failure.kind {
+/// The PGN termination of a game lost by a failure of this kind.
+pub(crate) fn termination_of(kind: FailureKind) -> Termination {
+    match kind {
         FailureKind::Start | FailureKind::Crash => Termination::Abandoned,
         FailureKind::Hang => Termination::StalledConnection,
         FailureKind::Time => Termination::TimeForfeit,
         FailureKind::Protocol => Termination::RulesInfraction,
         FailureKind::Resign => Termination::Normal,
-    };
-    Ending { result: GameResult::Win(loser.other()), termination, reason: format!("{} {}", side_name(loser), failure.detail) }
+    }
+}
+
+pub(crate) fn loss(loser: Color, failure: &Failure) -> Ending {
+    Ending { result: GameResult::Win(loser.other()), termination: termination_of(failure.kind), reason: format!("{} {}", side_name(loser), failure.detail) }
 }
 
 fn rules_ending(o: parity_rules::Outcome, mover: Color) -> Ending {
@@ -217,6 +243,7 @@ pub fn play(engines: [&mut dyn Engine; 2], opening: &Opening, settings: &GameSet
         start_fen: start_fen.clone(),
         opening: book,
         moves: Vec::new(),
+        turns: Vec::new(),
         ending: Ending { result: GameResult::Draw, termination: Termination::Normal, reason: String::new() },
         limits: settings.limits,
         failed: [false, false],
@@ -231,6 +258,7 @@ pub fn play(engines: [&mut dyn Engine; 2], opening: &Opening, settings: &GameSet
             start_fen: start_fen.clone(),
             limits: settings.limits[i],
             color,
+            simultaneous: false,
         };
         if let Err(f) = engines[i].new_game(&setup) {
             record.failed[i] = true;
@@ -268,6 +296,7 @@ pub fn play(engines: [&mut dyn Engine; 2], opening: &Opening, settings: &GameSet
             increment: limits.tc.map(|t| t.increment).unwrap_or_default(),
             deadline,
             late,
+            side: None,
         };
         let reply = match engines[i].go(&request) {
             Ok(r) => r,
@@ -301,7 +330,16 @@ pub fn play(engines: [&mut dyn Engine; 2], opening: &Opening, settings: &GameSet
         let san = board.san(mv);
         board.play(mv).expect("parse_move returns legal moves");
         coords.push(uci.clone());
-        record.moves.push(PlayedMove { uci, san, score: reply.score, depth: reply.depth, elapsed: reply.elapsed });
+        record.moves.push(PlayedMove {
+            uci,
+            san,
+            score: reply.score,
+            depth: reply.depth,
+            elapsed: reply.elapsed,
+            value: None,
+            strategy: Vec::new(),
+            opponent: Vec::new(),
+        });
         let white_pov = reply.score.map(|s| if mover == Color::White { s.centipawns() } else { -s.centipawns() });
         scores[i].push(white_pov);
         if let Some(e) = adjudicate(&settings.adjudication, &scores, board.fullmove_number()) {
@@ -375,7 +413,7 @@ mod tests {
 
     #[test]
     fn score_adjudication() {
-        let rules = Adjudication { max_plies: None, resign: Some(ResignRule { moves: 2, score: 500 }), draw: Some(DrawRule { movenumber: 10, moves: 2, score: 5 }) };
+        let rules = Adjudication { max_plies: None, max_turns: None, resign: Some(ResignRule { moves: 2, score: 500 }), draw: Some(DrawRule { movenumber: 10, moves: 2, score: 5 }) };
         // White's engine sees itself losing, Black's agrees, twice each.
         let s = [vec![Some(-600), Some(-700)], vec![Some(-550), Some(-900)]];
         let e = adjudicate(&rules, &s, 5).unwrap();

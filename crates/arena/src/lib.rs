@@ -1,5 +1,6 @@
 //! Engine-vs-engine matches: engines run as child processes speaking UCI or
-//! XBoard, games of any turn-based or crowd variant both sides know, from
+//! XBoard, games of any turn-based or crowd variant both sides know, and of
+//! the simultaneous variants over UCI with joint moves ([`sim`]), from
 //! opening files or random balanced openings, with clocks, adjudication,
 //! PGN records and the statistics of the result (Elo, LOS, SPRT).
 
@@ -11,11 +12,12 @@ pub mod openings;
 pub mod uci;
 pub mod xboard;
 pub mod game;
+pub mod sim;
 pub mod pgn;
 pub mod tournament;
 
 pub use engine::{EngineSpec, OwnEngine, Protocol};
-pub use game::{Adjudication, DrawRule, GameRecord, ResignRule, Termination};
+pub use game::{Adjudication, DrawRule, GameRecord, PlayedMove, PlayedTurn, ResignRule, Termination};
 pub use limits::{Limits, TimeControl};
 pub use openings::Opening;
 pub use stats::Sprt;

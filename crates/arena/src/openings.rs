@@ -23,13 +23,23 @@
 //! generator is ChaCha8 seeded with `seed`, so a seed always gives the
 //! same openings. Openings are kept as moves, so engines that cannot be
 //! given a FEN (Fairy-Max) can play them.
+//!
+//! Simultaneous variants: an opening's moves are whole turns in coordinates,
+//! `e2e4:e7e5`. A file holds simultaneous FENs (`<board> <castling> <en
+//! passant> <clock> <turn>`, optionally followed by `moves` and turns), or
+//! lines of turns (`e2e4:e7e5 g1f3:b8c6`, or SAN pairs with numbers,
+//! `1. e4 e5 2. Nf3 Nc6`), or PGN records as `parity replay` reads them.
+//! Random openings are `turns` random pairs of legal moves, kept on the same
+//! conditions (neither side in check, the game not over, equal material,
+//! a position not seen before).
 
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use parity_rules::Variant;
+use parity_rules::{Color, Variant};
 
 use crate::board::Board;
+use crate::sim;
 
 /// A start for a pair of games: a FEN (none: the variant's start) and moves
 /// played from it before the engines take over.
@@ -41,7 +51,12 @@ pub struct Opening {
 }
 
 impl Opening {
-    /// The board after the opening's moves.
+    /// The game of a simultaneous variant after the opening's turns.
+    pub fn sim_game(&self, variant: &'static Variant) -> Result<parity_rules::simultaneous::SimGame, String> {
+        sim::opening_game(variant, self)
+    }
+
+    /// The board after the opening's moves (turn-based and crowd variants).
     pub fn board(&self, variant: &'static Variant) -> Result<Board, String> {
         let mut board = Board::new(variant, self.fen.as_deref()).map_err(|e| e.to_string())?;
         for text in &self.moves {
@@ -69,7 +84,8 @@ pub fn parse(text: &str, variant: &'static Variant) -> Result<Vec<Opening>, Stri
             if line.is_empty() || line.starts_with('#') {
                 continue;
             }
-            out.push(parse_line(line, variant).map_err(|e| format!("line {}: {e}", i + 1))?);
+            let opening = if sim::is_simultaneous(variant) { parse_sim_line(line, variant) } else { parse_line(line, variant) };
+            out.push(opening.map_err(|e| format!("line {}: {e}", i + 1))?);
         }
         out
     };
@@ -155,8 +171,19 @@ fn parse_pgn(text: &str, variant: &'static Variant) -> Result<Vec<Opening>, Stri
                 return Err(format!("game at line {line} is {v}, the match plays {}", variant.id()));
             }
         }
-        let moves: Vec<String> = record.moves.iter().map(|m| m.text.clone()).collect();
-        out.push(checked(variant, record.tag("FEN").map(str::to_string), &moves).map_err(|e| format!("game at line {line}: {e}"))?);
+        let fen = record.tag("FEN").map(str::to_string);
+        let opening = if sim::is_simultaneous(variant) {
+            parity_rules::record::replay_simultaneous(variant, &record, |_, _, _, _| {})
+                .map_err(|e| e.to_string())
+                .and_then(|game| {
+                    let turns = game.turns().iter().zip(game.positions()).map(|((m, _), pos)| sim::joint_text(pos, *m)).collect::<Vec<_>>();
+                    checked_sim(variant, fen, &turns)
+                })
+        } else {
+            let moves: Vec<String> = record.moves.iter().map(|m| m.text.clone()).collect();
+            checked(variant, fen, &moves)
+        };
+        out.push(opening.map_err(|e| format!("game at line {line}: {e}"))?);
     }
     Ok(out)
 }
@@ -176,8 +203,91 @@ fn checked(variant: &'static Variant, fen: Option<String>, moves: &[String]) -> 
     Ok(Opening { fen, moves: coords })
 }
 
-/// `count` distinct random balanced openings of `plies` plies (see the module docs).
+/// A line of a simultaneous variant's opening file: a FEN (maybe with
+/// `moves` and turns after it) or turns from the start.
+fn parse_sim_line(line: &str, variant: &'static Variant) -> Result<Opening, String> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let (fen, turns) = if words[0].contains('/') {
+        let end = words.iter().position(|w| *w == "moves").unwrap_or(words.len());
+        let turns: Vec<String> = words[(end + 1).min(words.len())..].iter().map(|w| w.to_string()).collect();
+        (Some(words[..end].join(" ")), turns)
+    } else {
+        (None, movetext_words(line))
+    };
+    let joint = turns.iter().filter(|w| w.contains(':')).count();
+    let turns = if joint == turns.len() {
+        turns
+    } else if joint == 0 {
+        if turns.len() % 2 == 1 {
+            return Err(format!("`{}` has no black move beside it: write turns as pairs", turns[turns.len() - 1]));
+        }
+        turns.chunks(2).map(|p| format!("{}:{}", p[0], p[1])).collect()
+    } else {
+        return Err("write every turn as white:black, or every turn as a pair of moves, not both".into());
+    };
+    checked_sim(variant, fen, &turns)
+}
+
+/// Plays the turns of a simultaneous variant, returning them as coordinates.
+fn checked_sim(variant: &'static Variant, fen: Option<String>, turns: &[String]) -> Result<Opening, String> {
+    let game = sim::opening_game(variant, &Opening { fen: fen.clone(), moves: turns.to_vec() })?;
+    if let Some(o) = game.outcome() {
+        return Err(format!("the opening ends the game ({o})"));
+    }
+    let joint = game.turns().iter().zip(game.positions()).map(|((m, _), pos)| sim::joint_text(pos, *m)).collect();
+    Ok(Opening { fen, moves: joint })
+}
+
+/// `count` distinct random balanced openings of `turns` turns of a simultaneous variant.
+fn random_simultaneous(variant: &'static Variant, count: usize, turns: usize, seed: u64) -> Result<Vec<Opening>, String> {
+    let start = sim::start_position(variant, None)?;
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut seen = std::collections::HashSet::new();
+    let mut out = Vec::new();
+    let mut tries = 0usize;
+    let max_tries = 1000 + count * 200;
+    while out.len() < count {
+        tries += 1;
+        if tries > max_tries {
+            return Err(format!(
+                "found only {} distinct balanced openings of {turns} turns in {} ({max_tries} tries); use fewer games or more turns",
+                out.len(),
+                variant.id()
+            ));
+        }
+        let mut game = parity_rules::simultaneous::SimGame::new(start);
+        let mut moves = Vec::new();
+        let mut dead = false;
+        for _ in 0..turns {
+            let pos = *game.position();
+            let legal = [Color::White, Color::Black].map(|c| pos.legal_moves(c));
+            if game.outcome().is_some() || legal.iter().any(|l| l.is_empty()) {
+                dead = true;
+                break;
+            }
+            let pair = legal.map(|l| l[rng.random_range(0..l.len())]);
+            moves.push(sim::joint_text(&pos, pair));
+            game.play(pair[0], pair[1]).map_err(|e| format!("random opening: {e}"))?;
+        }
+        let pos = game.position();
+        if dead || game.outcome().is_some() || pos.in_check(Color::White) || pos.in_check(Color::Black) {
+            continue;
+        }
+        let [w, b] = sim::material(pos);
+        if w != b || !seen.insert(pos.hash()) {
+            continue;
+        }
+        out.push(Opening { fen: None, moves });
+    }
+    Ok(out)
+}
+
+/// `count` distinct random balanced openings of `plies` plies (see the
+/// module docs); for a simultaneous variant, of `plies` turns.
 pub fn random_balanced(variant: &'static Variant, count: usize, plies: usize, seed: u64) -> Result<Vec<Opening>, String> {
+    if sim::is_simultaneous(variant) {
+        return random_simultaneous(variant, count, plies, seed);
+    }
     let start = Board::new(variant, None).map_err(|e| e.to_string())?;
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut seen = std::collections::HashSet::new();
@@ -285,6 +395,49 @@ mod tests {
         }
         // Only 20 positions after one ply in chess.
         assert!(random_balanced(v("chess"), 21, 1, 1).is_err());
-        assert!(random_balanced(v("parity"), 1, 4, 1).is_err());
+    }
+
+    #[test]
+    fn simultaneous_openings() {
+        for id in ["parity", "parity-single", "move-neutral"] {
+            let a = random_balanced(v(id), 10, 4, 7).unwrap();
+            assert_eq!(a, random_balanced(v(id), 10, 4, 7).unwrap(), "{id}");
+            assert_ne!(a, random_balanced(v(id), 10, 4, 8).unwrap(), "{id}");
+            let mut keys = std::collections::HashSet::new();
+            for o in &a {
+                assert_eq!(o.moves.len(), 4);
+                assert!(o.moves.iter().all(|m| m.contains(':')), "{:?}", o.moves);
+                let game = o.sim_game(v(id)).unwrap();
+                assert!(game.outcome().is_none());
+                let [w, b] = sim::material(game.position());
+                assert_eq!(w, b);
+                assert!(keys.insert(game.position().hash()));
+            }
+        }
+        let text = "# turns, pairs, FENs
+            e2e4:e7e5 g1f3:b8c6
+            1. d4 d5 2. Nf3 Nf6 *
+            rnbqkbnr/pppp1ppp/8/4p'3/4P'3/8/PPPP1PPP/RNBQKBNR KQkq - 0 2
+            rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR KQkq - 0 1 moves e2e4:d7d5
+";
+        let o = parse(text, v("parity")).unwrap();
+        assert_eq!(o.len(), 4);
+        assert_eq!(o[0].moves, ["e2e4:e7e5", "g1f3:b8c6"]);
+        assert_eq!(o[1].moves, ["d2d4:d7d5", "g1f3:g8f6"]);
+        assert_eq!((o[2].fen.as_deref(), o[2].moves.len()), (Some("rnbqkbnr/pppp1ppp/8/4p'3/4P'3/8/PPPP1PPP/RNBQKBNR KQkq - 0 2"), 0));
+        assert_eq!(o[3].moves, ["e2e4:d7d5"]);
+        assert_eq!(o[2].sim_game(v("parity")).unwrap().position().turn_number(), 2);
+        // The waiting rule: the pawn that just moved may not move again.
+        let err = parse("e2e4:e7e5 e4e5:d7d6
+", v("parity")).unwrap_err();
+        assert!(err.contains("line 1") && err.contains("e4e5"), "{err}");
+        assert!(parse("e2e4 e7e5 d2d4
+", v("parity")).unwrap_err().contains("no black move"));
+        assert!(parse("e2e4:e7e5 d2d4 d7d5
+", v("parity")).is_err());
+        // A record as `parity replay` reads it.
+        let pgn = "[Variant \"parity\"]\n\n1. e4 e5 {both pawns} 2. Nf3 Nc6 *\n";
+        assert_eq!(parse(pgn, v("parity")).unwrap()[0].moves, ["e2e4:e7e5", "g1f3:b8c6"]);
+        assert!(parse(pgn, v("move-neutral")).unwrap_err().contains("parity"));
     }
 }

@@ -7,10 +7,21 @@
 //! infraction, abandoned, stalled connection). Engine moves carry a comment
 //! `{score/depth time}` like cutechess's; the reason of the ending is the
 //! last comment (`{Black loses on time}`).
+//!
+//! Simultaneous variants are written as `parity_rules::record` writes them,
+//! one numbered pair per turn from the position before it (`3. Nf3 Nc6`),
+//! numbered from the start FEN's turn; PlyCount counts both moves of each
+//! turn. An engine's move carries `{value/depth strategy time}`: the value it
+//! reported (expected payoff for White in [-1, 1]), its depth, its mixed
+//! strategy's most likely moves with their probabilities (at most four, `...`
+//! when there were more) and its time, e.g. `{+0.042/2 e2e4 0.63 d2d4 0.37
+//! 0.130s}`; the turn's events follow as their own comment (`{white: takes
+//! knight; black: failed capture}`).
 
 use std::fmt::Write as _;
 
-use crate::game::GameRecord;
+use crate::game::{GameRecord, PlayedMove};
+use crate::sim;
 
 /// Today's date as PGN writes it (UTC).
 pub fn today() -> String {
@@ -65,12 +76,22 @@ pub fn write(game: &GameRecord, event: &str, date: &str) -> String {
         tags.push(("WhiteLimits", game.limits[0].to_string()));
         tags.push(("BlackLimits", game.limits[1].to_string()));
     }
-    tags.push(("PlyCount", (game.opening.len() + game.moves.len()).to_string()));
+    let simultaneous = sim::is_simultaneous(game.variant);
+    let plies = if simultaneous { 2 * (game.opening.len() + game.turns.len()) } else { game.opening.len() + game.moves.len() };
+    tags.push(("PlyCount", plies.to_string()));
     tags.push(("Termination", game.ending.termination.pgn().to_string()));
     for (k, v) in tags {
         let _ = writeln!(out, "[{k} \"{}\"]", quote(&v));
     }
     out.push('\n');
+
+    if simultaneous {
+        let mut tokens = sim_movetext(game);
+        tokens.push(format!("{{{}}}", game.ending.reason.replace('}', ")")));
+        tokens.push(result.to_string());
+        wrap(&mut out, tokens);
+        return out;
+    }
 
     // Move numbers: from the start FEN's side and full-move number.
     let (mut number, mut white_to_move) = match &game.start_fen {
@@ -109,7 +130,62 @@ pub fn write(game: &GameRecord, event: &str, date: &str) -> String {
     }
     tokens.push(format!("{{{}}}", game.ending.reason.replace('}', ")")));
     tokens.push(result.to_string());
-    // Lines of at most 80 characters (a long comment may exceed it alone).
+    wrap(&mut out, tokens);
+    out
+}
+
+/// The comment of an engine's move in a simultaneous game.
+fn sim_comment(m: &PlayedMove) -> String {
+    let mut parts = Vec::new();
+    let eval = match (m.value, m.score) {
+        (Some(v), _) => Some(format!("{v:+.3}")),
+        (None, Some(s)) => Some(s.to_string()),
+        (None, None) => None,
+    };
+    if let Some(e) = eval {
+        parts.push(match m.depth {
+            Some(d) => format!("{e}/{d}"),
+            None => e,
+        });
+    }
+    let mut strategy = m.strategy.clone();
+    strategy.sort_by(|a, b| b.1.total_cmp(&a.1));
+    for (mv, p) in strategy.iter().take(4) {
+        parts.push(format!("{} {p:.2}", mv.replace(['{', '}'], "")));
+    }
+    if strategy.len() > 4 {
+        parts.push("...".into());
+    }
+    parts.push(format!("{:.3}s", m.elapsed.as_secs_f64()));
+    parts.join(" ")
+}
+
+/// Movetext tokens of a simultaneous game: numbered pairs, with comments.
+fn sim_movetext(game: &GameRecord) -> Vec<String> {
+    let mut number = game.start_fen.as_deref().and_then(|f| f.split_whitespace().nth(4)).and_then(|n| n.parse().ok()).unwrap_or(1u32).max(1);
+    let mut tokens = Vec::new();
+    for (_, san) in &game.opening {
+        tokens.push(format!("{number}."));
+        tokens.extend(san.split_whitespace().map(str::to_string));
+        number += 1;
+    }
+    for turn in &game.turns {
+        tokens.push(format!("{number}."));
+        for m in &turn.moves {
+            tokens.push(m.san.clone());
+            tokens.push(format!("{{{}}}", sim_comment(m)));
+        }
+        if !turn.notes.is_empty() {
+            tokens.push(format!("{{{}}}", turn.notes.replace('}', ")")));
+        }
+        number += 1;
+    }
+    tokens
+}
+
+/// Appends tokens in lines of at most 80 characters (a long comment may
+/// exceed it alone), then an empty line.
+fn wrap(out: &mut String, tokens: Vec<String>) {
     let mut line = String::new();
     for t in tokens {
         if !line.is_empty() && line.len() + 1 + t.len() > 80 {
@@ -124,7 +200,6 @@ pub fn write(game: &GameRecord, event: &str, date: &str) -> String {
     }
     out.push_str(&line);
     out.push_str("\n\n");
-    out
 }
 
 #[cfg(test)]

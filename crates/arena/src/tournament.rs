@@ -16,6 +16,7 @@ use crate::engine::{self, Engine, EngineSpec, Failure, GameSetup, Log};
 use crate::game::{self, Adjudication, Ending, GameRecord, GameSettings, Termination};
 use crate::limits::Limits;
 use crate::openings::Opening;
+use crate::sim;
 use crate::stats::{self, Pentanomial, Sprt, SprtState, Trinomial};
 
 /// Everything a match needs.
@@ -59,6 +60,8 @@ pub struct Summary {
     pub terminations: BTreeMap<&'static str, u32>,
     /// Games the first engine played as White: W/D/L.
     pub as_white: Trinomial,
+    /// All games from White's point of view: White's wins, draws, Black's wins.
+    pub by_colour: Trinomial,
     pub stopped_by_sprt: bool,
 }
 
@@ -101,6 +104,17 @@ impl Summary {
         let w = &self.as_white;
         let b = Trinomial { wins: t.wins - w.wins, draws: t.draws - w.draws, losses: t.losses - w.losses };
         let _ = writeln!(out, "{} as White: {} - {} - {}; as Black: {} - {} - {} (wins - losses - draws)", self.names[0], w.wins, w.losses, w.draws, b.wins, b.losses, b.draws);
+        let c = &self.by_colour;
+        if n > 0 {
+            let _ = writeln!(
+                out,
+                "White vs Black: {} - {} - {} (White scores {})",
+                c.wins,
+                c.losses,
+                c.draws,
+                pct(c.points() / n as f64)
+            );
+        }
         match stats::trinomial_estimate(t) {
             Some(e) => {
                 let _ = writeln!(
@@ -162,7 +176,10 @@ impl Summary {
 /// command, an unknown variant or a missing feature stops the match before
 /// it begins instead of losing every game.
 pub fn check(config: &MatchConfig) -> Result<(), String> {
-    Board::new(config.variant, None).map_err(|e| e.to_string())?;
+    let simultaneous = sim::is_simultaneous(config.variant);
+    if !simultaneous {
+        Board::new(config.variant, None).map_err(|e| e.to_string())?;
+    }
     if config.openings.is_empty() {
         return Err("no openings".into());
     }
@@ -170,8 +187,28 @@ pub fn check(config: &MatchConfig) -> Result<(), String> {
         return Err("no games to play".into());
     }
     let probe = config.openings.iter().find(|o| o.fen.is_some()).unwrap_or(&config.openings[0]);
-    let board = probe.board(config.variant)?;
-    let start_fen = (!board.starts_from_variant_start()).then(|| board.start_fen());
+    let start_fen = if simultaneous {
+        let start = *probe.sim_game(config.variant)?.start();
+        (!sim::is_variant_start(&start)).then(|| start.to_fen())
+    } else {
+        let board = probe.board(config.variant)?;
+        (!board.starts_from_variant_start()).then(|| board.start_fen())
+    };
+    if simultaneous {
+        if let Some(spec) = config.engines.iter().find(|s| s.protocol != engine::Protocol::Uci) {
+            return Err(format!(
+                "engine {}: the simultaneous variant {} needs UCI with joint moves (docs/protocol.md); XBoard cannot play it",
+                spec.name,
+                config.variant.id()
+            ));
+        }
+        if config.adjudication.resign.is_some() || config.adjudication.draw.is_some() {
+            return Err(format!(
+                "--resign and --draw read centipawn scores; a simultaneous variant ({}) has no score adjudication",
+                config.variant.id()
+            ));
+        }
+    }
     for spec in &config.engines {
         let limits = spec.limits.or(config.limits);
         if limits.is_empty() {
@@ -184,6 +221,7 @@ pub fn check(config: &MatchConfig) -> Result<(), String> {
             start_fen: start_fen.clone(),
             limits,
             color: Color::White,
+            simultaneous,
         };
         let ready = e.new_game(&setup);
         e.quit();
@@ -229,6 +267,12 @@ pub fn run(config: &MatchConfig, mut on_event: impl FnMut(Event)) -> Result<Summ
                         2 => t.wins += 1,
                         1 => t.draws += 1,
                         _ => t.losses += 1,
+                    }
+                    let c = &mut summary.by_colour;
+                    match game.ending.result {
+                        GameResult::Win(Color::White) => c.wins += 1,
+                        GameResult::Draw => c.draws += 1,
+                        GameResult::Win(Color::Black) => c.losses += 1,
                     }
                     if first_is_white {
                         let w = &mut summary.as_white;
@@ -324,6 +368,7 @@ fn worker(config: &MatchConfig, w: usize, next: &AtomicUsize, stop: &AtomicBool,
                 start_fen: None,
                 opening: Vec::new(),
                 moves: Vec::new(),
+                turns: Vec::new(),
                 ending: Ending {
                     result: GameResult::Win(loser.other()),
                     termination: Termination::Abandoned,
@@ -336,7 +381,7 @@ fn worker(config: &MatchConfig, w: usize, next: &AtomicUsize, stop: &AtomicBool,
                 let [a, b] = &mut engines;
                 let (first, second) = (a.as_deref_mut().expect("started"), b.as_deref_mut().expect("started"));
                 let pair: [&mut dyn Engine; 2] = if order[0] == 0 { [first, second] } else { [second, first] };
-                let record = game::play(pair, opening, &settings);
+                let record = if sim::is_simultaneous(config.variant) { sim::play(pair, opening, &settings) } else { game::play(pair, opening, &settings) };
                 for (side, &e) in order.iter().enumerate() {
                     if record.failed[side] {
                         if let Some(mut eng) = engines[e].take() {

@@ -159,6 +159,9 @@ impl crate::engine::Engine for XboardEngine {
     }
 
     fn new_game(&mut self, setup: &GameSetup) -> Result<(), Failure> {
+        if setup.simultaneous {
+            return Err(Failure::new(FailureKind::Start, "XBoard cannot play a simultaneous variant; it needs UCI with joint moves".to_string()));
+        }
         self.process.send("new")?;
         if setup.variant_id != "chess" {
             if let Some(list) = self.feature("variants") {
@@ -201,6 +204,9 @@ impl crate::engine::Engine for XboardEngine {
     }
 
     fn go(&mut self, request: &MoveRequest) -> Result<Reply, Failure> {
+        if request.side.is_some() {
+            return Err(Failure::new(FailureKind::Protocol, "cannot be asked for a joint move over XBoard"));
+        }
         self.process.drain();
         for i in self.sent..request.moves.len() {
             let mv = request.moves[i].clone();
@@ -241,7 +247,7 @@ impl crate::engine::Engine for XboardEngine {
                 let elapsed = started.elapsed();
                 self.sent += 1;
                 self.process.send("force")?;
-                return Ok(Reply { text: text.to_string(), score, depth, elapsed });
+                return Ok(Reply { score, depth, ..Reply::new(text, elapsed) });
             }
             if line == "resign" || line.starts_with("resign ") {
                 return Err(Failure::new(FailureKind::Resign, "resigns"));

@@ -14,7 +14,8 @@ use parity_rules::Registry;
 
 #[derive(clap::Args)]
 pub struct MatchArgs {
-    /// Variant id (turn-based or crowd): chess, tutti-frutti, parity12, safety-in-numbers.
+    /// Variant id: chess, tutti-frutti, parity12, safety-in-numbers, or the
+    /// simultaneous parity, parity-single, move-neutral (UCI joint moves).
     #[arg(long, default_value = "chess")]
     variant: String,
     /// An engine, given twice: key=value pairs separated by commas:
@@ -44,7 +45,8 @@ pub struct MatchArgs {
     /// Openings file: FEN/EPD lines, move lines, or PGN (see docs/match.md).
     #[arg(long, value_name = "FILE", conflicts_with = "random_openings")]
     openings: Option<PathBuf>,
-    /// Random balanced openings of this many plies (the default, 8 plies).
+    /// Random balanced openings of this many plies (the default, 8 plies);
+    /// for a simultaneous variant, of this many turns (default 4).
     #[arg(long, value_name = "PLIES")]
     random_openings: Option<usize>,
     /// Seed of the random openings.
@@ -56,6 +58,10 @@ pub struct MatchArgs {
     /// Adjudicate a draw at this many plies (0: never).
     #[arg(long, default_value_t = 600)]
     max_plies: u32,
+    /// Simultaneous variants: adjudicate a draw at this many turns (0: never;
+    /// default: half of --max-plies).
+    #[arg(long, value_name = "TURNS")]
+    max_turns: Option<u32>,
     /// Resign adjudication: moves=N,score=CP (both engines agree for N moves each).
     #[arg(long, value_name = "RULE")]
     resign: Option<String>,
@@ -108,7 +114,10 @@ fn config(registry: &Registry, a: &MatchArgs) -> Result<MatchConfig, String> {
     };
     let openings = match &a.openings {
         Some(path) => openings::load(path, variant)?,
-        None => openings::random_balanced(variant, games.div_ceil(2).max(1), a.random_openings.unwrap_or(8), a.seed)?,
+        None => {
+            let default = if parity_arena::sim::is_simultaneous(variant) { 4 } else { 8 };
+            openings::random_balanced(variant, games.div_ceil(2).max(1), a.random_openings.unwrap_or(default), a.seed)?
+        }
     };
     let log: Option<Log> = match &a.log {
         Some(path) => {
@@ -126,6 +135,10 @@ fn config(registry: &Registry, a: &MatchArgs) -> Result<MatchConfig, String> {
         concurrency: a.concurrency.max(1),
         adjudication: Adjudication {
             max_plies: (a.max_plies > 0).then_some(a.max_plies),
+            max_turns: match a.max_turns {
+                Some(t) => (t > 0).then_some(t),
+                None => (a.max_plies > 0).then_some(a.max_plies.div_ceil(2)),
+            },
             resign: a.resign.as_deref().map(ResignRule::parse).transpose()?,
             draw: a.draw.as_deref().map(DrawRule::parse).transpose()?,
         },

@@ -119,7 +119,7 @@ fn bad_command_lines_are_clear_errors() {
         (vec!["--engine".into(), format!("cmd={fake}"), "--engine".into(), format!("cmd={fake}")], "both engines are named"),
         (vec!["--engine".into(), format!("name=a,cmd={fake}"), "--engine".into(), format!("name=b,cmd={fake}")], "no limit"),
         (vec!["--engine".into(), format!("name=a,cmd={fake},speed=9"), "--engine".into(), format!("name=b,cmd={fake}")], "unknown key `speed`"),
-        (vec!["--variant".into(), "parity".into(), "--engine".into(), format!("name=a,cmd={fake}"), "--engine".into(), format!("name=b,cmd={fake}"), "--depth".into(), "1".into()], "simultaneous"),
+        (vec!["--variant".into(), "parity".into(), "--engine".into(), format!("name=a,cmd={fake}"), "--engine".into(), format!("name=b,cmd={fake},proto=xboard"), "--depth".into(), "1".into()], "simultaneous variant parity needs UCI"),
         (vec!["--engine".into(), format!("name=a,cmd={fake}"), "--engine".into(), format!("name=b,cmd={fake}"), "--tc".into(), "fast".into()], "time control `fast`"),
         (vec!["--engine".into(), format!("name=a,cmd={fake}"), "--engine".into(), format!("name=b,cmd={fake}"), "--depth".into(), "1".into(), "--sprt".into(), "elo0=5,elo1=1".into()], "elo1 > elo0"),
     ];
@@ -130,6 +130,53 @@ fn bad_command_lines_are_clear_errors() {
         let o = parity(&refs);
         assert!(!o.status.success(), "{all:?}");
         assert!(text(&o.stderr).contains(message), "{all:?}: {}", text(&o.stderr));
+    }
+}
+
+/// Splits a PGN file into games and replays each with `parity replay`.
+fn replay_each(pgn: &std::path::Path, variant: &str) -> Vec<String> {
+    let games = std::fs::read_to_string(pgn).unwrap();
+    let records: Vec<String> = games.split("[Event ").filter(|g| !g.trim().is_empty()).map(|g| format!("[Event {g}")).collect();
+    let mut outputs = Vec::new();
+    for (i, game) in records.iter().enumerate() {
+        assert!(game.contains(&format!("[Variant \"{variant}\"]")), "{game}");
+        let file = temp(&format!("{variant}-game-{i}.pgn"));
+        std::fs::write(&file, game).unwrap();
+        let o = parity(&["replay", "--quiet", file.to_str().unwrap()]);
+        assert!(o.status.success(), "{}\n{game}", text(&o.stderr));
+        outputs.push(text(&o.stdout));
+    }
+    outputs
+}
+
+#[test]
+fn a_simultaneous_match_of_fake_engines_replays() {
+    let pgn = temp("parity.pgn");
+    let fake = fake();
+    let a = format!("name=alpha,cmd={fake},arg=--mode,arg=random,arg=--seed,arg=5,arg=--value,arg=0.5");
+    let b = format!("name=beta,cmd={fake},arg=--mode,arg=random,arg=--seed,arg=6");
+    let o = parity(&[
+        "match", "--variant", "parity", "--engine", &a, "--engine", &b, "--depth", "1", "--games", "4", "--concurrency", "2",
+        "--random-openings", "3", "--seed", "3", "--max-turns", "60", "--pgn", pgn.to_str().unwrap(),
+    ]);
+    let out = text(&o.stdout);
+    assert!(o.status.success(), "{}\n{out}", text(&o.stderr));
+    for n in 1..=4 {
+        assert!(out.contains(&format!("Finished game {n} (")), "{out}");
+    }
+    assert!(out.contains("Score of alpha vs beta:") && out.contains("alpha as White: ") && out.contains("White vs Black: "), "{out}");
+    let games = std::fs::read_to_string(&pgn).unwrap();
+    assert!(games.contains("+0.500/1 "), "{games}");
+    let replayed = replay_each(&pgn, "parity");
+    assert_eq!(replayed.len(), 4);
+    for (r, line) in replayed.iter().zip(out.lines().filter(|l| l.starts_with("Finished game"))) {
+        let last = r.lines().last().unwrap_or_default();
+        assert!(last.contains(" turns; "), "{r}");
+        // A game the rules ended ends the same way on replay.
+        if !line.contains("adjudication") {
+            let result = line.split(": ").nth(1).and_then(|x| x.split(' ').next()).unwrap();
+            assert!(last.contains(&format!("; {result} (")), "{line} / {last}");
+        }
     }
 }
 
@@ -166,4 +213,23 @@ fn our_engine_plays_fairy_stockfish() {
     assert!(o.status.success(), "{report}{}", text(&o.stderr));
     assert!(report.contains("Score of parity vs fsf: "), "{report}");
     assert_all_games_normal(&report, 2);
+}
+
+#[test]
+fn our_engine_plays_parity_against_its_random_baseline() {
+    // The joint-move UCI of `parity uci`, the mixed strategy against the
+    // `Strategy random` baseline: every game ends by the rules and replays.
+    let pgn = temp("own-parity.pgn");
+    let o = parity(&[
+        "match", "--variant", "parity", "--engine", "name=a", "--engine", "name=b,option.Strategy=random", "--depth", "1", "--games", "2",
+        "--quiet", "--pgn", pgn.to_str().unwrap(),
+    ]);
+    let report = text(&o.stdout);
+    assert!(o.status.success(), "{report}{}", text(&o.stderr));
+    assert!(report.contains("Score of a vs b: ") && report.contains("White vs Black: "), "{report}");
+    assert_all_games_normal(&report, 2);
+    let games = std::fs::read_to_string(&pgn).unwrap();
+    // Our engine reports its value and strategy with each move.
+    assert!(games.contains("/1 ") && games.matches("[Termination \"normal\"]").count() == 2, "{games}");
+    assert_eq!(replay_each(&pgn, "parity").len(), 2);
 }

@@ -1,10 +1,12 @@
 //! A scripted engine for the match tests. It speaks UCI (or XBoard with
 //! `--xboard`), knows every turn-based and crowd variant of `parity-rules`,
-//! plays the first legal move (or a random one), and misbehaves on request:
+//! and over UCI the simultaneous ones with joint moves (`position ... moves
+//! e2e4:e7e5`, `go side white|black`, see docs/protocol.md); it plays the
+//! first legal move (or a random one), and misbehaves on request:
 //!
 //! ```text
-//! parity-fake-engine [--xboard] [--mode MODE] [--after N] [--score CP] [--delay MS] [--seed S] [--no-setboard]
-//! MODE: first (default) | random | crash | hang | illegal | garbled | slow | resign | claim | claim-move | refuse | exit
+//! parity-fake-engine [--xboard] [--mode MODE] [--after N] [--score CP] [--value V] [--delay MS] [--seed S] [--no-setboard] [--no-sim]
+//! MODE: first (default) | random | crash | hang | illegal | garbled | slow | wrong-side | resign | claim | claim-move | refuse | exit
 //! ```
 //!
 //! The misbehaviour starts at its move number N+1 of a game (`--after`,
@@ -14,12 +16,20 @@
 //! `refuse` (XBoard) answers the opponent's move with `Illegal move`.
 //! `exit` quits at once, before any handshake. `--score CP` reports that
 //! score (its own point of view) with every move.
+//!
+//! Simultaneous variants: with every move it reports `info depth 1 nodes N
+//! value V strategy ... opponent ...` (`--value`, default 0): the first
+//! legal move with probability 1, or with `--mode random` every legal move
+//! uniformly (and plays one at random). `wrong-side` answers with a move of
+//! the other side. `--no-sim` leaves the simultaneous variants out of its
+//! `UCI_Variant` combo.
 
 use std::io::{self, BufRead, Write};
 use std::time::Duration;
 
 use parity_arena::board::Board;
-use parity_rules::{Registry, Variant};
+use parity_rules::simultaneous::SimPosition;
+use parity_rules::{notation, Color, Registry, Variant};
 use rand::{RngExt, SeedableRng};
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -31,6 +41,7 @@ enum Mode {
     Illegal,
     Garbled,
     Slow,
+    WrongSide,
     Resign,
     Claim,
     ClaimMove,
@@ -42,11 +53,15 @@ struct Fake {
     mode: Mode,
     after: u32,
     score: Option<i32>,
+    value: f64,
+    sim_variants: bool,
     delay: Duration,
     rng: rand_chacha::ChaCha8Rng,
     registry: Registry,
     variant: &'static Variant,
     board: Board,
+    /// The position when the variant is simultaneous.
+    sim: Option<SimPosition>,
     moves_made: u32,
     out: io::Stdout,
 }
@@ -67,22 +82,88 @@ impl Fake {
         if let Some(v) = self.registry.get(name) {
             self.variant = v;
         }
-        self.board = Board::new(self.variant, None).expect("a turn-based or crowd variant");
+        match Board::new(self.variant, None) {
+            Ok(b) => {
+                self.board = b;
+                self.sim = None;
+            }
+            Err(_) => self.sim = Some(SimPosition::start(self.variant)),
+        }
     }
 
-    /// The move to send, or None when the engine is to fall silent.
-    fn choose(&mut self) -> Option<String> {
+    /// Misbehaves as asked; None when the engine is to fall silent.
+    fn misbehave(&mut self) -> Option<Option<String>> {
         if self.misbehaving() {
             match self.mode {
                 Mode::Crash => std::process::exit(3),
                 Mode::Hang => loop {
                     std::thread::sleep(Duration::from_secs(3600));
                 },
-                Mode::Illegal => return Some("a1a1".into()),
-                Mode::Garbled => return Some("xyzzy".into()),
+                Mode::Illegal => return Some(Some("a1a1".into())),
+                Mode::Garbled => return Some(Some("xyzzy".into())),
                 Mode::Slow => std::thread::sleep(self.delay),
                 _ => {}
             }
+        }
+        None
+    }
+
+    /// A move for `color` in a simultaneous position, with its info line.
+    fn choose_sim(&mut self, color: Color) -> Option<String> {
+        if let Some(m) = self.misbehave() {
+            return m;
+        }
+        let pos = self.sim.expect("a simultaneous position");
+        let side = if self.mode == Mode::WrongSide && self.misbehaving() { color.other() } else { color };
+        let names = |c: Color| -> Vec<String> { pos.legal_moves(c).into_iter().map(|m| notation::uci(&pos.side(c), m)).collect() };
+        let (own, theirs) = (names(side), names(side.other()));
+        if own.is_empty() {
+            return None;
+        }
+        let list = |moves: &[String]| -> String {
+            let p = 1.0 / moves.len() as f64;
+            moves.iter().map(|m| format!("{m} {p:.4}")).collect::<Vec<_>>().join(" ")
+        };
+        let random = self.mode == Mode::Random;
+        let strategy = if random { list(&own) } else { list(&own[..1]) };
+        let opponent = if theirs.is_empty() { String::new() } else { format!(" opponent {}", list(&theirs[..1])) };
+        self.say(&format!("info depth 1 nodes {} time 0 value {:.4} strategy {strategy}{opponent}", own.len(), self.value));
+        let mv = if random { own[self.rng.random_range(0..own.len())].clone() } else { own[0].clone() };
+        self.moves_made += 1;
+        Some(mv)
+    }
+
+    /// Plays `position ... moves w:b ...` in a simultaneous variant.
+    fn sim_position(&mut self, fen: Option<&str>, turns: &[&str]) {
+        let start = match fen {
+            Some(f) => SimPosition::from_fen(self.variant, f),
+            None => Ok(SimPosition::start(self.variant)),
+        };
+        let mut pos = match start {
+            Ok(p) => p,
+            Err(e) => return self.say(&format!("info string error: bad position: {e}")),
+        };
+        for turn in turns {
+            let Some((w, b)) = turn.split_once(':') else {
+                return self.say(&format!("info string error: `{turn}` is not white:black"));
+            };
+            let read = |c: Color, t: &str| notation::parse_uci(&pos.side(c), t).ok();
+            let next = match (read(Color::White, w), read(Color::Black, b)) {
+                (Some(w), Some(b)) => pos.resolve(w, b).ok(),
+                _ => None,
+            };
+            match next {
+                Some(t) => pos = t.position,
+                None => return self.say(&format!("info string error: illegal turn {turn}")),
+            }
+        }
+        self.sim = Some(pos);
+    }
+
+    /// The move to send, or None when the engine is to fall silent.
+    fn choose(&mut self) -> Option<String> {
+        if let Some(m) = self.misbehave() {
+            return m;
         }
         let legal = self.board.legal_moves();
         if legal.is_empty() {
@@ -107,7 +188,8 @@ impl Fake {
                 self.say("id name Fake Engine");
                 self.say("id author Parity tests");
                 self.say("option name Hash type spin default 16 min 1 max 1024");
-                self.say("option name UCI_Variant type combo default chess var chess var tutti-frutti var parity12 var safety-in-numbers");
+                let sim = if self.sim_variants { " var parity var parity-single var move-neutral" } else { "" };
+                self.say(&format!("option name UCI_Variant type combo default chess var chess var tutti-frutti var parity12 var safety-in-numbers{sim}"));
                 self.say("uciok");
             }
             Some("isready") => self.say("readyok"),
@@ -127,6 +209,14 @@ impl Fake {
                 } else {
                     None
                 };
+                if self.sim.is_some() {
+                    let turns = match words.iter().position(|w| *w == "moves") {
+                        Some(i) => words[i + 1..].to_vec(),
+                        None => Vec::new(),
+                    };
+                    self.sim_position(fen.as_deref(), &turns);
+                    return true;
+                }
                 self.board = match Board::new(self.variant, fen.as_deref()) {
                     Ok(b) => b,
                     Err(e) => {
@@ -141,6 +231,20 @@ impl Fake {
                             break;
                         }
                     }
+                }
+            }
+            Some("go") if self.sim.is_some() => {
+                let side = match words.get(1..3) {
+                    Some(["side", "white"]) => Color::White,
+                    Some(["side", "black"]) => Color::Black,
+                    _ => {
+                        self.say("info string error: go needs side white|black in a simultaneous variant");
+                        return true;
+                    }
+                };
+                match self.choose_sim(side) {
+                    Some(m) => self.say(&format!("bestmove {m}")),
+                    None => self.say("bestmove (none)"),
                 }
             }
             Some("go") => {
@@ -241,6 +345,8 @@ fn main() {
     let mut setboard = true;
     let mut after = 0;
     let mut score = None;
+    let mut sim_value = 0.0f64;
+    let mut sim_variants = true;
     let mut delay = 0u64;
     let mut seed = 1u64;
     let mut i = 0;
@@ -249,6 +355,11 @@ fn main() {
         match args[i].as_str() {
             "--xboard" => xboard = true,
             "--no-setboard" => setboard = false,
+            "--no-sim" => sim_variants = false,
+            "--value" => {
+                sim_value = value(i).parse().unwrap_or(0.0);
+                i += 1;
+            }
             "--mode" => {
                 mode = match value(i).as_str() {
                     "first" => Mode::First,
@@ -258,6 +369,7 @@ fn main() {
                     "illegal" => Mode::Illegal,
                     "garbled" => Mode::Garbled,
                     "slow" => Mode::Slow,
+                    "wrong-side" => Mode::WrongSide,
                     "resign" => Mode::Resign,
                     "claim" => Mode::Claim,
                     "claim-move" => Mode::ClaimMove,
@@ -287,7 +399,7 @@ fn main() {
                 i += 1;
             }
             "-h" | "--help" => {
-                println!("parity-fake-engine [--xboard] [--mode MODE] [--after N] [--score CP] [--delay MS] [--seed S] [--no-setboard]");
+                println!("parity-fake-engine [--xboard] [--mode MODE] [--after N] [--score CP] [--value V] [--delay MS] [--seed S] [--no-setboard] [--no-sim]");
                 return;
             }
             other => {
@@ -306,11 +418,14 @@ fn main() {
         mode,
         after,
         score,
+        value: sim_value,
+        sim_variants,
         delay: Duration::from_millis(delay),
         rng: rand_chacha::ChaCha8Rng::seed_from_u64(seed),
         registry,
         variant,
         board: Board::new(variant, None).expect("chess"),
+        sim: None,
         moves_made: 0,
         out: io::stdout(),
     };

@@ -1,0 +1,340 @@
+//! One game of a simultaneous variant (`parity`, `parity-single`,
+//! `move-neutral`) between two engines speaking UCI with joint moves
+//! (docs/protocol.md).
+//!
+//! Each turn both engines are asked at once, each on its own thread:
+//! `position startpos|fen <fen> moves w1:b1 w2:b2 ...` with the turns played
+//! so far, then `go side white|black` with the limits. Neither sees the
+//! other's move of the turn. Each reply is read against its side's legal
+//! moves, and the pair is resolved by the rules (`SimGame::play`).
+//!
+//! Clocks: both run during a turn, each from its engine's `go` until that
+//! engine's own `bestmove`; each gains its increment once per turn. An
+//! engine that crashes, hangs, runs out of time or sends an illegal or
+//! garbled move loses the game. When both fail in the same turn the game is
+//! a draw; its termination is the graver of the two (in the order of
+//! [`Termination`]: time forfeit, rules infraction, abandoned, stalled
+//! connection), and the reason names both failures.
+
+use std::time::{Duration, Instant};
+
+use parity_rules::game::Result as GameResult;
+use parity_rules::notation;
+use parity_rules::record;
+use parity_rules::simultaneous::{SimGame, SimOutcome, SimPosition, SimReason};
+use parity_rules::variant::Family;
+use parity_rules::{Color, Kind, Move, Variant};
+
+use crate::board::read_move;
+use crate::engine::{Engine, Failure, FailureKind, GameSetup, MoveRequest, Reply};
+use crate::game::{loss, side_name, termination_of, Ending, GameRecord, GameSettings, PlayedMove, PlayedTurn, Termination};
+use crate::openings::Opening;
+
+/// True for the variants this module plays.
+pub fn is_simultaneous(variant: &Variant) -> bool {
+    variant.spec.family == Family::Simultaneous
+}
+
+/// The variant's start position, or a simultaneous FEN.
+pub fn start_position(variant: &'static Variant, fen: Option<&str>) -> Result<SimPosition, String> {
+    if !is_simultaneous(variant) {
+        return Err(format!("`{}` is not a simultaneous variant", variant.id()));
+    }
+    match fen {
+        Some(f) => SimPosition::from_fen(variant, f).map_err(|e| format!("bad FEN `{f}`: {e}")),
+        None => Ok(SimPosition::start(variant)),
+    }
+}
+
+/// True when `pos` is the variant's own start position.
+pub fn is_variant_start(pos: &SimPosition) -> bool {
+    pos.to_fen() == SimPosition::start(pos.variant()).to_fen()
+}
+
+/// Reads a turn `white:black` (coordinates or SAN on each side of the colon).
+pub fn parse_turn(pos: &SimPosition, text: &str) -> Result<[Move; 2], String> {
+    let (w, b) = text.split_once(':').ok_or_else(|| format!("`{text}`: a turn is written white:black, e.g. e2e4:e7e5"))?;
+    let mut out = [None, None];
+    for (color, part) in [(Color::White, w), (Color::Black, b)] {
+        let mv = read_move(&pos.side(color), part).map_err(|e| format!("`{text}`: {}: {e}", color.name()))?;
+        out[color.index()] = Some(mv);
+    }
+    Ok(out.map(|m| m.expect("both sides read")))
+}
+
+/// A turn in coordinates, `e2e4:e7e5`.
+pub fn joint_text(pos: &SimPosition, moves: [Move; 2]) -> String {
+    format!("{}:{}", notation::uci(&pos.side(Color::White), moves[0]), notation::uci(&pos.side(Color::Black), moves[1]))
+}
+
+/// A turn in SAN, `e4 e5`.
+pub fn san_text(pos: &SimPosition, moves: [Move; 2]) -> String {
+    format!("{} {}", notation::san_plain(&pos.side(Color::White), moves[0]), notation::san_plain(&pos.side(Color::Black), moves[1]))
+}
+
+/// A turn's annotations as `parity_rules::record` writes them.
+pub fn describe_turn(variant: &Variant, notes: &[parity_rules::simultaneous::SideNotes; 2]) -> String {
+    let mut parts = Vec::new();
+    for (color, n) in [("white", &notes[0]), ("black", &notes[1])] {
+        let d = record::describe(variant, n);
+        if !d.is_empty() {
+            parts.push(format!("{color}: {d}"));
+        }
+    }
+    parts.join("; ")
+}
+
+/// The game after an opening's turns.
+pub fn opening_game(variant: &'static Variant, opening: &Opening) -> Result<SimGame, String> {
+    let mut game = SimGame::new(start_position(variant, opening.fen.as_deref())?);
+    for text in &opening.moves {
+        let pos = *game.position();
+        let [w, b] = parse_turn(&pos, text)?;
+        game.play(w, b).map_err(|e| format!("`{text}`: {e}"))?;
+    }
+    Ok(game)
+}
+
+/// Material of each side by the variant's piece values (kings count 0).
+pub fn material(pos: &SimPosition) -> [i64; 2] {
+    let v = pos.variant();
+    let mut out = [0i64; 2];
+    for color in [Color::White, Color::Black] {
+        for (k, info) in v.kinds.iter().enumerate() {
+            out[color.index()] += pos.pieces(color, Kind(k as u8)).count() as i64 * info.value as i64;
+        }
+    }
+    out
+}
+
+/// The end of a game by the rules, in words.
+pub fn rules_ending(o: SimOutcome) -> Ending {
+    let reason = match (o.reason, o.winner) {
+        (SimReason::NoLegalMove, Some(c)) => format!("{} wins: {} has no legal move", side_name(c), side_name(c.other())),
+        (SimReason::NoLegalMove, None) => "Draw: neither side has a legal move".into(),
+        (SimReason::Checkmate, Some(c)) => format!("{} mates", side_name(c)),
+        (SimReason::Checkmate, None) | (SimReason::BothCheckmated, None) => "Draw: both kings are checkmated".into(),
+        (SimReason::Stalemate, None) => "Draw by stalemate".into(),
+        (SimReason::KingsShareSquare, None) => "Draw: the kings share a square".into(),
+        (SimReason::FiftyTurns, None) => "Draw by the fifty-turn rule".into(),
+        (SimReason::Repetition, None) => "Draw by repetition".into(),
+        (SimReason::DeadPosition, None) => "Draw: kings alone".into(),
+        (_, Some(c)) => format!("{} wins: {o}", side_name(c)),
+    };
+    let result = match o.winner {
+        Some(c) => GameResult::Win(c),
+        None => GameResult::Draw,
+    };
+    Ending { result, termination: Termination::Normal, reason }
+}
+
+/// The ending when one or both sides failed in a turn.
+fn failure_ending(failures: &[Option<Failure>; 2]) -> Option<Ending> {
+    match failures {
+        [None, None] => None,
+        [Some(f), None] => Some(loss(Color::White, f)),
+        [None, Some(f)] => Some(loss(Color::Black, f)),
+        [Some(w), Some(b)] => Some(Ending {
+            result: GameResult::Draw,
+            termination: termination_of(w.kind).max(termination_of(b.kind)),
+            reason: format!("Draw: both fail in the same turn: White {}; Black {}", w.detail, b.detail),
+        }),
+    }
+}
+
+/// Plays one game from `opening`; `engines` are White's and Black's.
+pub fn play(engines: [&mut dyn Engine; 2], opening: &Opening, settings: &GameSettings) -> GameRecord {
+    let [white, black] = engines;
+    let mut engines: [&mut dyn Engine; 2] = [white, black];
+    let variant = settings.variant;
+    let start = start_position(variant, opening.fen.as_deref()).expect("openings are checked when read");
+    let start_fen = (!is_variant_start(&start)).then(|| start.to_fen());
+    let mut game = SimGame::new(start);
+    let mut joint: Vec<String> = Vec::new();
+    let mut book = Vec::new();
+    for text in &opening.moves {
+        let pos = *game.position();
+        let moves = parse_turn(&pos, text).expect("openings are checked when read");
+        book.push((joint_text(&pos, moves), san_text(&pos, moves)));
+        joint.push(joint_text(&pos, moves));
+        game.play(moves[0], moves[1]).expect("openings are checked when read");
+    }
+    let mut record = GameRecord {
+        number: settings.number,
+        variant,
+        white: settings.names[0].clone(),
+        black: settings.names[1].clone(),
+        start_fen: start_fen.clone(),
+        opening: book,
+        moves: Vec::new(),
+        turns: Vec::new(),
+        ending: Ending { result: GameResult::Draw, termination: Termination::Normal, reason: String::new() },
+        limits: settings.limits,
+        failed: [false, false],
+    };
+
+    // Start of the game for both engines.
+    let mut failures: [Option<Failure>; 2] = [None, None];
+    for color in [Color::White, Color::Black] {
+        let i = color.index();
+        let setup = GameSetup {
+            variant_id: variant.id().to_string(),
+            variant: settings.variant_names[i].clone(),
+            start_fen: start_fen.clone(),
+            limits: settings.limits[i],
+            color,
+            simultaneous: true,
+        };
+        if let Err(f) = engines[i].new_game(&setup) {
+            record.failed[i] = true;
+            failures[i] = Some(Failure::new(f.kind, format!("fails to start the game: {}", f.detail)));
+        }
+    }
+    if let Some(e) = failure_ending(&failures) {
+        record.ending = e;
+        return record;
+    }
+
+    let mut clocks: [Option<Duration>; 2] = [settings.limits[0].tc.map(|t| t.base), settings.limits[1].tc.map(|t| t.base)];
+    let ending = loop {
+        if let Some(o) = game.outcome() {
+            break rules_ending(o);
+        }
+        if let Some(max) = settings.adjudication.max_turns {
+            if game.turns().len() as u32 >= max {
+                break Ending { result: GameResult::Draw, termination: Termination::Adjudication, reason: format!("Draw by adjudication: {max} turns") };
+            }
+        }
+        let pos = *game.position();
+        let now = Instant::now();
+        let requests = [Color::White, Color::Black].map(|color| {
+            let i = color.index();
+            let limits = settings.limits[i];
+            let (deadline, late) = match (clocks[i], limits.movetime) {
+                (Some(left), _) => (now + left + settings.time_margin, FailureKind::Time),
+                (None, Some(m)) => (now + m + settings.time_margin, FailureKind::Time),
+                (None, None) => (now + settings.hang_timeout, FailureKind::Hang),
+            };
+            MoveRequest {
+                moves: &joint,
+                clocks: clocks[i].map(|own| [clocks[0].unwrap_or(own), clocks[1].unwrap_or(own)]),
+                increment: limits.tc.map(|t| t.increment).unwrap_or_default(),
+                deadline,
+                late,
+                side: Some(color),
+            }
+        });
+        // Both engines think at once.
+        let replies: [Result<Reply, Failure>; 2] = {
+            let [w, b] = &mut engines;
+            std::thread::scope(|scope| {
+                let white = scope.spawn(|| w.go(&requests[0]));
+                let black = b.go(&requests[1]);
+                let white = white.join().unwrap_or_else(|_| Err(Failure::new(FailureKind::Crash, "crashed (its driver panicked)")));
+                [white, black]
+            })
+        };
+        let mut failures: [Option<Failure>; 2] = [None, None];
+        let mut chosen: [Option<(Move, Reply)>; 2] = [None, None];
+        for (color, reply) in [Color::White, Color::Black].into_iter().zip(replies) {
+            let i = color.index();
+            let limits = settings.limits[i];
+            let reply = match reply {
+                Ok(r) => r,
+                Err(f) => {
+                    if f.kind != FailureKind::Resign {
+                        record.failed[i] = true;
+                    }
+                    failures[i] = Some(f);
+                    continue;
+                }
+            };
+            // The clock, measured by us.
+            if let (Some(left), Some(tc)) = (clocks[i], limits.tc) {
+                if reply.elapsed > left + settings.time_margin {
+                    let detail = format!("loses on time ({:.3} s used, {:.3} s left)", reply.elapsed.as_secs_f64(), left.as_secs_f64());
+                    failures[i] = Some(Failure::new(FailureKind::Time, detail));
+                    continue;
+                }
+                clocks[i] = Some(left.saturating_sub(reply.elapsed) + tc.increment);
+            } else if let Some(m) = limits.movetime {
+                if reply.elapsed > m + settings.time_margin {
+                    let detail = format!("loses on time ({:.3} s for a {:.3} s move)", reply.elapsed.as_secs_f64(), m.as_secs_f64());
+                    failures[i] = Some(Failure::new(FailureKind::Time, detail));
+                    continue;
+                }
+            }
+            match read_move(&pos.side(color), &reply.text) {
+                Ok(mv) => chosen[i] = Some((mv, reply)),
+                Err(e) => {
+                    record.failed[i] = true;
+                    let what = if reply.text.is_empty() { "sends no move".to_string() } else { format!("makes an illegal move: `{}` ({e})", reply.text) };
+                    failures[i] = Some(Failure::new(FailureKind::Protocol, what));
+                }
+            }
+        }
+        if let Some(e) = failure_ending(&failures) {
+            break e;
+        }
+        let [Some((w, wr)), Some((b, br))] = chosen else { unreachable!("no failure, so both moves were read") };
+        let moves = [w, b];
+        let notes = game.play(w, b).expect("both moves are legal and the game goes on");
+        joint.push(joint_text(&pos, moves));
+        let played = |color: Color, mv: Move, r: Reply| PlayedMove {
+            uci: notation::uci(&pos.side(color), mv),
+            san: notation::san_plain(&pos.side(color), mv),
+            score: r.score,
+            depth: r.depth,
+            elapsed: r.elapsed,
+            value: r.value,
+            strategy: r.strategy,
+            opponent: r.opponent,
+        };
+        record.turns.push(PlayedTurn { moves: [played(Color::White, w, wr), played(Color::Black, b, br)], notes: describe_turn(variant, &notes) });
+    };
+    record.ending = ending;
+    let result = record.ending.result_text();
+    for e in engines.iter_mut() {
+        e.game_over(result, &record.ending.reason);
+    }
+    record
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use parity_rules::Registry;
+
+    fn v(id: &str) -> &'static Variant {
+        Registry::builtin().get(id).unwrap()
+    }
+
+    #[test]
+    fn turns_read_and_write() {
+        let pos = SimPosition::start(v("parity"));
+        let moves = parse_turn(&pos, "e2e4:e7e5").unwrap();
+        assert_eq!(joint_text(&pos, moves), "e2e4:e7e5");
+        assert_eq!(san_text(&pos, moves), "e4 e5");
+        assert_eq!(parse_turn(&pos, "Nf3:Nc6").map(|m| joint_text(&pos, m)).unwrap(), "g1f3:b8c6");
+        assert!(parse_turn(&pos, "e2e4").unwrap_err().contains("white:black"));
+        assert!(parse_turn(&pos, "e2e4:e2e4").unwrap_err().contains("black"));
+        assert!(parse_turn(&pos, "a1a1:e7e5").unwrap_err().contains("white"));
+        assert_eq!(material(&pos)[0], material(&pos)[1]);
+        assert!(is_variant_start(&pos));
+        assert!(start_position(v("chess"), None).is_err());
+    }
+
+    #[test]
+    fn endings_in_words() {
+        let e = rules_ending(SimOutcome { winner: Some(Color::Black), reason: SimReason::NoLegalMove });
+        assert_eq!((e.result, e.reason.as_str()), (GameResult::Win(Color::Black), "Black wins: White has no legal move"));
+        let e = rules_ending(SimOutcome { winner: None, reason: SimReason::KingsShareSquare });
+        assert_eq!((e.result, e.termination), (GameResult::Draw, Termination::Normal));
+        let both = failure_ending(&[Some(Failure::new(FailureKind::Crash, "crashed")), Some(Failure::new(FailureKind::Time, "loses on time"))]).unwrap();
+        assert_eq!((both.result, both.termination), (GameResult::Draw, Termination::Abandoned));
+        assert_eq!(both.reason, "Draw: both fail in the same turn: White crashed; Black loses on time");
+        let one = failure_ending(&[None, Some(Failure::new(FailureKind::Protocol, "makes an illegal move"))]).unwrap();
+        assert_eq!((one.result, one.termination), (GameResult::Win(Color::White), Termination::RulesInfraction));
+        assert!(failure_ending(&[None, None]).is_none());
+    }
+}
