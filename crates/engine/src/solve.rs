@@ -399,6 +399,72 @@ mod tests {
         }
     }
 
+    /// The value by plain recursion under an explicit path, no memo.
+    fn plain(p: &SimPosition, depth: u32, path: &mut Vec<u64>, t: &EvalTables) -> f64 {
+        if let Some(o) = p.outcome() {
+            return terminal_payoff(&o);
+        }
+        if path.contains(&p.hash()) {
+            return 0.0;
+        }
+        if depth == 0 {
+            return leaf_payoff(p, t);
+        }
+        let (ws, bs) = (p.legal_moves(Color::White), p.legal_moves(Color::Black));
+        path.push(p.hash());
+        let g = Matrix::from_fn(ws.len(), bs.len(), |r, c| plain(&p.resolve_unchecked([ws[r], bs[c]]).position, depth - 1, path, t));
+        path.pop();
+        matrix::pure_saddle_point(&g).map_or_else(|| matrix::solve_lp(&g).value, |(_, _, v)| v)
+    }
+
+    /// A position reached through two parents, where a repetition of one
+    /// parent changes its value: the memo must tell the two paths apart, in
+    /// either order. Move-neutral, where a king can step out and back.
+    #[test]
+    fn memo_tells_paths_apart_where_a_repetition_matters() {
+        let root = pos("move-neutral", "8/8/4k3/8/8/8/2N5/4K3 - - 0 1");
+        let t = eval::tables(root.variant());
+        let mut parents: HashMap<u64, Vec<SimPosition>> = HashMap::new();
+        let mut grandchildren: HashMap<u64, SimPosition> = HashMap::new();
+        for w in root.legal_moves(Color::White) {
+            for b in root.legal_moves(Color::Black) {
+                let c = root.resolve_unchecked([w, b]).position;
+                for w2 in c.legal_moves(Color::White) {
+                    for b2 in c.legal_moves(Color::Black) {
+                        let g = c.resolve_unchecked([w2, b2]).position;
+                        let list = parents.entry(g.hash()).or_default();
+                        if !list.iter().any(|p| p.hash() == c.hash()) {
+                            list.push(c);
+                        }
+                        grandchildren.insert(g.hash(), g);
+                    }
+                }
+            }
+        }
+        let mut found = 0;
+        let mut keys: Vec<u64> = parents.keys().copied().filter(|k| parents[k].len() >= 2).collect();
+        keys.sort_unstable();
+        for key in keys {
+            let g = grandchildren[&key];
+            let ps = &parents[&key];
+            let values: Vec<f64> = ps.iter().map(|c| plain(&g, 1, &mut vec![root.hash(), c.hash()], &t)).collect();
+            let Some(j) = (1..ps.len()).find(|&j| (values[j] - values[0]).abs() > 1e-9) else { continue };
+            found += 1;
+            for order in [[0, j], [j, 0]] {
+                let mut solver = Solver::new(root.variant(), &[]);
+                for i in order {
+                    solver.path = vec![root, ps[i]];
+                    solver.path_keys = vec![root.hash(), ps[i].hash()];
+                    assert_eq!(solver.value(&g, 1), values[i], "{} after {}", g.to_fen(), ps[i].to_fen());
+                }
+            }
+            if found >= 20 {
+                break;
+            }
+        }
+        assert!(found > 0, "no position whose value depends on the path");
+    }
+
     #[test]
     fn an_unmarked_position_never_recurs_under_the_waiting_rule() {
         let a = pos("parity", "4k3/8/8/8/8/8/8/R3K3 - - 0 1");
