@@ -299,7 +299,7 @@ fn search_matches_exact_solutions() {
         let error = r.engine - r.exact;
         let bad = error.abs() > VALUE_TOLERANCE || r.exploit.iter().any(|&e| e > EXPLOIT_TOLERANCE);
         println!(
-            "| `{}` | {} | {:.4} | {:.4} | {:+.4} | {:.4} | {:.4} | {} | {} | {}{} |",
+            "| `{}` | {} | {:.6} | {:.6} | {:+.1e} | {:.1e} | {:.1e} | {} | {} | {}{} |",
             r.label,
             r.depth,
             r.exact,
