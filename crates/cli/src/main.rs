@@ -1,6 +1,7 @@
 //! The `parity` command line.
 
 mod match_cmd;
+mod solve_cmd;
 
 use std::io::{self, Write};
 use std::path::PathBuf;
@@ -53,6 +54,10 @@ enum Command {
     Uci,
     /// Play engine-vs-engine games (UCI or XBoard engines, ours included).
     Match(Box<match_cmd::MatchArgs>),
+    /// Solve a small simultaneous position exactly: value and equilibrium.
+    Solve(solve_cmd::SolveArgs),
+    /// Our engine's root strategy against the best response to it, played exactly.
+    Exploit(solve_cmd::ExploitArgs),
     /// List the variants and their pieces, or check a variant file.
     Variants {
         #[command(subcommand)]
@@ -151,6 +156,8 @@ fn run(cli: Cli) -> Result<(), Failure> {
             parity_engine::uci::run_stdio();
         }
         Command::Match(args) => match_cmd::run(&mut out, &registry, *args)?,
+        Command::Solve(args) => solve_cmd::solve(&mut out, &registry, args)?,
+        Command::Exploit(args) => solve_cmd::exploit(&mut out, &registry, args)?,
     }
     Ok(())
 }

@@ -7,6 +7,7 @@ pub mod matrix;
 pub mod search;
 pub mod simplay;
 pub mod simsearch;
+pub mod solve;
 pub mod tt;
 pub mod uci;
 
