@@ -16,9 +16,20 @@ pub trait PieceView {
     fn occupied(&self) -> Bitboard;
     fn by_color(&self, color: Color) -> Bitboard;
     /// Squares whose pieces cannot be captured (crowds of the crowd family).
-    fn crowd_squares(&self) -> Bitboard;
-    /// Calls `f` once per piece, with its multiplicity in crowds.
-    fn for_each_piece(&self, f: impl FnMut(Color, Kind, Square));
+    fn crowd_squares(&self) -> Bitboard {
+        Bitboard::EMPTY
+    }
+    /// Calls `f` once per piece, with its multiplicity in crowds (by
+    /// default a square holds at most one piece of a colour).
+    fn for_each_piece(&self, mut f: impl FnMut(Color, Kind, Square)) {
+        for color in [Color::White, Color::Black] {
+            for k in 0..self.variant().kinds.len() {
+                for sq in self.presence(color, Kind(k as u8)) {
+                    f(color, Kind(k as u8), sq);
+                }
+            }
+        }
+    }
 }
 
 pub trait Board: PieceView + Clone + Send + Sync + 'static {
@@ -122,18 +133,6 @@ impl PieceView for Position {
     }
     fn by_color(&self, color: Color) -> Bitboard {
         Position::by_color(self, color)
-    }
-    fn crowd_squares(&self) -> Bitboard {
-        Bitboard::EMPTY
-    }
-    fn for_each_piece(&self, mut f: impl FnMut(Color, Kind, Square)) {
-        for color in [Color::White, Color::Black] {
-            for k in 0..self.variant().kinds.len() {
-                for sq in self.pieces(color, Kind(k as u8)) {
-                    f(color, Kind(k as u8), sq);
-                }
-            }
-        }
     }
 }
 
@@ -290,17 +289,5 @@ impl PieceView for SimPosition {
     }
     fn by_color(&self, color: Color) -> Bitboard {
         SimPosition::by_color(self, color)
-    }
-    fn crowd_squares(&self) -> Bitboard {
-        Bitboard::EMPTY
-    }
-    fn for_each_piece(&self, mut f: impl FnMut(Color, Kind, Square)) {
-        for color in [Color::White, Color::Black] {
-            for k in 0..PieceView::variant(self).kinds.len() {
-                for sq in self.pieces(color, Kind(k as u8)) {
-                    f(color, Kind(k as u8), sq);
-                }
-            }
-        }
     }
 }
