@@ -6,52 +6,16 @@ use std::time::Duration;
 use parity_arena::engine::EngineSpec;
 use parity_arena::game::Termination;
 use parity_arena::openings;
-use parity_arena::tournament::{self, Event, MatchConfig, Summary};
+use parity_arena::tournament::{self, MatchConfig, Summary};
 use parity_arena::{pgn, Adjudication, GameRecord, Limits, ResignRule, TimeControl};
 use parity_rules::game::Result as GameResult;
 use parity_rules::{Color, Registry};
 
-const FAKE: &str = env!("CARGO_BIN_EXE_parity-fake-engine");
-
-fn fake(name: &str, args: &str) -> EngineSpec {
-    let mut spec = format!("name={name},cmd={FAKE}");
-    for a in args.split_whitespace() {
-        spec.push_str(&format!(",arg={a}"));
-    }
-    if args.contains("--xboard") {
-        spec.push_str(",proto=xboard");
-    }
-    EngineSpec::parse(&spec, None).unwrap()
-}
+mod common;
+use common::{fake, run};
 
 fn config(variant: &str, a: EngineSpec, b: EngineSpec, games: usize) -> MatchConfig {
-    let variant = Registry::builtin().get(variant).unwrap();
-    MatchConfig {
-        variant,
-        engines: [a, b],
-        limits: Limits { depth: Some(1), ..Limits::default() },
-        openings: openings::random_balanced(variant, games.div_ceil(2), 4, 1).unwrap(),
-        games,
-        concurrency: 2,
-        adjudication: Adjudication { max_plies: Some(60), ..Adjudication::default() },
-        time_margin: Duration::from_millis(200),
-        hang_timeout: Duration::from_secs(2),
-        sprt: None,
-        event: "test".into(),
-        log: None,
-    }
-}
-
-fn run(config: &MatchConfig) -> (Summary, Vec<GameRecord>) {
-    let mut games = Vec::new();
-    let summary = tournament::run(config, |e| {
-        if let Event::GameFinished { game, .. } = e {
-            games.push(game.clone());
-        }
-    })
-    .unwrap();
-    games.sort_by_key(|g| g.number);
-    (summary, games)
+    common::config(variant, a, b, games, 4, Adjudication { max_plies: Some(60), ..Adjudication::default() })
 }
 
 /// Every game's record replays with the rules and ends as reported.
