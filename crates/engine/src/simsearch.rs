@@ -167,6 +167,14 @@ pub struct SimSearcher {
     completed: u32,
 }
 
+/// The moves of a restricted game: all legal ones and the chosen indices, per side.
+struct Candidates<'a> {
+    pos: &'a SimPosition,
+    all: [&'a [Move]; 2],
+    chosen: [&'a [usize]; 2],
+    depth: u32,
+}
+
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Bound {
     Exact,
@@ -374,40 +382,9 @@ impl SimSearcher {
                 return (rows.iter().map(|&r| all_w[r]).collect(), cols.iter().map(|&c| all_b[c]).collect(), sol);
             }
             // Best responses over all moves against the other side's strategy.
-            let (mut best_row, mut best_row_value) = (None, sol.value + EPSILON);
-            for (r, _) in all_w.iter().enumerate() {
-                if rows.contains(&r) {
-                    continue;
-                }
-                let mut u = 0.0;
-                for (j, &c) in cols.iter().enumerate() {
-                    let p = sol.col_strategy[j];
-                    if p > 1e-9 {
-                        u += p * self.cell(&mut cells, pos, (&all_w, r), (&all_b, c), depth);
-                    }
-                }
-                if u > best_row_value {
-                    best_row_value = u;
-                    best_row = Some(r);
-                }
-            }
-            let (mut best_col, mut best_col_value) = (None, sol.value - EPSILON);
-            for (c, _) in all_b.iter().enumerate() {
-                if cols.contains(&c) {
-                    continue;
-                }
-                let mut u = 0.0;
-                for (i, &r) in rows.iter().enumerate() {
-                    let p = sol.row_strategy[i];
-                    if p > 1e-9 {
-                        u += p * self.cell(&mut cells, pos, (&all_w, r), (&all_b, c), depth);
-                    }
-                }
-                if u < best_col_value {
-                    best_col_value = u;
-                    best_col = Some(c);
-                }
-            }
+            let cand = Candidates { pos, all: [&all_w, &all_b], chosen: [&rows, &cols], depth };
+            let best_row = self.best_response(&mut cells, &cand, Color::White, &sol.col_strategy, sol.value + EPSILON);
+            let best_col = self.best_response(&mut cells, &cand, Color::Black, &sol.row_strategy, sol.value - EPSILON);
             if self.aborted || (best_row.is_none() && best_col.is_none()) {
                 if used_lp {
                     self.stats.lp_nodes += 1;
@@ -419,6 +396,38 @@ impl SimSearcher {
             rows.extend(best_row);
             cols.extend(best_col);
         }
+    }
+
+    /// The move of `side`, outside its restricted set, that does better than
+    /// `threshold` against the other side's restricted strategy `other`.
+    fn best_response(
+        &mut self,
+        cells: &mut HashMap<(usize, usize), f64>,
+        cand: &Candidates<'_>,
+        side: Color,
+        other: &[f64],
+        threshold: f64,
+    ) -> Option<usize> {
+        let us = side.index();
+        let sign = if side == Color::White { 1.0 } else { -1.0 };
+        let (mut best, mut best_value) = (None, threshold);
+        for m in 0..cand.all[us].len() {
+            if cand.chosen[us].contains(&m) {
+                continue;
+            }
+            let mut u = 0.0;
+            for (j, &o) in cand.chosen[1 - us].iter().enumerate() {
+                if other[j] > 1e-9 {
+                    let (r, c) = if side == Color::White { (m, o) } else { (o, m) };
+                    u += other[j] * self.cell(cells, cand.pos, (cand.all[0], r), (cand.all[1], c), cand.depth);
+                }
+            }
+            if sign * u > sign * best_value {
+                best_value = u;
+                best = Some(m);
+            }
+        }
+        best
     }
 
     /// The value of one pair of moves (the turn resolved, one turn less
