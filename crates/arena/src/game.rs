@@ -221,6 +221,25 @@ fn rules_ending(o: parity_rules::Outcome, mover: Color) -> Ending {
 }
 
 /// Plays one game from `opening`; `engines` are White's and Black's.
+impl GameRecord {
+    /// The record of a game about to be played from its opening.
+    pub fn start(settings: &GameSettings, variant: &'static Variant, start_fen: Option<String>, opening: Vec<(String, String)>) -> GameRecord {
+        GameRecord {
+            number: settings.number,
+            variant,
+            white: settings.names[0].clone(),
+            black: settings.names[1].clone(),
+            start_fen,
+            opening,
+            moves: Vec::new(),
+            turns: Vec::new(),
+            ending: Ending { result: GameResult::Draw, termination: Termination::Normal, reason: String::new() },
+            limits: settings.limits,
+            failed: [false, false],
+        }
+    }
+}
+
 pub fn play(engines: [&mut dyn Engine; 2], opening: &Opening, settings: &GameSettings) -> GameRecord {
     let [white, black] = engines;
     let mut engines: [&mut dyn Engine; 2] = [white, black];
@@ -235,19 +254,7 @@ pub fn play(engines: [&mut dyn Engine; 2], opening: &Opening, settings: &GameSet
         coords.push(board.uci(mv));
         board.play(mv).expect("legal");
     }
-    let mut record = GameRecord {
-        number: settings.number,
-        variant,
-        white: settings.names[0].clone(),
-        black: settings.names[1].clone(),
-        start_fen: start_fen.clone(),
-        opening: book,
-        moves: Vec::new(),
-        turns: Vec::new(),
-        ending: Ending { result: GameResult::Draw, termination: Termination::Normal, reason: String::new() },
-        limits: settings.limits,
-        failed: [false, false],
-    };
+    let mut record = GameRecord::start(settings, variant, start_fen.clone(), book);
 
     // Start of the game for both engines.
     for color in [Color::White, Color::Black] {

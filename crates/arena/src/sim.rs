@@ -159,19 +159,7 @@ pub fn play(engines: [&mut dyn Engine; 2], opening: &Opening, settings: &GameSet
         joint.push(joint_text(&pos, moves));
         game.play(moves[0], moves[1]).expect("openings are checked when read");
     }
-    let mut record = GameRecord {
-        number: settings.number,
-        variant,
-        white: settings.names[0].clone(),
-        black: settings.names[1].clone(),
-        start_fen: start_fen.clone(),
-        opening: book,
-        moves: Vec::new(),
-        turns: Vec::new(),
-        ending: Ending { result: GameResult::Draw, termination: Termination::Normal, reason: String::new() },
-        limits: settings.limits,
-        failed: [false, false],
-    };
+    let mut record = GameRecord::start(settings, variant, start_fen.clone(), book);
 
     // Start of the game for both engines.
     let mut failures: [Option<Failure>; 2] = [None, None];
