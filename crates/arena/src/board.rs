@@ -26,19 +26,26 @@ pub enum BoardError {
 impl Board {
     /// The variant's start position, or `fen`.
     pub fn new(variant: &'static Variant, fen: Option<&str>) -> Result<Board, BoardError> {
-        let bad = |f: &str, e: String| BoardError::Fen { fen: f.to_string(), error: e };
+        let bad = |f: &str, e: String| BoardError::Fen {
+            fen: f.to_string(),
+            error: e,
+        };
         match variant.spec.family {
             Family::Simultaneous => Err(BoardError::Simultaneous(variant.id().to_string())),
             Family::TurnBased => {
                 let start = match fen {
-                    Some(f) => fen::parse_position(variant, f).map_err(|e| bad(f, e.to_string()))?,
+                    Some(f) => {
+                        fen::parse_position(variant, f).map_err(|e| bad(f, e.to_string()))?
+                    }
                     None => Position::start(variant),
                 };
                 Ok(Board::Turn(Game::new(start)))
             }
             Family::Crowd => {
                 let start = match fen {
-                    Some(f) => CrowdPosition::from_fen(variant, f).map_err(|e| bad(f, e.to_string()))?,
+                    Some(f) => {
+                        CrowdPosition::from_fen(variant, f).map_err(|e| bad(f, e.to_string()))?
+                    }
                     None => CrowdPosition::start(variant),
                 };
                 Ok(Board::Crowd(CrowdGame::new(start)))
@@ -211,7 +218,11 @@ mod tests {
     #[test]
     fn reads_engine_moves_leniently() {
         let reg = Registry::builtin();
-        let mut b = Board::new(reg.get("chess").unwrap(), Some("4k3/P7/8/8/8/8/8/4K2R w K - 0 1")).unwrap();
+        let mut b = Board::new(
+            reg.get("chess").unwrap(),
+            Some("4k3/P7/8/8/8/8/8/4K2R w K - 0 1"),
+        )
+        .unwrap();
         for text in ["a7a8q", "a7a8Q", "A7A8Q"] {
             let mv = b.parse_move(text).unwrap();
             assert_eq!(b.uci(mv), "a7a8q");
@@ -219,7 +230,10 @@ mod tests {
         assert_eq!(b.uci(b.parse_move("O-O").unwrap()), "e1g1");
         // A promotion without its letter is to the first listed piece.
         assert_eq!(b.uci(b.parse_move("a7a8").unwrap()), "a7a8q");
-        assert!(matches!(b.parse_move("e2e4"), Err(NotationError::Illegal { .. })));
+        assert!(matches!(
+            b.parse_move("e2e4"),
+            Err(NotationError::Illegal { .. })
+        ));
         assert!(b.parse_move("hello").is_err());
         let mv = b.parse_move("e1g1").unwrap();
         b.play(mv).unwrap();
@@ -229,12 +243,19 @@ mod tests {
     #[test]
     fn crowd_boards_and_material() {
         let reg = Registry::builtin();
-        let b = Board::new(reg.get("safety-in-numbers").unwrap(), Some("4k3/8/8/3(PPn)4/8/8/8/4K3 w - - 0 1")).unwrap();
+        let b = Board::new(
+            reg.get("safety-in-numbers").unwrap(),
+            Some("4k3/8/8/3(PPn)4/8/8/8/4K3 w - - 0 1"),
+        )
+        .unwrap();
         assert_eq!(b.material(), [200, 320]);
         let start = Board::new(reg.get("tutti-frutti").unwrap(), None).unwrap();
         let m = start.material();
         assert_eq!(m[0], m[1]);
         assert!(start.starts_from_variant_start());
-        assert!(matches!(Board::new(reg.get("parity").unwrap(), None), Err(BoardError::Simultaneous(_))));
+        assert!(matches!(
+            Board::new(reg.get("parity").unwrap(), None),
+            Err(BoardError::Simultaneous(_))
+        ));
     }
 }

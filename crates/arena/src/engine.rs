@@ -33,7 +33,10 @@ pub struct OwnEngine {
 impl OwnEngine {
     /// The running executable with the argument `uci` (for the `parity` binary).
     pub fn current_exe() -> Option<OwnEngine> {
-        std::env::current_exe().ok().map(|command| OwnEngine { command, args: vec!["uci".into()] })
+        std::env::current_exe().ok().map(|command| OwnEngine {
+            command,
+            args: vec!["uci".into()],
+        })
     }
 }
 
@@ -57,7 +60,8 @@ pub struct EngineSpec {
 
 /// The names Fairy-Stockfish gives our variants when it loads the ini of
 /// `shared/reference/perft` (an explicit `variant.ID=NAME` wins).
-const FAIRY_STOCKFISH_NAMES: &[(&str, &str)] = &[("tutti-frutti", "tuttifrutti"), ("parity12", "pacey12x8")];
+const FAIRY_STOCKFISH_NAMES: &[(&str, &str)] =
+    &[("tutti-frutti", "tuttifrutti"), ("parity12", "pacey12x8")];
 
 impl EngineSpec {
     /// Reads `name=N,cmd=PATH,arg=A,dir=D,proto=uci|xboard,option.K=V,variant.ID=NAME,
@@ -94,7 +98,11 @@ impl EngineSpec {
                 return Err(format!("engine `{text}`: `{item}` is not key=value"));
             };
             let (key, value) = (key.trim(), value.trim().to_string());
-            let number = |what: &str| -> Result<u64, String> { value.parse().map_err(|_| format!("engine `{text}`: {what} `{value}` is not a whole number")) };
+            let number = |what: &str| -> Result<u64, String> {
+                value
+                    .parse()
+                    .map_err(|_| format!("engine `{text}`: {what} `{value}` is not a whole number"))
+            };
             match key {
                 "name" => name = Some(value),
                 "cmd" => command = Some(PathBuf::from(value)),
@@ -104,7 +112,11 @@ impl EngineSpec {
                     protocol = Some(match value.as_str() {
                         "uci" => Protocol::Uci,
                         "xboard" | "cecp" | "winboard" => Protocol::Xboard,
-                        other => return Err(format!("engine `{text}`: unknown protocol `{other}` (uci or xboard)")),
+                        other => {
+                            return Err(format!(
+                                "engine `{text}`: unknown protocol `{other}` (uci or xboard)"
+                            ))
+                        }
                     })
                 }
                 "tc" => limits.tc = Some(TimeControl::parse(&value)?),
@@ -129,7 +141,11 @@ impl EngineSpec {
             Some(c) => (c, args),
             None => {
                 own_engine = true;
-                let own = own.ok_or_else(|| format!("engine `{text}` has no cmd, and our own engine's command is unknown here"))?;
+                let own = own.ok_or_else(|| {
+                    format!(
+                        "engine `{text}` has no cmd, and our own engine's command is unknown here"
+                    )
+                })?;
                 let mut all = own.args.clone();
                 all.extend(args);
                 (own.command.clone(), all)
@@ -139,7 +155,10 @@ impl EngineSpec {
             if own_engine {
                 "parity".to_string()
             } else {
-                command.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "engine".into())
+                command
+                    .file_stem()
+                    .map(|s| s.to_string_lossy().into_owned())
+                    .unwrap_or_else(|| "engine".into())
             }
         });
         Ok(EngineSpec {
@@ -160,7 +179,11 @@ impl EngineSpec {
         if let Some((_, n)) = self.variant_names.iter().find(|(v, _)| v == id) {
             return n.clone();
         }
-        let stem = self.command.file_name().map(|s| s.to_string_lossy().to_ascii_lowercase()).unwrap_or_default();
+        let stem = self
+            .command
+            .file_name()
+            .map(|s| s.to_string_lossy().to_ascii_lowercase())
+            .unwrap_or_default();
         if stem.contains("fairy-stockfish") || stem.contains("fairy_stockfish") {
             if let Some((_, n)) = FAIRY_STOCKFISH_NAMES.iter().find(|(v, _)| *v == id) {
                 return n.to_string();
@@ -212,7 +235,10 @@ pub struct Failure {
 
 impl Failure {
     pub fn new(kind: FailureKind, detail: impl Into<String>) -> Failure {
-        Failure { kind, detail: detail.into() }
+        Failure {
+            kind,
+            detail: detail.into(),
+        }
     }
 }
 
@@ -305,7 +331,15 @@ pub struct Reply {
 impl Reply {
     /// A reply with a move and nothing else reported.
     pub fn new(text: impl Into<String>, elapsed: Duration) -> Reply {
-        Reply { text: text.into(), score: None, depth: None, elapsed, value: None, strategy: Vec::new(), opponent: Vec::new() }
+        Reply {
+            text: text.into(),
+            score: None,
+            depth: None,
+            elapsed,
+            value: None,
+            strategy: Vec::new(),
+            opponent: Vec::new(),
+        }
     }
 }
 
@@ -327,11 +361,20 @@ pub trait Engine: Send {
 pub type Log = Arc<Mutex<Box<dyn Write + Send>>>;
 
 /// Starts an engine and completes its handshake within `timeout`.
-pub fn start(spec: &EngineSpec, label: &str, log: Option<Log>, timeout: Duration) -> Result<Box<dyn Engine>, Failure> {
+pub fn start(
+    spec: &EngineSpec,
+    label: &str,
+    log: Option<Log>,
+    timeout: Duration,
+) -> Result<Box<dyn Engine>, Failure> {
     let process = Process::spawn(spec, label, log)?;
     match spec.protocol {
-        Protocol::Uci => Ok(Box::new(crate::uci::UciEngine::start(process, spec, timeout)?)),
-        Protocol::Xboard => Ok(Box::new(crate::xboard::XboardEngine::start(process, spec, timeout)?)),
+        Protocol::Uci => Ok(Box::new(crate::uci::UciEngine::start(
+            process, spec, timeout,
+        )?)),
+        Protocol::Xboard => Ok(Box::new(crate::xboard::XboardEngine::start(
+            process, spec, timeout,
+        )?)),
     }
 }
 
@@ -355,14 +398,18 @@ pub struct Process {
 impl Process {
     pub fn spawn(spec: &EngineSpec, label: &str, log: Option<Log>) -> Result<Process, Failure> {
         let mut cmd = Command::new(&spec.command);
-        cmd.args(&spec.args).stdin(Stdio::piped()).stdout(Stdio::piped());
+        cmd.args(&spec.args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped());
         match &spec.stderr {
             Some(path) => {
                 let file = std::fs::OpenOptions::new()
                     .create(true)
                     .append(true)
                     .open(path)
-                    .map_err(|e| Failure::new(FailureKind::Start, format!("{}: {e}", path.display())))?;
+                    .map_err(|e| {
+                        Failure::new(FailureKind::Start, format!("{}: {e}", path.display()))
+                    })?;
                 cmd.stderr(file);
             }
             None => {
@@ -372,9 +419,12 @@ impl Process {
         if let Some(dir) = &spec.dir {
             cmd.current_dir(dir);
         }
-        let mut child = cmd
-            .spawn()
-            .map_err(|e| Failure::new(FailureKind::Start, format!("cannot run `{}`: {e}", spec.command.display())))?;
+        let mut child = cmd.spawn().map_err(|e| {
+            Failure::new(
+                FailureKind::Start,
+                format!("cannot run `{}`: {e}", spec.command.display()),
+            )
+        })?;
         let stdout = child.stdout.take().expect("stdout was piped");
         let stdin = child.stdin.take();
         let (tx, rx) = mpsc::channel();
@@ -388,7 +438,9 @@ impl Process {
                     match reader.read_until(b'\n', &mut buf) {
                         Ok(0) | Err(_) => break,
                         Ok(_) => {
-                            let line = String::from_utf8_lossy(&buf).trim_end_matches(['\n', '\r']).to_string();
+                            let line = String::from_utf8_lossy(&buf)
+                                .trim_end_matches(['\n', '\r'])
+                                .to_string();
                             if tx.send(line).is_err() {
                                 break;
                             }
@@ -396,14 +448,31 @@ impl Process {
                     }
                 }
             })
-            .map_err(|e| Failure::new(FailureKind::Start, format!("cannot start a reader thread: {e}")))?;
-        Ok(Process { child, stdin, lines: rx, label: label.to_string(), log, started: Instant::now() })
+            .map_err(|e| {
+                Failure::new(
+                    FailureKind::Start,
+                    format!("cannot start a reader thread: {e}"),
+                )
+            })?;
+        Ok(Process {
+            child,
+            stdin,
+            lines: rx,
+            label: label.to_string(),
+            log,
+            started: Instant::now(),
+        })
     }
 
     fn write_log(&self, dir: &str, line: &str) {
         if let Some(log) = &self.log {
             if let Ok(mut w) = log.lock() {
-                let _ = writeln!(w, "{:>9.3} {} {dir} {line}", self.started.elapsed().as_secs_f64(), self.label);
+                let _ = writeln!(
+                    w,
+                    "{:>9.3} {} {dir} {line}",
+                    self.started.elapsed().as_secs_f64(),
+                    self.label
+                );
             }
         }
     }
@@ -412,7 +481,9 @@ impl Process {
     pub fn send(&mut self, line: &str) -> Result<(), Failure> {
         self.write_log(">", line);
         let ok = match self.stdin.as_mut() {
-            Some(stdin) => writeln!(stdin, "{line}").and_then(|_| stdin.flush()).is_ok(),
+            Some(stdin) => writeln!(stdin, "{line}")
+                .and_then(|_| stdin.flush())
+                .is_ok(),
             None => false,
         };
         if ok {
@@ -505,15 +576,24 @@ mod tests {
     use super::*;
 
     fn own() -> OwnEngine {
-        OwnEngine { command: PathBuf::from("/bin/parity"), args: vec!["uci".into()] }
+        OwnEngine {
+            command: PathBuf::from("/bin/parity"),
+            args: vec!["uci".into()],
+        }
     }
 
     #[test]
     fn spec_of_our_engine_and_of_others() {
         let s = EngineSpec::parse("name=a,option.Hash=16", Some(&own())).unwrap();
-        assert_eq!((s.name.as_str(), s.command.to_str().unwrap(), s.args.clone()), ("a", "/bin/parity", vec!["uci".to_string()]));
+        assert_eq!(
+            (s.name.as_str(), s.command.to_str().unwrap(), s.args.clone()),
+            ("a", "/bin/parity", vec!["uci".to_string()])
+        );
         assert_eq!(s.options, vec![("Hash".to_string(), "16".to_string())]);
-        assert_eq!(EngineSpec::parse("parity", Some(&own())).unwrap().name, "parity");
+        assert_eq!(
+            EngineSpec::parse("parity", Some(&own())).unwrap().name,
+            "parity"
+        );
         assert!(EngineSpec::parse("name=a", None).is_err());
 
         let s = EngineSpec::parse(
@@ -533,10 +613,15 @@ mod tests {
         assert_eq!(s.name, "fairymax");
         assert_eq!(s.protocol, Protocol::Xboard);
         assert_eq!(s.args, vec!["my.ini".to_string()]);
-        assert_eq!(s.options, vec![("Ini File".to_string(), "a,b.ini".to_string())]);
+        assert_eq!(
+            s.options,
+            vec![("Ini File".to_string(), "a,b.ini".to_string())]
+        );
         assert_eq!(s.variant_name("tutti-frutti"), "tf");
 
-        assert!(EngineSpec::parse("cmd=x,colour=red", None).unwrap_err().contains("unknown key `colour`"));
+        assert!(EngineSpec::parse("cmd=x,colour=red", None)
+            .unwrap_err()
+            .contains("unknown key `colour`"));
         assert!(EngineSpec::parse("cmd=x,proto=usi", None).is_err());
         assert!(EngineSpec::parse("cmd=x,nodes=many", None).is_err());
     }

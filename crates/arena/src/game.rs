@@ -32,26 +32,46 @@ pub struct DrawRule {
 fn key_values(text: &str, keys: &[&str]) -> Result<Vec<i64>, String> {
     let mut out = vec![None; keys.len()];
     for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
-        let (k, v) = part.split_once('=').ok_or_else(|| format!("`{part}`: expected key=value"))?;
-        let i = keys.iter().position(|x| *x == k.trim()).ok_or_else(|| format!("unknown key `{}` (keys: {})", k.trim(), keys.join(", ")))?;
-        out[i] = Some(v.trim().parse::<i64>().map_err(|_| format!("`{part}`: not a whole number"))?);
+        let (k, v) = part
+            .split_once('=')
+            .ok_or_else(|| format!("`{part}`: expected key=value"))?;
+        let i = keys
+            .iter()
+            .position(|x| *x == k.trim())
+            .ok_or_else(|| format!("unknown key `{}` (keys: {})", k.trim(), keys.join(", ")))?;
+        out[i] = Some(
+            v.trim()
+                .parse::<i64>()
+                .map_err(|_| format!("`{part}`: not a whole number"))?,
+        );
     }
-    out.iter().zip(keys).map(|(v, k)| v.ok_or_else(|| format!("missing `{k}=`"))).collect()
+    out.iter()
+        .zip(keys)
+        .map(|(v, k)| v.ok_or_else(|| format!("missing `{k}=`")))
+        .collect()
 }
 
 impl ResignRule {
     /// Reads `moves=3,score=600`.
     pub fn parse(text: &str) -> Result<ResignRule, String> {
         let v = key_values(text, &["moves", "score"]).map_err(|e| format!("--resign: {e}"))?;
-        Ok(ResignRule { moves: v[0].max(1) as u32, score: v[1].abs() as i32 })
+        Ok(ResignRule {
+            moves: v[0].max(1) as u32,
+            score: v[1].abs() as i32,
+        })
     }
 }
 
 impl DrawRule {
     /// Reads `movenumber=40,moves=8,score=10`.
     pub fn parse(text: &str) -> Result<DrawRule, String> {
-        let v = key_values(text, &["movenumber", "moves", "score"]).map_err(|e| format!("--draw: {e}"))?;
-        Ok(DrawRule { movenumber: v[0].max(0) as u32, moves: v[1].max(1) as u32, score: v[2].abs() as i32 })
+        let v = key_values(text, &["movenumber", "moves", "score"])
+            .map_err(|e| format!("--draw: {e}"))?;
+        Ok(DrawRule {
+            movenumber: v[0].max(0) as u32,
+            moves: v[1].max(1) as u32,
+            score: v[2].abs() as i32,
+        })
     }
 }
 
@@ -200,7 +220,11 @@ pub(crate) fn termination_of(kind: FailureKind) -> Termination {
 }
 
 pub(crate) fn loss(loser: Color, failure: &Failure) -> Ending {
-    Ending { result: GameResult::Win(loser.other()), termination: termination_of(failure.kind), reason: format!("{} {}", side_name(loser), failure.detail) }
+    Ending {
+        result: GameResult::Win(loser.other()),
+        termination: termination_of(failure.kind),
+        reason: format!("{} {}", side_name(loser), failure.detail),
+    }
 }
 
 fn rules_ending(o: parity_rules::Outcome, mover: Color) -> Ending {
@@ -211,19 +235,32 @@ fn rules_ending(o: parity_rules::Outcome, mover: Color) -> Ending {
         },
         Reason::Stalemate => match o.result {
             GameResult::Draw => "Draw by stalemate".into(),
-            GameResult::Win(c) => format!("{} wins by stalemate ({} has no move)", side_name(c), side_name(mover)),
+            GameResult::Win(c) => format!(
+                "{} wins by stalemate ({} has no move)",
+                side_name(c),
+                side_name(mover)
+            ),
         },
         Reason::FiftyMoves => "Draw by fifty-move rule".into(),
         Reason::Repetition => "Draw by repetition".into(),
         Reason::InsufficientMaterial => "Draw by insufficient material".into(),
     };
-    Ending { result: o.result, termination: Termination::Normal, reason }
+    Ending {
+        result: o.result,
+        termination: Termination::Normal,
+        reason,
+    }
 }
 
 /// Plays one game from `opening`; `engines` are White's and Black's.
 impl GameRecord {
     /// The record of a game about to be played from its opening.
-    pub fn start(settings: &GameSettings, variant: &'static Variant, start_fen: Option<String>, opening: Vec<(String, String)>) -> GameRecord {
+    pub fn start(
+        settings: &GameSettings,
+        variant: &'static Variant,
+        start_fen: Option<String>,
+        opening: Vec<(String, String)>,
+    ) -> GameRecord {
         GameRecord {
             number: settings.number,
             variant,
@@ -233,23 +270,34 @@ impl GameRecord {
             opening,
             moves: Vec::new(),
             turns: Vec::new(),
-            ending: Ending { result: GameResult::Draw, termination: Termination::Normal, reason: String::new() },
+            ending: Ending {
+                result: GameResult::Draw,
+                termination: Termination::Normal,
+                reason: String::new(),
+            },
             limits: settings.limits,
             failed: [false, false],
         }
     }
 }
 
-pub fn play(engines: [&mut dyn Engine; 2], opening: &Opening, settings: &GameSettings) -> GameRecord {
+pub fn play(
+    engines: [&mut dyn Engine; 2],
+    opening: &Opening,
+    settings: &GameSettings,
+) -> GameRecord {
     let [white, black] = engines;
     let mut engines: [&mut dyn Engine; 2] = [white, black];
     let variant = settings.variant;
-    let mut board = Board::new(variant, opening.fen.as_deref()).expect("openings are checked when read");
+    let mut board =
+        Board::new(variant, opening.fen.as_deref()).expect("openings are checked when read");
     let start_fen = (!board.starts_from_variant_start()).then(|| board.start_fen());
     let mut coords: Vec<String> = Vec::new();
     let mut book = Vec::new();
     for text in &opening.moves {
-        let mv = board.parse_move(text).expect("openings are checked when read");
+        let mv = board
+            .parse_move(text)
+            .expect("openings are checked when read");
         book.push((board.uci(mv), board.san(mv)));
         coords.push(board.uci(mv));
         board.play(mv).expect("legal");
@@ -275,7 +323,10 @@ pub fn play(engines: [&mut dyn Engine; 2], opening: &Opening, settings: &GameSet
         }
     }
 
-    let mut clocks: [Option<Duration>; 2] = [settings.limits[0].tc.map(|t| t.base), settings.limits[1].tc.map(|t| t.base)];
+    let mut clocks: [Option<Duration>; 2] = [
+        settings.limits[0].tc.map(|t| t.base),
+        settings.limits[1].tc.map(|t| t.base),
+    ];
     // Scores from White's point of view, per engine, latest last (None: no score).
     let mut scores: [Vec<Option<i32>>; 2] = [Vec::new(), Vec::new()];
     let ending = loop {
@@ -285,7 +336,11 @@ pub fn play(engines: [&mut dyn Engine; 2], opening: &Opening, settings: &GameSet
         }
         if let Some(max) = settings.adjudication.max_plies {
             if coords.len() as u32 >= max {
-                break Ending { result: GameResult::Draw, termination: Termination::Adjudication, reason: format!("Draw by adjudication: {max} plies") };
+                break Ending {
+                    result: GameResult::Draw,
+                    termination: Termination::Adjudication,
+                    reason: format!("Draw by adjudication: {max} plies"),
+                };
             }
         }
         let i = mover.index();
@@ -317,19 +372,43 @@ pub fn play(engines: [&mut dyn Engine; 2], opening: &Opening, settings: &GameSet
         // The clock, measured by us.
         if let (Some(left), Some(tc)) = (clocks[i], limits.tc) {
             if reply.elapsed > left + settings.time_margin {
-                break loss(mover, &Failure::new(FailureKind::Time, format!("loses on time ({:.3} s used, {:.3} s left)", reply.elapsed.as_secs_f64(), left.as_secs_f64())));
+                break loss(
+                    mover,
+                    &Failure::new(
+                        FailureKind::Time,
+                        format!(
+                            "loses on time ({:.3} s used, {:.3} s left)",
+                            reply.elapsed.as_secs_f64(),
+                            left.as_secs_f64()
+                        ),
+                    ),
+                );
             }
             clocks[i] = Some(left.saturating_sub(reply.elapsed) + tc.increment);
         } else if let Some(m) = limits.movetime {
             if reply.elapsed > m + settings.time_margin {
-                break loss(mover, &Failure::new(FailureKind::Time, format!("loses on time ({:.3} s for a {:.3} s move)", reply.elapsed.as_secs_f64(), m.as_secs_f64())));
+                break loss(
+                    mover,
+                    &Failure::new(
+                        FailureKind::Time,
+                        format!(
+                            "loses on time ({:.3} s for a {:.3} s move)",
+                            reply.elapsed.as_secs_f64(),
+                            m.as_secs_f64()
+                        ),
+                    ),
+                );
             }
         }
         let mv = match board.parse_move(&reply.text) {
             Ok(mv) => mv,
             Err(e) => {
                 record.failed[i] = true;
-                let what = if reply.text.is_empty() { "sends no move".to_string() } else { format!("makes an illegal move: `{}` ({e})", reply.text) };
+                let what = if reply.text.is_empty() {
+                    "sends no move".to_string()
+                } else {
+                    format!("makes an illegal move: `{}` ({e})", reply.text)
+                };
                 break loss(mover, &Failure::new(FailureKind::Protocol, what));
             }
         };
@@ -347,7 +426,13 @@ pub fn play(engines: [&mut dyn Engine; 2], opening: &Opening, settings: &GameSet
             strategy: Vec::new(),
             opponent: Vec::new(),
         });
-        let white_pov = reply.score.map(|s| if mover == Color::White { s.centipawns() } else { -s.centipawns() });
+        let white_pov = reply.score.map(|s| {
+            if mover == Color::White {
+                s.centipawns()
+            } else {
+                -s.centipawns()
+            }
+        });
         scores[i].push(white_pov);
         if let Some(e) = adjudicate(&settings.adjudication, &scores, board.fullmove_number()) {
             break e;
@@ -362,7 +447,11 @@ pub fn play(engines: [&mut dyn Engine; 2], opening: &Opening, settings: &GameSet
 }
 
 /// Score-based adjudication after a move.
-fn adjudicate(rules: &Adjudication, scores: &[Vec<Option<i32>>; 2], fullmove: u32) -> Option<Ending> {
+fn adjudicate(
+    rules: &Adjudication,
+    scores: &[Vec<Option<i32>>; 2],
+    fullmove: u32,
+) -> Option<Ending> {
     let last = |n: u32| -> Option<Vec<i32>> {
         let mut all = Vec::new();
         for s in scores {
@@ -378,7 +467,13 @@ fn adjudicate(rules: &Adjudication, scores: &[Vec<Option<i32>>; 2], fullmove: u3
     if let Some(r) = rules.resign {
         if let Some(all) = last(r.moves) {
             for loser in [Color::White, Color::Black] {
-                let behind = all.iter().all(|&s| if loser == Color::White { s <= -r.score } else { s >= r.score });
+                let behind = all.iter().all(|&s| {
+                    if loser == Color::White {
+                        s <= -r.score
+                    } else {
+                        s >= r.score
+                    }
+                });
                 if behind {
                     return Some(Ending {
                         result: GameResult::Win(loser.other()),
@@ -396,7 +491,10 @@ fn adjudicate(rules: &Adjudication, scores: &[Vec<Option<i32>>; 2], fullmove: u3
                     return Some(Ending {
                         result: GameResult::Draw,
                         termination: Termination::Adjudication,
-                        reason: format!("Draw by adjudication: scores within {} cp for {} moves", d.score, d.moves),
+                        reason: format!(
+                            "Draw by adjudication: scores within {} cp for {} moves",
+                            d.score, d.moves
+                        ),
                     });
                 }
             }
@@ -411,8 +509,21 @@ mod tests {
 
     #[test]
     fn rules_parse() {
-        assert_eq!(ResignRule::parse("moves=3,score=600").unwrap(), ResignRule { moves: 3, score: 600 });
-        assert_eq!(DrawRule::parse("movenumber=40,moves=8,score=10").unwrap(), DrawRule { movenumber: 40, moves: 8, score: 10 });
+        assert_eq!(
+            ResignRule::parse("moves=3,score=600").unwrap(),
+            ResignRule {
+                moves: 3,
+                score: 600
+            }
+        );
+        assert_eq!(
+            DrawRule::parse("movenumber=40,moves=8,score=10").unwrap(),
+            DrawRule {
+                movenumber: 40,
+                moves: 8,
+                score: 10
+            }
+        );
         assert!(ResignRule::parse("moves=3").is_err());
         assert!(DrawRule::parse("movenumber=4,moves=x,score=1").is_err());
         assert!(ResignRule::parse("moves=3,score=6,x=1").is_err());
@@ -420,11 +531,26 @@ mod tests {
 
     #[test]
     fn score_adjudication() {
-        let rules = Adjudication { max_plies: None, max_turns: None, resign: Some(ResignRule { moves: 2, score: 500 }), draw: Some(DrawRule { movenumber: 10, moves: 2, score: 5 }) };
+        let rules = Adjudication {
+            max_plies: None,
+            max_turns: None,
+            resign: Some(ResignRule {
+                moves: 2,
+                score: 500,
+            }),
+            draw: Some(DrawRule {
+                movenumber: 10,
+                moves: 2,
+                score: 5,
+            }),
+        };
         // White's engine sees itself losing, Black's agrees, twice each.
         let s = [vec![Some(-600), Some(-700)], vec![Some(-550), Some(-900)]];
         let e = adjudicate(&rules, &s, 5).unwrap();
-        assert_eq!((e.result, e.termination), (GameResult::Win(Color::Black), Termination::Adjudication));
+        assert_eq!(
+            (e.result, e.termination),
+            (GameResult::Win(Color::Black), Termination::Adjudication)
+        );
         // One engine disagrees: play on.
         let s = [vec![Some(-600), Some(-700)], vec![Some(-550), Some(100)]];
         assert_eq!(adjudicate(&rules, &s, 5), None);

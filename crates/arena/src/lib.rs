@@ -5,19 +5,21 @@
 //! PGN records and the statistics of the result (Elo, LOS, SPRT).
 
 pub mod board;
-pub mod stats;
 pub mod engine;
+pub mod game;
 pub mod limits;
 pub mod openings;
+pub mod pgn;
+pub mod sim;
+pub mod stats;
+pub mod tournament;
 pub mod uci;
 pub mod xboard;
-pub mod game;
-pub mod sim;
-pub mod pgn;
-pub mod tournament;
 
 pub use engine::{EngineSpec, OwnEngine, Protocol};
-pub use game::{Adjudication, DrawRule, GameRecord, PlayedMove, PlayedTurn, ResignRule, Termination};
+pub use game::{
+    Adjudication, DrawRule, GameRecord, PlayedMove, PlayedTurn, ResignRule, Termination,
+};
 pub use limits::{Limits, TimeControl};
 pub use openings::Opening;
 pub use stats::Sprt;

@@ -14,7 +14,9 @@ pub struct TimeControl {
 impl TimeControl {
     /// Reads `10+0.1` (seconds), `40` (no increment) or `1:30+2` (minutes:seconds).
     pub fn parse(text: &str) -> Result<TimeControl, String> {
-        let bad = || format!("time control `{text}`: expected SECONDS[+INCREMENT] or MIN:SEC[+INCREMENT], e.g. 10+0.1");
+        let bad = || {
+            format!("time control `{text}`: expected SECONDS[+INCREMENT] or MIN:SEC[+INCREMENT], e.g. 10+0.1")
+        };
         let (base, inc) = match text.split_once('+') {
             Some((b, i)) => (b.trim(), Some(i.trim())),
             None => (text.trim(), None),
@@ -35,7 +37,10 @@ impl TimeControl {
         if base <= 0.0 {
             return Err(bad());
         }
-        Ok(TimeControl { base: Duration::from_secs_f64(base), increment: Duration::from_secs_f64(increment) })
+        Ok(TimeControl {
+            base: Duration::from_secs_f64(base),
+            increment: Duration::from_secs_f64(increment),
+        })
     }
 }
 
@@ -105,9 +110,15 @@ mod tests {
     #[test]
     fn time_controls() {
         let tc = TimeControl::parse("10+0.1").unwrap();
-        assert_eq!((tc.base, tc.increment), (Duration::from_secs(10), Duration::from_millis(100)));
+        assert_eq!(
+            (tc.base, tc.increment),
+            (Duration::from_secs(10), Duration::from_millis(100))
+        );
         assert_eq!(tc.to_string(), "10+0.1");
-        assert_eq!(TimeControl::parse("1:30+2").unwrap().base, Duration::from_secs(90));
+        assert_eq!(
+            TimeControl::parse("1:30+2").unwrap().base,
+            Duration::from_secs(90)
+        );
         assert_eq!(TimeControl::parse("60").unwrap().to_string(), "60");
         for bad in ["", "+1", "ten", "0", "10+x", "-5"] {
             assert!(TimeControl::parse(bad).is_err(), "{bad}");
@@ -116,9 +127,23 @@ mod tests {
 
     #[test]
     fn engine_limits_override_the_match() {
-        let m = Limits { nodes: Some(100), depth: Some(3), ..Limits::default() };
-        let e = Limits { nodes: Some(5), ..Limits::default() };
-        assert_eq!(e.or(m), Limits { nodes: Some(5), depth: Some(3), ..Limits::default() });
+        let m = Limits {
+            nodes: Some(100),
+            depth: Some(3),
+            ..Limits::default()
+        };
+        let e = Limits {
+            nodes: Some(5),
+            ..Limits::default()
+        };
+        assert_eq!(
+            e.or(m),
+            Limits {
+                nodes: Some(5),
+                depth: Some(3),
+                ..Limits::default()
+            }
+        );
         assert_eq!(e.or(m).to_string(), "5 nodes, depth 3");
     }
 }

@@ -52,7 +52,10 @@ pub struct Opening {
 
 impl Opening {
     /// The game of a simultaneous variant after the opening's turns.
-    pub fn sim_game(&self, variant: &'static Variant) -> Result<parity_rules::simultaneous::SimGame, String> {
+    pub fn sim_game(
+        &self,
+        variant: &'static Variant,
+    ) -> Result<parity_rules::simultaneous::SimGame, String> {
         sim::opening_game(variant, self)
     }
 
@@ -60,7 +63,9 @@ impl Opening {
     pub fn board(&self, variant: &'static Variant) -> Result<Board, String> {
         let mut board = Board::new(variant, self.fen.as_deref()).map_err(|e| e.to_string())?;
         for text in &self.moves {
-            let mv = board.parse_move(text).map_err(|e| format!("`{text}`: {e}"))?;
+            let mv = board
+                .parse_move(text)
+                .map_err(|e| format!("`{text}`: {e}"))?;
             board.play(mv)?;
         }
         Ok(board)
@@ -84,7 +89,11 @@ pub fn parse(text: &str, variant: &'static Variant) -> Result<Vec<Opening>, Stri
             if line.is_empty() || line.starts_with('#') {
                 continue;
             }
-            let opening = if sim::is_simultaneous(variant) { parse_sim_line(line, variant) } else { parse_line(line, variant) };
+            let opening = if sim::is_simultaneous(variant) {
+                parse_sim_line(line, variant)
+            } else {
+                parse_line(line, variant)
+            };
             out.push(opening.map_err(|e| format!("line {}: {e}", i + 1))?);
         }
         out
@@ -99,11 +108,17 @@ fn parse_line(line: &str, variant: &'static Variant) -> Result<Opening, String> 
     let words: Vec<&str> = line.split_whitespace().collect();
     if words[0].contains('/') {
         if words.len() < 4 {
-            return Err(format!("`{line}`: a FEN needs board, side, castling and en passant fields"));
+            return Err(format!(
+                "`{line}`: a FEN needs board, side, castling and en passant fields"
+            ));
         }
         let mut fields: Vec<&str> = words[..4].to_vec();
         let mut rest = &words[4..];
-        let counters = rest.iter().take(2).take_while(|w| w.parse::<u32>().is_ok()).count();
+        let counters = rest
+            .iter()
+            .take(2)
+            .take_while(|w| w.parse::<u32>().is_ok())
+            .count();
         if counters == 2 {
             fields.extend(&rest[..2]);
             rest = &rest[2..];
@@ -111,7 +126,11 @@ fn parse_line(line: &str, variant: &'static Variant) -> Result<Opening, String> 
             fields.extend(["0", "1"]);
         }
         let moves = match rest.iter().position(|w| *w == "moves") {
-            Some(i) => rest[i + 1..].iter().map(|w| w.trim_end_matches(';').to_string()).filter(|w| !w.is_empty()).collect(),
+            Some(i) => rest[i + 1..]
+                .iter()
+                .map(|w| w.trim_end_matches(';').to_string())
+                .filter(|w| !w.is_empty())
+                .collect(),
             None => Vec::new(),
         };
         return checked(variant, Some(fields.join(" ")), &moves);
@@ -135,7 +154,11 @@ fn movetext_words(text: &str) -> Vec<String> {
     }
     for word in clean.split_whitespace() {
         let digits = word.chars().take_while(char::is_ascii_digit).count();
-        let word = if digits > 0 && word[digits..].starts_with('.') { word[digits..].trim_start_matches('.') } else { word };
+        let word = if digits > 0 && word[digits..].starts_with('.') {
+            word[digits..].trim_start_matches('.')
+        } else {
+            word
+        };
         if word.is_empty() || matches!(word, "*" | "1-0" | "0-1" | "1/2-1/2") {
             continue;
         }
@@ -164,11 +187,16 @@ fn parse_pgn(text: &str, variant: &'static Variant) -> Result<Vec<Opening>, Stri
     }
     let mut out = Vec::new();
     for (line, game) in games {
-        let record = parity_rules::record::parse(&game).map_err(|e| format!("game at line {line}: {e}"))?;
+        let record =
+            parity_rules::record::parse(&game).map_err(|e| format!("game at line {line}: {e}"))?;
         if let Some(v) = record.tag("Variant") {
-            let same = v.eq_ignore_ascii_case(variant.id()) || (variant.id() == "chess" && v.eq_ignore_ascii_case("standard"));
+            let same = v.eq_ignore_ascii_case(variant.id())
+                || (variant.id() == "chess" && v.eq_ignore_ascii_case("standard"));
             if !same {
-                return Err(format!("game at line {line} is {v}, the match plays {}", variant.id()));
+                return Err(format!(
+                    "game at line {line} is {v}, the match plays {}",
+                    variant.id()
+                ));
             }
         }
         let fen = record.tag("FEN").map(str::to_string);
@@ -176,7 +204,12 @@ fn parse_pgn(text: &str, variant: &'static Variant) -> Result<Vec<Opening>, Stri
             parity_rules::record::replay_simultaneous(variant, &record, |_, _, _, _| {})
                 .map_err(|e| e.to_string())
                 .and_then(|game| {
-                    let turns = game.turns().iter().zip(game.positions()).map(|((m, _), pos)| sim::joint_text(pos, *m)).collect::<Vec<_>>();
+                    let turns = game
+                        .turns()
+                        .iter()
+                        .zip(game.positions())
+                        .map(|((m, _), pos)| sim::joint_text(pos, *m))
+                        .collect::<Vec<_>>();
                     checked_sim(variant, fen, &turns)
                 })
         } else {
@@ -189,11 +222,17 @@ fn parse_pgn(text: &str, variant: &'static Variant) -> Result<Vec<Opening>, Stri
 }
 
 /// Plays the moves, returning them as coordinates.
-fn checked(variant: &'static Variant, fen: Option<String>, moves: &[String]) -> Result<Opening, String> {
+fn checked(
+    variant: &'static Variant,
+    fen: Option<String>,
+    moves: &[String],
+) -> Result<Opening, String> {
     let mut board = Board::new(variant, fen.as_deref()).map_err(|e| e.to_string())?;
     let mut coords = Vec::new();
     for text in moves {
-        let mv = board.parse_move(text).map_err(|e| format!("`{text}`: {e}"))?;
+        let mv = board
+            .parse_move(text)
+            .map_err(|e| format!("`{text}`: {e}"))?;
         coords.push(board.uci(mv));
         board.play(mv)?;
     }
@@ -208,8 +247,14 @@ fn checked(variant: &'static Variant, fen: Option<String>, moves: &[String]) -> 
 fn parse_sim_line(line: &str, variant: &'static Variant) -> Result<Opening, String> {
     let words: Vec<&str> = line.split_whitespace().collect();
     let (fen, turns) = if words[0].contains('/') {
-        let end = words.iter().position(|w| *w == "moves").unwrap_or(words.len());
-        let turns: Vec<String> = words[(end + 1).min(words.len())..].iter().map(|w| w.to_string()).collect();
+        let end = words
+            .iter()
+            .position(|w| *w == "moves")
+            .unwrap_or(words.len());
+        let turns: Vec<String> = words[(end + 1).min(words.len())..]
+            .iter()
+            .map(|w| w.to_string())
+            .collect();
         (Some(words[..end].join(" ")), turns)
     } else {
         (None, movetext_words(line))
@@ -219,27 +264,55 @@ fn parse_sim_line(line: &str, variant: &'static Variant) -> Result<Opening, Stri
         turns
     } else if joint == 0 {
         if turns.len() % 2 == 1 {
-            return Err(format!("`{}` has no black move beside it: write turns as pairs", turns[turns.len() - 1]));
+            return Err(format!(
+                "`{}` has no black move beside it: write turns as pairs",
+                turns[turns.len() - 1]
+            ));
         }
-        turns.chunks(2).map(|p| format!("{}:{}", p[0], p[1])).collect()
+        turns
+            .chunks(2)
+            .map(|p| format!("{}:{}", p[0], p[1]))
+            .collect()
     } else {
-        return Err("write every turn as white:black, or every turn as a pair of moves, not both".into());
+        return Err(
+            "write every turn as white:black, or every turn as a pair of moves, not both".into(),
+        );
     };
     checked_sim(variant, fen, &turns)
 }
 
 /// Plays the turns of a simultaneous variant, returning them as coordinates.
-fn checked_sim(variant: &'static Variant, fen: Option<String>, turns: &[String]) -> Result<Opening, String> {
-    let game = sim::opening_game(variant, &Opening { fen: fen.clone(), moves: turns.to_vec() })?;
+fn checked_sim(
+    variant: &'static Variant,
+    fen: Option<String>,
+    turns: &[String],
+) -> Result<Opening, String> {
+    let game = sim::opening_game(
+        variant,
+        &Opening {
+            fen: fen.clone(),
+            moves: turns.to_vec(),
+        },
+    )?;
     if let Some(o) = game.outcome() {
         return Err(format!("the opening ends the game ({o})"));
     }
-    let joint = game.turns().iter().zip(game.positions()).map(|((m, _), pos)| sim::joint_text(pos, *m)).collect();
+    let joint = game
+        .turns()
+        .iter()
+        .zip(game.positions())
+        .map(|((m, _), pos)| sim::joint_text(pos, *m))
+        .collect();
     Ok(Opening { fen, moves: joint })
 }
 
 /// `count` distinct random balanced openings of `turns` turns of a simultaneous variant.
-fn random_simultaneous(variant: &'static Variant, count: usize, turns: usize, seed: u64) -> Result<Vec<Opening>, String> {
+fn random_simultaneous(
+    variant: &'static Variant,
+    count: usize,
+    turns: usize,
+    seed: u64,
+) -> Result<Vec<Opening>, String> {
     let start = sim::start_position(variant, None)?;
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut seen = std::collections::HashSet::new();
@@ -267,10 +340,15 @@ fn random_simultaneous(variant: &'static Variant, count: usize, turns: usize, se
             }
             let pair = legal.map(|l| l[rng.random_range(0..l.len())]);
             moves.push(sim::joint_text(&pos, pair));
-            game.play(pair[0], pair[1]).map_err(|e| format!("random opening: {e}"))?;
+            game.play(pair[0], pair[1])
+                .map_err(|e| format!("random opening: {e}"))?;
         }
         let pos = game.position();
-        if dead || game.outcome().is_some() || pos.in_check(Color::White) || pos.in_check(Color::Black) {
+        if dead
+            || game.outcome().is_some()
+            || pos.in_check(Color::White)
+            || pos.in_check(Color::Black)
+        {
             continue;
         }
         let [w, b] = sim::material(pos);
@@ -284,7 +362,12 @@ fn random_simultaneous(variant: &'static Variant, count: usize, turns: usize, se
 
 /// `count` distinct random balanced openings of `plies` plies (see the
 /// module docs); for a simultaneous variant, of `plies` turns.
-pub fn random_balanced(variant: &'static Variant, count: usize, plies: usize, seed: u64) -> Result<Vec<Opening>, String> {
+pub fn random_balanced(
+    variant: &'static Variant,
+    count: usize,
+    plies: usize,
+    seed: u64,
+) -> Result<Vec<Opening>, String> {
     if sim::is_simultaneous(variant) {
         return random_simultaneous(variant, count, plies, seed);
     }
@@ -348,17 +431,25 @@ mod tests {
             d2d4 d7d5 c2c4\n";
         let o = parse(text, v("chess")).unwrap();
         assert_eq!(o.len(), 5);
-        assert_eq!(o[0].fen.as_deref(), Some("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"));
+        assert_eq!(
+            o[0].fen.as_deref(),
+            Some("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1")
+        );
         assert!(o[0].moves.is_empty());
         assert!(o[1].fen.as_deref().unwrap().ends_with(" w KQkq - 0 1"));
         assert_eq!(o[2].moves, vec!["e2e4", "c7c5"]);
-        assert_eq!((o[3].fen.as_ref(), o[3].moves.join(" ")), (None, "e2e4 e7e5 g1f3 b8c6".to_string()));
+        assert_eq!(
+            (o[3].fen.as_ref(), o[3].moves.join(" ")),
+            (None, "e2e4 e7e5 g1f3 b8c6".to_string())
+        );
         assert_eq!(o[4].moves.len(), 3);
         let err = parse("e2e4 e2e4\n", v("chess")).unwrap_err();
         assert!(err.contains("line 1") && err.contains("e2e4"), "{err}");
         assert!(parse("rnbqkbnr/pppppppp w\n", v("chess")).is_err());
         assert!(parse("# nothing\n", v("chess")).is_err());
-        assert!(parse("f2f3 e7e5 g2g4 d8h4\n", v("chess")).unwrap_err().contains("ends the game"));
+        assert!(parse("f2f3 e7e5 g2g4 d8h4\n", v("chess"))
+            .unwrap_err()
+            .contains("ends the game"));
     }
 
     #[test]
@@ -367,13 +458,22 @@ mod tests {
         let o = parse(text, v("tutti-frutti")).unwrap();
         assert_eq!(o.len(), 2);
         assert_eq!(o[1].moves, vec!["d2d4", "d7d5", "c2c4"]);
-        assert!(parse(text, v("chess")).unwrap_err().contains("tutti-frutti"));
+        assert!(parse(text, v("chess"))
+            .unwrap_err()
+            .contains("tutti-frutti"));
     }
 
     #[test]
     fn crowd_openings_read_crowd_fens() {
-        let o = parse("4k3/8/8/3(PPn)4/8/8/8/4K3 w - - 0 1\n", v("safety-in-numbers")).unwrap();
-        assert_eq!(o[0].board(v("safety-in-numbers")).unwrap().material(), [200, 320]);
+        let o = parse(
+            "4k3/8/8/3(PPn)4/8/8/8/4K3 w - - 0 1\n",
+            v("safety-in-numbers"),
+        )
+        .unwrap();
+        assert_eq!(
+            o[0].board(v("safety-in-numbers")).unwrap().material(),
+            [200, 320]
+        );
     }
 
     #[test]
@@ -424,20 +524,47 @@ mod tests {
         assert_eq!(o.len(), 4);
         assert_eq!(o[0].moves, ["e2e4:e7e5", "g1f3:b8c6"]);
         assert_eq!(o[1].moves, ["d2d4:d7d5", "g1f3:g8f6"]);
-        assert_eq!((o[2].fen.as_deref(), o[2].moves.len()), (Some("rnbqkbnr/pppp1ppp/8/4p'3/4P'3/8/PPPP1PPP/RNBQKBNR KQkq - 0 2"), 0));
+        assert_eq!(
+            (o[2].fen.as_deref(), o[2].moves.len()),
+            (
+                Some("rnbqkbnr/pppp1ppp/8/4p'3/4P'3/8/PPPP1PPP/RNBQKBNR KQkq - 0 2"),
+                0
+            )
+        );
         assert_eq!(o[3].moves, ["e2e4:d7d5"]);
-        assert_eq!(o[2].sim_game(v("parity")).unwrap().position().turn_number(), 2);
+        assert_eq!(
+            o[2].sim_game(v("parity")).unwrap().position().turn_number(),
+            2
+        );
         // The waiting rule: the pawn that just moved may not move again.
-        let err = parse("e2e4:e7e5 e4e5:d7d6
-", v("parity")).unwrap_err();
+        let err = parse(
+            "e2e4:e7e5 e4e5:d7d6
+",
+            v("parity"),
+        )
+        .unwrap_err();
         assert!(err.contains("line 1") && err.contains("e4e5"), "{err}");
-        assert!(parse("e2e4 e7e5 d2d4
-", v("parity")).unwrap_err().contains("no black move"));
-        assert!(parse("e2e4:e7e5 d2d4 d7d5
-", v("parity")).is_err());
+        assert!(parse(
+            "e2e4 e7e5 d2d4
+",
+            v("parity")
+        )
+        .unwrap_err()
+        .contains("no black move"));
+        assert!(parse(
+            "e2e4:e7e5 d2d4 d7d5
+",
+            v("parity")
+        )
+        .is_err());
         // A record as `parity replay` reads it.
         let pgn = "[Variant \"parity\"]\n\n1. e4 e5 {both pawns} 2. Nf3 Nc6 *\n";
-        assert_eq!(parse(pgn, v("parity")).unwrap()[0].moves, ["e2e4:e7e5", "g1f3:b8c6"]);
-        assert!(parse(pgn, v("move-neutral")).unwrap_err().contains("parity"));
+        assert_eq!(
+            parse(pgn, v("parity")).unwrap()[0].moves,
+            ["e2e4:e7e5", "g1f3:b8c6"]
+        );
+        assert!(parse(pgn, v("move-neutral"))
+            .unwrap_err()
+            .contains("parity"));
     }
 }

@@ -25,7 +25,10 @@ use crate::sim;
 
 /// Today's date as PGN writes it (UTC).
 pub fn today() -> String {
-    let days = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs() / 86_400).unwrap_or(0) as i64;
+    let days = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs() / 86_400)
+        .unwrap_or(0) as i64;
     let (y, m, d) = civil_from_days(days);
     format!("{y:04}.{m:02}.{d:02}")
 }
@@ -77,7 +80,11 @@ pub fn write(game: &GameRecord, event: &str, date: &str) -> String {
         tags.push(("BlackLimits", game.limits[1].to_string()));
     }
     let simultaneous = sim::is_simultaneous(game.variant);
-    let plies = if simultaneous { 2 * (game.opening.len() + game.turns.len()) } else { game.opening.len() + game.moves.len() };
+    let plies = if simultaneous {
+        2 * (game.opening.len() + game.turns.len())
+    } else {
+        game.opening.len() + game.moves.len()
+    };
     tags.push(("PlyCount", plies.to_string()));
     tags.push(("Termination", game.ending.termination.pgn().to_string()));
     for (k, v) in tags {
@@ -97,7 +104,10 @@ pub fn write(game: &GameRecord, event: &str, date: &str) -> String {
     let (mut number, mut white_to_move) = match &game.start_fen {
         Some(fen) => {
             let f: Vec<&str> = fen.split_whitespace().collect();
-            (f.get(5).and_then(|n| n.parse().ok()).unwrap_or(1u32), f.get(1) != Some(&"b"))
+            (
+                f.get(5).and_then(|n| n.parse().ok()).unwrap_or(1u32),
+                f.get(1) != Some(&"b"),
+            )
         }
         None => (1, true),
     };
@@ -111,7 +121,11 @@ pub fn write(game: &GameRecord, event: &str, date: &str) -> String {
         c.push_str(&format!("{:.3}s", m.elapsed.as_secs_f64()));
         (m.san.clone(), Some(c))
     });
-    let all = game.opening.iter().map(|(_, san)| (san.clone(), None)).chain(engine_moves);
+    let all = game
+        .opening
+        .iter()
+        .map(|(_, san)| (san.clone(), None))
+        .chain(engine_moves);
     for (san, comment) in all {
         if white_to_move {
             tokens.push(format!("{number}."));
@@ -162,7 +176,13 @@ fn sim_comment(m: &PlayedMove) -> String {
 
 /// Movetext tokens of a simultaneous game: numbered pairs, with comments.
 fn sim_movetext(game: &GameRecord) -> Vec<String> {
-    let mut number = game.start_fen.as_deref().and_then(|f| f.split_whitespace().nth(4)).and_then(|n| n.parse().ok()).unwrap_or(1u32).max(1);
+    let mut number = game
+        .start_fen
+        .as_deref()
+        .and_then(|f| f.split_whitespace().nth(4))
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(1u32)
+        .max(1);
     let mut tokens = Vec::new();
     for (_, san) in &game.opening {
         tokens.push(format!("{number}."));

@@ -27,7 +27,10 @@ use parity_rules::{Color, Kind, Move, Variant};
 
 use crate::board::read_move;
 use crate::engine::{Engine, Failure, FailureKind, GameSetup, MoveRequest, Reply};
-use crate::game::{loss, side_name, termination_of, Ending, GameRecord, GameSettings, PlayedMove, PlayedTurn, Termination};
+use crate::game::{
+    loss, side_name, termination_of, Ending, GameRecord, GameSettings, PlayedMove, PlayedTurn,
+    Termination,
+};
 use crate::openings::Opening;
 
 /// True for the variants this module plays.
@@ -53,10 +56,13 @@ pub fn is_variant_start(pos: &SimPosition) -> bool {
 
 /// Reads a turn `white:black` (coordinates or SAN on each side of the colon).
 pub fn parse_turn(pos: &SimPosition, text: &str) -> Result<[Move; 2], String> {
-    let (w, b) = text.split_once(':').ok_or_else(|| format!("`{text}`: a turn is written white:black, e.g. e2e4:e7e5"))?;
+    let (w, b) = text
+        .split_once(':')
+        .ok_or_else(|| format!("`{text}`: a turn is written white:black, e.g. e2e4:e7e5"))?;
     let mut out = [None, None];
     for (color, part) in [(Color::White, w), (Color::Black, b)] {
-        let mv = read_move(&pos.side(color), part).map_err(|e| format!("`{text}`: {}: {e}", color.name()))?;
+        let mv = read_move(&pos.side(color), part)
+            .map_err(|e| format!("`{text}`: {}: {e}", color.name()))?;
         out[color.index()] = Some(mv);
     }
     Ok(out.map(|m| m.expect("both sides read")))
@@ -64,16 +70,27 @@ pub fn parse_turn(pos: &SimPosition, text: &str) -> Result<[Move; 2], String> {
 
 /// A turn in coordinates, `e2e4:e7e5`.
 pub fn joint_text(pos: &SimPosition, moves: [Move; 2]) -> String {
-    format!("{}:{}", notation::uci(&pos.side(Color::White), moves[0]), notation::uci(&pos.side(Color::Black), moves[1]))
+    format!(
+        "{}:{}",
+        notation::uci(&pos.side(Color::White), moves[0]),
+        notation::uci(&pos.side(Color::Black), moves[1])
+    )
 }
 
 /// A turn in SAN, `e4 e5`.
 pub fn san_text(pos: &SimPosition, moves: [Move; 2]) -> String {
-    format!("{} {}", notation::san_plain(&pos.side(Color::White), moves[0]), notation::san_plain(&pos.side(Color::Black), moves[1]))
+    format!(
+        "{} {}",
+        notation::san_plain(&pos.side(Color::White), moves[0]),
+        notation::san_plain(&pos.side(Color::Black), moves[1])
+    )
 }
 
 /// A turn's annotations as `parity_rules::record` writes them.
-pub fn describe_turn(variant: &Variant, notes: &[parity_rules::simultaneous::SideNotes; 2]) -> String {
+pub fn describe_turn(
+    variant: &Variant,
+    notes: &[parity_rules::simultaneous::SideNotes; 2],
+) -> String {
     let mut parts = Vec::new();
     for (color, n) in [("white", &notes[0]), ("black", &notes[1])] {
         let d = record::describe(variant, n);
@@ -101,7 +118,8 @@ pub fn material(pos: &SimPosition) -> [i64; 2] {
     let mut out = [0i64; 2];
     for color in [Color::White, Color::Black] {
         for (k, info) in v.kinds.iter().enumerate() {
-            out[color.index()] += pos.pieces(color, Kind(k as u8)).count() as i64 * info.value as i64;
+            out[color.index()] +=
+                pos.pieces(color, Kind(k as u8)).count() as i64 * info.value as i64;
         }
     }
     out
@@ -110,10 +128,16 @@ pub fn material(pos: &SimPosition) -> [i64; 2] {
 /// The end of a game by the rules, in words.
 pub fn rules_ending(o: SimOutcome) -> Ending {
     let reason = match (o.reason, o.winner) {
-        (SimReason::NoLegalMove, Some(c)) => format!("{} wins: {} has no legal move", side_name(c), side_name(c.other())),
+        (SimReason::NoLegalMove, Some(c)) => format!(
+            "{} wins: {} has no legal move",
+            side_name(c),
+            side_name(c.other())
+        ),
         (SimReason::NoLegalMove, None) => "Draw: neither side has a legal move".into(),
         (SimReason::Checkmate, Some(c)) => format!("{} mates", side_name(c)),
-        (SimReason::Checkmate, None) | (SimReason::BothCheckmated, None) => "Draw: both kings are checkmated".into(),
+        (SimReason::Checkmate, None) | (SimReason::BothCheckmated, None) => {
+            "Draw: both kings are checkmated".into()
+        }
         (SimReason::Stalemate, None) => "Draw by stalemate".into(),
         (SimReason::KingsShareSquare, None) => "Draw: the kings share a square".into(),
         (SimReason::FiftyTurns, None) => "Draw by the fifty-turn rule".into(),
@@ -125,7 +149,11 @@ pub fn rules_ending(o: SimOutcome) -> Ending {
         Some(c) => GameResult::Win(c),
         None => GameResult::Draw,
     };
-    Ending { result, termination: Termination::Normal, reason }
+    Ending {
+        result,
+        termination: Termination::Normal,
+        reason,
+    }
 }
 
 /// The ending when one or both sides failed in a turn.
@@ -137,17 +165,25 @@ fn failure_ending(failures: &[Option<Failure>; 2]) -> Option<Ending> {
         [Some(w), Some(b)] => Some(Ending {
             result: GameResult::Draw,
             termination: termination_of(w.kind).max(termination_of(b.kind)),
-            reason: format!("Draw: both fail in the same turn: White {}; Black {}", w.detail, b.detail),
+            reason: format!(
+                "Draw: both fail in the same turn: White {}; Black {}",
+                w.detail, b.detail
+            ),
         }),
     }
 }
 
 /// Plays one game from `opening`; `engines` are White's and Black's.
-pub fn play(engines: [&mut dyn Engine; 2], opening: &Opening, settings: &GameSettings) -> GameRecord {
+pub fn play(
+    engines: [&mut dyn Engine; 2],
+    opening: &Opening,
+    settings: &GameSettings,
+) -> GameRecord {
     let [white, black] = engines;
     let mut engines: [&mut dyn Engine; 2] = [white, black];
     let variant = settings.variant;
-    let start = start_position(variant, opening.fen.as_deref()).expect("openings are checked when read");
+    let start =
+        start_position(variant, opening.fen.as_deref()).expect("openings are checked when read");
     let start_fen = (!is_variant_start(&start)).then(|| start.to_fen());
     let mut game = SimGame::new(start);
     let mut joint: Vec<String> = Vec::new();
@@ -157,7 +193,8 @@ pub fn play(engines: [&mut dyn Engine; 2], opening: &Opening, settings: &GameSet
         let moves = parse_turn(&pos, text).expect("openings are checked when read");
         book.push((joint_text(&pos, moves), san_text(&pos, moves)));
         joint.push(joint_text(&pos, moves));
-        game.play(moves[0], moves[1]).expect("openings are checked when read");
+        game.play(moves[0], moves[1])
+            .expect("openings are checked when read");
     }
     let mut record = GameRecord::start(settings, variant, start_fen.clone(), book);
 
@@ -175,7 +212,10 @@ pub fn play(engines: [&mut dyn Engine; 2], opening: &Opening, settings: &GameSet
         };
         if let Err(f) = engines[i].new_game(&setup) {
             record.failed[i] = true;
-            failures[i] = Some(Failure::new(f.kind, format!("fails to start the game: {}", f.detail)));
+            failures[i] = Some(Failure::new(
+                f.kind,
+                format!("fails to start the game: {}", f.detail),
+            ));
         }
     }
     if let Some(e) = failure_ending(&failures) {
@@ -183,14 +223,21 @@ pub fn play(engines: [&mut dyn Engine; 2], opening: &Opening, settings: &GameSet
         return record;
     }
 
-    let mut clocks: [Option<Duration>; 2] = [settings.limits[0].tc.map(|t| t.base), settings.limits[1].tc.map(|t| t.base)];
+    let mut clocks: [Option<Duration>; 2] = [
+        settings.limits[0].tc.map(|t| t.base),
+        settings.limits[1].tc.map(|t| t.base),
+    ];
     let ending = loop {
         if let Some(o) = game.outcome() {
             break rules_ending(o);
         }
         if let Some(max) = settings.adjudication.max_turns {
             if game.turns().len() as u32 >= max {
-                break Ending { result: GameResult::Draw, termination: Termination::Adjudication, reason: format!("Draw by adjudication: {max} turns") };
+                break Ending {
+                    result: GameResult::Draw,
+                    termination: Termination::Adjudication,
+                    reason: format!("Draw by adjudication: {max} turns"),
+                };
             }
         }
         let pos = *game.position();
@@ -218,7 +265,12 @@ pub fn play(engines: [&mut dyn Engine; 2], opening: &Opening, settings: &GameSet
             std::thread::scope(|scope| {
                 let white = scope.spawn(|| w.go(&requests[0]));
                 let black = b.go(&requests[1]);
-                let white = white.join().unwrap_or_else(|_| Err(Failure::new(FailureKind::Crash, "crashed (its driver panicked)")));
+                let white = white.join().unwrap_or_else(|_| {
+                    Err(Failure::new(
+                        FailureKind::Crash,
+                        "crashed (its driver panicked)",
+                    ))
+                });
                 [white, black]
             })
         };
@@ -240,14 +292,22 @@ pub fn play(engines: [&mut dyn Engine; 2], opening: &Opening, settings: &GameSet
             // The clock, measured by us.
             if let (Some(left), Some(tc)) = (clocks[i], limits.tc) {
                 if reply.elapsed > left + settings.time_margin {
-                    let detail = format!("loses on time ({:.3} s used, {:.3} s left)", reply.elapsed.as_secs_f64(), left.as_secs_f64());
+                    let detail = format!(
+                        "loses on time ({:.3} s used, {:.3} s left)",
+                        reply.elapsed.as_secs_f64(),
+                        left.as_secs_f64()
+                    );
                     failures[i] = Some(Failure::new(FailureKind::Time, detail));
                     continue;
                 }
                 clocks[i] = Some(left.saturating_sub(reply.elapsed) + tc.increment);
             } else if let Some(m) = limits.movetime {
                 if reply.elapsed > m + settings.time_margin {
-                    let detail = format!("loses on time ({:.3} s for a {:.3} s move)", reply.elapsed.as_secs_f64(), m.as_secs_f64());
+                    let detail = format!(
+                        "loses on time ({:.3} s for a {:.3} s move)",
+                        reply.elapsed.as_secs_f64(),
+                        m.as_secs_f64()
+                    );
                     failures[i] = Some(Failure::new(FailureKind::Time, detail));
                     continue;
                 }
@@ -256,7 +316,11 @@ pub fn play(engines: [&mut dyn Engine; 2], opening: &Opening, settings: &GameSet
                 Ok(mv) => chosen[i] = Some((mv, reply)),
                 Err(e) => {
                     record.failed[i] = true;
-                    let what = if reply.text.is_empty() { "sends no move".to_string() } else { format!("makes an illegal move: `{}` ({e})", reply.text) };
+                    let what = if reply.text.is_empty() {
+                        "sends no move".to_string()
+                    } else {
+                        format!("makes an illegal move: `{}` ({e})", reply.text)
+                    };
                     failures[i] = Some(Failure::new(FailureKind::Protocol, what));
                 }
             }
@@ -264,9 +328,13 @@ pub fn play(engines: [&mut dyn Engine; 2], opening: &Opening, settings: &GameSet
         if let Some(e) = failure_ending(&failures) {
             break e;
         }
-        let [Some((w, wr)), Some((b, br))] = chosen else { unreachable!("no failure, so both moves were read") };
+        let [Some((w, wr)), Some((b, br))] = chosen else {
+            unreachable!("no failure, so both moves were read")
+        };
         let moves = [w, b];
-        let notes = game.play(w, b).expect("both moves are legal and the game goes on");
+        let notes = game
+            .play(w, b)
+            .expect("both moves are legal and the game goes on");
         joint.push(joint_text(&pos, moves));
         let played = |color: Color, mv: Move, r: Reply| PlayedMove {
             uci: notation::uci(&pos.side(color), mv),
@@ -278,7 +346,10 @@ pub fn play(engines: [&mut dyn Engine; 2], opening: &Opening, settings: &GameSet
             strategy: r.strategy,
             opponent: r.opponent,
         };
-        record.turns.push(PlayedTurn { moves: [played(Color::White, w, wr), played(Color::Black, b, br)], notes: describe_turn(variant, &notes) });
+        record.turns.push(PlayedTurn {
+            moves: [played(Color::White, w, wr), played(Color::Black, b, br)],
+            notes: describe_turn(variant, &notes),
+        });
     };
     record.ending = ending;
     let result = record.ending.result_text();
@@ -303,8 +374,15 @@ mod tests {
         let moves = parse_turn(&pos, "e2e4:e7e5").unwrap();
         assert_eq!(joint_text(&pos, moves), "e2e4:e7e5");
         assert_eq!(san_text(&pos, moves), "e4 e5");
-        assert_eq!(parse_turn(&pos, "Nf3:Nc6").map(|m| joint_text(&pos, m)).unwrap(), "g1f3:b8c6");
-        assert!(parse_turn(&pos, "e2e4").unwrap_err().contains("white:black"));
+        assert_eq!(
+            parse_turn(&pos, "Nf3:Nc6")
+                .map(|m| joint_text(&pos, m))
+                .unwrap(),
+            "g1f3:b8c6"
+        );
+        assert!(parse_turn(&pos, "e2e4")
+            .unwrap_err()
+            .contains("white:black"));
         assert!(parse_turn(&pos, "e2e4:e2e4").unwrap_err().contains("black"));
         assert!(parse_turn(&pos, "a1a1:e7e5").unwrap_err().contains("white"));
         assert_eq!(material(&pos)[0], material(&pos)[1]);
@@ -314,15 +392,47 @@ mod tests {
 
     #[test]
     fn endings_in_words() {
-        let e = rules_ending(SimOutcome { winner: Some(Color::Black), reason: SimReason::NoLegalMove });
-        assert_eq!((e.result, e.reason.as_str()), (GameResult::Win(Color::Black), "Black wins: White has no legal move"));
-        let e = rules_ending(SimOutcome { winner: None, reason: SimReason::KingsShareSquare });
-        assert_eq!((e.result, e.termination), (GameResult::Draw, Termination::Normal));
-        let both = failure_ending(&[Some(Failure::new(FailureKind::Crash, "crashed")), Some(Failure::new(FailureKind::Time, "loses on time"))]).unwrap();
-        assert_eq!((both.result, both.termination), (GameResult::Draw, Termination::Abandoned));
-        assert_eq!(both.reason, "Draw: both fail in the same turn: White crashed; Black loses on time");
-        let one = failure_ending(&[None, Some(Failure::new(FailureKind::Protocol, "makes an illegal move"))]).unwrap();
-        assert_eq!((one.result, one.termination), (GameResult::Win(Color::White), Termination::RulesInfraction));
+        let e = rules_ending(SimOutcome {
+            winner: Some(Color::Black),
+            reason: SimReason::NoLegalMove,
+        });
+        assert_eq!(
+            (e.result, e.reason.as_str()),
+            (
+                GameResult::Win(Color::Black),
+                "Black wins: White has no legal move"
+            )
+        );
+        let e = rules_ending(SimOutcome {
+            winner: None,
+            reason: SimReason::KingsShareSquare,
+        });
+        assert_eq!(
+            (e.result, e.termination),
+            (GameResult::Draw, Termination::Normal)
+        );
+        let both = failure_ending(&[
+            Some(Failure::new(FailureKind::Crash, "crashed")),
+            Some(Failure::new(FailureKind::Time, "loses on time")),
+        ])
+        .unwrap();
+        assert_eq!(
+            (both.result, both.termination),
+            (GameResult::Draw, Termination::Abandoned)
+        );
+        assert_eq!(
+            both.reason,
+            "Draw: both fail in the same turn: White crashed; Black loses on time"
+        );
+        let one = failure_ending(&[
+            None,
+            Some(Failure::new(FailureKind::Protocol, "makes an illegal move")),
+        ])
+        .unwrap();
+        assert_eq!(
+            (one.result, one.termination),
+            (GameResult::Win(Color::White), Termination::RulesInfraction)
+        );
         assert!(failure_ending(&[None, None]).is_none());
     }
 }

@@ -37,7 +37,11 @@ impl Trinomial {
         self.wins as f64 + self.draws as f64 / 2.0
     }
     fn pdf(&self) -> Vec<(f64, f64)> {
-        vec![(0.0, self.losses as f64), (0.5, self.draws as f64), (1.0, self.wins as f64)]
+        vec![
+            (0.0, self.losses as f64),
+            (0.5, self.draws as f64),
+            (1.0, self.wins as f64),
+        ]
     }
 }
 
@@ -57,7 +61,11 @@ impl Pentanomial {
         self.counts[half_points.min(4) as usize] += 1;
     }
     fn pdf(&self) -> Vec<(f64, f64)> {
-        self.counts.iter().enumerate().map(|(i, &c)| (i as f64 / 4.0, c as f64)).collect()
+        self.counts
+            .iter()
+            .enumerate()
+            .map(|(i, &c)| (i as f64 / 4.0, c as f64))
+            .collect()
     }
 }
 
@@ -111,7 +119,14 @@ fn estimate(pdf: &[(f64, f64)]) -> Option<Estimate> {
     let (n, s, var) = mean_var(pdf)?;
     let half = Z95 * (var / n).sqrt();
     let (lo, hi) = ((s - half).max(0.0), (s + half).min(1.0));
-    Some(Estimate { score: s, score_low: lo, score_high: hi, elo: elo_from_score(s), elo_low: elo_from_score(lo), elo_high: elo_from_score(hi) })
+    Some(Estimate {
+        score: s,
+        score_low: lo,
+        score_high: hi,
+        elo: elo_from_score(s),
+        elo_low: elo_from_score(lo),
+        elo_high: elo_from_score(hi),
+    })
 }
 
 /// Estimate from game results (trinomial model).
@@ -185,16 +200,30 @@ pub enum SprtState {
 impl Sprt {
     /// Reads `elo0=0,elo1=10,alpha=0.05,beta=0.05` (alpha and beta default to 0.05).
     pub fn parse(text: &str) -> Result<Sprt, String> {
-        let mut s = Sprt { elo0: f64::NAN, elo1: f64::NAN, alpha: 0.05, beta: 0.05 };
+        let mut s = Sprt {
+            elo0: f64::NAN,
+            elo1: f64::NAN,
+            alpha: 0.05,
+            beta: 0.05,
+        };
         for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
-            let (k, v) = part.split_once('=').ok_or_else(|| format!("`{part}`: expected key=value"))?;
-            let v: f64 = v.trim().parse().map_err(|_| format!("`{part}`: not a number"))?;
+            let (k, v) = part
+                .split_once('=')
+                .ok_or_else(|| format!("`{part}`: expected key=value"))?;
+            let v: f64 = v
+                .trim()
+                .parse()
+                .map_err(|_| format!("`{part}`: not a number"))?;
             match k.trim() {
                 "elo0" => s.elo0 = v,
                 "elo1" => s.elo1 = v,
                 "alpha" => s.alpha = v,
                 "beta" => s.beta = v,
-                other => return Err(format!("unknown SPRT key `{other}` (elo0, elo1, alpha, beta)")),
+                other => {
+                    return Err(format!(
+                        "unknown SPRT key `{other}` (elo0, elo1, alpha, beta)"
+                    ))
+                }
             }
         }
         if s.elo0.is_nan() || s.elo1.is_nan() {
@@ -211,7 +240,10 @@ impl Sprt {
 
     /// Lower and upper bounds of the log-likelihood ratio.
     pub fn bounds(&self) -> (f64, f64) {
-        ((self.beta / (1.0 - self.alpha)).ln(), ((1.0 - self.beta) / self.alpha).ln())
+        (
+            (self.beta / (1.0 - self.alpha)).ln(),
+            ((1.0 - self.beta) / self.alpha).ln(),
+        )
     }
 
     pub fn state(&self, llr: f64) -> SprtState {
@@ -254,7 +286,11 @@ pub fn mle_with_mean(pdf: &[(f64, f64)], s: f64) -> Vec<f64> {
     // 1 + λ (x - s) > 0 for every x: λ in (-1/(hi - s), 1/(s - lo)).
     let mut a = -1.0 / (hi_x - s) + 1e-12;
     let mut b = 1.0 / (s - lo_x) - 1e-12;
-    let f = |l: f64| pdf.iter().map(|(x, p)| p * (x - s) / (1.0 + l * (x - s))).sum::<f64>();
+    let f = |l: f64| {
+        pdf.iter()
+            .map(|(x, p)| p * (x - s) / (1.0 + l * (x - s)))
+            .sum::<f64>()
+    };
     // f falls as λ grows.
     for _ in 0..200 {
         let m = (a + b) / 2.0;
@@ -273,7 +309,10 @@ pub fn mle_with_mean(pdf: &[(f64, f64)], s: f64) -> Vec<f64> {
 pub fn gsprt_llr(pdf: &[(f64, f64)], s0: f64, s1: f64) -> f64 {
     let p0 = mle_with_mean(pdf, s0);
     let p1 = mle_with_mean(pdf, s1);
-    pdf.iter().zip(p0.iter().zip(&p1)).map(|((_, p), (a, b))| p * (b / a).ln()).sum()
+    pdf.iter()
+        .zip(p0.iter().zip(&p1))
+        .map(|((_, p), (a, b))| p * (b / a).ln())
+        .sum()
 }
 
 /// The usual quick approximation of [`gsprt_llr`] (fishtest's `LLR_alt2`):
@@ -309,7 +348,11 @@ mod tests {
 
     #[test]
     fn even_score_is_zero_elo_with_a_symmetric_interval() {
-        let t = Trinomial { wins: 30, draws: 40, losses: 30 };
+        let t = Trinomial {
+            wins: 30,
+            draws: 40,
+            losses: 30,
+        };
         let e = trinomial_estimate(&t).unwrap();
         assert_eq!(e.score, 0.5);
         assert_eq!(e.elo, 0.0);
@@ -324,7 +367,12 @@ mod tests {
         // σ/√n = 0.4/10 = 0.04; s ± 1.96·0.04 = 0.7 ± 0.078399 = [0.621601, 0.778399];
         // Elo: -400 log10(1/0.7 - 1) = 147.19; 1/0.621601 - 1 = 0.608750 -> 86.22;
         // 1/0.778399 - 1 = 0.284688 -> 218.25.
-        let e = trinomial_estimate(&Trinomial { wins: 60, draws: 20, losses: 20 }).unwrap();
+        let e = trinomial_estimate(&Trinomial {
+            wins: 60,
+            draws: 20,
+            losses: 20,
+        })
+        .unwrap();
         assert!(close(e.score, 0.7, 1e-12));
         assert!(close(e.score_low, 0.621_601, 1e-6), "{e:?}");
         assert!(close(e.score_high, 0.778_399, 1e-6), "{e:?}");
@@ -357,16 +405,41 @@ mod tests {
     fn los_by_hand() {
         // 12 wins, 8 losses: (12 - 8)/sqrt(2·20) = 0.632456; erf = 0.628907;
         // LOS = (1 + 0.628907)/2 = 0.814453.
-        let l = los(&Trinomial { wins: 12, draws: 5, losses: 8 });
+        let l = los(&Trinomial {
+            wins: 12,
+            draws: 5,
+            losses: 8,
+        });
         assert!(close(l, 0.814_453, 1e-6), "{l}");
-        assert_eq!(los(&Trinomial { wins: 0, draws: 9, losses: 0 }), 0.5);
-        assert!(close(los(&Trinomial { wins: 8, draws: 0, losses: 12 }), 1.0 - 0.814_453, 1e-6));
+        assert_eq!(
+            los(&Trinomial {
+                wins: 0,
+                draws: 9,
+                losses: 0
+            }),
+            0.5
+        );
+        assert!(close(
+            los(&Trinomial {
+                wins: 8,
+                draws: 0,
+                losses: 12
+            }),
+            1.0 - 0.814_453,
+            1e-6
+        ));
     }
 
     #[test]
     fn erf_known_values() {
         // Tables: erf(0.5) = 0.5204998778, erf(1) = 0.8427007929, erf(2) = 0.9953222650, erf(3) = 0.9999779095.
-        for (x, y) in [(0.5, 0.520_499_877_8), (1.0, 0.842_700_792_9), (2.0, 0.995_322_265_0), (3.0, 0.999_977_909_5), (0.0, 0.0)] {
+        for (x, y) in [
+            (0.5, 0.520_499_877_8),
+            (1.0, 0.842_700_792_9),
+            (2.0, 0.995_322_265_0),
+            (3.0, 0.999_977_909_5),
+            (0.0, 0.0),
+        ] {
             assert!(close(erf(x), y, 1e-9), "erf({x}) = {}", erf(x));
             assert!(close(erf(-x), -y, 1e-9));
         }
@@ -394,8 +467,17 @@ mod tests {
         // elo0 = 0, elo1 = 100: s0 = 0.5, s1 = 0.640065;
         // W = 30, L = 20: 30 ln(1.280130) + 20 ln(0.719870) = 7.40885 - 6.57369 = 0.83516.
         // The 0.001 draw count that stands for "no draw seen" moves it by < 0.001.
-        let s = Sprt { elo0: 0.0, elo1: 100.0, alpha: 0.05, beta: 0.05 };
-        let llr = s.llr_trinomial(&Trinomial { wins: 30, draws: 0, losses: 20 });
+        let s = Sprt {
+            elo0: 0.0,
+            elo1: 100.0,
+            alpha: 0.05,
+            beta: 0.05,
+        };
+        let llr = s.llr_trinomial(&Trinomial {
+            wins: 30,
+            draws: 0,
+            losses: 20,
+        });
         assert!(close(llr, 0.835_16, 2e-3), "{llr}");
         let s0 = 0.5;
         let s1 = score_from_elo(100.0);
@@ -406,32 +488,71 @@ mod tests {
     #[test]
     fn sprt_matches_the_approximation_for_small_differences() {
         // For elo0/elo1 close together the GSPRT and fishtest's LLR_alt2 agree.
-        let s = Sprt { elo0: 0.0, elo1: 5.0, alpha: 0.05, beta: 0.05 };
-        let t = Trinomial { wins: 420, draws: 1100, losses: 380 };
+        let s = Sprt {
+            elo0: 0.0,
+            elo1: 5.0,
+            alpha: 0.05,
+            beta: 0.05,
+        };
+        let t = Trinomial {
+            wins: 420,
+            draws: 1100,
+            losses: 380,
+        };
         let n = t.games() as f64;
         let pdf: Vec<(f64, f64)> = t.pdf().iter().map(|&(x, c)| (x, c / n)).collect();
         let approx = n * llr_approx(&pdf, score_from_elo(0.0), score_from_elo(5.0));
         let exact = s.llr_trinomial(&t);
-        assert!(close(exact, approx, 0.01 * approx.abs().max(0.1)), "{exact} vs {approx}");
+        assert!(
+            close(exact, approx, 0.01 * approx.abs().max(0.1)),
+            "{exact} vs {approx}"
+        );
         // By hand: s = (420 + 550)/1900 = 0.510526; σ² = (420·0.489474² + 1100·0.010526² + 380·0.510526²)/1900
         // = (100.6266 + 0.1219 + 99.0418)/1900 = 0.105153; s1 = 0.507196;
         // per game (0.007195)(2·0.510526 - 1.007195)/(2·0.105152) = 0.000474; × 1900 = 0.901.
         assert!(close(approx, 0.901, 0.002), "{approx}");
         // The pentanomial LLR agrees with its approximation too.
-        let p = Pentanomial { counts: [10, 40, 100, 45, 12] };
+        let p = Pentanomial {
+            counts: [10, 40, 100, 45, 12],
+        };
         let llr = s.llr_pentanomial(&p);
-        let pdf: Vec<(f64, f64)> = p.pdf().iter().map(|&(x, c)| (x, c / p.pairs() as f64)).collect();
+        let pdf: Vec<(f64, f64)> = p
+            .pdf()
+            .iter()
+            .map(|&(x, c)| (x, c / p.pairs() as f64))
+            .collect();
         let approx = p.pairs() as f64 * llr_approx(&pdf, 0.5, score_from_elo(5.0));
-        assert!(close(llr, approx, 0.02 * approx.abs().max(0.1)), "{llr} vs {approx}");
+        assert!(
+            close(llr, approx, 0.02 * approx.abs().max(0.1)),
+            "{llr} vs {approx}"
+        );
     }
 
     #[test]
     fn sprt_no_games_no_evidence() {
-        let s = Sprt { elo0: 0.0, elo1: 10.0, alpha: 0.05, beta: 0.05 };
+        let s = Sprt {
+            elo0: 0.0,
+            elo1: 10.0,
+            alpha: 0.05,
+            beta: 0.05,
+        };
         assert_eq!(s.llr_trinomial(&Trinomial::default()), 0.0);
         // All draws: mean 0.5 sits between s0 = 0.5 and s1, evidence for H0.
-        assert!(s.llr_trinomial(&Trinomial { wins: 0, draws: 100, losses: 0 }) < 0.0);
+        assert!(
+            s.llr_trinomial(&Trinomial {
+                wins: 0,
+                draws: 100,
+                losses: 0
+            }) < 0.0
+        );
         // Many wins accept H1.
-        assert_eq!(s.state(s.llr_trinomial(&Trinomial { wins: 300, draws: 100, losses: 200 })), SprtState::AcceptH1);
+        assert_eq!(
+            s.state(s.llr_trinomial(&Trinomial {
+                wins: 300,
+                draws: 100,
+                losses: 200
+            })),
+            SprtState::AcceptH1
+        );
     }
 }

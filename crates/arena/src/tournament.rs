@@ -43,8 +43,15 @@ pub struct MatchConfig {
 
 /// What the match reports while it runs.
 pub enum Event<'a> {
-    GameStarted { number: usize, white: &'a str, black: &'a str },
-    GameFinished { game: &'a GameRecord, summary: &'a Summary },
+    GameStarted {
+        number: usize,
+        white: &'a str,
+        black: &'a str,
+    },
+    GameFinished {
+        game: &'a GameRecord,
+        summary: &'a Summary,
+    },
 }
 
 /// The state of the match from the first engine's point of view.
@@ -87,7 +94,13 @@ impl Summary {
         let t = &self.trinomial;
         let mut s = format!("{}-{}-{}", t.wins, t.draws, t.losses);
         if let Some(e) = stats::trinomial_estimate(t) {
-            let _ = write!(s, " {:.1}% Elo {} ±{}", 100.0 * e.score, elo(e.elo), elo(e.elo_error()).trim_start_matches('+'));
+            let _ = write!(
+                s,
+                " {:.1}% Elo {} ±{}",
+                100.0 * e.score,
+                elo(e.elo),
+                elo(e.elo_error()).trim_start_matches('+')
+            );
         }
         if let Some((_, llr, _)) = self.sprt {
             let _ = write!(s, " LLR {llr:.2}");
@@ -100,10 +113,27 @@ impl Summary {
         let t = &self.trinomial;
         let mut out = String::new();
         let n = t.games();
-        let _ = writeln!(out, "Score of {} vs {}: {} - {} - {}  [{:.3}] {n}", self.names[0], self.names[1], t.wins, t.losses, t.draws, if n > 0 { t.points() / n as f64 } else { 0.0 });
+        let _ = writeln!(
+            out,
+            "Score of {} vs {}: {} - {} - {}  [{:.3}] {n}",
+            self.names[0],
+            self.names[1],
+            t.wins,
+            t.losses,
+            t.draws,
+            if n > 0 { t.points() / n as f64 } else { 0.0 }
+        );
         let w = &self.as_white;
-        let b = Trinomial { wins: t.wins - w.wins, draws: t.draws - w.draws, losses: t.losses - w.losses };
-        let _ = writeln!(out, "{} as White: {} - {} - {}; as Black: {} - {} - {} (wins - losses - draws)", self.names[0], w.wins, w.losses, w.draws, b.wins, b.losses, b.draws);
+        let b = Trinomial {
+            wins: t.wins - w.wins,
+            draws: t.draws - w.draws,
+            losses: t.losses - w.losses,
+        };
+        let _ = writeln!(
+            out,
+            "{} as White: {} - {} - {}; as Black: {} - {} - {} (wins - losses - draws)",
+            self.names[0], w.wins, w.losses, w.draws, b.wins, b.losses, b.draws
+        );
         let c = &self.by_colour;
         if n > 0 {
             let _ = writeln!(
@@ -162,11 +192,19 @@ impl Summary {
             );
         }
         if !self.terminations.is_empty() {
-            let list: Vec<String> = self.terminations.iter().map(|(k, v)| format!("{k} {v}")).collect();
+            let list: Vec<String> = self
+                .terminations
+                .iter()
+                .map(|(k, v)| format!("{k} {v}"))
+                .collect();
             let _ = writeln!(out, "Terminations: {}", list.join(", "));
         }
         if self.stopped_by_sprt {
-            let _ = writeln!(out, "Stopped after {} of {} games: the SPRT decided.", self.games, self.planned);
+            let _ = writeln!(
+                out,
+                "Stopped after {} of {} games: the SPRT decided.",
+                self.games, self.planned
+            );
         }
         out
     }
@@ -186,7 +224,11 @@ pub fn check(config: &MatchConfig) -> Result<(), String> {
     if config.games == 0 {
         return Err("no games to play".into());
     }
-    let probe = config.openings.iter().find(|o| o.fen.is_some()).unwrap_or(&config.openings[0]);
+    let probe = config
+        .openings
+        .iter()
+        .find(|o| o.fen.is_some())
+        .unwrap_or(&config.openings[0]);
     let start_fen = if simultaneous {
         let start = *probe.sim_game(config.variant)?.start();
         (!sim::is_variant_start(&start)).then(|| start.to_fen())
@@ -195,7 +237,11 @@ pub fn check(config: &MatchConfig) -> Result<(), String> {
         (!board.starts_from_variant_start()).then(|| board.start_fen())
     };
     if simultaneous {
-        if let Some(spec) = config.engines.iter().find(|s| s.protocol != engine::Protocol::Uci) {
+        if let Some(spec) = config
+            .engines
+            .iter()
+            .find(|s| s.protocol != engine::Protocol::Uci)
+        {
             return Err(format!(
                 "engine {}: the simultaneous variant {} needs UCI with joint moves (docs/protocol.md); XBoard cannot play it",
                 spec.name,
@@ -212,9 +258,13 @@ pub fn check(config: &MatchConfig) -> Result<(), String> {
     for spec in &config.engines {
         let limits = spec.limits.or(config.limits);
         if limits.is_empty() {
-            return Err(format!("engine {}: no limit to play by; give --tc, --nodes, --depth or --movetime", spec.name));
+            return Err(format!(
+                "engine {}: no limit to play by; give --tc, --nodes, --depth or --movetime",
+                spec.name
+            ));
         }
-        let mut e = engine::start(spec, &spec.name, config.log.clone(), config.hang_timeout).map_err(|f| format!("engine {}: {f}", spec.name))?;
+        let mut e = engine::start(spec, &spec.name, config.log.clone(), config.hang_timeout)
+            .map_err(|f| format!("engine {}: {f}", spec.name))?;
         let setup = GameSetup {
             variant_id: config.variant.id().to_string(),
             variant: spec.variant_name(config.variant.id()),
@@ -238,7 +288,10 @@ pub fn run(config: &MatchConfig, mut on_event: impl FnMut(Event)) -> Result<Summ
     let workers = config.concurrency.clamp(1, config.games.max(1));
     let (tx, rx) = mpsc::channel::<Message>();
     let mut summary = Summary {
-        names: [config.engines[0].name.clone(), config.engines[1].name.clone()],
+        names: [
+            config.engines[0].name.clone(),
+            config.engines[1].name.clone(),
+        ],
         planned: config.games,
         sprt: config.sprt.map(|s| (s, 0.0, SprtState::Continue)),
         ..Summary::default()
@@ -254,12 +307,21 @@ pub fn run(config: &MatchConfig, mut on_event: impl FnMut(Event)) -> Result<Summ
         let mut half_pairs: HashMap<usize, u32> = HashMap::new();
         for msg in rx {
             match msg {
-                Message::Started { number, white, black } => on_event(Event::GameStarted { number, white: &white, black: &black }),
+                Message::Started {
+                    number,
+                    white,
+                    black,
+                } => on_event(Event::GameStarted {
+                    number,
+                    white: &white,
+                    black: &black,
+                }),
                 Message::Finished(game) => {
                     let first_is_white = (game.number - 1) % 2 == 0;
                     let half_points = match (game.ending.result, first_is_white) {
                         (GameResult::Draw, _) => 1,
-                        (GameResult::Win(Color::White), true) | (GameResult::Win(Color::Black), false) => 2,
+                        (GameResult::Win(Color::White), true)
+                        | (GameResult::Win(Color::Black), false) => 2,
                         _ => 0,
                     };
                     let t = &mut summary.trinomial;
@@ -290,17 +352,31 @@ pub fn run(config: &MatchConfig, mut on_event: impl FnMut(Event)) -> Result<Summ
                         }
                     }
                     summary.games += 1;
-                    *summary.terminations.entry(game.ending.termination.pgn()).or_default() += 1;
+                    *summary
+                        .terminations
+                        .entry(game.ending.termination.pgn())
+                        .or_default() += 1;
                     if let Some((s, _, before)) = summary.sprt {
-                        let llr = if summary.pentanomial.pairs() > 0 { s.llr_pentanomial(&summary.pentanomial) } else { 0.0 };
+                        let llr = if summary.pentanomial.pairs() > 0 {
+                            s.llr_pentanomial(&summary.pentanomial)
+                        } else {
+                            0.0
+                        };
                         // A decision stands; games already under way still count in the LLR.
-                        let state = if before == SprtState::Continue { s.state(llr) } else { before };
+                        let state = if before == SprtState::Continue {
+                            s.state(llr)
+                        } else {
+                            before
+                        };
                         summary.sprt = Some((s, llr, state));
                         if state != SprtState::Continue && !stop.swap(true, Ordering::SeqCst) {
                             summary.stopped_by_sprt = summary.games < config.games;
                         }
                     }
-                    on_event(Event::GameFinished { game: &game, summary: &summary });
+                    on_event(Event::GameFinished {
+                        game: &game,
+                        summary: &summary,
+                    });
                 }
             }
         }
@@ -312,11 +388,21 @@ pub fn run(config: &MatchConfig, mut on_event: impl FnMut(Event)) -> Result<Summ
 }
 
 enum Message {
-    Started { number: usize, white: String, black: String },
+    Started {
+        number: usize,
+        white: String,
+        black: String,
+    },
     Finished(Box<GameRecord>),
 }
 
-fn worker(config: &MatchConfig, w: usize, next: &AtomicUsize, stop: &AtomicBool, tx: mpsc::Sender<Message>) {
+fn worker(
+    config: &MatchConfig,
+    w: usize,
+    next: &AtomicUsize,
+    stop: &AtomicBool,
+    tx: mpsc::Sender<Message>,
+) {
     let mut engines: [Option<Box<dyn Engine>>; 2] = [None, None];
     loop {
         if stop.load(Ordering::SeqCst) {
@@ -331,7 +417,11 @@ fn worker(config: &MatchConfig, w: usize, next: &AtomicUsize, stop: &AtomicBool,
         // Engine 0 is White in even games (numbered from 0), Black in odd ones.
         let order = if index % 2 == 0 { [0, 1] } else { [1, 0] };
         let names = order.map(|e| config.engines[e].name.clone());
-        let _ = tx.send(Message::Started { number, white: names[0].clone(), black: names[1].clone() });
+        let _ = tx.send(Message::Started {
+            number,
+            white: names[0].clone(),
+            black: names[1].clone(),
+        });
         let settings = GameSettings {
             number,
             variant: config.variant,
@@ -352,8 +442,15 @@ fn worker(config: &MatchConfig, w: usize, next: &AtomicUsize, stop: &AtomicBool,
                     Ok(eng) => engines[e] = Some(eng),
                     Err(f) => {
                         if start_failure.is_none() {
-                            let color = if side == 0 { Color::White } else { Color::Black };
-                            start_failure = Some((color, Failure::new(f.kind, format!("could not be started: {}", f.detail))));
+                            let color = if side == 0 {
+                                Color::White
+                            } else {
+                                Color::Black
+                            };
+                            start_failure = Some((
+                                color,
+                                Failure::new(f.kind, format!("could not be started: {}", f.detail)),
+                            ));
                         }
                     }
                 }
@@ -372,16 +469,35 @@ fn worker(config: &MatchConfig, w: usize, next: &AtomicUsize, stop: &AtomicBool,
                 ending: Ending {
                     result: GameResult::Win(loser.other()),
                     termination: Termination::Abandoned,
-                    reason: format!("{} {}", if loser == Color::White { "White" } else { "Black" }, f.detail),
+                    reason: format!(
+                        "{} {}",
+                        if loser == Color::White {
+                            "White"
+                        } else {
+                            "Black"
+                        },
+                        f.detail
+                    ),
                 },
                 limits: settings.limits,
                 failed: [false, false],
             },
             None => {
                 let [a, b] = &mut engines;
-                let (first, second) = (a.as_deref_mut().expect("started"), b.as_deref_mut().expect("started"));
-                let pair: [&mut dyn Engine; 2] = if order[0] == 0 { [first, second] } else { [second, first] };
-                let record = if sim::is_simultaneous(config.variant) { sim::play(pair, opening, &settings) } else { game::play(pair, opening, &settings) };
+                let (first, second) = (
+                    a.as_deref_mut().expect("started"),
+                    b.as_deref_mut().expect("started"),
+                );
+                let pair: [&mut dyn Engine; 2] = if order[0] == 0 {
+                    [first, second]
+                } else {
+                    [second, first]
+                };
+                let record = if sim::is_simultaneous(config.variant) {
+                    sim::play(pair, opening, &settings)
+                } else {
+                    game::play(pair, opening, &settings)
+                };
                 for (side, &e) in order.iter().enumerate() {
                     if record.failed[side] {
                         if let Some(mut eng) = engines[e].take() {

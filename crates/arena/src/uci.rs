@@ -17,9 +17,12 @@
 
 use std::time::{Duration, Instant};
 
-use crate::engine::{EngineSpec, Failure, FailureKind, GameSetup, MoveRequest, Process, ReadError, Reply, Score, Strategy};
-use parity_rules::Color;
+use crate::engine::{
+    EngineSpec, Failure, FailureKind, GameSetup, MoveRequest, Process, ReadError, Reply, Score,
+    Strategy,
+};
 use crate::limits::Limits;
+use parity_rules::Color;
 
 pub struct UciEngine {
     process: Process,
@@ -33,8 +36,13 @@ pub struct UciEngine {
 }
 
 impl UciEngine {
-    pub fn start(mut process: Process, spec: &EngineSpec, timeout: Duration) -> Result<UciEngine, Failure> {
-        let start_failure = |f: Failure| Failure::new(FailureKind::Start, format!("UCI handshake: {f}"));
+    pub fn start(
+        mut process: Process,
+        spec: &EngineSpec,
+        timeout: Duration,
+    ) -> Result<UciEngine, Failure> {
+        let start_failure =
+            |f: Failure| Failure::new(FailureKind::Start, format!("UCI handshake: {f}"));
         process.send("uci").map_err(start_failure)?;
         let deadline = Instant::now() + timeout;
         let mut id_name = None;
@@ -54,9 +62,20 @@ impl UciEngine {
                 variants = variant_combo(line).or(variants);
             }
         }
-        let mut engine = UciEngine { process, id_name, options, variants, start_fen: None, limits: Limits::default(), timeout };
+        let mut engine = UciEngine {
+            process,
+            id_name,
+            options,
+            variants,
+            start_fen: None,
+            limits: Limits::default(),
+            timeout,
+        };
         for (name, value) in &spec.options {
-            engine.process.send(&format!("setoption name {name} value {value}")).map_err(start_failure)?;
+            engine
+                .process
+                .send(&format!("setoption name {name} value {value}"))
+                .map_err(start_failure)?;
         }
         engine.sync().map_err(start_failure)?;
         Ok(engine)
@@ -88,15 +107,26 @@ fn read(process: &mut Process, deadline: Instant, what: &str) -> Result<String, 
     match process.recv(deadline) {
         Ok(line) => Ok(line),
         Err(ReadError::Eof) => Err(process.crashed()),
-        Err(ReadError::Timeout) => Err(Failure::new(FailureKind::Hang, format!("no `{what}` in time (hangs)"))),
+        Err(ReadError::Timeout) => Err(Failure::new(
+            FailureKind::Hang,
+            format!("no `{what}` in time (hangs)"),
+        )),
     }
 }
 
 /// The values of an `option name UCI_Variant type combo ... var a var b` line.
 pub fn variant_combo(line: &str) -> Option<Vec<String>> {
-    let rest = line.trim().strip_prefix("option name UCI_Variant type combo")?;
+    let rest = line
+        .trim()
+        .strip_prefix("option name UCI_Variant type combo")?;
     let words: Vec<&str> = rest.split_whitespace().collect();
-    Some(words.windows(2).filter(|w| w[0] == "var").map(|w| w[1].to_string()).collect())
+    Some(
+        words
+            .windows(2)
+            .filter(|w| w[0] == "var")
+            .map(|w| w[1].to_string())
+            .collect(),
+    )
 }
 
 /// What an `info` line says for a simultaneous variant: `value V`,
@@ -110,8 +140,26 @@ pub struct SimInfo {
 
 /// The keywords of an `info` line that end a list of moves.
 const INFO_KEYWORDS: &[&str] = &[
-    "depth", "seldepth", "time", "nodes", "pv", "multipv", "score", "currmove", "currmovenumber", "hashfull", "nps", "tbhits", "sbhits",
-    "cpuload", "string", "refutation", "currline", "value", "strategy", "opponent",
+    "depth",
+    "seldepth",
+    "time",
+    "nodes",
+    "pv",
+    "multipv",
+    "score",
+    "currmove",
+    "currmovenumber",
+    "hashfull",
+    "nps",
+    "tbhits",
+    "sbhits",
+    "cpuload",
+    "string",
+    "refutation",
+    "currline",
+    "value",
+    "strategy",
+    "opponent",
 ];
 
 /// Reads the simultaneous-variant items of an `info` line.
@@ -122,7 +170,11 @@ pub fn parse_info_sim(line: &str) -> SimInfo {
     while i < words.len() {
         match words[i] {
             "value" => {
-                info.value = words.get(i + 1).and_then(|v| v.parse::<f64>().ok()).filter(|v| v.is_finite()).or(info.value);
+                info.value = words
+                    .get(i + 1)
+                    .and_then(|v| v.parse::<f64>().ok())
+                    .filter(|v| v.is_finite())
+                    .or(info.value);
                 i += 2;
             }
             list @ ("strategy" | "opponent") => {
@@ -158,7 +210,10 @@ pub fn parse_info_score(line: &str) -> (Option<Score>, Option<u32>) {
         match words[i] {
             "depth" => depth = words.get(i + 1).and_then(|d| d.parse().ok()),
             "score" => {
-                score = match (words.get(i + 1), words.get(i + 2).and_then(|v| v.parse::<i32>().ok())) {
+                score = match (
+                    words.get(i + 1),
+                    words.get(i + 2).and_then(|v| v.parse::<i32>().ok()),
+                ) {
                     (Some(&"cp"), Some(v)) => Some(Score::Cp(v)),
                     (Some(&"mate"), Some(v)) => Some(Score::Mate(v)),
                     _ => score,
@@ -184,13 +239,20 @@ impl crate::engine::Engine for UciEngine {
                 if !list.iter().any(|v| v.eq_ignore_ascii_case(&setup.variant)) {
                     return Err(Failure::new(
                         FailureKind::Start,
-                        format!("does not offer the simultaneous variant `{}` (UCI_Variant: {})", setup.variant, list.join(" ")),
+                        format!(
+                            "does not offer the simultaneous variant `{}` (UCI_Variant: {})",
+                            setup.variant,
+                            list.join(" ")
+                        ),
                     ));
                 }
             }
         }
         if setup.variant_id != "chess" || self.has_option("UCI_Variant") {
-            self.process.send(&format!("setoption name UCI_Variant value {}", setup.variant))?;
+            self.process.send(&format!(
+                "setoption name UCI_Variant value {}",
+                setup.variant
+            ))?;
         }
         self.process.send("ucinewgame")?;
         self.start_fen = setup.start_fen.clone();
@@ -211,11 +273,19 @@ impl crate::engine::Engine for UciEngine {
         self.process.send(&position)?;
         let mut go = String::from("go");
         if let Some(side) = request.side {
-            go.push_str(if side == Color::White { " side white" } else { " side black" });
+            go.push_str(if side == Color::White {
+                " side white"
+            } else {
+                " side black"
+            });
         }
         if let Some(clocks) = request.clocks {
             let inc = request.increment.as_millis();
-            go.push_str(&format!(" wtime {} btime {} winc {inc} binc {inc}", clocks[0].as_millis(), clocks[1].as_millis()));
+            go.push_str(&format!(
+                " wtime {} btime {} winc {inc} binc {inc}",
+                clocks[0].as_millis(),
+                clocks[1].as_millis()
+            ));
         }
         if let Some(n) = self.limits.nodes {
             go.push_str(&format!(" nodes {n}"));
@@ -239,8 +309,14 @@ impl crate::engine::Engine for UciEngine {
                     let _ = self.process.send("stop");
                     let waited = started.elapsed().as_secs_f64();
                     return Err(match request.late {
-                        FailureKind::Time => Failure::new(FailureKind::Time, format!("loses on time (no move after {waited:.2} s)")),
-                        _ => Failure::new(FailureKind::Hang, format!("hangs (no move after {waited:.1} s)")),
+                        FailureKind::Time => Failure::new(
+                            FailureKind::Time,
+                            format!("loses on time (no move after {waited:.2} s)"),
+                        ),
+                        _ => Failure::new(
+                            FailureKind::Hang,
+                            format!("hangs (no move after {waited:.1} s)"),
+                        ),
                     });
                 }
             };
@@ -284,9 +360,18 @@ mod tests {
 
     #[test]
     fn info_lines() {
-        assert_eq!(parse_info_score("info depth 12 seldepth 18 score cp -35 nodes 1000 pv e2e4"), (Some(Score::Cp(-35)), Some(12)));
-        assert_eq!(parse_info_score("info depth 3 score mate -2 pv a1a2"), (Some(Score::Mate(-2)), Some(3)));
-        assert_eq!(parse_info_score("info depth 5 score cp 20 lowerbound"), (Some(Score::Cp(20)), Some(5)));
+        assert_eq!(
+            parse_info_score("info depth 12 seldepth 18 score cp -35 nodes 1000 pv e2e4"),
+            (Some(Score::Cp(-35)), Some(12))
+        );
+        assert_eq!(
+            parse_info_score("info depth 3 score mate -2 pv a1a2"),
+            (Some(Score::Mate(-2)), Some(3))
+        );
+        assert_eq!(
+            parse_info_score("info depth 5 score cp 20 lowerbound"),
+            (Some(Score::Cp(20)), Some(5))
+        );
         assert_eq!(parse_info_score("info string score cp 99"), (None, None));
         assert_eq!(parse_info_score("info nodes 10"), (None, None));
     }
@@ -296,21 +381,42 @@ mod tests {
         let line = "info depth 2 nodes 51234 time 130 value 0.0420 strategy e2e4 0.6250 d2d4 0.3750 opponent e7e5 0.5000 c7c5 0.5000";
         let i = parse_info_sim(line);
         assert_eq!(i.value, Some(0.042));
-        assert_eq!(i.strategy, Some(vec![("e2e4".to_string(), 0.625), ("d2d4".to_string(), 0.375)]));
-        assert_eq!(i.opponent, Some(vec![("e7e5".to_string(), 0.5), ("c7c5".to_string(), 0.5)]));
+        assert_eq!(
+            i.strategy,
+            Some(vec![
+                ("e2e4".to_string(), 0.625),
+                ("d2d4".to_string(), 0.375)
+            ])
+        );
+        assert_eq!(
+            i.opponent,
+            Some(vec![("e7e5".to_string(), 0.5), ("c7c5".to_string(), 0.5)])
+        );
         assert_eq!(parse_info_score(line), (None, Some(2)));
         // Lists end at a keyword; a lone value, or none, is fine.
         let i = parse_info_sim("info strategy g1f3 1 nodes 5 value -1");
-        assert_eq!((i.value, i.strategy.unwrap().len(), i.opponent), (Some(-1.0), 1, None));
-        assert_eq!(parse_info_sim("info depth 3 score cp 20 pv e2e4"), SimInfo::default());
+        assert_eq!(
+            (i.value, i.strategy.unwrap().len(), i.opponent),
+            (Some(-1.0), 1, None)
+        );
+        assert_eq!(
+            parse_info_sim("info depth 3 score cp 20 pv e2e4"),
+            SimInfo::default()
+        );
         assert_eq!(parse_info_sim("info string value 3"), SimInfo::default());
-        assert_eq!(parse_info_sim("info value nan strategy e2e4 x").strategy, Some(vec![]));
+        assert_eq!(
+            parse_info_sim("info value nan strategy e2e4 x").strategy,
+            Some(vec![])
+        );
     }
 
     #[test]
     fn variant_combos() {
         let line = "option name UCI_Variant type combo default chess var chess var parity var move-neutral";
-        assert_eq!(variant_combo(line).unwrap(), ["chess", "parity", "move-neutral"]);
+        assert_eq!(
+            variant_combo(line).unwrap(),
+            ["chess", "parity", "move-neutral"]
+        );
         assert_eq!(variant_combo("option name Hash type spin default 16"), None);
     }
 }

@@ -20,7 +20,9 @@
 
 use std::time::{Duration, Instant};
 
-use crate::engine::{EngineSpec, Failure, FailureKind, GameSetup, MoveRequest, Process, ReadError, Reply, Score};
+use crate::engine::{
+    EngineSpec, Failure, FailureKind, GameSetup, MoveRequest, Process, ReadError, Reply, Score,
+};
 use crate::limits::Limits;
 use parity_rules::Color;
 
@@ -60,13 +62,21 @@ fn read(process: &mut Process, deadline: Instant, what: &str) -> Result<String, 
     match process.recv(deadline) {
         Ok(line) => Ok(line),
         Err(ReadError::Eof) => Err(process.crashed()),
-        Err(ReadError::Timeout) => Err(Failure::new(FailureKind::Hang, format!("no `{what}` in time (hangs)"))),
+        Err(ReadError::Timeout) => Err(Failure::new(
+            FailureKind::Hang,
+            format!("no `{what}` in time (hangs)"),
+        )),
     }
 }
 
 impl XboardEngine {
-    pub fn start(mut process: Process, spec: &EngineSpec, timeout: Duration) -> Result<XboardEngine, Failure> {
-        let start_failure = |f: Failure| Failure::new(FailureKind::Start, format!("XBoard handshake: {f}"));
+    pub fn start(
+        mut process: Process,
+        spec: &EngineSpec,
+        timeout: Duration,
+    ) -> Result<XboardEngine, Failure> {
+        let start_failure =
+            |f: Failure| Failure::new(FailureKind::Start, format!("XBoard handshake: {f}"));
         process.send("xboard").map_err(start_failure)?;
         process.send("protover 2").map_err(start_failure)?;
         let mut features = Vec::new();
@@ -78,12 +88,23 @@ impl XboardEngine {
                 Ok(line) => line,
                 Err(ReadError::Eof) => return Err(start_failure(process.crashed())),
                 Err(ReadError::Timeout) if !waiting_for_done => break,
-                Err(ReadError::Timeout) => return Err(start_failure(Failure::new(FailureKind::Hang, "no `feature done=1` in time"))),
+                Err(ReadError::Timeout) => {
+                    return Err(start_failure(Failure::new(
+                        FailureKind::Hang,
+                        "no `feature done=1` in time",
+                    )))
+                }
             };
-            let Some(rest) = line.trim().strip_prefix("feature ") else { continue };
+            let Some(rest) = line.trim().strip_prefix("feature ") else {
+                continue;
+            };
             let mut done = false;
             for (name, value) in parse_features(rest) {
-                let reply = if name == "san" && value == "1" { "rejected" } else { "accepted" };
+                let reply = if name == "san" && value == "1" {
+                    "rejected"
+                } else {
+                    "accepted"
+                };
                 if name == "done" {
                     if value == "0" {
                         waiting_for_done = true;
@@ -92,23 +113,40 @@ impl XboardEngine {
                         done = true;
                     }
                 }
-                process.send(&format!("{reply} {name}")).map_err(start_failure)?;
+                process
+                    .send(&format!("{reply} {name}"))
+                    .map_err(start_failure)?;
                 features.push((name, value));
             }
             if done {
                 break;
             }
         }
-        let mut engine = XboardEngine { process, features, sent: 0, ping: 0, limits: Limits::default(), color: Color::White, timeout };
+        let mut engine = XboardEngine {
+            process,
+            features,
+            sent: 0,
+            ping: 0,
+            limits: Limits::default(),
+            color: Color::White,
+            timeout,
+        };
         for (name, value) in &spec.options {
-            engine.process.send(&format!("option {name}={value}")).map_err(start_failure)?;
+            engine
+                .process
+                .send(&format!("option {name}={value}"))
+                .map_err(start_failure)?;
         }
         engine.sync().map_err(start_failure)?;
         Ok(engine)
     }
 
     fn feature(&self, name: &str) -> Option<&str> {
-        self.features.iter().rev().find(|(n, _)| n == name).map(|(_, v)| v.as_str())
+        self.features
+            .iter()
+            .rev()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
     }
 
     fn sync(&mut self) -> Result<(), Failure> {
@@ -160,13 +198,23 @@ impl crate::engine::Engine for XboardEngine {
 
     fn new_game(&mut self, setup: &GameSetup) -> Result<(), Failure> {
         if setup.simultaneous {
-            return Err(Failure::new(FailureKind::Start, "XBoard cannot play a simultaneous variant; it needs UCI with joint moves".to_string()));
+            return Err(Failure::new(
+                FailureKind::Start,
+                "XBoard cannot play a simultaneous variant; it needs UCI with joint moves"
+                    .to_string(),
+            ));
         }
         self.process.send("new")?;
         if setup.variant_id != "chess" {
             if let Some(list) = self.feature("variants") {
                 if !list.split(',').any(|v| v.trim() == setup.variant) {
-                    return Err(Failure::new(FailureKind::Start, format!("does not know variant `{}` (it knows: {list})", setup.variant)));
+                    return Err(Failure::new(
+                        FailureKind::Start,
+                        format!(
+                            "does not know variant `{}` (it knows: {list})",
+                            setup.variant
+                        ),
+                    ));
                 }
             }
             self.process.send(&format!("variant {}", setup.variant))?;
@@ -175,7 +223,8 @@ impl crate::engine::Engine for XboardEngine {
             if self.feature("setboard") != Some("1") {
                 return Err(Failure::new(
                     FailureKind::Start,
-                    "cannot start from a FEN (no `setboard` feature); use openings given as moves".to_string(),
+                    "cannot start from a FEN (no `setboard` feature); use openings given as moves"
+                        .to_string(),
                 ));
             }
             self.process.send("force")?;
@@ -184,14 +233,20 @@ impl crate::engine::Engine for XboardEngine {
         self.limits = setup.limits;
         self.color = setup.color;
         if self.limits.nodes.is_some() {
-            return Err(Failure::new(FailureKind::Start, "XBoard engines take no node limit here; use --tc, --depth or --movetime".to_string()));
+            return Err(Failure::new(
+                FailureKind::Start,
+                "XBoard engines take no node limit here; use --tc, --depth or --movetime"
+                    .to_string(),
+            ));
         }
         if let Some(tc) = self.limits.tc {
             let inc = tc.increment.as_secs_f64();
-            self.process.send(&format!("level 0 {} {}", level_base(tc.base), inc))?;
+            self.process
+                .send(&format!("level 0 {} {}", level_base(tc.base), inc))?;
         }
         if let Some(m) = self.limits.movetime {
-            self.process.send(&format!("st {}", m.as_secs_f64().ceil().max(1.0) as u64))?;
+            self.process
+                .send(&format!("st {}", m.as_secs_f64().ceil().max(1.0) as u64))?;
         }
         if let Some(d) = self.limits.depth {
             self.process.send(&format!("sd {d}"))?;
@@ -205,7 +260,10 @@ impl crate::engine::Engine for XboardEngine {
 
     fn go(&mut self, request: &MoveRequest) -> Result<Reply, Failure> {
         if request.side.is_some() {
-            return Err(Failure::new(FailureKind::Protocol, "cannot be asked for a joint move over XBoard"));
+            return Err(Failure::new(
+                FailureKind::Protocol,
+                "cannot be asked for a joint move over XBoard",
+            ));
         }
         self.process.drain();
         for i in self.sent..request.moves.len() {
@@ -215,9 +273,14 @@ impl crate::engine::Engine for XboardEngine {
         self.sent = request.moves.len();
         if let Some(clocks) = request.clocks {
             // The engine is asked only on its own turn.
-            let (own, other) = (clocks[self.color.index()], clocks[self.color.other().index()]);
-            self.process.send(&format!("time {}", own.as_millis() / 10))?;
-            self.process.send(&format!("otim {}", other.as_millis() / 10))?;
+            let (own, other) = (
+                clocks[self.color.index()],
+                clocks[self.color.other().index()],
+            );
+            self.process
+                .send(&format!("time {}", own.as_millis() / 10))?;
+            self.process
+                .send(&format!("otim {}", other.as_millis() / 10))?;
         }
         let started = Instant::now();
         self.process.send("go")?;
@@ -231,31 +294,53 @@ impl crate::engine::Engine for XboardEngine {
                 Err(ReadError::Eof) => return Err(self.process.crashed()),
                 Err(ReadError::Timeout) => {
                     if let Some(claim) = claim {
-                        return Err(Failure::new(FailureKind::Protocol, format!("claims `{claim}` but the game goes on")));
+                        return Err(Failure::new(
+                            FailureKind::Protocol,
+                            format!("claims `{claim}` but the game goes on"),
+                        ));
                     }
                     let _ = self.process.send("?");
                     let waited = started.elapsed().as_secs_f64();
                     return Err(match request.late {
-                        FailureKind::Time => Failure::new(FailureKind::Time, format!("loses on time (no move after {waited:.2} s)")),
-                        _ => Failure::new(FailureKind::Hang, format!("hangs (no move after {waited:.1} s)")),
+                        FailureKind::Time => Failure::new(
+                            FailureKind::Time,
+                            format!("loses on time (no move after {waited:.2} s)"),
+                        ),
+                        _ => Failure::new(
+                            FailureKind::Hang,
+                            format!("hangs (no move after {waited:.1} s)"),
+                        ),
                     });
                 }
             };
             let line = line.trim();
-            let text = line.strip_prefix("move ").or_else(|| line.split_once("My move is:").map(|(_, m)| m)).map(str::trim);
+            let text = line
+                .strip_prefix("move ")
+                .or_else(|| line.split_once("My move is:").map(|(_, m)| m))
+                .map(str::trim);
             if let Some(text) = text {
                 let elapsed = started.elapsed();
                 self.sent += 1;
                 self.process.send("force")?;
-                return Ok(Reply { score, depth, ..Reply::new(text, elapsed) });
+                return Ok(Reply {
+                    score,
+                    depth,
+                    ..Reply::new(text, elapsed)
+                });
             }
             if line == "resign" || line.starts_with("resign ") {
                 return Err(Failure::new(FailureKind::Resign, "resigns"));
             }
             if line.starts_with("Illegal move") {
-                return Err(Failure::new(FailureKind::Protocol, format!("refuses a legal move, the rules differ: `{line}`")));
+                return Err(Failure::new(
+                    FailureKind::Protocol,
+                    format!("refuses a legal move, the rules differ: `{line}`"),
+                ));
             }
-            if ["1-0", "0-1", "1/2-1/2"].iter().any(|r| line.starts_with(r)) {
+            if ["1-0", "0-1", "1/2-1/2"]
+                .iter()
+                .any(|r| line.starts_with(r))
+            {
                 // A claim the rules do not back: it stands only if no move
                 // follows within a second.
                 claim = Some(line.to_string());
@@ -284,12 +369,20 @@ mod tests {
 
     #[test]
     fn features_and_thinking() {
-        let f = parse_features(r#"myname="Fairy-Max 5.0b" setboard=0 ping=1 variants="normal,tutti-frutti" done=0"#);
+        let f = parse_features(
+            r#"myname="Fairy-Max 5.0b" setboard=0 ping=1 variants="normal,tutti-frutti" done=0"#,
+        );
         assert_eq!(f[0], ("myname".to_string(), "Fairy-Max 5.0b".to_string()));
         assert_eq!(f[1], ("setboard".to_string(), "0".to_string()));
-        assert_eq!(f[3], ("variants".to_string(), "normal,tutti-frutti".to_string()));
+        assert_eq!(
+            f[3],
+            ("variants".to_string(), "normal,tutti-frutti".to_string())
+        );
         assert_eq!(f[4], ("done".to_string(), "0".to_string()));
-        assert_eq!(parse_thinking(" 4      9        0       2274 g1f3 g8f6"), Some((Score::Cp(9), 4)));
+        assert_eq!(
+            parse_thinking(" 4      9        0       2274 g1f3 g8f6"),
+            Some((Score::Cp(9), 4))
+        );
         assert_eq!(parse_thinking("move e2e4"), None);
         assert_eq!(level_base(Duration::from_secs(10)), "0:10");
         assert_eq!(level_base(Duration::from_secs(120)), "2");

@@ -22,7 +22,10 @@ fn fmax_ini() -> String {
 }
 
 fn fsf_ini() -> String {
-    format!("{}/tests/data/fairy-stockfish-parity.ini", env!("CARGO_MANIFEST_DIR"))
+    format!(
+        "{}/tests/data/fairy-stockfish-parity.ini",
+        env!("CARGO_MANIFEST_DIR")
+    )
 }
 
 fn need(path: &str, package: &str) {
@@ -36,12 +39,18 @@ fn config(variant: &str, a: &str, b: &str, games: usize, limits: Limits) -> Matc
     let variant = Registry::builtin().get(variant).unwrap();
     MatchConfig {
         variant,
-        engines: [EngineSpec::parse(a, None).unwrap(), EngineSpec::parse(b, None).unwrap()],
+        engines: [
+            EngineSpec::parse(a, None).unwrap(),
+            EngineSpec::parse(b, None).unwrap(),
+        ],
         limits,
         openings: openings::random_balanced(variant, games.div_ceil(2), 6, 11).unwrap(),
         games,
         concurrency: 2,
-        adjudication: Adjudication { max_plies: Some(160), ..Adjudication::default() },
+        adjudication: Adjudication {
+            max_plies: Some(160),
+            ..Adjudication::default()
+        },
         time_margin: Duration::from_millis(300),
         hang_timeout: Duration::from_secs(20),
         sprt: None,
@@ -63,17 +72,33 @@ fn play_clean(c: &MatchConfig) -> Vec<GameRecord> {
     let registry = Registry::builtin();
     for g in &games {
         assert!(
-            matches!(g.ending.termination, Termination::Normal | Termination::Adjudication),
+            matches!(
+                g.ending.termination,
+                Termination::Normal | Termination::Adjudication
+            ),
             "game {} ({} - {}) ended by {:?}: {}\nmoves: {}",
             g.number,
             g.white,
             g.black,
             g.ending.termination,
             g.ending.reason,
-            g.moves.iter().map(|m| m.uci.as_str()).collect::<Vec<_>>().join(" ")
+            g.moves
+                .iter()
+                .map(|m| m.uci.as_str())
+                .collect::<Vec<_>>()
+                .join(" ")
         );
         assert!(g.moves.len() >= 2, "{:?}", g.ending);
-        eprintln!("{} game {}: {} - {}: {} {{{}}} after {} plies", c.variant.id(), g.number, g.white, g.black, g.ending.result_text(), g.ending.reason, g.opening.len() + g.moves.len());
+        eprintln!(
+            "{} game {}: {} - {}: {} {{{}}} after {} plies",
+            c.variant.id(),
+            g.number,
+            g.white,
+            g.black,
+            g.ending.result_text(),
+            g.ending.reason,
+            g.opening.len() + g.moves.len()
+        );
         let text = pgn::write(g, "peer test", "2026.01.01");
         parity_rules::record::replay(&registry, &text).unwrap_or_else(|e| panic!("{e}\n{text}"));
     }
@@ -88,11 +113,17 @@ fn fairy_stockfish_against_itself_in_chess() {
         &format!("name=fsf-a,cmd={FAIRY_STOCKFISH},option.Hash=8"),
         &format!("name=fsf-b,cmd={FAIRY_STOCKFISH},option.Hash=8"),
         4,
-        Limits { nodes: Some(2000), ..Limits::default() },
+        Limits {
+            nodes: Some(2000),
+            ..Limits::default()
+        },
     );
     let games = play_clean(&c);
     // Engine moves carry Fairy-Stockfish's scores.
-    assert!(games.iter().flat_map(|g| &g.moves).any(|m| m.score.is_some() && m.depth.is_some()));
+    assert!(games
+        .iter()
+        .flat_map(|g| &g.moves)
+        .any(|m| m.score.is_some() && m.depth.is_some()));
 }
 
 #[test]
@@ -103,13 +134,21 @@ fn fairy_stockfish_against_the_fake_engine_with_a_clock() {
         &format!("name=fsf,cmd={FAIRY_STOCKFISH},option.Hash=8"),
         &format!("name=fake,cmd={FAKE},arg=--mode,arg=random"),
         2,
-        Limits { tc: Some(TimeControl::parse("2+0.05").unwrap()), ..Limits::default() },
+        Limits {
+            tc: Some(TimeControl::parse("2+0.05").unwrap()),
+            ..Limits::default()
+        },
     );
     let games = play_clean(&c);
     // A random mover loses to Fairy-Stockfish.
     for g in &games {
         let fsf_white = g.white == "fsf";
-        assert_eq!(g.ending.result_text(), if fsf_white { "1-0" } else { "0-1" }, "{:?}", g.ending);
+        assert_eq!(
+            g.ending.result_text(),
+            if fsf_white { "1-0" } else { "0-1" },
+            "{:?}",
+            g.ending
+        );
     }
 }
 
@@ -121,10 +160,16 @@ fn fairy_stockfish_plays_tutti_frutti_from_an_ini() {
     need(FAIRY_STOCKFISH, "fairy-stockfish");
     let c = config(
         "tutti-frutti",
-        &format!("name=fsf,cmd={FAIRY_STOCKFISH},option.VariantPath={}", fsf_ini()),
+        &format!(
+            "name=fsf,cmd={FAIRY_STOCKFISH},option.VariantPath={}",
+            fsf_ini()
+        ),
         &format!("name=fake,cmd={FAKE},arg=--mode,arg=random"),
         2,
-        Limits { nodes: Some(3000), ..Limits::default() },
+        Limits {
+            nodes: Some(3000),
+            ..Limits::default()
+        },
     );
     play_clean(&c);
 }
@@ -135,10 +180,16 @@ fn fairymax_plays_chess_and_tutti_frutti_from_our_ini() {
     for variant in ["chess", "tutti-frutti"] {
         let c = config(
             variant,
-            &format!("name=fairymax,cmd={FAIRYMAX},arg={},proto=xboard", fmax_ini()),
+            &format!(
+                "name=fairymax,cmd={FAIRYMAX},arg={},proto=xboard",
+                fmax_ini()
+            ),
             &format!("name=fake,cmd={FAKE},arg=--mode,arg=random"),
             2,
-            Limits { tc: Some(TimeControl::parse("2+0.05").unwrap()), ..Limits::default() },
+            Limits {
+                tc: Some(TimeControl::parse("2+0.05").unwrap()),
+                ..Limits::default()
+            },
         );
         play_clean(&c);
     }
@@ -153,10 +204,16 @@ fn fairymax_against_fairy_stockfish_in_chess() {
     need(FAIRY_STOCKFISH, "fairy-stockfish");
     let c = config(
         "chess",
-        &format!("name=fairymax,cmd={FAIRYMAX},arg={},proto=xboard", fmax_ini()),
+        &format!(
+            "name=fairymax,cmd={FAIRYMAX},arg={},proto=xboard",
+            fmax_ini()
+        ),
         &format!("name=fsf,cmd={FAIRY_STOCKFISH},option.Hash=8"),
         2,
-        Limits { tc: Some(TimeControl::parse("1+0.05").unwrap()), ..Limits::default() },
+        Limits {
+            tc: Some(TimeControl::parse("1+0.05").unwrap()),
+            ..Limits::default()
+        },
     );
     play_clean(&c);
 }

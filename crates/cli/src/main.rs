@@ -16,7 +16,11 @@ use parity_rules::variant::Family;
 use parity_rules::{fen, notation, perft, Color, Position, Registry, Variant};
 
 #[derive(Parser)]
-#[command(name = "parity", version, about = "Chess variants: simultaneous, crowd and fairy")]
+#[command(
+    name = "parity",
+    version,
+    about = "Chess variants: simultaneous, crowd and fairy"
+)]
 struct Cli {
     /// Load extra variant definitions (TOML); may be given more than once.
     #[arg(long = "variants", global = true, value_name = "FILE")]
@@ -113,26 +117,35 @@ fn run(cli: Cli) -> Result<(), Failure> {
     }
     let mut out = io::stdout().lock();
     match cli.command {
-        Command::Perft { variant, depth, fen, divide, distinct } => {
+        Command::Perft {
+            variant,
+            depth,
+            fen,
+            divide,
+            distinct,
+        } => {
             let variant = registry.get_or_err(&variant).map_err(|e| e.to_string())?;
             match variant.spec.family {
                 Family::TurnBased => {
                     let pos = match &fen {
-                        Some(text) => fen::parse_position(variant, text).map_err(|e| format!("bad FEN: {e}"))?,
+                        Some(text) => fen::parse_position(variant, text)
+                            .map_err(|e| format!("bad FEN: {e}"))?,
                         None => Position::start(variant),
                     };
                     run_perft(&mut out, &pos, depth, divide)?;
                 }
                 Family::Simultaneous => {
                     let pos = match &fen {
-                        Some(text) => SimPosition::from_fen(variant, text).map_err(|e| format!("bad FEN: {e}"))?,
+                        Some(text) => SimPosition::from_fen(variant, text)
+                            .map_err(|e| format!("bad FEN: {e}"))?,
                         None => SimPosition::start(variant),
                     };
                     run_joint_perft(&mut out, &pos, depth, divide, distinct)?;
                 }
                 Family::Crowd => {
                     let pos = match &fen {
-                        Some(text) => CrowdPosition::from_fen(variant, text).map_err(|e| format!("bad FEN: {e}"))?,
+                        Some(text) => CrowdPosition::from_fen(variant, text)
+                            .map_err(|e| format!("bad FEN: {e}"))?,
                         None => CrowdPosition::start(variant),
                     };
                     run_crowd_perft(&mut out, &pos, depth, divide)?;
@@ -144,9 +157,14 @@ fn run(cli: Cli) -> Result<(), Failure> {
                 describe(&mut out, v)?;
             }
         }
-        Command::Variants { action: Some(VariantsAction::Check { file }) } => {
-            let text = std::fs::read_to_string(&file).map_err(|e| format!("{}: {e}", file.display()))?;
-            let v = registry.resolve(&file.display().to_string(), &text).map_err(|e| e.to_string())?;
+        Command::Variants {
+            action: Some(VariantsAction::Check { file }),
+        } => {
+            let text =
+                std::fs::read_to_string(&file).map_err(|e| format!("{}: {e}", file.display()))?;
+            let v = registry
+                .resolve(&file.display().to_string(), &text)
+                .map_err(|e| e.to_string())?;
             writeln!(out, "ok: {} is a valid variant", file.display())?;
             describe(&mut out, v)?;
         }
@@ -162,12 +180,34 @@ fn run(cli: Cli) -> Result<(), Failure> {
     Ok(())
 }
 
-fn run_perft(out: &mut impl Write, pos: &Position, depth: u32, divide: bool) -> Result<(), Failure> {
-    counted_perft(out, pos, divide, || perft::divide(pos, depth), || perft::perft(pos, depth))
+fn run_perft(
+    out: &mut impl Write,
+    pos: &Position,
+    depth: u32,
+    divide: bool,
+) -> Result<(), Failure> {
+    counted_perft(
+        out,
+        pos,
+        divide,
+        || perft::divide(pos, depth),
+        || perft::perft(pos, depth),
+    )
 }
 
-fn run_crowd_perft(out: &mut impl Write, pos: &CrowdPosition, depth: u32, divide: bool) -> Result<(), Failure> {
-    counted_perft(out, pos, divide, || crowd::divide(pos, depth), || crowd::perft(pos, depth))
+fn run_crowd_perft(
+    out: &mut impl Write,
+    pos: &CrowdPosition,
+    depth: u32,
+    divide: bool,
+) -> Result<(), Failure> {
+    counted_perft(
+        out,
+        pos,
+        divide,
+        || crowd::divide(pos, depth),
+        || crowd::perft(pos, depth),
+    )
 }
 
 /// Perft of a turn-based family: per root move with `divide`, then the
@@ -203,14 +243,25 @@ fn report_speed(out: &mut impl Write, nodes: u64, start: Instant) -> Result<(), 
 }
 
 /// Joint perft: pairs of moves, one per side, per turn.
-fn run_joint_perft(out: &mut impl Write, pos: &SimPosition, depth: u32, divide: bool, distinct: bool) -> Result<(), Failure> {
+fn run_joint_perft(
+    out: &mut impl Write,
+    pos: &SimPosition,
+    depth: u32,
+    divide: bool,
+    distinct: bool,
+) -> Result<(), Failure> {
     let start = Instant::now();
     let nodes = if divide && depth > 0 {
         let mut total = 0;
         for w in pos.legal_moves(Color::White) {
             for b in pos.legal_moves(Color::Black) {
                 let n = simultaneous::perft(&pos.resolve_unchecked([w, b]).position, depth - 1);
-                writeln!(out, "{} {}: {n}", notation::uci(&pos.side(Color::White), w), notation::uci(&pos.side(Color::Black), b))?;
+                writeln!(
+                    out,
+                    "{} {}: {n}",
+                    notation::uci(&pos.side(Color::White), w),
+                    notation::uci(&pos.side(Color::Black), b)
+                )?;
                 total += n;
             }
         }
@@ -221,47 +272,76 @@ fn run_joint_perft(out: &mut impl Write, pos: &SimPosition, depth: u32, divide: 
     };
     report_speed(out, nodes, start)?;
     if distinct {
-        writeln!(out, "distinct {}", simultaneous::distinct_positions(pos, depth))?;
+        writeln!(
+            out,
+            "distinct {}",
+            simultaneous::distinct_positions(pos, depth)
+        )?;
     }
     Ok(())
 }
 
-fn replay(out: &mut impl Write, registry: &Registry, file: &PathBuf, quiet: bool) -> Result<(), Failure> {
+fn replay(
+    out: &mut impl Write,
+    registry: &Registry,
+    file: &PathBuf,
+    quiet: bool,
+) -> Result<(), Failure> {
     let text = std::fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
     let rec = record::parse(&text).map_err(|e| format!("{}: {e}", file.display()))?;
-    let variant = record::variant_of(registry, &rec).map_err(|e| format!("{}: {e}", file.display()))?;
+    let variant =
+        record::variant_of(registry, &rec).map_err(|e| format!("{}: {e}", file.display()))?;
     let mut printed: Result<(), io::Error> = Ok(());
     let result = match variant.spec.family {
-        Family::Simultaneous => record::replay_simultaneous(variant, &rec, |turn, moves, pos, notes| {
-            if quiet || printed.is_err() {
-                return;
-            }
-            printed = (|| {
-                let before = |c: Color| notation::uci(&pos.side(c), moves[c.index()]);
-                writeln!(out, "turn {turn}: white {}  black {}", before(Color::White), before(Color::Black))?;
-                for c in [Color::White, Color::Black] {
-                    let d = record::describe(variant, &notes[c.index()]);
-                    if !d.is_empty() {
-                        writeln!(out, "  {}: {d}", c.name())?;
-                    }
+        Family::Simultaneous => {
+            record::replay_simultaneous(variant, &rec, |turn, moves, pos, notes| {
+                if quiet || printed.is_err() {
+                    return;
                 }
-                write!(out, "{}", record::sim_diagram(pos))?;
-                writeln!(out, "  {}\n", pos.to_fen())
-            })();
-        })
-        .map(Replayed::Simultaneous),
+                printed = (|| {
+                    let before = |c: Color| notation::uci(&pos.side(c), moves[c.index()]);
+                    writeln!(
+                        out,
+                        "turn {turn}: white {}  black {}",
+                        before(Color::White),
+                        before(Color::Black)
+                    )?;
+                    for c in [Color::White, Color::Black] {
+                        let d = record::describe(variant, &notes[c.index()]);
+                        if !d.is_empty() {
+                            writeln!(out, "  {}: {d}", c.name())?;
+                        }
+                    }
+                    write!(out, "{}", record::sim_diagram(pos))?;
+                    writeln!(out, "  {}\n", pos.to_fen())
+                })();
+            })
+            .map(Replayed::Simultaneous)
+        }
         Family::TurnBased => record::replay_turn_based(variant, &rec, |turn, side, mv, pos| {
             if quiet || printed.is_err() {
                 return;
             }
-            printed = writeln!(out, "{turn}{} {}  {}", if side == Color::White { "." } else { "..." }, notation::uci(pos, mv), fen::write(pos));
+            printed = writeln!(
+                out,
+                "{turn}{} {}  {}",
+                if side == Color::White { "." } else { "..." },
+                notation::uci(pos, mv),
+                fen::write(pos)
+            );
         })
         .map(Replayed::TurnBased),
         Family::Crowd => record::replay_crowd(variant, &rec, |turn, side, mv, pos| {
             if quiet || printed.is_err() {
                 return;
             }
-            printed = writeln!(out, "{turn}{} {}  {}", if side == Color::White { "." } else { "..." }, notation::uci(pos, mv), pos.to_fen());
+            printed = writeln!(
+                out,
+                "{turn}{} {}  {}",
+                if side == Color::White { "." } else { "..." },
+                notation::uci(pos, mv),
+                pos.to_fen()
+            );
         })
         .map(Replayed::Crowd),
     };
@@ -272,13 +352,33 @@ fn replay(out: &mut impl Write, registry: &Registry, file: &PathBuf, quiet: bool
             if quiet {
                 write!(out, "{}", record::sim_diagram(g.position()))?;
             }
-            writeln!(out, "{} turns; {}", g.turns().len(), g.outcome().map_or("game goes on".to_string(), |o| o.to_string()))?;
+            writeln!(
+                out,
+                "{} turns; {}",
+                g.turns().len(),
+                g.outcome()
+                    .map_or("game goes on".to_string(), |o| o.to_string())
+            )?;
         }
         Replayed::TurnBased(g) => {
-            writeln!(out, "{} moves; final {}; {}", g.moves().len(), fen::write(g.position()), g.outcome().map_or("game goes on".to_string(), |o| o.to_string()))?;
+            writeln!(
+                out,
+                "{} moves; final {}; {}",
+                g.moves().len(),
+                fen::write(g.position()),
+                g.outcome()
+                    .map_or("game goes on".to_string(), |o| o.to_string())
+            )?;
         }
         Replayed::Crowd(g) => {
-            writeln!(out, "{} moves; final {}; {}", g.moves().len(), g.position().to_fen(), g.outcome().map_or("game goes on".to_string(), |o| o.to_string()))?;
+            writeln!(
+                out,
+                "{} moves; final {}; {}",
+                g.moves().len(),
+                g.position().to_fen(),
+                g.outcome()
+                    .map_or("game goes on".to_string(), |o| o.to_string())
+            )?;
         }
     }
     Ok(())
@@ -286,9 +386,17 @@ fn replay(out: &mut impl Write, registry: &Registry, file: &PathBuf, quiet: bool
 
 fn describe(out: &mut impl Write, v: &Variant) -> Result<(), Failure> {
     let s = &v.spec;
-    writeln!(out, "{} ({}): {}x{}, {:?}, castling {:?}", s.id, s.name, s.shape.files, s.shape.ranks, s.family, s.castling)?;
+    writeln!(
+        out,
+        "{} ({}): {}x{}, {:?}, castling {:?}",
+        s.id, s.name, s.shape.files, s.shape.ranks, s.family, s.castling
+    )?;
     if let Some(r) = s.simultaneous {
-        writeln!(out, "  waiting rule {}, single occupation {}, check {:?}", r.waiting_rule, r.single_occupation, r.check)?;
+        writeln!(
+            out,
+            "  waiting rule {}, single occupation {}, check {:?}",
+            r.waiting_rule, r.single_occupation, r.check
+        )?;
     }
     for p in &s.pieces {
         writeln!(out, "  {} {:<10} {}", p.letter, p.name, p.betza)?;

@@ -95,11 +95,20 @@ fn config(registry: &Registry, a: &MatchArgs) -> Result<MatchConfig, String> {
     let variant = registry.get_or_err(&a.variant).map_err(|e| e.to_string())?;
     let own = OwnEngine::current_exe();
     if a.engines.len() != 2 {
-        return Err(format!("a match needs two --engine, got {}", a.engines.len()));
+        return Err(format!(
+            "a match needs two --engine, got {}",
+            a.engines.len()
+        ));
     }
-    let engines = [EngineSpec::parse(&a.engines[0], own.as_ref())?, EngineSpec::parse(&a.engines[1], own.as_ref())?];
+    let engines = [
+        EngineSpec::parse(&a.engines[0], own.as_ref())?,
+        EngineSpec::parse(&a.engines[1], own.as_ref())?,
+    ];
     if engines[0].name == engines[1].name {
-        return Err(format!("both engines are named `{}`; give them names with name=", engines[0].name));
+        return Err(format!(
+            "both engines are named `{}`; give them names with name=",
+            engines[0].name
+        ));
     }
     let limits = Limits {
         tc: a.tc.as_deref().map(TimeControl::parse).transpose()?,
@@ -115,8 +124,17 @@ fn config(registry: &Registry, a: &MatchArgs) -> Result<MatchConfig, String> {
     let openings = match &a.openings {
         Some(path) => openings::load(path, variant)?,
         None => {
-            let default = if parity_arena::sim::is_simultaneous(variant) { 4 } else { 8 };
-            openings::random_balanced(variant, games.div_ceil(2).max(1), a.random_openings.unwrap_or(default), a.seed)?
+            let default = if parity_arena::sim::is_simultaneous(variant) {
+                4
+            } else {
+                8
+            };
+            openings::random_balanced(
+                variant,
+                games.div_ceil(2).max(1),
+                a.random_openings.unwrap_or(default),
+                a.seed,
+            )?
         }
     };
     let log: Option<Log> = match &a.log {
@@ -154,15 +172,23 @@ fn config(registry: &Registry, a: &MatchArgs) -> Result<MatchConfig, String> {
 pub fn run(out: &mut impl Write, registry: &Registry, args: MatchArgs) -> Result<(), String> {
     let config = config(registry, &args)?;
     let mut pgn_file = match &args.pgn {
-        Some(path) => Some(OpenOptions::new().create(true).append(true).open(path).map_err(|e| format!("{}: {e}", path.display()))?),
+        Some(path) => Some(
+            OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+                .map_err(|e| format!("{}: {e}", path.display()))?,
+        ),
         None => None,
     };
     let date = pgn::today();
     let bar = ProgressBar::new(config.games as u64);
     bar.set_style(
-        ProgressStyle::with_template("{bar:30.cyan/blue} {pos}/{len} games  {msg}  [{elapsed_precise} < {eta}]")
-            .expect("valid template")
-            .progress_chars("=> "),
+        ProgressStyle::with_template(
+            "{bar:30.cyan/blue} {pos}/{len} games  {msg}  [{elapsed_precise} < {eta}]",
+        )
+        .expect("valid template")
+        .progress_chars("=> "),
     );
     let mut failure: Option<String> = None;
     let summary = tournament::run(&config, |event| {
@@ -175,7 +201,11 @@ pub fn run(out: &mut impl Write, registry: &Registry, args: MatchArgs) -> Result
             if !args.quiet {
                 let line = format!(
                     "Finished game {} ({} vs {}): {} {{{}}}",
-                    game.number, game.white, game.black, game.ending.result_text(), game.ending.reason
+                    game.number,
+                    game.white,
+                    game.black,
+                    game.ending.result_text(),
+                    game.ending.reason
                 );
                 bar.suspend(|| {
                     if let Err(e) = writeln!(out, "{line}").and_then(|_| out.flush()) {

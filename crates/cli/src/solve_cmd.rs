@@ -9,7 +9,7 @@ use std::time::Instant;
 use clap::ValueEnum;
 use parity_engine::search::Shared;
 use parity_engine::simsearch::{Mixed, SimLimits, SimSearcher};
-use parity_engine::solve::{Solver, SolveError};
+use parity_engine::solve::{SolveError, Solver};
 use parity_rules::simultaneous::SimPosition;
 use parity_rules::{notation, Color, Move, Registry};
 
@@ -67,10 +67,21 @@ impl Side {
 /// The position, checked: a simultaneous variant, a good FEN, depth >= 1,
 /// a game still going on.
 fn position(registry: &Registry, args: &PositionArgs) -> Result<SimPosition, Failure> {
-    let variant = registry.get_or_err(&args.variant).map_err(|e| e.to_string())?;
+    let variant = registry
+        .get_or_err(&args.variant)
+        .map_err(|e| e.to_string())?;
     if variant.spec.simultaneous.is_none() {
-        let sims: Vec<&str> = registry.iter().filter(|v| v.spec.simultaneous.is_some()).map(|v| v.id()).collect();
-        return Err(format!("`{}` is not a simultaneous variant; solve and exploit need one of: {}", variant.id(), sims.join(", ")).into());
+        let sims: Vec<&str> = registry
+            .iter()
+            .filter(|v| v.spec.simultaneous.is_some())
+            .map(|v| v.id())
+            .collect();
+        return Err(format!(
+            "`{}` is not a simultaneous variant; solve and exploit need one of: {}",
+            variant.id(),
+            sims.join(", ")
+        )
+        .into());
     }
     let pos = match &args.fen {
         Some(text) => SimPosition::from_fen(variant, text).map_err(|e| format!("bad FEN: {e}"))?,
@@ -85,7 +96,13 @@ fn position(registry: &Registry, args: &PositionArgs) -> Result<SimPosition, Fai
     Ok(pos)
 }
 
-fn write_strategy(out: &mut impl Write, pos: &SimPosition, title: &str, color: Color, moves: &[(Move, f64)]) -> Result<(), Failure> {
+fn write_strategy(
+    out: &mut impl Write,
+    pos: &SimPosition,
+    title: &str,
+    color: Color,
+    moves: &[(Move, f64)],
+) -> Result<(), Failure> {
     writeln!(out, "{title}")?;
     for &(mv, p) in moves {
         writeln!(out, "  {:<8} {p:.6}", notation::uci(&pos.side(color), mv))?;
@@ -94,14 +111,20 @@ fn write_strategy(out: &mut impl Write, pos: &SimPosition, title: &str, color: C
 }
 
 fn pairs(m: &Mixed) -> Vec<(Move, f64)> {
-    m.moves.iter().copied().zip(m.probabilities.iter().copied()).collect()
+    m.moves
+        .iter()
+        .copied()
+        .zip(m.probabilities.iter().copied())
+        .collect()
 }
 
 pub fn solve(out: &mut impl Write, registry: &Registry, args: SolveArgs) -> Result<(), Failure> {
     let pos = position(registry, &args.position)?;
     let depth = args.position.depth;
     let start = Instant::now();
-    let exact = Solver::new(pos.variant(), &[]).solve(&pos, depth).map_err(|e| e.to_string())?;
+    let exact = Solver::new(pos.variant(), &[])
+        .solve(&pos, depth)
+        .map_err(|e| e.to_string())?;
     writeln!(out, "position {} {}", pos.variant().id(), pos.to_fen())?;
     writeln!(out, "depth {depth} turns")?;
     writeln!(out, "value {:.6} (White's payoff in [-1, 1])", exact.value)?;
@@ -113,13 +136,23 @@ pub fn solve(out: &mut impl Write, registry: &Registry, args: SolveArgs) -> Resu
     Ok(())
 }
 
-pub fn exploit(out: &mut impl Write, registry: &Registry, args: ExploitArgs) -> Result<(), Failure> {
+pub fn exploit(
+    out: &mut impl Write,
+    registry: &Registry,
+    args: ExploitArgs,
+) -> Result<(), Failure> {
     let pos = position(registry, &args.position)?;
     let depth = args.position.depth;
     let limits = match (args.nodes, args.engine_depth.unwrap_or(depth)) {
-        (Some(n), _) => SimLimits { nodes: Some(n), ..SimLimits::default() },
+        (Some(n), _) => SimLimits {
+            nodes: Some(n),
+            ..SimLimits::default()
+        },
         (None, 0) => return Err("engine depth must be at least 1 turn".to_string().into()),
-        (None, d) => SimLimits { depth: Some(d), ..SimLimits::default() },
+        (None, d) => SimLimits {
+            depth: Some(d),
+            ..SimLimits::default()
+        },
     };
     writeln!(out, "position {} {}", pos.variant().id(), pos.to_fen())?;
 
@@ -133,8 +166,20 @@ pub fn exploit(out: &mut impl Write, registry: &Registry, args: ExploitArgs) -> 
         engine.stats.nodes,
         engine.elapsed.as_secs_f64()
     )?;
-    write_strategy(out, &pos, "engine white strategy", Color::White, &pairs(&engine.white))?;
-    write_strategy(out, &pos, "engine black strategy", Color::Black, &pairs(&engine.black))?;
+    write_strategy(
+        out,
+        &pos,
+        "engine white strategy",
+        Color::White,
+        &pairs(&engine.white),
+    )?;
+    write_strategy(
+        out,
+        &pos,
+        "engine black strategy",
+        Color::Black,
+        &pairs(&engine.black),
+    )?;
 
     let start = Instant::now();
     let mut solver = Solver::new(pos.variant(), &[]);
@@ -148,16 +193,26 @@ pub fn exploit(out: &mut impl Write, registry: &Registry, args: ExploitArgs) -> 
         exact.lp_solves,
         start.elapsed().as_secs_f64()
     )?;
-    writeln!(out, "value error {:+.6} (engine - exact)", engine.value - exact.value)?;
+    writeln!(
+        out,
+        "value error {:+.6} (engine - exact)",
+        engine.value - exact.value
+    )?;
     let sides = match args.side {
         Some(s) => vec![s.color()],
         None => vec![Color::White, Color::Black],
     };
     for side in sides {
-        let x = solver.exploit(&pos, depth, side, &pairs(engine.strategy(side))).map_err(|e| e.to_string())?;
+        let x = solver
+            .exploit(&pos, depth, side, &pairs(engine.strategy(side)))
+            .map_err(|e| e.to_string())?;
         let them = side.other();
         // The gain is >= 0 up to rounding; don't print -0.000000.
-        let gain = if x.gain > -1e-9 { x.gain.max(0.0) } else { x.gain };
+        let gain = if x.gain > -1e-9 {
+            x.gain.max(0.0)
+        } else {
+            x.gain
+        };
         writeln!(
             out,
             "{} strategy: {}'s best response {}, value against it {:.6}, gain {:.6}",

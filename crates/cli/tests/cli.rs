@@ -3,7 +3,10 @@
 use std::process::{Command, Output};
 
 fn parity(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_parity")).args(args).output().expect("binary runs")
+    Command::new(env!("CARGO_BIN_EXE_parity"))
+        .args(args)
+        .output()
+        .expect("binary runs")
 }
 
 fn stdout(o: &Output) -> String {
@@ -27,7 +30,11 @@ fn perft_prints_nodes_time_and_speed() {
 fn perft_divide_sums_to_the_total() {
     let o = parity(&["perft", "parity12", "2", "--divide"]);
     let out = stdout(&o);
-    let sum: u64 = out.lines().filter_map(|l| l.split_once(": ")).map(|(_, n)| n.parse::<u64>().unwrap()).sum();
+    let sum: u64 = out
+        .lines()
+        .filter_map(|l| l.split_once(": "))
+        .map(|(_, n)| n.parse::<u64>().unwrap())
+        .sum();
     assert_eq!(sum, 1600);
     assert_eq!(out.lines().filter(|l| l.contains(": ")).count(), 40);
     assert!(out.contains("nodes 1600"));
@@ -44,13 +51,27 @@ fn perft_from_a_fen() {
 fn bad_input_is_a_clear_error_with_failure_status() {
     let o = parity(&["perft", "nochess", "2"]);
     assert!(!o.status.success());
-    assert!(stderr(&o).contains("unknown variant `nochess`") && stderr(&o).contains("parity12"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("unknown variant `nochess`") && stderr(&o).contains("parity12"),
+        "{}",
+        stderr(&o)
+    );
 
     let o = parity(&["perft", "chess", "2", "--fen", "8/8/8/8/8/8/8/K7 w - - 0 1"]);
     assert!(!o.status.success());
-    assert!(stderr(&o).contains("bad FEN: black has no king"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("bad FEN: black has no king"),
+        "{}",
+        stderr(&o)
+    );
 
-    let o = parity(&["perft", "chess", "2", "--fen", "rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"]);
+    let o = parity(&[
+        "perft",
+        "chess",
+        "2",
+        "--fen",
+        "rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    ]);
     assert!(stderr(&o).contains("rank 6"), "{}", stderr(&o));
 }
 
@@ -58,7 +79,16 @@ fn bad_input_is_a_clear_error_with_failure_status() {
 fn variants_lists_pieces_and_checks_files() {
     let o = parity(&["variants"]);
     let out = stdout(&o);
-    for needle in ["chess", "tutti-frutti", "parity12", "Amazon", "QN", "Champion", "WAD", "FAD"] {
+    for needle in [
+        "chess",
+        "tutti-frutti",
+        "parity12",
+        "Amazon",
+        "QN",
+        "Champion",
+        "WAD",
+        "FAD",
+    ] {
         assert!(out.contains(needle), "{needle} missing from:\n{out}");
     }
 
@@ -71,17 +101,37 @@ fn variants_lists_pieces_and_checks_files() {
     assert!(stdout(&o).contains("Nightrider"));
     // The loaded file is usable by every command. 16 pawn moves, and each
     // nightrider rides on: b1 to a3, c3, d5, and takes on e7 (g1 likewise).
-    let o = parity(&["--variants", good.to_str().unwrap(), "perft", "nightrider-chess", "1"]);
-    assert!(stdout(&o).contains("nodes 24"), "{}{}", stdout(&o), stderr(&o));
+    let o = parity(&[
+        "--variants",
+        good.to_str().unwrap(),
+        "perft",
+        "nightrider-chess",
+        "1",
+    ]);
+    assert!(
+        stdout(&o).contains("nodes 24"),
+        "{}{}",
+        stdout(&o),
+        stderr(&o)
+    );
 
     let bad = dir.join("broken.toml");
     std::fs::write(&bad, "id = \"broken\"\ninherits = \"chess\"\n\n[[pieces]]\nletter = \"Z\"\nname = \"Zed\"\nbetza = \"Wx\"\n").unwrap();
     let o = parity(&["variants", "check", bad.to_str().unwrap()]);
     assert!(!o.status.success());
     let err = stderr(&o);
-    assert!(err.contains("broken.toml:7:") && err.contains("pieces.betza") && err.contains("unknown modifier `x`"), "{err}");
+    assert!(
+        err.contains("broken.toml:7:")
+            && err.contains("pieces.betza")
+            && err.contains("unknown modifier `x`"),
+        "{err}"
+    );
 
-    let o = parity(&["variants", "check", dir.join("missing.toml").to_str().unwrap()]);
+    let o = parity(&[
+        "variants",
+        "check",
+        dir.join("missing.toml").to_str().unwrap(),
+    ]);
     assert!(!o.status.success());
     assert!(stderr(&o).contains("missing.toml"));
     std::fs::remove_dir_all(&dir).ok();
@@ -96,7 +146,12 @@ fn uci_session(input: &str) -> String {
         .stdout(std::process::Stdio::piped())
         .spawn()
         .expect("binary runs");
-    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
     let o = child.wait_with_output().unwrap();
     assert!(o.status.success());
     stdout(&o)

@@ -23,13 +23,21 @@ fn bench(c: &mut Criterion) {
         // Random games in [-1, 1] almost never have a saddle point.
         let game = random_game(k, k, k as u64);
         assert!(pure_saddle_point(&game).is_none());
-        g.bench_with_input(BenchmarkId::from_parameter(format!("{k}x{k}")), &game, |b, game| b.iter(|| solve_lp(game)));
+        g.bench_with_input(
+            BenchmarkId::from_parameter(format!("{k}x{k}")),
+            &game,
+            |b, game| b.iter(|| solve_lp(game)),
+        );
     }
     g.finish();
 
     let game = random_game(20, 20, 20);
-    c.bench_function("rm+ 1000 iterations/20x20", |b| b.iter(|| solve_rm_plus(&game, None, 1000, 0.0)));
-    c.bench_function("saddle check/20x20", |b| b.iter(|| pure_saddle_point(&game)));
+    c.bench_function("rm+ 1000 iterations/20x20", |b| {
+        b.iter(|| solve_rm_plus(&game, None, 1000, 0.0))
+    });
+    c.bench_function("saddle check/20x20", |b| {
+        b.iter(|| pure_saddle_point(&game))
+    });
 }
 
 criterion_group!(benches, bench);

@@ -2,10 +2,10 @@
 //! ([`Position`]) and the crowd family ([`CrowdPosition`]).
 
 use parity_rules::crowd::CrowdPosition;
-use parity_rules::simultaneous::SimPosition;
 use parity_rules::game::insufficient_material;
 use parity_rules::movegen::{self, MoveSink};
 use parity_rules::notation::{self, NotationError};
+use parity_rules::simultaneous::SimPosition;
 use parity_rules::{Bitboard, Color, Kind, Move, Position, Special, Square, Variant};
 
 /// The pieces of a position, as the evaluation sees them.
@@ -62,7 +62,11 @@ pub trait Board: PieceView + Clone + Send + Sync + 'static {
         let mut cells = vec![Vec::new(); shape.len()];
         self.for_each_piece(|color, kind, sq| {
             let letter = v.kinds[kind.index()].letter;
-            cells[sq.index()].push(if color == Color::White { letter } else { letter.to_ascii_lowercase() });
+            cells[sq.index()].push(if color == Color::White {
+                letter
+            } else {
+                letter.to_ascii_lowercase()
+            });
         });
         let mut out = String::new();
         for rank in (0..shape.ranks).rev() {
@@ -167,7 +171,8 @@ impl Board for Position {
         notation::MoveContext::captured(self, mv)
     }
     fn mover(&self, mv: Move) -> Kind {
-        self.kind_at(self.side_to_move(), mv.from).expect("a move starts on a piece of the side to move")
+        self.kind_at(self.side_to_move(), mv.from)
+            .expect("a move starts on a piece of the side to move")
     }
     fn insufficient_material(&self) -> bool {
         self.variant().spec.insufficient_material && insufficient_material(self)
@@ -237,11 +242,11 @@ impl Board for CrowdPosition {
     }
     fn generate(&self, out: &mut Vec<Move>, noisy_only: bool) {
         let zone = self.variant().promotion_zone[self.side_to_move().index()];
-        out.extend(
-            self.legal_moves()
-                .into_iter()
-                .filter(|&mv| !noisy_only || mv.promotion.is_some() && zone.contains(mv.to) || self.captured(mv).is_some()),
-        );
+        out.extend(self.legal_moves().into_iter().filter(|&mv| {
+            !noisy_only
+                || mv.promotion.is_some() && zone.contains(mv.to)
+                || self.captured(mv).is_some()
+        }));
     }
     fn make(&self, mv: Move) -> Self {
         self.play(mv)
@@ -253,7 +258,8 @@ impl Board for CrowdPosition {
         self.captured(mv).map(|p| p.kind)
     }
     fn mover(&self, mv: Move) -> Kind {
-        self.mover_kind(mv).expect("a move names a piece of the side to move")
+        self.mover_kind(mv)
+            .expect("a move names a piece of the side to move")
     }
     fn insufficient_material(&self) -> bool {
         false

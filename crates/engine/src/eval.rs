@@ -52,7 +52,9 @@ pub fn tables(variant: &'static Variant) -> Arc<EvalTables> {
     static CACHE: OnceLock<Mutex<HashMap<usize, Arc<EvalTables>>>> = OnceLock::new();
     let cache = CACHE.get_or_init(Default::default);
     let mut map = cache.lock().unwrap_or_else(|e| e.into_inner());
-    map.entry(variant as *const Variant as usize).or_insert_with(|| Arc::new(EvalTables::new(variant))).clone()
+    map.entry(variant as *const Variant as usize)
+        .or_insert_with(|| Arc::new(EvalTables::new(variant)))
+        .clone()
 }
 
 /// A value for a piece whose file gives none, fitted to the chess pieces'
@@ -74,7 +76,9 @@ impl EvalTables {
         for (k, info) in v.kinds.iter().enumerate() {
             let t = v.tables(Color::White, Kind(k as u8));
             for sq in shape.squares() {
-                reach_at[k][sq.index()] = (v.reach(&t.capture, sq, Bitboard::EMPTY) | v.reach(&t.quiet, sq, Bitboard::EMPTY)).count();
+                reach_at[k][sq.index()] = (v.reach(&t.capture, sq, Bitboard::EMPTY)
+                    | v.reach(&t.quiet, sq, Bitboard::EMPTY))
+                .count();
             }
             let average = reach_at[k].iter().sum::<u32>() as f64 / n as f64;
             mobility_base[k] = (average / 2.0).round() as i32;
@@ -87,12 +91,21 @@ impl EvalTables {
                 _ => derived_value(average),
             };
         }
-        let phase_weight: [i32; MAX_KINDS] =
-            std::array::from_fn(|k| if k < kinds && !pawn[k] { value[k] / 100 } else { 0 });
+        let phase_weight: [i32; MAX_KINDS] = std::array::from_fn(|k| {
+            if k < kinds && !pawn[k] {
+                value[k] / 100
+            } else {
+                0
+            }
+        });
         let start = parity_rules::fen::parse_setup(v, &v.spec.start_fen).ok();
         let full_phase = start
             .map(|s| {
-                (0..kinds).map(|k| (s.pieces[0][k].count() + s.pieces[1][k].count()) as i32 * phase_weight[k]).sum()
+                (0..kinds)
+                    .map(|k| {
+                        (s.pieces[0][k].count() + s.pieces[1][k].count()) as i32 * phase_weight[k]
+                    })
+                    .sum()
             })
             .unwrap_or(0)
             .max(1);
@@ -110,17 +123,27 @@ impl EvalTables {
         let last_rank = shape.ranks as i32 - 1;
         for color in [Color::White, Color::Black] {
             for sq in shape.squares() {
-                let rel = if color == Color::White { shape.rank(sq) as i32 } else { last_rank - shape.rank(sq) as i32 };
+                let rel = if color == Color::White {
+                    shape.rank(sq) as i32
+                } else {
+                    last_rank - shape.rank(sq) as i32
+                };
                 progress[color.index()][sq.index()] = rel * 256 / last_rank.max(1);
                 // Reach tables are for White; mirror for Black.
-                let wsq = if color == Color::White { sq } else { shape.flip_rank(sq) };
+                let wsq = if color == Color::White {
+                    sq
+                } else {
+                    shape.flip_rank(sq)
+                };
                 let c = center(sq);
                 for k in 0..kinds {
                     let (m, e) = if v.kinds[k].royal {
                         // Middlegame: stay home; endgame: come to the centre.
                         (-25 * rel.min(3), 24 * (max_center - c) / max_center - 12)
                     } else if pawn[k] {
-                        let central = (max_center - (2 * shape.file(sq) as i32 + 1 - shape.files as i32).abs()).max(0);
+                        let central = (max_center
+                            - (2 * shape.file(sq) as i32 + 1 - shape.files as i32).abs())
+                        .max(0);
                         (rel * central * 2, rel * 6)
                     } else {
                         let r = reach_at[k][wsq.index()] as i32;
@@ -133,7 +156,10 @@ impl EvalTables {
             }
         }
 
-        let file_of: Vec<Bitboard> = shape.squares().map(|sq| shape.file_mask(shape.file(sq))).collect();
+        let file_of: Vec<Bitboard> = shape
+            .squares()
+            .map(|sq| shape.file_mask(shape.file(sq)))
+            .collect();
         let adjacent_files: Vec<Bitboard> = shape
             .squares()
             .map(|sq| {
@@ -151,7 +177,10 @@ impl EvalTables {
                 .fold(Bitboard::EMPTY, |b, x| b | shape.rank_mask(x))
         };
         let passed_span = [Color::White, Color::Black].map(|color| {
-            shape.squares().map(|sq| ahead(color, sq) & (file_of[sq.index()] | adjacent_files[sq.index()])).collect()
+            shape
+                .squares()
+                .map(|sq| ahead(color, sq) & (file_of[sq.index()] | adjacent_files[sq.index()]))
+                .collect()
         });
         let king_zone: Vec<Bitboard> = shape
             .squares()
@@ -184,8 +213,10 @@ impl EvalTables {
                 })
                 .collect()
         });
-        let light_squares =
-            shape.squares().filter(|&sq| (shape.file(sq) + shape.rank(sq)) % 2 == 1).fold(Bitboard::EMPTY, |b, s| b | s.bit());
+        let light_squares = shape
+            .squares()
+            .filter(|&sq| (shape.file(sq) + shape.rank(sq)) % 2 == 1)
+            .fold(Bitboard::EMPTY, |b, s| b | s.bit());
         EvalTables {
             value,
             royal: v.royal,
@@ -313,7 +344,9 @@ pub fn evaluate_white<V: PieceView>(pos: &V, t: &EvalTables, alpha: Score, beta:
     for color in [Color::White, Color::Black] {
         let us = color.index();
         let own = pos.by_color(color);
-        let enemy_zone = kings[1 - us].map(|k| t.king_zone[k.index()]).unwrap_or(Bitboard::EMPTY);
+        let enemy_zone = kings[1 - us]
+            .map(|k| t.king_zone[k.index()])
+            .unwrap_or(Bitboard::EMPTY);
         for k in 0..kinds {
             if t.pawn[k] || k == t.royal.index() {
                 continue;
@@ -322,7 +355,11 @@ pub fn evaluate_white<V: PieceView>(pos: &V, t: &EvalTables, alpha: Score, beta:
             let tab = v.tables(color, kind);
             for sq in pos.presence(color, kind) {
                 let attacks = v.reach(&tab.capture, sq, occ);
-                let moves = if tab.symmetric_modes { attacks } else { attacks | v.reach(&tab.quiet, sq, occ) };
+                let moves = if tab.symmetric_modes {
+                    attacks
+                } else {
+                    attacks | v.reach(&tab.quiet, sq, occ)
+                };
                 let reach = moves & !(own & !crowds);
                 let m = reach.count() as i32 - t.mobility_base[k];
                 side[us].mg += 3 * m;
@@ -374,8 +411,14 @@ mod tests {
 
     #[test]
     fn symmetric_under_colour_flip() {
-        let a = eval_fen("chess", "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4");
-        let b = eval_fen("chess", "rnbqk2r/pppp1ppp/5n2/2b1p3/4P3/2N2N2/PPPP1PPP/R1BQKB1R b KQkq - 4 4");
+        let a = eval_fen(
+            "chess",
+            "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
+        );
+        let b = eval_fen(
+            "chess",
+            "rnbqk2r/pppp1ppp/5n2/2b1p3/4P3/2N2N2/PPPP1PPP/R1BQKB1R b KQkq - 4 4",
+        );
         assert_eq!(a, b);
     }
 
@@ -413,7 +456,10 @@ mod tests {
         let t = tables(v);
         let camel = v.kind_by_letter('C').unwrap();
         let knight = v.kind_by_letter('N').unwrap();
-        assert!(t.value[camel.index()] > 150 && t.value[camel.index()] < t.value[v.kind_by_letter('Q').unwrap().index()]);
+        assert!(
+            t.value[camel.index()] > 150
+                && t.value[camel.index()] < t.value[v.kind_by_letter('Q').unwrap().index()]
+        );
         assert_eq!(t.value[knight.index()], 320);
     }
 }

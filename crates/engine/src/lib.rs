@@ -4,6 +4,7 @@
 pub mod board;
 pub mod eval;
 pub mod matrix;
+pub mod opponent;
 pub mod search;
 pub mod simplay;
 pub mod simsearch;

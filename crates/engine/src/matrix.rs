@@ -19,8 +19,15 @@ pub struct Matrix {
 impl Matrix {
     /// Panics unless `data` holds `rows * cols > 0` finite entries.
     pub fn new(rows: usize, cols: usize, data: Vec<f64>) -> Matrix {
-        assert!(rows > 0 && cols > 0, "a game needs at least one action per player");
-        assert_eq!(data.len(), rows * cols, "payoff data does not match {rows}x{cols}");
+        assert!(
+            rows > 0 && cols > 0,
+            "a game needs at least one action per player"
+        );
+        assert_eq!(
+            data.len(),
+            rows * cols,
+            "payoff data does not match {rows}x{cols}"
+        );
         assert!(data.iter().all(|v| v.is_finite()), "payoffs must be finite");
         Matrix { rows, cols, data }
     }
@@ -38,8 +45,17 @@ impl Matrix {
     /// Panics if the rows differ in length.
     pub fn from_rows<R: AsRef<[f64]>>(rows: &[R]) -> Matrix {
         let cols = rows.first().map_or(0, |r| r.as_ref().len());
-        assert!(rows.iter().all(|r| r.as_ref().len() == cols), "ragged payoff rows");
-        Matrix::new(rows.len(), cols, rows.iter().flat_map(|r| r.as_ref().iter().copied()).collect())
+        assert!(
+            rows.iter().all(|r| r.as_ref().len() == cols),
+            "ragged payoff rows"
+        );
+        Matrix::new(
+            rows.len(),
+            cols,
+            rows.iter()
+                .flat_map(|r| r.as_ref().iter().copied())
+                .collect(),
+        )
     }
 
     pub fn rows(&self) -> usize {
@@ -59,7 +75,11 @@ impl Matrix {
     }
 
     fn min_max(&self) -> (f64, f64) {
-        self.data.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &v| (lo.min(v), hi.max(v)))
+        self.data
+            .iter()
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &v| {
+                (lo.min(v), hi.max(v))
+            })
     }
 }
 
@@ -93,7 +113,11 @@ impl Solution {
         let mut col_strategy = vec![0.0; cols];
         row_strategy[r] = 1.0;
         col_strategy[c] = 1.0;
-        Solution { row_strategy, col_strategy, value }
+        Solution {
+            row_strategy,
+            col_strategy,
+            value,
+        }
     }
 }
 
@@ -124,7 +148,11 @@ pub fn best_response_col(payoff: &Matrix, row: &[f64]) -> (usize, f64) {
     let mut best = (0, f64::INFINITY);
     for c in 0..payoff.cols {
         // Strided, but games are small and this avoids a buffer.
-        let v: f64 = row.iter().enumerate().map(|(r, &p)| p * payoff.data[r * payoff.cols + c]).sum();
+        let v: f64 = row
+            .iter()
+            .enumerate()
+            .map(|(r, &p)| p * payoff.data[r * payoff.cols + c])
+            .sum();
         if v < best.1 {
             best = (c, v);
         }
@@ -208,7 +236,8 @@ const TIE_EPS: f64 = 1e-12;
 /// rule, which cannot cycle. If rounding ever defeats it (a pivot cap), the
 /// game goes to RM+ (`RM_ITERATIONS`, target 1e-6 of the payoff range).
 pub fn solve_lp(payoff: &Matrix) -> Solution {
-    try_lp(payoff).unwrap_or_else(|| solve_rm_plus(payoff, None, RM_ITERATIONS, 1e-6 * payoff_range(payoff)))
+    try_lp(payoff)
+        .unwrap_or_else(|| solve_rm_plus(payoff, None, RM_ITERATIONS, 1e-6 * payoff_range(payoff)))
 }
 
 fn try_lp(payoff: &Matrix) -> Option<Solution> {
@@ -234,7 +263,12 @@ fn payoff_range(payoff: &Matrix) -> f64 {
 /// only if rounding trips the safeguards. `bland` starts in Bland's rule
 /// (tests only: random games rarely see more than 4 degenerate pivots in a
 /// row, so the switch itself is rare).
-fn simplex_game(m: usize, n: usize, g: impl Fn(usize, usize) -> f64, mut bland: bool) -> Option<Solution> {
+fn simplex_game(
+    m: usize,
+    n: usize,
+    g: impl Fn(usize, usize) -> f64,
+    mut bland: bool,
+) -> Option<Solution> {
     let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
     for i in 0..m {
         for j in 0..n {
@@ -312,7 +346,9 @@ fn pivot(t: &mut [f64], w: usize, r: usize, c: usize) {
     for row in before.chunks_exact_mut(w).chain(after.chunks_exact_mut(w)) {
         let f = row[c];
         if f != 0.0 {
-            row.iter_mut().zip(prow.iter()).for_each(|(v, p)| *v -= f * p);
+            row.iter_mut()
+                .zip(prow.iter())
+                .for_each(|(v, p)| *v -= f * p);
             row[c] = 0.0;
         }
     }
@@ -326,13 +362,20 @@ fn read_solution(t: &[f64], basis: &[usize], m: usize, n: usize, lo: f64, scale:
             col_strategy[b] = t[i * w + w - 1].max(0.0);
         }
     }
-    let mut row_strategy: Vec<f64> = t[m * w + n..m * w + n + m].iter().map(|v| v.max(0.0)).collect();
+    let mut row_strategy: Vec<f64> = t[m * w + n..m * w + n + m]
+        .iter()
+        .map(|v| v.max(0.0))
+        .collect();
     let total = col_strategy.iter().sum::<f64>();
     // The LP optimum is 1/v' with v' in [1, 2].
     let value = (1.0 / total - 1.0) * scale + lo;
     normalize_into(&mut col_strategy);
     normalize_into(&mut row_strategy);
-    Solution { row_strategy, col_strategy, value }
+    Solution {
+        row_strategy,
+        col_strategy,
+        value,
+    }
 }
 
 /// Scales `v` to sum 1 (uniform if it sums to zero).
@@ -377,7 +420,12 @@ pub struct RmPlusRun {
 /// linear averaging (iteration `t` weighs `t`). Stops after `iterations` or,
 /// if `target > 0`, as soon as a check finds the average's exploitability
 /// at most `target`; see [`run_rm_plus`].
-pub fn solve_rm_plus(payoff: &Matrix, warm: Option<(&[f64], &[f64])>, iterations: usize, target: f64) -> Solution {
+pub fn solve_rm_plus(
+    payoff: &Matrix,
+    warm: Option<(&[f64], &[f64])>,
+    iterations: usize,
+    target: f64,
+) -> Solution {
     run_rm_plus(payoff, warm, iterations, target).solution
 }
 
@@ -388,22 +436,38 @@ pub fn solve_rm_plus(payoff: &Matrix, warm: Option<(&[f64], &[f64])>, iterations
 /// regrets in proportion to it (so the first iterate plays it, and a few
 /// bad iterations don't wash it out) and the averages with the weight of
 /// one iteration.
-pub fn run_rm_plus(payoff: &Matrix, warm: Option<(&[f64], &[f64])>, iterations: usize, target: f64) -> RmPlusRun {
+pub fn run_rm_plus(
+    payoff: &Matrix,
+    warm: Option<(&[f64], &[f64])>,
+    iterations: usize,
+    target: f64,
+) -> RmPlusRun {
     let (m, n) = (payoff.rows, payoff.cols);
     let a = &payoff.data;
     let range = payoff_range(payoff);
 
     if let Some((wr, wc)) = warm {
-        assert!(wr.len() == m && wc.len() == n, "warm start does not fit the game");
+        assert!(
+            wr.len() == m && wc.len() == n,
+            "warm start does not fit the game"
+        );
         if target > 0.0 {
             let clamp = |w: &[f64]| w.iter().map(|p| p.max(0.0)).collect();
-            let mut solution = Solution { row_strategy: clamp(wr), col_strategy: clamp(wc), value: 0.0 };
+            let mut solution = Solution {
+                row_strategy: clamp(wr),
+                col_strategy: clamp(wc),
+                value: 0.0,
+            };
             normalize_into(&mut solution.row_strategy);
             normalize_into(&mut solution.col_strategy);
             let e = exploitability(payoff, &solution.row_strategy, &solution.col_strategy);
             if e <= target {
                 solution.value = midpoint(payoff, &solution);
-                return RmPlusRun { solution, iterations: 0, exploitability: e };
+                return RmPlusRun {
+                    solution,
+                    iterations: 0,
+                    exploitability: e,
+                };
             }
         }
     }
@@ -425,7 +489,9 @@ pub fn run_rm_plus(payoff: &Matrix, warm: Option<(&[f64], &[f64])>, iterations: 
         for (w, q, s) in [(wr, &mut *qr, &mut *sr), (wc, &mut *qc, &mut *sc)] {
             q.iter_mut().zip(w).for_each(|(q, &p)| *q = p.max(0.0));
             normalize_into(q);
-            s.iter_mut().zip(q.iter()).for_each(|(s, &p)| *s = p * weight);
+            s.iter_mut()
+                .zip(q.iter())
+                .for_each(|(s, &p)| *s = p * weight);
             q.iter_mut().for_each(|q| *q *= seed);
         }
     }
@@ -441,21 +507,31 @@ pub fn run_rm_plus(payoff: &Matrix, warm: Option<(&[f64], &[f64])>, iterations: 
         uc.fill(0.0);
         for (i, &p) in xr.iter().enumerate() {
             if p != 0.0 {
-                uc.iter_mut().zip(&a[i * n..(i + 1) * n]).for_each(|(u, &v)| *u += p * v);
+                uc.iter_mut()
+                    .zip(&a[i * n..(i + 1) * n])
+                    .for_each(|(u, &v)| *u += p * v);
             }
         }
         let ev = dot(uc, yc);
-        qc.iter_mut().zip(uc.iter()).for_each(|(q, &u)| *q = (*q + ev - u).max(0.0));
+        qc.iter_mut()
+            .zip(uc.iter())
+            .for_each(|(q, &u)| *q = (*q + ev - u).max(0.0));
         regret_matching(qc, yc);
         // Row player: regrets against the column player's new strategy.
         for (i, u) in ur.iter_mut().enumerate() {
             *u = dot(&a[i * n..(i + 1) * n], yc);
         }
         let ev = dot(ur, xr);
-        qr.iter_mut().zip(ur.iter()).for_each(|(q, &u)| *q = (*q + u - ev).max(0.0));
+        qr.iter_mut()
+            .zip(ur.iter())
+            .for_each(|(q, &u)| *q = (*q + u - ev).max(0.0));
 
-        sr.iter_mut().zip(xr.iter()).for_each(|(s, &p)| *s += tw * p);
-        sc.iter_mut().zip(yc.iter()).for_each(|(s, &p)| *s += tw * p);
+        sr.iter_mut()
+            .zip(xr.iter())
+            .for_each(|(s, &p)| *s += tw * p);
+        sc.iter_mut()
+            .zip(yc.iter())
+            .for_each(|(s, &p)| *s += tw * p);
         weight += tw;
 
         if target > 0.0 && t % CHECK_EVERY == 0 {
@@ -467,14 +543,22 @@ pub fn run_rm_plus(payoff: &Matrix, warm: Option<(&[f64], &[f64])>, iterations: 
         }
     }
 
-    let mut solution = Solution { row_strategy: sr.to_vec(), col_strategy: sc.to_vec(), value: 0.0 };
+    let mut solution = Solution {
+        row_strategy: sr.to_vec(),
+        col_strategy: sc.to_vec(),
+        value: 0.0,
+    };
     normalize_into(&mut solution.row_strategy);
     normalize_into(&mut solution.col_strategy);
     if measured_at != done {
         exploit = exploitability(payoff, &solution.row_strategy, &solution.col_strategy);
     }
     solution.value = midpoint(payoff, &solution);
-    RmPlusRun { solution, iterations: done, exploitability: exploit }
+    RmPlusRun {
+        solution,
+        iterations: done,
+        exploitability: exploit,
+    }
 }
 
 /// Strategy proportional to the positive regrets, uniform if there are none.
@@ -496,7 +580,9 @@ fn average_gap(a: &[f64], n: usize, sr: &[f64], sc: &[f64], ur: &mut [f64], uc: 
     uc.fill(0.0);
     for (i, &p) in sr.iter().enumerate() {
         if p != 0.0 {
-            uc.iter_mut().zip(&a[i * n..(i + 1) * n]).for_each(|(u, &v)| *u += p * v);
+            uc.iter_mut()
+                .zip(&a[i * n..(i + 1) * n])
+                .for_each(|(u, &v)| *u += p * v);
         }
     }
     let best_row = ur.iter().copied().fold(f64::NEG_INFINITY, f64::max);
@@ -507,7 +593,8 @@ fn average_gap(a: &[f64], n: usize, sr: &[f64], sc: &[f64], ur: &mut [f64], uc: 
 /// The midpoint of the two guarantees: within half the exploitability of
 /// the true value, which lies between them.
 fn midpoint(payoff: &Matrix, s: &Solution) -> f64 {
-    (best_response_row(payoff, &s.col_strategy).1 + best_response_col(payoff, &s.row_strategy).1) / 2.0
+    (best_response_row(payoff, &s.col_strategy).1 + best_response_col(payoff, &s.row_strategy).1)
+        / 2.0
 }
 
 // ---------------------------------------------------------------------------
@@ -543,7 +630,10 @@ pub enum Method {
 /// at most, to `RM_RELATIVE_TARGET` times the payoff range).
 pub fn solve(payoff: &Matrix) -> (Solution, Method) {
     if let Some((r, c, v)) = pure_saddle_point(payoff) {
-        return (Solution::pure(payoff.rows, payoff.cols, r, c, v), Method::Saddle);
+        return (
+            Solution::pure(payoff.rows, payoff.cols, r, c, v),
+            Method::Saddle,
+        );
     }
     if payoff.rows * payoff.cols <= LP_MAX_CELLS {
         if let Some(s) = try_lp(payoff) {
@@ -551,7 +641,10 @@ pub fn solve(payoff: &Matrix) -> (Solution, Method) {
         }
     }
     let target = RM_RELATIVE_TARGET * payoff_range(payoff);
-    (solve_rm_plus(payoff, None, RM_ITERATIONS, target), Method::RmPlus)
+    (
+        solve_rm_plus(payoff, None, RM_ITERATIONS, target),
+        Method::RmPlus,
+    )
 }
 
 #[cfg(test)]
@@ -561,7 +654,9 @@ mod tests {
     /// Small integers from a fixed LCG: ties everywhere.
     fn integer_game(rows: usize, cols: usize, seed: &mut u64) -> Matrix {
         Matrix::from_fn(rows, cols, |_, _| {
-            *seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            *seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
             ((*seed >> 33) % 5) as f64 - 2.0
         })
     }
@@ -588,7 +683,10 @@ mod tests {
                     let dantzig = simplex_game(rows, cols, |i, j| g[(i, j)], false).unwrap();
                     let bland = simplex_game(rows, cols, |i, j| g[(i, j)], true).unwrap();
                     for s in [&dantzig, &bland] {
-                        assert!(exploitability(&g, &s.row_strategy, &s.col_strategy) < 1e-9, "{g:?}: {s:?}");
+                        assert!(
+                            exploitability(&g, &s.row_strategy, &s.col_strategy) < 1e-9,
+                            "{g:?}: {s:?}"
+                        );
                     }
                     assert!((dantzig.value - bland.value).abs() < 1e-9);
                 }

@@ -64,7 +64,11 @@ pub struct Shared {
 
 impl Shared {
     pub fn new(hash_megabytes: usize) -> Shared {
-        Shared { tt: Table::new(hash_megabytes), stop: AtomicBool::new(false), nodes: AtomicU64::new(0) }
+        Shared {
+            tt: Table::new(hash_megabytes),
+            stop: AtomicBool::new(false),
+            nodes: AtomicU64::new(0),
+        }
     }
 }
 
@@ -73,7 +77,15 @@ fn reduction(depth: i32, number: usize) -> i32 {
     static TABLE: std::sync::OnceLock<Vec<[i32; 64]>> = std::sync::OnceLock::new();
     let t = TABLE.get_or_init(|| {
         (0..64)
-            .map(|d| std::array::from_fn(|n| if d == 0 || n == 0 { 0 } else { (0.5 + (d as f64).ln() * (n as f64).ln() / 2.2) as i32 }))
+            .map(|d| {
+                std::array::from_fn(|n| {
+                    if d == 0 || n == 0 {
+                        0
+                    } else {
+                        (0.5 + (d as f64).ln() * (n as f64).ln() / 2.2) as i32
+                    }
+                })
+            })
             .collect()
     });
     t[(depth as usize).min(63)][number.min(63)]
@@ -141,7 +153,12 @@ impl<B: Board> Searcher<B> {
         self.set_deadlines();
         let helpers: Vec<_> = (1..threads.max(1))
             .map(|id| {
-                let mut helper = Searcher::new(self.shared.clone(), self.root.clone(), &[], Limits::default());
+                let mut helper = Searcher::new(
+                    self.shared.clone(),
+                    self.root.clone(),
+                    &[],
+                    Limits::default(),
+                );
                 helper.keys = self.keys.clone();
                 helper.main = false;
                 helper.limits.depth = self.limits.depth;
@@ -150,8 +167,14 @@ impl<B: Board> Searcher<B> {
             .collect();
         let result = self.iterate(0, &mut report);
         self.shared.stop.store(true, Ordering::Relaxed);
-        let helper_nodes: u64 = helpers.into_iter().map(|h| h.join().map(|r| r.nodes).unwrap_or(0)).sum();
-        SearchResult { nodes: result.nodes + helper_nodes, ..result }
+        let helper_nodes: u64 = helpers
+            .into_iter()
+            .map(|h| h.join().map(|r| r.nodes).unwrap_or(0))
+            .sum();
+        SearchResult {
+            nodes: result.nodes + helper_nodes,
+            ..result
+        }
     }
 
     fn set_deadlines(&mut self) {
@@ -167,7 +190,9 @@ impl<B: Board> Searcher<B> {
                 let inc = l.increment[side];
                 let to_go = l.moves_to_go.unwrap_or(30).clamp(1, 40);
                 let soft = left / to_go + inc * 3 / 4;
-                let hard = (soft * 4).min(left / 3 + inc).min(left.saturating_sub(Duration::from_millis(5)));
+                let hard = (soft * 4)
+                    .min(left / 3 + inc)
+                    .min(left.saturating_sub(Duration::from_millis(5)));
                 (soft.min(hard), hard.max(Duration::from_millis(1)))
             }
             _ => return,
@@ -177,7 +202,11 @@ impl<B: Board> Searcher<B> {
     }
 
     fn iterate(&mut self, thread_id: usize, report: &mut dyn FnMut(&Report)) -> SearchResult {
-        let max_depth = self.limits.depth.unwrap_or(MAX_PLY as i32 - 1).clamp(1, MAX_PLY as i32 - 1);
+        let max_depth = self
+            .limits
+            .depth
+            .unwrap_or(MAX_PLY as i32 - 1)
+            .clamp(1, MAX_PLY as i32 - 1);
         let mut best: Option<(Vec<Move>, Score)> = None;
         let mut score = 0;
         let mut depth = 1;
@@ -204,10 +233,16 @@ impl<B: Board> Searcher<B> {
                     pv: self.pv[0].clone(),
                     hashfull: self.shared.tt.hashfull(),
                 });
-                if score.abs() > MATE_BOUND && self.limits.depth.is_none() && depth > 2 * (MATE - score.abs()) + 4 {
+                if score.abs() > MATE_BOUND
+                    && self.limits.depth.is_none()
+                    && depth > 2 * (MATE - score.abs()) + 4
+                {
                     break; // a mate is found and proven deep enough
                 }
-                if self.soft_deadline.is_some_and(|d| Instant::now() + (d - self.start) / 2 > d) {
+                if self
+                    .soft_deadline
+                    .is_some_and(|d| Instant::now() + (d - self.start) / 2 > d)
+                {
                     break; // the next iteration would not finish in time
                 }
             }
@@ -222,7 +257,13 @@ impl<B: Board> Searcher<B> {
             self.root.generate(&mut moves, false);
             (moves.into_iter().take(1).collect(), 0)
         });
-        SearchResult { best: pv.first().copied(), ponder: pv.get(1).copied(), score, depth: self.completed_depth, nodes: self.nodes }
+        SearchResult {
+            best: pv.first().copied(),
+            ponder: pv.get(1).copied(),
+            score,
+            depth: self.completed_depth,
+            nodes: self.nodes,
+        }
     }
 
     fn aspiration(&mut self, depth: i32, previous: Score) -> Score {
@@ -260,7 +301,9 @@ impl<B: Board> Searcher<B> {
         self.nodes += 1;
         self.unreported_nodes += 1;
         if self.unreported_nodes >= 1024 {
-            self.shared.nodes.fetch_add(self.unreported_nodes, Ordering::Relaxed);
+            self.shared
+                .nodes
+                .fetch_add(self.unreported_nodes, Ordering::Relaxed);
             self.unreported_nodes = 0;
             if self.completed_depth > 0 && self.main {
                 let now = Instant::now();
@@ -353,7 +396,8 @@ impl<B: Board> Searcher<B> {
             } else if let Some(victim) = pos.victim(mv) {
                 let gain = self.eval.value[victim.index()];
                 let cost = self.eval.value[pos.mover(mv).index()];
-                let base = 10 * gain - cost / 10 + mv.promotion.map_or(0, |k| self.eval.value[k.index()]);
+                let base =
+                    10 * gain - cost / 10 + mv.promotion.map_or(0, |k| self.eval.value[k.index()]);
                 if cost > gain + 50 && pos.attacked_by(mv.to, them) {
                     -(1 << 20) + base
                 } else {
@@ -395,7 +439,15 @@ impl<B: Board> Searcher<B> {
         line.extend_from_slice(&tail[0]);
     }
 
-    fn search(&mut self, pos: &B, mut depth: i32, mut alpha: Score, mut beta: Score, ply: usize, allow_null: bool) -> Score {
+    fn search(
+        &mut self,
+        pos: &B,
+        mut depth: i32,
+        mut alpha: Score,
+        mut beta: Score,
+        ply: usize,
+        allow_null: bool,
+    ) -> Score {
         self.pv[ply].clear();
         if self.should_stop() {
             return 0;
@@ -433,7 +485,11 @@ impl<B: Board> Searcher<B> {
                 return e.score;
             }
         }
-        let static_eval = if in_check { -INFINITY } else { self.evaluate(pos) };
+        let static_eval = if in_check {
+            -INFINITY
+        } else {
+            self.evaluate(pos)
+        };
         if !pv_node && !in_check && ply > 0 {
             // The position is so good that a shallow search would fail high anyway.
             if depth <= 6 && static_eval - 90 * depth >= beta && beta.abs() < MATE_BOUND {
@@ -546,7 +602,16 @@ impl<B: Board> Searcher<B> {
         } else {
             Bound::Upper
         };
-        self.shared.tt.store(key, ply as i32, Entry { move_code: best_code, score: best, depth, bound });
+        self.shared.tt.store(
+            key,
+            ply as i32,
+            Entry {
+                move_code: best_code,
+                score: best,
+                depth,
+                bound,
+            },
+        );
         best
     }
 
@@ -599,12 +664,21 @@ impl<B: Board> Searcher<B> {
             return self.no_move_score(pos, true, ply);
         }
         self.score_moves(pos, ply, 0);
-        let best_promotion = pos.variant().promotion_kinds.iter().map(|k| self.eval.value[k.index()]).max().unwrap_or(0);
+        let best_promotion = pos
+            .variant()
+            .promotion_kinds
+            .iter()
+            .map(|k| self.eval.value[k.index()])
+            .max()
+            .unwrap_or(0);
         let them = pos.side().other();
         for i in 0..self.move_lists[ply].len() {
             let mv = self.pick(ply, i);
             if !in_check {
-                if mv.promotion.is_some_and(|k| self.eval.value[k.index()] < best_promotion) {
+                if mv
+                    .promotion
+                    .is_some_and(|k| self.eval.value[k.index()] < best_promotion)
+                {
                     continue;
                 }
                 let gain = pos.victim(mv).map_or(0, |k| self.eval.value[k.index()]);

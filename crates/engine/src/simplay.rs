@@ -35,7 +35,11 @@ impl Strategy {
     ];
 
     pub fn name(self) -> &'static str {
-        Strategy::ALL.iter().find(|(_, s)| *s == self).map(|(n, _)| *n).expect("every strategy is named")
+        Strategy::ALL
+            .iter()
+            .find(|(_, s)| *s == self)
+            .map(|(n, _)| *n)
+            .expect("every strategy is named")
     }
 }
 
@@ -59,6 +63,9 @@ pub struct Request {
     /// A uniform number in [0, 1) that decides any random choice, so that a
     /// seeded caller gets reproducible games.
     pub u: f64,
+    /// The opponent has shown itself predictable (see [`crate::opponent`]):
+    /// the mixed player answers its most likely move instead of mixing.
+    pub exploit: bool,
 }
 
 /// Picks a move for the request's side. `report` hears each completed depth
@@ -70,7 +77,13 @@ pub fn choose(
     shared: Arc<Shared>,
     report: impl FnMut(&SimResult),
 ) -> (Option<Move>, SimResult) {
-    let Request { side, strategy, ref limits, u } = *request;
+    let Request {
+        side,
+        strategy,
+        ref limits,
+        u,
+        exploit,
+    } = *request;
     let legal = pos.legal_moves(side);
     if legal.is_empty() {
         return (None, SimResult::default());
@@ -87,12 +100,25 @@ pub fn choose(
     match strategy {
         Strategy::Random => single(legal[((u * legal.len() as f64) as usize).min(legal.len() - 1)]),
         Strategy::Greedy => single(greedy(pos, side)),
-        Strategy::NaiveSequential => single(naive_sequential(pos, side, limits).unwrap_or_else(|| greedy(pos, side))),
+        Strategy::NaiveSequential => {
+            single(naive_sequential(pos, side, limits).unwrap_or_else(|| greedy(pos, side)))
+        }
         Strategy::Mixed | Strategy::MostLikely => {
             let mut searcher = SimSearcher::new(pos.variant(), game_keys, shared);
             let result = searcher.run(pos, limits, report);
             let mixed = result.strategy(side);
-            let mv = if strategy == Strategy::Mixed { mixed.sample(u) } else { mixed.most_likely() };
+            let mut mv = if strategy == Strategy::Mixed {
+                mixed.sample(u)
+            } else {
+                mixed.most_likely()
+            };
+            if strategy == Strategy::Mixed && exploit {
+                if let Some(theirs) = result.strategy(side.other()).most_likely() {
+                    if let Some((reply, _)) = searcher.best_reply(pos, side, theirs, result.depth) {
+                        mv = Some(reply);
+                    }
+                }
+            }
             (mv.or(Some(legal[0])), result)
         }
     }
@@ -114,7 +140,11 @@ pub fn greedy(pos: &SimPosition, side: Color) -> Move {
                 sign * leaf_payoff(&pos.resolve_unchecked(pair).position, &t)
             })
             .fold(f64::INFINITY, f64::min);
-        let worst = if theirs.is_empty() { sign * leaf_payoff(pos, &t) } else { worst };
+        let worst = if theirs.is_empty() {
+            sign * leaf_payoff(pos, &t)
+        } else {
+            worst
+        };
         if worst > best.0 {
             best = (worst, m);
         }
@@ -151,7 +181,11 @@ fn naive_sequential(pos: &SimPosition, side: Color, limits: &SimLimits) -> Optio
         depth: limits.depth.map(|d| 2 * d as i32),
         nodes: limits.nodes,
         movetime: limits.movetime,
-        time: if side == Color::White { [limits.time, None] } else { [None, limits.time] },
+        time: if side == Color::White {
+            [limits.time, None]
+        } else {
+            [None, limits.time]
+        },
         increment: [limits.increment; 2],
         overhead: limits.overhead,
         ..Limits::default()
@@ -181,7 +215,10 @@ mod tests {
         let v = Registry::builtin().get("parity").unwrap();
         let pos = SimPosition::from_fen(v, "4k3/8/8/3q'4/4P3/8/8/4K3 - - 0 5").unwrap();
         let mv = greedy(&pos, Color::White);
-        assert_eq!(parity_rules::notation::uci(&pos.side(Color::White), mv), "e4d5");
+        assert_eq!(
+            parity_rules::notation::uci(&pos.side(Color::White), mv),
+            "e4d5"
+        );
     }
 
     #[test]

@@ -69,12 +69,16 @@ pub struct Mixed {
 
 impl Mixed {
     pub fn pure(mv: Move) -> Mixed {
-        Mixed { moves: vec![mv], probabilities: vec![1.0] }
+        Mixed {
+            moves: vec![mv],
+            probabilities: vec![1.0],
+        }
     }
 
     /// The most likely move.
     pub fn most_likely(&self) -> Option<Move> {
-        let best = (0..self.moves.len()).max_by(|&a, &b| self.probabilities[a].total_cmp(&self.probabilities[b]))?;
+        let best = (0..self.moves.len())
+            .max_by(|&a, &b| self.probabilities[a].total_cmp(&self.probabilities[b]))?;
         Some(self.moves[best])
     }
 
@@ -183,13 +187,20 @@ enum Bound {
 }
 
 /// The moves of both sides, best first by a cheap guess.
-fn ordered_moves(pos: &SimPosition, mut moves: Vec<Move>, color: Color, t: &EvalTables, first: &[Move]) -> Vec<Move> {
+fn ordered_moves(
+    pos: &SimPosition,
+    mut moves: Vec<Move>,
+    color: Color,
+    t: &EvalTables,
+    first: &[Move],
+) -> Vec<Move> {
     let side = pos.side(color);
     let score = |mv: &Move| -> i32 {
         if let Some(i) = first.iter().position(|f| f == mv) {
             return 1_000_000 - i as i32;
         }
-        let victim = parity_rules::notation::MoveContext::captured(&side, *mv).map_or(0, |k| t.value[k.index()]);
+        let victim = parity_rules::notation::MoveContext::captured(&side, *mv)
+            .map_or(0, |k| t.value[k.index()]);
         let promo = mv.promotion.map_or(0, |k| t.value[k.index()]);
         10 * victim + promo
     };
@@ -198,7 +209,11 @@ fn ordered_moves(pos: &SimPosition, mut moves: Vec<Move>, color: Color, t: &Eval
 }
 
 impl SimSearcher {
-    pub fn new(root_variant: &'static parity_rules::Variant, game_keys: &[u64], shared: Arc<Shared>) -> SimSearcher {
+    pub fn new(
+        root_variant: &'static parity_rules::Variant,
+        game_keys: &[u64],
+        shared: Arc<Shared>,
+    ) -> SimSearcher {
         SimSearcher {
             t: eval::tables(root_variant),
             table: HashMap::new(),
@@ -219,27 +234,45 @@ impl SimSearcher {
     }
 
     /// Iteratively deepened search of `root`; `report` hears each completed depth.
-    pub fn run(&mut self, root: &SimPosition, limits: &SimLimits, mut report: impl FnMut(&SimResult)) -> SimResult {
+    pub fn run(
+        &mut self,
+        root: &SimPosition,
+        limits: &SimLimits,
+        mut report: impl FnMut(&SimResult),
+    ) -> SimResult {
         self.start = Instant::now();
         self.node_limit = limits.nodes;
         let budget = match (limits.movetime, limits.time) {
             (Some(t), _) => Some(t.saturating_sub(limits.overhead)),
-            (None, Some(left)) => Some(left.saturating_sub(limits.overhead) / 30 + limits.increment * 3 / 4),
+            (None, Some(left)) => {
+                Some(left.saturating_sub(limits.overhead) / 30 + limits.increment * 3 / 4)
+            }
             _ => None,
         };
         self.deadline = budget.map(|b| self.start + b.max(Duration::from_millis(1)));
         let max_depth = limits.depth.unwrap_or(64).max(1);
         let mut best: Option<SimResult> = None;
         for depth in 1..=max_depth {
-            let Some((white, black, value)) = self.root(root, depth) else { break };
+            let Some((white, black, value)) = self.root(root, depth) else {
+                break;
+            };
             self.completed = depth;
-            let result = SimResult { white, black, value, depth, stats: self.stats, elapsed: self.start.elapsed() };
+            let result = SimResult {
+                white,
+                black,
+                value,
+                depth,
+                stats: self.stats,
+                elapsed: self.start.elapsed(),
+            };
             report(&result);
             best = Some(result);
             if limits.depth.is_none() && budget.is_none() && limits.nodes.is_none() {
                 break; // no limit at all: one turn deep
             }
-            if budget.is_some_and(|b| self.start.elapsed() > b / 2) || self.shared.stop.load(Ordering::Relaxed) {
+            if budget.is_some_and(|b| self.start.elapsed() > b / 2)
+                || self.shared.stop.load(Ordering::Relaxed)
+            {
                 break;
             }
         }
@@ -273,10 +306,18 @@ impl SimSearcher {
 
     /// The root's restricted game, solved; None if the search was stopped.
     fn root(&mut self, root: &SimPosition, depth: u32) -> Option<(Mixed, Mixed, f64)> {
-        let moves = [root.legal_moves(Color::White), root.legal_moves(Color::Black)];
+        let moves = [
+            root.legal_moves(Color::White),
+            root.legal_moves(Color::Black),
+        ];
         if let Some(outcome) = root.outcome_with_counts([moves[0].len(), moves[1].len()]) {
-            return Some((Mixed::default(), Mixed::default(), terminal_payoff(&outcome)));
+            return Some((
+                Mixed::default(),
+                Mixed::default(),
+                terminal_payoff(&outcome),
+            ));
         }
+        self.stats.matrix_nodes += 1;
         self.path.push(root.hash());
         let solved = self.matrix_game(root, &moves, depth);
         self.path.pop();
@@ -285,12 +326,81 @@ impl SimSearcher {
         }
         let (w, b, sol) = solved;
         let mixed = |moves: &[Move], p: &[f64]| {
-            let mut pairs: Vec<(Move, f64)> = moves.iter().copied().zip(p.iter().copied()).filter(|(_, p)| *p > 1e-6).collect();
+            let mut pairs: Vec<(Move, f64)> = moves
+                .iter()
+                .copied()
+                .zip(p.iter().copied())
+                .filter(|(_, p)| *p > 1e-6)
+                .collect();
             pairs.sort_by(|a, b| b.1.total_cmp(&a.1));
             let total: f64 = pairs.iter().map(|p| p.1).sum();
-            Mixed { moves: pairs.iter().map(|p| p.0).collect(), probabilities: pairs.iter().map(|p| p.1 / total).collect() }
+            Mixed {
+                moves: pairs.iter().map(|p| p.0).collect(),
+                probabilities: pairs.iter().map(|p| p.1 / total).collect(),
+            }
         };
-        Some((mixed(&w, &sol.row_strategy), mixed(&b, &sol.col_strategy), sol.value))
+        Some((
+            mixed(&w, &sol.row_strategy),
+            mixed(&b, &sol.col_strategy),
+            sol.value,
+        ))
+    }
+
+    /// After [`Self::run`]: `side`'s best move at `root` against the single
+    /// opponent move `theirs`, each pair searched `depth - 1` turns further,
+    /// with its payoff for White. None if the search was stopped.
+    pub fn best_reply(
+        &mut self,
+        root: &SimPosition,
+        side: Color,
+        theirs: Move,
+        depth: u32,
+    ) -> Option<(Move, f64)> {
+        // The budget went to the search; this sweep is short and must end.
+        (self.aborted, self.deadline, self.node_limit) = (false, None, None);
+        self.completed = self.completed.max(1);
+        let sign = if side == Color::White { 1.0 } else { -1.0 };
+        let hint = self.table.get(&root.hash()).map(|e| {
+            if side == Color::White {
+                e.white.clone()
+            } else {
+                e.black.clone()
+            }
+        });
+        let ours = ordered_moves(
+            root,
+            root.legal_moves(side),
+            side,
+            &self.t,
+            &hint.unwrap_or_default(),
+        );
+        self.path.push(root.hash());
+        let mut best: Option<(Move, f64)> = None;
+        for m in ours {
+            let pair = if side == Color::White {
+                [m, theirs]
+            } else {
+                [theirs, m]
+            };
+            let next = root.resolve_unchecked(pair).position;
+            let v = if self.path.contains(&next.hash()) {
+                0.0
+            } else {
+                self.value(&next, depth.max(1) - 1, -1.0, 1.0)
+            };
+            if self.aborted {
+                break;
+            }
+            if best.is_none_or(|(_, b)| sign * v > sign * b) {
+                best = Some((m, v));
+            }
+        }
+        self.path.pop();
+        if self.aborted {
+            None
+        } else {
+            best
+        }
     }
 
     /// White's payoff of `pos` searched `depth` turns deep.
@@ -299,16 +409,24 @@ impl SimSearcher {
         if self.out_of_budget() {
             return 0.0;
         }
+        let key = pos.hash();
+        if depth == 0 {
+            // Leaves need only know whether each side can move.
+            if let Some(outcome) = pos.outcome() {
+                return terminal_payoff(&outcome);
+            }
+            return if self.path.contains(&key) {
+                0.0
+            } else {
+                leaf_payoff(pos, &self.t)
+            };
+        }
         let moves = [pos.legal_moves(Color::White), pos.legal_moves(Color::Black)];
         if let Some(outcome) = pos.outcome_with_counts([moves[0].len(), moves[1].len()]) {
             return terminal_payoff(&outcome);
         }
-        let key = pos.hash();
         if self.path.contains(&key) {
             return 0.0; // a repetition: the side that repeats can force a draw
-        }
-        if depth == 0 {
-            return leaf_payoff(pos, &self.t);
         }
         if let Some(e) = self.table.get(&key) {
             if e.depth >= depth {
@@ -330,13 +448,27 @@ impl SimSearcher {
             } else if upper <= alpha || upper - lower < 1e-9 {
                 self.stats.settled_by_bounds += 1;
                 if upper - lower < 1e-9 {
-                    self.table.insert(key, Entry { depth, value: upper, white: Vec::new(), black: Vec::new() });
+                    self.table.insert(
+                        key,
+                        Entry {
+                            depth,
+                            value: upper,
+                            white: Vec::new(),
+                            black: Vec::new(),
+                        },
+                    );
                 }
                 upper
             } else {
                 let (w, b, sol) = self.matrix_game(pos, &moves, depth);
                 if !self.aborted {
-                    let support = |m: &[Move], p: &[f64]| m.iter().zip(p).filter(|(_, p)| **p > 1e-6).map(|(m, _)| *m).collect();
+                    let support = |m: &[Move], p: &[f64]| {
+                        m.iter()
+                            .zip(p)
+                            .filter(|(_, p)| **p > 1e-6)
+                            .map(|(m, _)| *m)
+                            .collect()
+                    };
                     let entry = Entry {
                         depth,
                         value: sol.value,
@@ -354,7 +486,12 @@ impl SimSearcher {
 
     /// Double oracle: a restricted game grown by best responses. Returns
     /// the candidate moves of both sides and the restricted game's solution.
-    fn matrix_game(&mut self, pos: &SimPosition, moves: &[Vec<Move>; 2], depth: u32) -> (Vec<Move>, Vec<Move>, matrix::Solution) {
+    fn matrix_game(
+        &mut self,
+        pos: &SimPosition,
+        moves: &[Vec<Move>; 2],
+        depth: u32,
+    ) -> (Vec<Move>, Vec<Move>, matrix::Solution) {
         let hint = self.table.get(&pos.hash()).cloned();
         let (hw, hb) = hint.map(|e| (e.white, e.black)).unwrap_or_default();
         let all_w = ordered_moves(pos, moves[0].clone(), Color::White, &self.t, &hw);
@@ -379,19 +516,44 @@ impl SimSearcher {
             }
             used_lp |= method != Method::Saddle;
             if self.aborted {
-                return (rows.iter().map(|&r| all_w[r]).collect(), cols.iter().map(|&c| all_b[c]).collect(), sol);
+                return (
+                    rows.iter().map(|&r| all_w[r]).collect(),
+                    cols.iter().map(|&c| all_b[c]).collect(),
+                    sol,
+                );
             }
             // Best responses over all moves against the other side's strategy.
-            let cand = Candidates { pos, all: [&all_w, &all_b], chosen: [&rows, &cols], depth };
-            let best_row = self.best_response(&mut cells, &cand, Color::White, &sol.col_strategy, sol.value + EPSILON);
-            let best_col = self.best_response(&mut cells, &cand, Color::Black, &sol.row_strategy, sol.value - EPSILON);
+            let cand = Candidates {
+                pos,
+                all: [&all_w, &all_b],
+                chosen: [&rows, &cols],
+                depth,
+            };
+            let best_row = self.best_response(
+                &mut cells,
+                &cand,
+                Color::White,
+                &sol.col_strategy,
+                sol.value + EPSILON,
+            );
+            let best_col = self.best_response(
+                &mut cells,
+                &cand,
+                Color::Black,
+                &sol.row_strategy,
+                sol.value - EPSILON,
+            );
             if self.aborted || (best_row.is_none() && best_col.is_none()) {
                 if used_lp {
                     self.stats.lp_nodes += 1;
                 } else {
                     self.stats.settled_by_saddle += 1;
                 }
-                return (rows.iter().map(|&r| all_w[r]).collect(), cols.iter().map(|&c| all_b[c]).collect(), sol);
+                return (
+                    rows.iter().map(|&r| all_w[r]).collect(),
+                    cols.iter().map(|&c| all_b[c]).collect(),
+                    sol,
+                );
             }
             rows.extend(best_row);
             cols.extend(best_col);
@@ -419,7 +581,14 @@ impl SimSearcher {
             for (j, &o) in cand.chosen[1 - us].iter().enumerate() {
                 if other[j] > 1e-9 {
                     let (r, c) = if side == Color::White { (m, o) } else { (o, m) };
-                    u += other[j] * self.cell(cells, cand.pos, (cand.all[0], r), (cand.all[1], c), cand.depth);
+                    u += other[j]
+                        * self.cell(
+                            cells,
+                            cand.pos,
+                            (cand.all[0], r),
+                            (cand.all[1], c),
+                            cand.depth,
+                        );
                 }
             }
             if sign * u > sign * best_value {
@@ -454,17 +623,27 @@ impl SimSearcher {
     /// Serialized alpha-beta: one side commits first and the other answers
     /// knowing its move. White first bounds the value from below, Black
     /// first from above.
-    fn serial(&mut self, pos: &SimPosition, depth: u32, white_first: bool, alpha: f64, beta: f64) -> f64 {
+    fn serial(
+        &mut self,
+        pos: &SimPosition,
+        depth: u32,
+        white_first: bool,
+        alpha: f64,
+        beta: f64,
+    ) -> f64 {
         self.stats.nodes += 1;
         if self.out_of_budget() {
             return 0.0;
         }
+        if depth == 0 {
+            return match pos.outcome() {
+                Some(outcome) => terminal_payoff(&outcome),
+                None => leaf_payoff(pos, &self.t),
+            };
+        }
         let moves = [pos.legal_moves(Color::White), pos.legal_moves(Color::Black)];
         if let Some(outcome) = pos.outcome_with_counts([moves[0].len(), moves[1].len()]) {
             return terminal_payoff(&outcome);
-        }
-        if depth == 0 {
-            return leaf_payoff(pos, &self.t);
         }
         self.serial_with(pos, &moves, depth, white_first, alpha, beta)
     }
@@ -490,7 +669,11 @@ impl SimSearcher {
             }
         }
         let (alpha0, beta0) = (alpha, beta);
-        let hint = self.table.get(&key).map(|e| (e.white.clone(), e.black.clone())).unwrap_or_default();
+        let hint = self
+            .table
+            .get(&key)
+            .map(|e| (e.white.clone(), e.black.clone()))
+            .unwrap_or_default();
         let ws = ordered_moves(pos, moves[0].clone(), Color::White, &self.t, &hint.0);
         let bs = ordered_moves(pos, moves[1].clone(), Color::Black, &self.t, &hint.1);
         let (firsts, seconds) = if white_first { (&ws, &bs) } else { (&bs, &ws) };
@@ -514,7 +697,11 @@ impl SimSearcher {
                 if v * sign < reply * sign {
                     reply = v;
                 }
-                let cut = if white_first { reply <= alpha } else { reply >= beta };
+                let cut = if white_first {
+                    reply <= alpha
+                } else {
+                    reply >= beta
+                };
                 if cut {
                     break;
                 }
@@ -538,7 +725,8 @@ impl SimSearcher {
         } else {
             Bound::Exact
         };
-        self.serial_table.insert((key, depth, white_first), (best, bound));
+        self.serial_table
+            .insert((key, depth, white_first), (best, bound));
         best
     }
 }
@@ -561,7 +749,14 @@ mod tests {
         let v = Registry::builtin().get("parity").unwrap();
         let pos = SimPosition::start(v);
         let mut s = SimSearcher::new(v, &[], Arc::new(Shared::new(1)));
-        let r = s.run(&pos, &SimLimits { depth: Some(1), ..SimLimits::default() }, |_| {});
+        let r = s.run(
+            &pos,
+            &SimLimits {
+                depth: Some(1),
+                ..SimLimits::default()
+            },
+            |_| {},
+        );
         assert!(r.value.abs() < 0.2, "{}", r.value);
         for m in [&r.white, &r.black] {
             assert!(!m.moves.is_empty());

@@ -168,7 +168,12 @@ impl Solver {
         let game = self.root_game(pos, depth)?;
         let sol = self.solve_matrix(&game.payoff);
         let support = |moves: &[Move], p: &[f64]| {
-            let mut s: Vec<(Move, f64)> = moves.iter().copied().zip(p.iter().copied()).filter(|&(_, p)| p > 1e-9).collect();
+            let mut s: Vec<(Move, f64)> = moves
+                .iter()
+                .copied()
+                .zip(p.iter().copied())
+                .filter(|&(_, p)| p > 1e-9)
+                .collect();
             let total: f64 = s.iter().map(|m| m.1).sum();
             s.iter_mut().for_each(|m| m.1 /= total);
             s.sort_by(|a, b| b.1.total_cmp(&a.1));
@@ -187,15 +192,28 @@ impl Solver {
     /// The opponent's best pure reply to `side`'s `strategy` at the root of
     /// `pos`, every continuation played exactly (`depth - 1` turns deep).
     /// Probabilities are normalized; moves may repeat.
-    pub fn exploit(&mut self, pos: &SimPosition, depth: u32, side: Color, strategy: &[(Move, f64)]) -> Result<Exploit, SolveError> {
+    pub fn exploit(
+        &mut self,
+        pos: &SimPosition,
+        depth: u32,
+        side: Color,
+        strategy: &[(Move, f64)],
+    ) -> Result<Exploit, SolveError> {
         let game = self.root_game(pos, depth)?;
-        let moves = if side == Color::White { &game.white } else { &game.black };
+        let moves = if side == Color::White {
+            &game.white
+        } else {
+            &game.black
+        };
         let mut p = vec![0.0; moves.len()];
         for &(mv, prob) in strategy {
-            let i = moves.iter().position(|&m| m == mv).ok_or_else(|| SolveError::IllegalMove {
-                side: side.name(),
-                mv: notation::uci(&pos.side(side), mv),
-            })?;
+            let i = moves
+                .iter()
+                .position(|&m| m == mv)
+                .ok_or_else(|| SolveError::IllegalMove {
+                    side: side.name(),
+                    mv: notation::uci(&pos.side(side), mv),
+                })?;
             if prob.is_finite() && prob > 0.0 {
                 p[i] += prob;
             }
@@ -213,7 +231,12 @@ impl Solver {
             let (r, v) = matrix::best_response_row(&game.payoff, &p);
             (game.white[r], v, v - exact_value)
         };
-        Ok(Exploit { exact_value, best_response, value_against_strategy, gain })
+        Ok(Exploit {
+            exact_value,
+            best_response,
+            value_against_strategy,
+            gain,
+        })
     }
 
     /// The root's full matrix of exact child values.
@@ -227,11 +250,21 @@ impl Solver {
         let white = pos.legal_moves(Color::White);
         let black = pos.legal_moves(Color::Black);
         let payoff = self.children(pos, &white, &black, depth);
-        Ok(RootGame { white, black, payoff })
+        Ok(RootGame {
+            white,
+            black,
+            payoff,
+        })
     }
 
     /// The matrix of child values of `pos` (pushed on the path meanwhile).
-    fn children(&mut self, pos: &SimPosition, white: &[Move], black: &[Move], depth: u32) -> Matrix {
+    fn children(
+        &mut self,
+        pos: &SimPosition,
+        white: &[Move],
+        black: &[Move],
+        depth: u32,
+    ) -> Matrix {
         self.path.push(*pos);
         self.path_keys.push(pos.hash());
         let mut data = Vec::with_capacity(white.len() * black.len());
@@ -253,7 +286,11 @@ impl Solver {
             let mut col_strategy = vec![0.0; payoff.cols()];
             row_strategy[r] = 1.0;
             col_strategy[c] = 1.0;
-            return matrix::Solution { row_strategy, col_strategy, value };
+            return matrix::Solution {
+                row_strategy,
+                col_strategy,
+                value,
+            };
         }
         self.lp_solves += 1;
         matrix::solve_lp(payoff)
@@ -265,8 +302,14 @@ impl Solver {
             return s;
         }
         let s = match pos.outcome() {
-            Some(o) => Static { terminal: Some(terminal_payoff(&o)), leaf: 0.0 },
-            None => Static { terminal: None, leaf: leaf_payoff(pos, &self.t) },
+            Some(o) => Static {
+                terminal: Some(terminal_payoff(&o)),
+                leaf: 0.0,
+            },
+            None => Static {
+                terminal: None,
+                leaf: leaf_payoff(pos, &self.t),
+            },
         };
         if self.statics.len() >= STATIC_CACHE_LIMIT {
             self.statics.clear();
@@ -294,7 +337,12 @@ impl Solver {
             key,
             depth,
             clock: if fifty_near { pos.clock() } else { u32::MAX },
-            ancestors: self.path.iter().filter(|a| min_turns(pos, a).is_some_and(|n| n <= depth)).map(|a| a.hash()).collect(),
+            ancestors: self
+                .path
+                .iter()
+                .filter(|a| min_turns(pos, a).is_some_and(|n| n <= depth))
+                .map(|a| a.hash())
+                .collect(),
         };
         if let Some(&v) = self.memo.get(&memo_key) {
             return v;
@@ -334,11 +382,18 @@ pub fn min_turns(from: &SimPosition, to: &SimPosition) -> Option<u32> {
         if to.by_color(c).count() > count_from {
             return None;
         }
-        let pawns = |p: &SimPosition| (0..v.kinds.len()).filter(|&k| v.kinds[k].pawn).map(|k| p.pieces(c, Kind(k as u8)).count()).sum::<u32>();
+        let pawns = |p: &SimPosition| {
+            (0..v.kinds.len())
+                .filter(|&k| v.kinds[k].pawn)
+                .map(|k| p.pieces(c, Kind(k as u8)).count())
+                .sum::<u32>()
+        };
         if pawns(to) > pawns(from) {
             return None;
         }
-        let need: u32 = (0..v.kinds.len()).map(|k| (to.pieces(c, Kind(k as u8)) & !from.pieces(c, Kind(k as u8))).count()).sum();
+        let need: u32 = (0..v.kinds.len())
+            .map(|k| (to.pieces(c, Kind(k as u8)) & !from.pieces(c, Kind(k as u8))).count())
+            .sum();
         let castle = rights_from.any() && rights_to != rights_from;
         let mut side_bound = if castle { need.div_ceil(2) } else { need };
         if rules.waiting_rule {
@@ -346,7 +401,14 @@ pub fn min_turns(from: &SimPosition, to: &SimPosition) -> Option<u32> {
                 return None;
             }
             let duty = rules.single_occupation && (from.by_color(c) & from.shared()).any();
-            let must_leave = from.last_moved(c).filter(|&m| from.kind_at(c, m).is_some_and(|k| !to.pieces(c, k).contains(m))).count() > 0;
+            let must_leave = from
+                .last_moved(c)
+                .filter(|&m| {
+                    from.kind_at(c, m)
+                        .is_some_and(|k| !to.pieces(c, k).contains(m))
+                })
+                .count()
+                > 0;
             if !duty && to.by_color(c).count() == count_from && must_leave {
                 side_bound = side_bound.max(2);
             }
@@ -391,7 +453,11 @@ mod tests {
                 }
                 for q in &next {
                     let bound = min_turns(&root, q);
-                    assert!(bound.is_some_and(|n| n <= turns), "{variant} {fen} -> {} in {turns}: {bound:?}", q.to_fen());
+                    assert!(
+                        bound.is_some_and(|n| n <= turns),
+                        "{variant} {fen} -> {} in {turns}: {bound:?}",
+                        q.to_fen()
+                    );
                 }
                 next.truncate(3000);
                 frontier = next;
@@ -412,7 +478,14 @@ mod tests {
         }
         let (ws, bs) = (p.legal_moves(Color::White), p.legal_moves(Color::Black));
         path.push(p.hash());
-        let g = Matrix::from_fn(ws.len(), bs.len(), |r, c| plain(&p.resolve_unchecked([ws[r], bs[c]]).position, depth - 1, path, t));
+        let g = Matrix::from_fn(ws.len(), bs.len(), |r, c| {
+            plain(
+                &p.resolve_unchecked([ws[r], bs[c]]).position,
+                depth - 1,
+                path,
+                t,
+            )
+        });
         path.pop();
         matrix::pure_saddle_point(&g).map_or_else(|| matrix::solve_lp(&g).value, |(_, _, v)| v)
     }
@@ -442,20 +515,35 @@ mod tests {
             }
         }
         let mut found = 0;
-        let mut keys: Vec<u64> = parents.keys().copied().filter(|k| parents[k].len() >= 2).collect();
+        let mut keys: Vec<u64> = parents
+            .keys()
+            .copied()
+            .filter(|k| parents[k].len() >= 2)
+            .collect();
         keys.sort_unstable();
         for key in keys {
             let g = grandchildren[&key];
             let ps = &parents[&key];
-            let values: Vec<f64> = ps.iter().map(|c| plain(&g, 1, &mut vec![root.hash(), c.hash()], &t)).collect();
-            let Some(j) = (1..ps.len()).find(|&j| (values[j] - values[0]).abs() > 1e-9) else { continue };
+            let values: Vec<f64> = ps
+                .iter()
+                .map(|c| plain(&g, 1, &mut vec![root.hash(), c.hash()], &t))
+                .collect();
+            let Some(j) = (1..ps.len()).find(|&j| (values[j] - values[0]).abs() > 1e-9) else {
+                continue;
+            };
             found += 1;
             for order in [[0, j], [j, 0]] {
                 let mut solver = Solver::new(root.variant(), &[]);
                 for i in order {
                     solver.path = vec![root, ps[i]];
                     solver.path_keys = vec![root.hash(), ps[i].hash()];
-                    assert_eq!(solver.value(&g, 1), values[i], "{} after {}", g.to_fen(), ps[i].to_fen());
+                    assert_eq!(
+                        solver.value(&g, 1),
+                        values[i],
+                        "{} after {}",
+                        g.to_fen(),
+                        ps[i].to_fen()
+                    );
                 }
             }
             if found >= 20 {

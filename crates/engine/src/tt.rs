@@ -46,7 +46,12 @@ pub struct Table {
 impl Table {
     pub fn new(megabytes: usize) -> Table {
         let count = (megabytes.max(1) << 20) / 16;
-        Table { slots: (0..count).map(|_| [AtomicU64::new(0), AtomicU64::new(0)]).collect(), generation: AtomicU64::new(0) }
+        Table {
+            slots: (0..count)
+                .map(|_| [AtomicU64::new(0), AtomicU64::new(0)])
+                .collect(),
+            generation: AtomicU64::new(0),
+        }
     }
 
     pub fn clear(&self) {
@@ -93,10 +98,18 @@ impl Table {
         let old_depth = ((old >> 44) & 0xff) as i32 - 1;
         let old_generation = (old >> 52) & 0x3ff;
         // Keep a deeper entry of this search unless the new one is exact.
-        if old != 0 && old_generation == generation && old_depth > entry.depth + 2 && entry.bound != Bound::Exact {
+        if old != 0
+            && old_generation == generation
+            && old_depth > entry.depth + 2
+            && entry.bound != Bound::Exact
+        {
             return;
         }
-        let move_code = if entry.move_code == 0 && old_same_key { old & 0x0fff_ffff } else { entry.move_code as u64 };
+        let move_code = if entry.move_code == 0 && old_same_key {
+            old & 0x0fff_ffff
+        } else {
+            entry.move_code as u64
+        };
         let bound = match entry.bound {
             Bound::Exact => 1u64,
             Bound::Lower => 2,
@@ -158,8 +171,22 @@ mod tests {
     #[test]
     fn entries_round_trip() {
         let t = Table::new(1);
-        let mv = Move { from: Square(12), to: Square(127), promotion: Some(Kind(3)), special: Special::None };
-        t.store(0xdead_beef, 3, Entry { move_code: move_code(mv), score: -1234, depth: 9, bound: Bound::Lower });
+        let mv = Move {
+            from: Square(12),
+            to: Square(127),
+            promotion: Some(Kind(3)),
+            special: Special::None,
+        };
+        t.store(
+            0xdead_beef,
+            3,
+            Entry {
+                move_code: move_code(mv),
+                score: -1234,
+                depth: 9,
+                bound: Bound::Lower,
+            },
+        );
         let e = t.probe(0xdead_beef, 3).unwrap();
         assert_eq!(e.move_code, move_code(mv));
         assert_eq!((e.score, e.depth, e.bound), (-1234, 9, Bound::Lower));
@@ -169,15 +196,36 @@ mod tests {
     #[test]
     fn mate_scores_are_relative_to_the_node() {
         let t = Table::new(1);
-        t.store(7, 5, Entry { move_code: 0, score: crate::eval::MATE - 9, depth: 4, bound: Bound::Exact });
+        t.store(
+            7,
+            5,
+            Entry {
+                move_code: 0,
+                score: crate::eval::MATE - 9,
+                depth: 4,
+                bound: Bound::Exact,
+            },
+        );
         assert_eq!(t.probe(7, 2).unwrap().score, crate::eval::MATE - 6);
     }
 
     #[test]
     fn codes_differ_for_different_moves() {
         let a = Move::new(Square(4), Square(6));
-        let b = Move { special: Special::Castle { rook_from: Square(7), rook_to: Square(5) }, ..a };
-        let c = Move { special: Special::Castle { rook_from: Square(0), rook_to: Square(5) }, ..a };
+        let b = Move {
+            special: Special::Castle {
+                rook_from: Square(7),
+                rook_to: Square(5),
+            },
+            ..a
+        };
+        let c = Move {
+            special: Special::Castle {
+                rook_from: Square(0),
+                rook_to: Square(5),
+            },
+            ..a
+        };
         assert!(move_code(a) != move_code(b) && move_code(b) != move_code(c));
         assert!(move_code(a) < 1 << 28 && move_code(b) < 1 << 28);
     }

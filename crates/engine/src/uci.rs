@@ -19,6 +19,7 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::board::Board;
 use crate::eval::{Score, MATE, MATE_BOUND};
+use crate::opponent::{OpponentModel, PREDICTABLE};
 use crate::search::{Limits, Report, Searcher, Shared};
 use crate::simplay::{self, Strategy};
 use crate::simsearch::{SimLimits, SimResult};
@@ -41,21 +42,27 @@ impl Line {
         match variant.spec.family {
             Family::TurnBased => {
                 let pos = match fen_text {
-                    Some(t) => fen::parse_position(variant, t).map_err(|e| format!("bad FEN: {e}"))?,
+                    Some(t) => {
+                        fen::parse_position(variant, t).map_err(|e| format!("bad FEN: {e}"))?
+                    }
                     None => Position::start(variant),
                 };
                 Ok(Line::TurnBased(vec![pos]))
             }
             Family::Crowd => {
                 let pos = match fen_text {
-                    Some(t) => CrowdPosition::from_fen(variant, t).map_err(|e| format!("bad FEN: {e}"))?,
+                    Some(t) => {
+                        CrowdPosition::from_fen(variant, t).map_err(|e| format!("bad FEN: {e}"))?
+                    }
                     None => CrowdPosition::start(variant),
                 };
                 Ok(Line::Crowd(vec![pos]))
             }
             Family::Simultaneous => {
                 let pos = match fen_text {
-                    Some(t) => SimPosition::from_fen(variant, t).map_err(|e| format!("bad FEN: {e}"))?,
+                    Some(t) => {
+                        SimPosition::from_fen(variant, t).map_err(|e| format!("bad FEN: {e}"))?
+                    }
                     None => SimPosition::start(variant),
                 };
                 Ok(Line::Simultaneous(vec![pos]))
@@ -66,7 +73,9 @@ impl Line {
     fn play(&mut self, text: &str) -> Result<(), String> {
         fn step<B: Board>(line: &mut Vec<B>, text: &str) -> Result<(), String> {
             let pos = line.last().expect("a line has a start");
-            let mv = pos.parse_move(text).map_err(|e| format!("move {text}: {e}"))?;
+            let mv = pos
+                .parse_move(text)
+                .map_err(|e| format!("move {text}: {e}"))?;
             let next = pos.make(mv);
             line.push(next);
             Ok(())
@@ -76,11 +85,16 @@ impl Line {
             Line::Crowd(l) => step(l, text),
             Line::Simultaneous(l) => {
                 let pos = l.last().expect("a line has a start");
-                let (w, b) = text.split_once(':').ok_or_else(|| format!("turn {text}: write it white:black, e.g. e2e4:e7e5"))?;
+                let (w, b) = text
+                    .split_once(':')
+                    .ok_or_else(|| format!("turn {text}: write it white:black, e.g. e2e4:e7e5"))?;
                 let read = |color: Color, part: &str| {
-                    notation::parse_uci(&pos.side(color), part).map_err(|e| format!("turn {text}: {} {part}: {e}", color.name()))
+                    notation::parse_uci(&pos.side(color), part)
+                        .map_err(|e| format!("turn {text}: {} {part}: {e}", color.name()))
                 };
-                let turn = pos.resolve(read(Color::White, w)?, read(Color::Black, b)?).map_err(|e| format!("turn {text}: {e}"))?;
+                let turn = pos
+                    .resolve(read(Color::White, w)?, read(Color::Black, b)?)
+                    .map_err(|e| format!("turn {text}: {e}"))?;
                 l.push(turn.position);
                 Ok(())
             }
@@ -114,14 +128,23 @@ pub struct Uci {
     /// How a simultaneous move is chosen, and the generator that samples it.
     strategy: Strategy,
     rng: ChaCha8Rng,
+    /// Whether the mixed player answers a predictable opponent directly.
+    exploit: bool,
+    opponent: Arc<Mutex<OpponentModel>>,
     out: Output,
 }
 
 /// Positions of `bench`: variant and FEN (None: the start position).
 const BENCH: &[(&str, Option<&str>)] = &[
     ("chess", None),
-    ("chess", Some("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")),
-    ("chess", Some("r1bq1rk1/pp2bppp/2n1pn2/2pp4/3P4/2PBPN2/PP1N1PPP/R1BQ1RK1 w - - 0 8")),
+    (
+        "chess",
+        Some("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"),
+    ),
+    (
+        "chess",
+        Some("r1bq1rk1/pp2bppp/2n1pn2/2pp4/3P4/2PBPN2/PP1N1PPP/R1BQ1RK1 w - - 0 8"),
+    ),
     ("chess", Some("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1")),
     ("chess", Some("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1")),
     ("tutti-frutti", None),
@@ -146,6 +169,8 @@ impl Uci {
             answered: Arc::new(AtomicBool::new(false)),
             strategy: Strategy::Mixed,
             rng: ChaCha8Rng::seed_from_u64(0),
+            exploit: true,
+            opponent: Arc::default(),
             out,
         }
     }
@@ -162,8 +187,15 @@ impl Uci {
     }
 
     fn variant_option(&self) -> String {
-        let vars: String = self.registry.iter().map(|v| format!(" var {}", v.id())).collect();
-        format!("option name UCI_Variant type combo default {}{vars}", self.variant.id())
+        let vars: String = self
+            .registry
+            .iter()
+            .map(|v| format!(" var {}", v.id()))
+            .collect();
+        format!(
+            "option name UCI_Variant type combo default {}{vars}",
+            self.variant.id()
+        )
     }
 
     /// Reads commands until `quit` or end of input.
@@ -190,13 +222,21 @@ impl Uci {
                 self.say("id author the Parity developers");
                 self.say(&self.variant_option());
                 self.say("option name VariantPath type string default <empty>");
-                self.say(&format!("option name Hash type spin default {DEFAULT_HASH_MB} min 1 max 65536"));
+                self.say(&format!(
+                    "option name Hash type spin default {DEFAULT_HASH_MB} min 1 max 65536"
+                ));
                 self.say("option name Threads type spin default 1 min 1 max 256");
                 self.say("option name Move Overhead type spin default 10 min 0 max 5000");
                 self.say("option name Clear Hash type button");
-                let strategies: String = Strategy::ALL.iter().map(|(n, _)| format!(" var {n}")).collect();
-                self.say(&format!("option name Strategy type combo default mixed{strategies}"));
+                let strategies: String = Strategy::ALL
+                    .iter()
+                    .map(|(n, _)| format!(" var {n}"))
+                    .collect();
+                self.say(&format!(
+                    "option name Strategy type combo default mixed{strategies}"
+                ));
                 self.say("option name Seed type spin default 0 min 0 max 4294967295");
+                self.say("option name Exploit type check default true");
                 self.say("uciok");
             }
             "isready" => {
@@ -206,7 +246,12 @@ impl Uci {
             "ucinewgame" => {
                 self.stop();
                 self.shared.tt.clear();
-                self.line = Line::start(self.variant, None).expect("the current variant is playable");
+                self.opponent
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .clear();
+                self.line =
+                    Line::start(self.variant, None).expect("the current variant is playable");
             }
             "position" => self.position(rest),
             "go" => self.go(rest),
@@ -262,7 +307,10 @@ impl Uci {
                         Err(e) => return self.error(&e.to_string()),
                     }
                 }
-                self.say(&format!("info string loaded variants: {}", loaded.join(", ")));
+                self.say(&format!(
+                    "info string loaded variants: {}",
+                    loaded.join(", ")
+                ));
                 // Like Fairy-Stockfish: announce the grown list of variants.
                 self.say(&self.variant_option());
             }
@@ -286,6 +334,11 @@ impl Uci {
                 Ok(st) => self.strategy = st,
                 Err(e) => self.error(&e),
             },
+            "exploit" => match value {
+                "true" => self.exploit = true,
+                "false" => self.exploit = false,
+                _ => self.error(&format!("Exploit must be true or false, not '{value}'")),
+            },
             "seed" => match value.parse::<u64>() {
                 Ok(seed) => self.rng = ChaCha8Rng::seed_from_u64(seed),
                 Err(_) => self.error(&format!("Seed must be a whole number, not '{value}'")),
@@ -307,7 +360,9 @@ impl Uci {
         } else if let Some(text) = setup.strip_prefix("fen ") {
             Line::start(self.variant, Some(text.trim()))
         } else {
-            Err(format!("position needs 'startpos' or 'fen <fen>', not '{setup}'"))
+            Err(format!(
+                "position needs 'startpos' or 'fen <fen>', not '{setup}'"
+            ))
         };
         let mut line = match start {
             Ok(l) => l,
@@ -337,7 +392,12 @@ impl Uci {
             Some(i) => match words.get(i + 1).copied() {
                 Some("white") => Some(Color::White),
                 Some("black") => Some(Color::Black),
-                other => return self.error(&format!("go side must be white or black, not {}", other.unwrap_or("nothing"))),
+                other => {
+                    return self.error(&format!(
+                        "go side must be white or black, not {}",
+                        other.unwrap_or("nothing")
+                    ))
+                }
             },
             None => None,
         };
@@ -353,10 +413,24 @@ impl Uci {
             (Line::Simultaneous(_), None) => {
                 return self.error("a simultaneous variant needs 'go side white|black ...'");
             }
-            (Line::Simultaneous(_), Some(side)) => {
+            (Line::Simultaneous(l), Some(side)) => {
                 // Drawn here, not in the search thread, so a seed fixes every choice.
                 let u = (self.rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
-                Some((side, self.strategy, u))
+                let exploit = self.exploit
+                    && self.strategy == Strategy::Mixed
+                    && self
+                        .opponent
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .evidence(l)
+                        > PREDICTABLE;
+                Some(SimTurn {
+                    side,
+                    strategy: self.strategy,
+                    u,
+                    exploit,
+                    opponent: self.opponent.clone(),
+                })
             }
             (_, Some(_)) => return self.error("go side is for simultaneous variants"),
             (_, None) => None,
@@ -371,8 +445,8 @@ impl Uci {
         let answered = self.answered.clone();
         self.search = Some(std::thread::spawn(move || {
             let (best, ponder) = with_line!(line, l => think(&l, shared.clone(), limits, threads, &out), l => {
-                let (side, strategy, u) = sim_choice.expect("a simultaneous go names its side");
-                (think_simultaneous(&l, side, strategy, &limits, u, shared.clone(), &out), None)
+                let turn = sim_choice.expect("a simultaneous go names its side");
+                (think_simultaneous(&l, turn, &limits, shared.clone(), &out), None)
             });
             if infinite {
                 // UCI: in infinite mode the answer waits for `stop`.
@@ -434,7 +508,10 @@ impl Uci {
         }
         self.say("");
         self.say(&format!("Nodes searched: {total}"));
-        self.say(&format!("info string perft time {} ms", start.elapsed().as_millis()));
+        self.say(&format!(
+            "info string perft time {} ms",
+            start.elapsed().as_millis()
+        ));
     }
 
     fn display(&self) {
@@ -476,13 +553,18 @@ impl Uci {
         let start = Instant::now();
         let mut total = 0;
         for &(id, fen_text) in BENCH {
-            let Some(v) = self.registry.get(id) else { continue };
+            let Some(v) = self.registry.get(id) else {
+                continue;
+            };
             let line = match Line::start(v, fen_text) {
                 Ok(l) => l,
                 Err(e) => return self.error(&e),
             };
             let shared = Arc::new(Shared::new(DEFAULT_HASH_MB));
-            let limits = Limits { depth: Some(depth), ..Limits::default() };
+            let limits = Limits {
+                depth: Some(depth),
+                ..Limits::default()
+            };
             let started = Instant::now();
             let nodes = with_line!(&line, l => {
                 let root = l.last().cloned().expect("a line has a start");
@@ -506,7 +588,13 @@ impl Uci {
 
 /// Searches the last position of `line`, printing `info` lines; returns
 /// the best move and the expected reply in coordinates.
-fn think<B: Board>(line: &[B], shared: Arc<Shared>, limits: Limits, threads: usize, out: &Output) -> (Option<String>, Option<String>) {
+fn think<B: Board>(
+    line: &[B],
+    shared: Arc<Shared>,
+    limits: Limits,
+    threads: usize,
+    out: &Output,
+) -> (Option<String>, Option<String>) {
     let (root, before) = line.split_last().expect("a line has a start");
     let keys: Vec<u64> = before.iter().map(Board::key).collect();
     let searcher = Searcher::new(shared, root.clone(), &keys, limits);
@@ -523,16 +611,31 @@ fn think<B: Board>(line: &[B], shared: Arc<Shared>, limits: Limits, threads: usi
     (best, ponder)
 }
 
+/// What a `go` in a simultaneous game asks for.
+struct SimTurn {
+    side: Color,
+    strategy: Strategy,
+    u: f64,
+    exploit: bool,
+    /// Hears the opponent's expected strategy after the move is chosen.
+    opponent: Arc<Mutex<OpponentModel>>,
+}
+
 /// Chooses a simultaneous move, printing the strategy after each depth.
 fn think_simultaneous(
     line: &[SimPosition],
-    side: Color,
-    strategy: Strategy,
+    turn: SimTurn,
     limits: &Limits,
-    u: f64,
     shared: Arc<Shared>,
     out: &Output,
 ) -> Option<String> {
+    let SimTurn {
+        side,
+        strategy,
+        u,
+        exploit,
+        opponent,
+    } = turn;
     let (root, before) = line.split_last().expect("a line has a start");
     let keys: Vec<u64> = before.iter().map(SimPosition::hash).collect();
     let sim_limits = SimLimits {
@@ -548,9 +651,43 @@ fn think_simultaneous(
         let _ = writeln!(o, "{}", strategy_line(root, side, r));
         let _ = o.flush();
     };
-    let (mv, result) = simplay::choose(root, &keys, &simplay::Request { side, strategy, limits: sim_limits, u }, shared, print);
+    let request = simplay::Request {
+        side,
+        strategy,
+        limits: sim_limits,
+        u,
+        exploit,
+    };
+    let (mv, result) = simplay::choose(root, &keys, &request, shared, print);
     if strategy != Strategy::Mixed && strategy != Strategy::MostLikely {
         print(&result);
+    } else {
+        let st = &result.stats;
+        let mut o = out.lock().unwrap_or_else(|e| e.into_inner());
+        let _ = writeln!(
+            o,
+            "info string stats nodes {} matrix-nodes {} settled-by-bounds {} settled-by-saddle {} lp-nodes {} lp-solves {} rm-solves {} share-without-lp {:.4}",
+            st.nodes,
+            st.matrix_nodes,
+            st.settled_by_bounds,
+            st.settled_by_saddle,
+            st.lp_nodes,
+            st.lp_solves,
+            st.rm_solves,
+            st.share_without_lp()
+        );
+    }
+    if let Some(m) = mv {
+        opponent.lock().unwrap_or_else(|e| e.into_inner()).forecast(
+            root,
+            side,
+            m,
+            result.strategy(side.other()),
+        );
+        if exploit {
+            let mut o = out.lock().unwrap_or_else(|e| e.into_inner());
+            let _ = writeln!(o, "info string exploit: the opponent looks predictable; answering its most likely move");
+        }
     }
     mv.map(|m| notation::uci(&root.side(side), m))
 }
@@ -608,13 +745,21 @@ fn info_line<B: Board>(root: &B, r: &Report) -> String {
 
 /// Reads the limits of `go`.
 pub fn parse_limits(words: &[&str], overhead: Duration) -> Result<Limits, String> {
-    let mut l = Limits { overhead, ..Limits::default() };
+    let mut l = Limits {
+        overhead,
+        ..Limits::default()
+    };
     let mut i = 0;
     let number = |i: usize| -> Result<u64, String> {
         let key = words[i];
-        let value = words.get(i + 1).ok_or_else(|| format!("go {key} needs a number"))?;
+        let value = words
+            .get(i + 1)
+            .ok_or_else(|| format!("go {key} needs a number"))?;
         // Clocks may run negative in some GUIs: treat as zero.
-        value.parse::<i64>().map(|n| n.max(0) as u64).map_err(|_| format!("go {key}: '{value}' is not a number"))
+        value
+            .parse::<i64>()
+            .map(|n| n.max(0) as u64)
+            .map_err(|_| format!("go {key}: '{value}' is not a number"))
     };
     while i < words.len() {
         let ms = |n: u64| Duration::from_millis(n);
@@ -633,7 +778,11 @@ pub fn parse_limits(words: &[&str], overhead: Duration) -> Result<Limits, String
             "searchmoves" => return Err("go searchmoves is not supported".into()),
             other => return Err(format!("go: unknown limit '{other}'")),
         }
-        i += if matches!(words[i], "infinite" | "ponder") { 1 } else { 2 };
+        i += if matches!(words[i], "infinite" | "ponder") {
+            1
+        } else {
+            2
+        };
     }
     Ok(l)
 }

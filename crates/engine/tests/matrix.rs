@@ -2,8 +2,8 @@
 //! and random games.
 
 use parity_engine::matrix::{
-    best_response_col, best_response_row, exploitability, pure_saddle_point, run_rm_plus, solve, solve_lp,
-    solve_rm_plus, Matrix, Method, Solution, LP_MAX_CELLS, RM_RELATIVE_TARGET,
+    best_response_col, best_response_row, exploitability, pure_saddle_point, run_rm_plus, solve,
+    solve_lp, solve_rm_plus, Matrix, Method, Solution, LP_MAX_CELLS, RM_RELATIVE_TARGET,
 };
 use proptest::prelude::*;
 
@@ -22,7 +22,10 @@ fn random_game(rows: usize, cols: usize, seed: u64) -> Matrix {
 
 fn assert_distribution(p: &[f64]) {
     assert!(p.iter().all(|&x| x >= 0.0), "negative probability in {p:?}");
-    assert!((p.iter().sum::<f64>() - 1.0).abs() < 1e-9, "{p:?} does not sum to 1");
+    assert!(
+        (p.iter().sum::<f64>() - 1.0).abs() < 1e-9,
+        "{p:?} does not sum to 1"
+    );
 }
 
 /// Checks an equilibrium: both guarantees meet at the value.
@@ -31,14 +34,28 @@ fn assert_equilibrium(g: &Matrix, s: &Solution, tol: f64) {
     assert_distribution(&s.col_strategy);
     let row_guarantee = best_response_col(g, &s.row_strategy).1;
     let col_guarantee = best_response_row(g, &s.col_strategy).1;
-    assert!(exploitability(g, &s.row_strategy, &s.col_strategy) < tol, "{s:?} is exploitable in {g:?}");
-    assert!((s.value - row_guarantee).abs() < tol, "value {} vs row guarantee {row_guarantee}", s.value);
-    assert!((s.value - col_guarantee).abs() < tol, "value {} vs column guarantee {col_guarantee}", s.value);
+    assert!(
+        exploitability(g, &s.row_strategy, &s.col_strategy) < tol,
+        "{s:?} is exploitable in {g:?}"
+    );
+    assert!(
+        (s.value - row_guarantee).abs() < tol,
+        "value {} vs row guarantee {row_guarantee}",
+        s.value
+    );
+    assert!(
+        (s.value - col_guarantee).abs() < tol,
+        "value {} vs column guarantee {col_guarantee}",
+        s.value
+    );
 }
 
 fn assert_close(got: &[f64], want: &[f64], tol: f64) {
     assert_eq!(got.len(), want.len());
-    assert!(got.iter().zip(want).all(|(a, b)| (a - b).abs() < tol), "{got:?} != {want:?}");
+    assert!(
+        got.iter().zip(want).all(|(a, b)| (a - b).abs() < tol),
+        "{got:?} != {want:?}"
+    );
 }
 
 /// LP, `solve` and RM+ all find the known, unique equilibrium.
@@ -47,7 +64,11 @@ fn check_known(g: &Matrix, row: &[f64], col: &[f64], value: f64) {
     assert_equilibrium(g, &lp, 1e-9);
     assert_close(&lp.row_strategy, row, 1e-9);
     assert_close(&lp.col_strategy, col, 1e-9);
-    assert!((lp.value - value).abs() < 1e-9, "LP value {} != {value}", lp.value);
+    assert!(
+        (lp.value - value).abs() < 1e-9,
+        "LP value {} != {value}",
+        lp.value
+    );
 
     let (s, _) = solve(g);
     assert_close(&s.row_strategy, row, 1e-9);
@@ -55,7 +76,12 @@ fn check_known(g: &Matrix, row: &[f64], col: &[f64], value: f64) {
 
     // RM+ converges roughly as 1/T here: 1e-4 takes up to ~50k iterations.
     let run = run_rm_plus(g, None, 100_000, 1e-4);
-    assert!(run.exploitability <= 1e-4, "RM+ stopped at {} after {}", run.exploitability, run.iterations);
+    assert!(
+        run.exploitability <= 1e-4,
+        "RM+ stopped at {} after {}",
+        run.exploitability,
+        run.iterations
+    );
     assert_close(&run.solution.row_strategy, row, 1e-2);
     assert_close(&run.solution.col_strategy, col, 1e-2);
     assert!((run.solution.value - value).abs() < 1e-4);
@@ -145,7 +171,12 @@ fn negative_and_large_payoffs() {
 #[test]
 fn two_by_two_closed_form() {
     let g = Matrix::from_rows(&[[3.0, -1.0], [-2.0, 1.0]]);
-    check_known(&g, &[3.0 / 7.0, 4.0 / 7.0], &[2.0 / 7.0, 5.0 / 7.0], 1.0 / 7.0);
+    check_known(
+        &g,
+        &[3.0 / 7.0, 4.0 / 7.0],
+        &[2.0 / 7.0, 5.0 / 7.0],
+        1.0 / 7.0,
+    );
 }
 
 #[test]
@@ -155,7 +186,14 @@ fn saddle_point() {
     assert_eq!(pure_saddle_point(&g), Some((1, 1, 2.0)));
     let (s, method) = solve(&g);
     assert_eq!(method, Method::Saddle);
-    assert_eq!(s, Solution { row_strategy: vec![0.0, 1.0, 0.0], col_strategy: vec![0.0, 1.0, 0.0], value: 2.0 });
+    assert_eq!(
+        s,
+        Solution {
+            row_strategy: vec![0.0, 1.0, 0.0],
+            col_strategy: vec![0.0, 1.0, 0.0],
+            value: 2.0
+        }
+    );
     check_known(&g, &[0.0, 1.0, 0.0], &[0.0, 1.0, 0.0], 2.0);
 }
 
@@ -171,13 +209,23 @@ fn dominated_column() {
     // Column 2 is worse for the minimizer than column 0 in every row; what
     // is left is the 2x2 game above.
     let g = Matrix::from_rows(&[[3.0, -1.0, 4.0], [-2.0, 1.0, 5.0]]);
-    check_known(&g, &[3.0 / 7.0, 4.0 / 7.0], &[2.0 / 7.0, 5.0 / 7.0, 0.0], 1.0 / 7.0);
+    check_known(
+        &g,
+        &[3.0 / 7.0, 4.0 / 7.0],
+        &[2.0 / 7.0, 5.0 / 7.0, 0.0],
+        1.0 / 7.0,
+    );
 }
 
 #[test]
 fn dominated_row() {
     // A fourth row, rock with a fee, is strictly worse than rock.
-    let g = Matrix::from_rows(&[[0.0, -1.0, 1.0], [1.0, 0.0, -1.0], [-1.0, 1.0, 0.0], [-1.0, -2.0, 0.0]]);
+    let g = Matrix::from_rows(&[
+        [0.0, -1.0, 1.0],
+        [1.0, 0.0, -1.0],
+        [-1.0, 1.0, 0.0],
+        [-1.0, -2.0, 0.0],
+    ]);
     let third = [1.0 / 3.0; 3];
     check_known(&g, &[third[0], third[1], third[2], 0.0], &third, 0.0);
 }
@@ -212,7 +260,14 @@ fn one_column() {
     assert_eq!(pure_saddle_point(&g), Some((2, 0, 5.0)));
     assert_equilibrium(&g, &solve_rm_plus(&g, None, 100_000, 1e-9), 1e-9);
     let one = Matrix::from_rows(&[[-4.0]]);
-    assert_eq!(solve_lp(&one), Solution { row_strategy: vec![1.0], col_strategy: vec![1.0], value: -4.0 });
+    assert_eq!(
+        solve_lp(&one),
+        Solution {
+            row_strategy: vec![1.0],
+            col_strategy: vec![1.0],
+            value: -4.0
+        }
+    );
 }
 
 #[test]
@@ -236,8 +291,12 @@ fn degenerate_games() {
         assert_equilibrium(&id, &s, 1e-12);
         assert!((s.value - 1.0 / n as f64).abs() < 1e-12);
     }
-    let g =
-        Matrix::from_rows(&[[1.0, 1.0, 0.0, 0.0], [1.0, 0.0, 1.0, 0.0], [0.0, 1.0, 1.0, 0.0], [1.0, 1.0, 1.0, 1.0]]);
+    let g = Matrix::from_rows(&[
+        [1.0, 1.0, 0.0, 0.0],
+        [1.0, 0.0, 1.0, 0.0],
+        [0.0, 1.0, 1.0, 0.0],
+        [1.0, 1.0, 1.0, 1.0],
+    ]);
     assert_equilibrium(&g, &solve_lp(&g), 1e-12);
 }
 
@@ -262,7 +321,11 @@ fn rm_plus_respects_budget_and_target() {
     assert_eq!(fixed.iterations, 123);
     let early = run_rm_plus(&g, None, 1_000_000, 1e-3);
     assert!(early.iterations < 1_000_000 && early.exploitability <= 1e-3);
-    let e = exploitability(&g, &early.solution.row_strategy, &early.solution.col_strategy);
+    let e = exploitability(
+        &g,
+        &early.solution.row_strategy,
+        &early.solution.col_strategy,
+    );
     assert!((e - early.exploitability).abs() < 1e-12);
 }
 
@@ -283,13 +346,21 @@ fn warm_start() {
         let noise = random_game(12, 12, 200 + seed);
         let near = Matrix::from_fn(12, 12, |r, c| g[(r, c)] + 0.02 * noise[(r, c)]);
         let lp = solve_lp(&g);
-        let warm = run_rm_plus(&near, Some((&lp.row_strategy, &lp.col_strategy)), 100_000, 2e-4);
+        let warm = run_rm_plus(
+            &near,
+            Some((&lp.row_strategy, &lp.col_strategy)),
+            100_000,
+            2e-4,
+        );
         let cold = run_rm_plus(&near, None, 100_000, 2e-4);
         assert!(warm.exploitability <= 2e-4 && cold.exploitability <= 2e-4);
         warm_its += warm.iterations;
         cold_its += cold.iterations;
     }
-    assert!(2 * warm_its < cold_its, "warm {warm_its} vs cold {cold_its} iterations");
+    assert!(
+        2 * warm_its < cold_its,
+        "warm {warm_its} vs cold {cold_its} iterations"
+    );
 }
 
 #[test]
@@ -312,7 +383,11 @@ fn rm_plus_and_lp_agree_on_30x30() {
         let lp = solve_lp(&g);
         assert_equilibrium(&g, &lp, 1e-9);
         let rm = run_rm_plus(&g, None, 5000, 0.0);
-        assert!(rm.exploitability < 1e-4, "RM+ exploitability {}", rm.exploitability);
+        assert!(
+            rm.exploitability < 1e-4,
+            "RM+ exploitability {}",
+            rm.exploitability
+        );
         assert!((rm.solution.value - lp.value).abs() < 1e-4);
     }
 }

@@ -19,7 +19,9 @@ const VALUE_TOLERANCE: f64 = 0.05;
 const EXPLOIT_TOLERANCE: f64 = 0.05;
 
 fn pos(variant: &str, fen: &str) -> SimPosition {
-    let v = Registry::builtin().get(variant).unwrap_or_else(|| panic!("no variant {variant}"));
+    let v = Registry::builtin()
+        .get(variant)
+        .unwrap_or_else(|| panic!("no variant {variant}"));
     SimPosition::from_fen(v, fen).unwrap_or_else(|e| panic!("{variant} {fen}: {e}"))
 }
 
@@ -49,7 +51,14 @@ fn plain_value(p: &SimPosition, depth: u32, path: &mut Vec<u64>, game: &[u64]) -
 fn plain_game_value(p: &SimPosition, depth: u32, path: &mut Vec<u64>, game: &[u64]) -> f64 {
     let (ws, bs) = (p.legal_moves(Color::White), p.legal_moves(Color::Black));
     path.push(p.hash());
-    let g = Matrix::from_fn(ws.len(), bs.len(), |r, c| plain_value(&p.resolve_unchecked([ws[r], bs[c]]).position, depth - 1, path, game));
+    let g = Matrix::from_fn(ws.len(), bs.len(), |r, c| {
+        plain_value(
+            &p.resolve_unchecked([ws[r], bs[c]]).position,
+            depth - 1,
+            path,
+            game,
+        )
+    });
     path.pop();
     pure_saddle_point(&g).map_or_else(|| solve_lp(&g).value, |(_, _, v)| v)
 }
@@ -78,7 +87,17 @@ fn a_lone_king_loses_under_the_waiting_rule() {
 #[test]
 fn mate_in_one_turn_is_found_and_is_the_only_equilibrium_move() {
     let p = pos("move-neutral", "k7/8/1K6/8/8/8/8/7R - - 0 1");
-    assert_eq!(names(&p, Color::Black, &p.legal_moves(Color::Black).into_iter().map(|m| (m, 1.0)).collect::<Vec<_>>()), ["a8b8"]);
+    assert_eq!(
+        names(
+            &p,
+            Color::Black,
+            &p.legal_moves(Color::Black)
+                .into_iter()
+                .map(|m| (m, 1.0))
+                .collect::<Vec<_>>()
+        ),
+        ["a8b8"]
+    );
     let e = solve(&p, 1, &[]).unwrap();
     assert_eq!(e.value, 1.0);
     assert_eq!(names(&p, Color::White, &e.white), ["h1h8"]);
@@ -99,19 +118,28 @@ fn mate_in_one_turn_is_found_and_is_the_only_equilibrium_move() {
 fn a_forced_capture_of_a_waiting_piece() {
     let p = pos("parity", "4k3/6p1/8/3n'4/8/8/8/3RK3 - - 0 1");
     let t = parity_engine::eval::tables(p.variant());
-    let take = p.legal_moves(Color::White).into_iter().find(|&m| uci(&p, Color::White, m) == "d1d5").unwrap();
+    let take = p
+        .legal_moves(Color::White)
+        .into_iter()
+        .find(|&m| uci(&p, Color::White, m) == "d1d5")
+        .unwrap();
     let worst_after_capture = p
         .legal_moves(Color::Black)
         .into_iter()
         .map(|b| {
             let next = p.resolve_unchecked([take, b]).position;
             assert_eq!(next.by_color(Color::Black).count(), 2, "the knight is gone");
-            next.outcome().map_or_else(|| leaf_payoff(&next, &t), |o| terminal_payoff(&o))
+            next.outcome()
+                .map_or_else(|| leaf_payoff(&next, &t), |o| terminal_payoff(&o))
         })
         .fold(f64::INFINITY, f64::min);
     let e = solve(&p, 1, &[]).unwrap();
     assert_eq!(names(&p, Color::White, &e.white), ["d1d5"]);
-    assert!((e.value - worst_after_capture).abs() < 1e-12, "{} vs {worst_after_capture}", e.value);
+    assert!(
+        (e.value - worst_after_capture).abs() < 1e-12,
+        "{} vs {worst_after_capture}",
+        e.value
+    );
     assert_eq!(e.lp_solves, 0, "a pure saddle point needs no LP");
     // Two turns deep the capture is still the only equilibrium move.
     let e2 = solve(&p, 2, &[]).unwrap();
@@ -128,14 +156,21 @@ fn a_guessing_game_has_a_mixed_equilibrium_with_zero_exploitability() {
     let mut solver = Solver::new(p.variant(), &[]);
     let game = solver.root_game(&p, 2).unwrap();
     assert!(pure_saddle_point(&game.payoff).is_none());
-    assert!(p.legal_moves(Color::White).iter().all(|m| uci(&p, Color::White, *m).starts_with("f3")));
+    assert!(p
+        .legal_moves(Color::White)
+        .iter()
+        .all(|m| uci(&p, Color::White, *m).starts_with("f3")));
     let e = solver.solve(&p, 2).unwrap();
     assert!(e.lp_solves >= 1);
     for (side, strategy) in [(Color::White, &e.white), (Color::Black, &e.black)] {
         assert!(strategy.len() >= 2, "{side:?} mixes: {strategy:?}");
         assert!((strategy.iter().map(|s| s.1).sum::<f64>() - 1.0).abs() < 1e-9);
         let x = solver.exploit(&p, 2, side, strategy).unwrap();
-        assert!(x.gain.abs() < 1e-9, "{side:?}: the equilibrium is exploitable by {}", x.gain);
+        assert!(
+            x.gain.abs() < 1e-9,
+            "{side:?}: the equilibrium is exploitable by {}",
+            x.gain
+        );
         assert!((x.exact_value - e.value).abs() < 1e-12);
         // Any single move of the support is exploitable.
         let pure = solver.exploit(&p, 2, side, &strategy[..1]).unwrap();
@@ -148,7 +183,11 @@ fn exploiting_a_pure_mistake_gains_what_it_gives_away() {
     // In the mate-in-one position, White's h1h2 lets Black escape; the only
     // reply is a8b8, and the gain is 1 less that cell's value.
     let p = pos("move-neutral", "k7/8/1K6/8/8/8/8/7R - - 0 1");
-    let h2 = p.legal_moves(Color::White).into_iter().find(|&m| uci(&p, Color::White, m) == "h1h2").unwrap();
+    let h2 = p
+        .legal_moves(Color::White)
+        .into_iter()
+        .find(|&m| uci(&p, Color::White, m) == "h1h2")
+        .unwrap();
     let mut solver = Solver::new(p.variant(), &[]);
     let game = solver.root_game(&p, 2).unwrap();
     let r = game.white.iter().position(|&m| m == h2).unwrap();
@@ -171,9 +210,15 @@ fn errors_are_reported() {
     assert!(matches!(solve(&done, 2, &[]), Err(SolveError::Finished(_))));
     let black_move = p.legal_moves(Color::Black)[0];
     let err = exploit(&p, 1, &[], Color::White, &[(black_move, 1.0)]).unwrap_err();
-    assert!(matches!(err, SolveError::IllegalMove { side: "white", .. }), "{err}");
+    assert!(
+        matches!(err, SolveError::IllegalMove { side: "white", .. }),
+        "{err}"
+    );
     let white_move = p.legal_moves(Color::White)[0];
-    assert_eq!(exploit(&p, 1, &[], Color::White, &[(white_move, 0.0)]).unwrap_err(), SolveError::EmptyStrategy);
+    assert_eq!(
+        exploit(&p, 1, &[], Color::White, &[(white_move, 0.0)]).unwrap_err(),
+        SolveError::EmptyStrategy
+    );
 }
 
 /// A child that repeats a game position scores 0 whatever it is worth.
@@ -204,11 +249,23 @@ fn memo_agrees_with_plain_recursion() {
     for (variant, fen, depth) in cases {
         let p = pos(variant, fen);
         // A game key two turns back from one of the grandchildren.
-        let game_keys = [p.hash() ^ 1, p.resolve_unchecked([p.legal_moves(Color::White)[0], p.legal_moves(Color::Black)[0]]).position.hash()];
+        let game_keys = [
+            p.hash() ^ 1,
+            p.resolve_unchecked([
+                p.legal_moves(Color::White)[0],
+                p.legal_moves(Color::Black)[0],
+            ])
+            .position
+            .hash(),
+        ];
         for keys in [&game_keys[..1], &game_keys[..]] {
             let exact = solve(&p, depth, keys).unwrap();
             let reference = plain_game_value(&p, depth, &mut Vec::new(), keys);
-            assert!((exact.value - reference).abs() < 1e-9, "{variant} {fen} depth {depth}: {} vs {reference}", exact.value);
+            assert!(
+                (exact.value - reference).abs() < 1e-9,
+                "{variant} {fen} depth {depth}: {} vs {reference}",
+                exact.value
+            );
         }
     }
 }
@@ -271,12 +328,24 @@ fn search_matches_exact_solutions() {
         let mut solver = Solver::new(p.variant(), &[]);
         let exact = solver.solve(&p, depth).unwrap();
         let mut searcher = SimSearcher::new(p.variant(), &[], Arc::new(Shared::new(1)));
-        let r = searcher.run(&p, &SimLimits { depth: Some(depth), ..SimLimits::default() }, |_| {});
+        let r = searcher.run(
+            &p,
+            &SimLimits {
+                depth: Some(depth),
+                ..SimLimits::default()
+            },
+            |_| {},
+        );
         assert_eq!(r.depth, depth);
         let mut exploit = [0.0; 2];
         for side in [Color::White, Color::Black] {
             let m = r.strategy(side);
-            let strategy: Vec<(Move, f64)> = m.moves.iter().copied().zip(m.probabilities.iter().copied()).collect();
+            let strategy: Vec<(Move, f64)> = m
+                .moves
+                .iter()
+                .copied()
+                .zip(m.probabilities.iter().copied())
+                .collect();
             let x = solver.exploit(&p, depth, side, &strategy).unwrap();
             assert!(x.gain > -1e-9, "negative gain {}", x.gain);
             exploit[side.index()] = x.gain.max(0.0);
@@ -313,11 +382,22 @@ fn search_matches_exact_solutions() {
             if bad { " FAIL" } else { "" }
         );
         if bad {
-            failures.push(format!("{} depth {}: error {error:+.4}, exploitability W {:.4} B {:.4}", r.label, r.depth, r.exploit[0], r.exploit[1]));
+            failures.push(format!(
+                "{} depth {}: error {error:+.4}, exploitability W {:.4} B {:.4}",
+                r.label, r.depth, r.exploit[0], r.exploit[1]
+            ));
         }
     }
-    let worst_error = rows.iter().map(|r| (r.engine - r.exact).abs()).fold(0.0, f64::max);
+    let worst_error = rows
+        .iter()
+        .map(|r| (r.engine - r.exact).abs())
+        .fold(0.0, f64::max);
     let worst_exploit = rows.iter().flat_map(|r| r.exploit).fold(0.0, f64::max);
     println!("\n{} positions; worst value error {worst_error:.1e}, worst exploitability {worst_exploit:.1e}", rows.len());
-    assert!(failures.is_empty(), "the search misses the exact solution on {} positions:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "the search misses the exact solution on {} positions:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }

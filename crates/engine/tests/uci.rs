@@ -48,7 +48,11 @@ impl Session {
     fn wait_bestmove(&mut self) -> String {
         let start = Instant::now();
         while !self.output().contains("bestmove") {
-            assert!(start.elapsed() < Duration::from_secs(120), "no bestmove; output so far:\n{}", self.output());
+            assert!(
+                start.elapsed() < Duration::from_secs(120),
+                "no bestmove; output so far:\n{}",
+                self.output()
+            );
             std::thread::sleep(Duration::from_millis(5));
         }
         self.output()
@@ -56,7 +60,10 @@ impl Session {
 
     fn fen(&mut self) -> String {
         let d = self.send("d");
-        d.lines().find_map(|l| l.strip_prefix("Fen: ")).expect("d prints the FEN").to_string()
+        d.lines()
+            .find_map(|l| l.strip_prefix("Fen: "))
+            .expect("d prints the FEN")
+            .to_string()
     }
 
     fn assert_alive(&mut self) {
@@ -65,7 +72,10 @@ impl Session {
 }
 
 fn bestmove(output: &str) -> String {
-    let line = output.lines().find(|l| l.starts_with("bestmove")).expect("a bestmove line");
+    let line = output
+        .lines()
+        .find(|l| l.starts_with("bestmove"))
+        .expect("a bestmove line");
     line.split_whitespace().nth(1).unwrap().to_string()
 }
 
@@ -74,13 +84,38 @@ fn handshake_lists_variants_and_options() {
     let mut s = Session::new();
     let out = s.send("uci");
     assert!(out.starts_with("id name Parity"));
-    let combo = out.lines().find(|l| l.starts_with("option name UCI_Variant type combo default chess")).expect("UCI_Variant");
-    for variant in ["chess", "tutti-frutti", "parity12", "safety-in-numbers", "parity", "parity-single", "move-neutral"] {
-        assert!(combo.contains(&format!(" var {variant}")), "{variant} missing: {combo}");
+    let combo = out
+        .lines()
+        .find(|l| l.starts_with("option name UCI_Variant type combo default chess"))
+        .expect("UCI_Variant");
+    for variant in [
+        "chess",
+        "tutti-frutti",
+        "parity12",
+        "safety-in-numbers",
+        "parity",
+        "parity-single",
+        "move-neutral",
+    ] {
+        assert!(
+            combo.contains(&format!(" var {variant}")),
+            "{variant} missing: {combo}"
+        );
     }
-    assert!(out.contains("option name Strategy type combo default mixed var mixed"), "{out}");
-    for option in ["VariantPath type string", "Hash type spin", "Threads type spin", "Move Overhead"] {
-        assert!(out.contains(&format!("option name {option}")), "{option} missing:\n{out}");
+    assert!(
+        out.contains("option name Strategy type combo default mixed var mixed"),
+        "{out}"
+    );
+    for option in [
+        "VariantPath type string",
+        "Hash type spin",
+        "Threads type spin",
+        "Move Overhead",
+    ] {
+        assert!(
+            out.contains(&format!("option name {option}")),
+            "{option} missing:\n{out}"
+        );
     }
     assert!(out.trim_end().ends_with("uciok"));
     s.assert_alive();
@@ -90,7 +125,10 @@ fn handshake_lists_variants_and_options() {
 fn position_with_moves_and_display() {
     let mut s = Session::new();
     s.send("position startpos moves e2e4 e7e5 g1f3");
-    assert_eq!(s.fen(), "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2");
+    assert_eq!(
+        s.fen(),
+        "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2"
+    );
     s.send("position fen 4k3/8/8/8/8/8/8/4K2R w K - 0 1 moves e1g1");
     assert_eq!(s.fen(), "4k3/8/8/8/8/8/8/5RK1 b - - 1 1");
 }
@@ -117,13 +155,19 @@ fn bad_commands_get_errors_and_change_nothing() {
         "fly me to the moon",
     ] {
         let out = s.send(bad);
-        assert!(out.starts_with("info string error: "), "{bad:?} gave {out:?}");
+        assert!(
+            out.starts_with("info string error: "),
+            "{bad:?} gave {out:?}"
+        );
         assert_eq!(s.fen(), before, "{bad:?} changed the position");
         s.assert_alive();
     }
     // `go side` belongs to the simultaneous variants.
     let out = s.send("go side white depth 1");
-    assert!(out.starts_with("info string error: go side is for simultaneous"), "{out}");
+    assert!(
+        out.starts_with("info string error: go side is for simultaneous"),
+        "{out}"
+    );
 }
 
 #[test]
@@ -146,9 +190,21 @@ fn a_node_budget_gives_reproducible_searches() {
         s.send("position fen r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3");
         s.send("go nodes 20000");
         let out = s.wait_bestmove();
-        let last_info = out.lines().rfind(|l| l.starts_with("info depth")).unwrap().to_string();
-        let nodes: Vec<&str> = last_info.split_whitespace().skip_while(|w| *w != "nodes").take(2).collect();
-        (bestmove(&out), nodes.join(" "), last_info.split(" pv ").nth(1).unwrap().to_string())
+        let last_info = out
+            .lines()
+            .rfind(|l| l.starts_with("info depth"))
+            .unwrap()
+            .to_string();
+        let nodes: Vec<&str> = last_info
+            .split_whitespace()
+            .skip_while(|w| *w != "nodes")
+            .take(2)
+            .collect();
+        (
+            bestmove(&out),
+            nodes.join(" "),
+            last_info.split(" pv ").nth(1).unwrap().to_string(),
+        )
     };
     assert_eq!(run(), run());
 }
@@ -159,7 +215,10 @@ fn stop_ends_an_infinite_search() {
     s.send("position startpos");
     s.send("go infinite");
     std::thread::sleep(Duration::from_millis(200));
-    assert!(!s.output().contains("bestmove"), "infinite search answered before stop");
+    assert!(
+        !s.output().contains("bestmove"),
+        "infinite search answered before stop"
+    );
     s.send("stop");
     let out = s.output();
     assert!(out.contains("bestmove"), "{out}");
@@ -186,15 +245,22 @@ fn perft_through_uci() {
     s.send("setoption name UCI_Variant value tutti-frutti");
     s.send("position startpos");
     let out = s.send("go perft 2");
-    let nodes: u64 = out.lines().find_map(|l| l.strip_prefix("Nodes searched: ")).unwrap().parse().unwrap();
+    let nodes: u64 = out
+        .lines()
+        .find_map(|l| l.strip_prefix("Nodes searched: "))
+        .unwrap()
+        .parse()
+        .unwrap();
     assert!(nodes > 400, "{out}");
 }
 
 #[test]
 fn every_variant_plays() {
-    for (variant, moves) in
-        [("tutti-frutti", "e2e4"), ("parity12", "f2f4"), ("safety-in-numbers", "e2e4 e7e5 g1f3")]
-    {
+    for (variant, moves) in [
+        ("tutti-frutti", "e2e4"),
+        ("parity12", "f2f4"),
+        ("safety-in-numbers", "e2e4 e7e5 g1f3"),
+    ] {
         let mut s = Session::new();
         s.send(&format!("setoption name UCI_Variant value {variant}"));
         s.send("ucinewgame");
@@ -230,7 +296,10 @@ fn variant_path_loads_user_variants() {
     )
     .unwrap();
     let mut s = Session::new();
-    let out = s.send(&format!("setoption name VariantPath value {}", file.display()));
+    let out = s.send(&format!(
+        "setoption name VariantPath value {}",
+        file.display()
+    ));
     assert!(out.contains("var knightmare"), "{out}");
     s.send("setoption name UCI_Variant value knightmare");
     s.send("position startpos");
@@ -247,7 +316,10 @@ fn bench_reports_nodes_and_speed() {
     assert!(out.contains("Nodes searched  : "), "{out}");
     assert!(out.contains("Nodes/second    : "), "{out}");
     for variant in ["chess", "tutti-frutti", "parity12", "safety-in-numbers"] {
-        assert!(out.contains(&format!("bench {variant} ")), "{variant} missing from bench");
+        assert!(
+            out.contains(&format!("bench {variant} ")),
+            "{variant} missing from bench"
+        );
     }
 }
 
@@ -266,16 +338,25 @@ fn several_threads_search_together() {
     s.send("go depth 6");
     let out = s.wait_bestmove();
     let mv = bestmove(&out);
-    assert!(s.send(&format!("position startpos moves d2d4 {mv}")).is_empty(), "{mv}");
+    assert!(
+        s.send(&format!("position startpos moves d2d4 {mv}"))
+            .is_empty(),
+        "{mv}"
+    );
 }
 
 #[test]
 fn simultaneous_turns_are_joint_moves() {
     let mut s = Session::new();
     s.send("setoption name UCI_Variant value parity");
-    assert!(s.send("position startpos moves e2e4:e7e5 g1f3:b8c6").is_empty());
+    assert!(s
+        .send("position startpos moves e2e4:e7e5 g1f3:b8c6")
+        .is_empty());
     let fen = s.fen();
-    assert!(fen.starts_with("r1bqkbnr/pppp1ppp/2n'5/4p3/4P3/5N'2/"), "{fen}");
+    assert!(
+        fen.starts_with("r1bqkbnr/pppp1ppp/2n'5/4p3/4P3/5N'2/"),
+        "{fen}"
+    );
     for bad in [
         "position startpos moves e2e4",
         "position startpos moves e2e4:e7e5 g1f3:e5e4",
@@ -285,7 +366,10 @@ fn simultaneous_turns_are_joint_moves() {
         "go side red depth 1",
     ] {
         let out = s.send(bad);
-        assert!(out.starts_with("info string error: "), "{bad:?} gave {out:?}");
+        assert!(
+            out.starts_with("info string error: "),
+            "{bad:?} gave {out:?}"
+        );
         assert_eq!(s.fen(), fen, "{bad:?} changed the position");
     }
     let out = s.send("go perft 1");
@@ -299,15 +383,37 @@ fn simultaneous_search_reports_a_mixed_strategy() {
     s.send("position startpos moves d2d4:d7d5");
     s.send("go side black depth 1");
     let out = s.wait_bestmove();
-    let info = out.lines().find(|l| l.starts_with("info depth 1 ")).expect("an info line");
-    assert!(info.contains(" value ") && info.contains(" strategy ") && info.contains(" opponent "), "{info}");
-    let strategy: Vec<&str> = info.split(" strategy ").nth(1).unwrap().split(" opponent ").next().unwrap().split_whitespace().collect();
-    let total: f64 = strategy.chunks(2).map(|c| c[1].parse::<f64>().unwrap()).sum();
+    let info = out
+        .lines()
+        .find(|l| l.starts_with("info depth 1 "))
+        .expect("an info line");
+    assert!(
+        info.contains(" value ") && info.contains(" strategy ") && info.contains(" opponent "),
+        "{info}"
+    );
+    let strategy: Vec<&str> = info
+        .split(" strategy ")
+        .nth(1)
+        .unwrap()
+        .split(" opponent ")
+        .next()
+        .unwrap()
+        .split_whitespace()
+        .collect();
+    let total: f64 = strategy
+        .chunks(2)
+        .map(|c| c[1].parse::<f64>().unwrap())
+        .sum();
     assert!((total - 1.0).abs() < 1e-3, "{info}");
     let mv = bestmove(&out);
-    assert!(strategy.chunks(2).any(|c| c[0] == mv), "{mv} is not in the strategy {info}");
+    assert!(
+        strategy.chunks(2).any(|c| c[0] == mv),
+        "{mv} is not in the strategy {info}"
+    );
     // The answer is legal: a turn with it is accepted.
-    assert!(s.send(&format!("position startpos moves d2d4:d7d5 e2e3:{mv}")).is_empty());
+    assert!(s
+        .send(&format!("position startpos moves d2d4:d7d5 e2e3:{mv}"))
+        .is_empty());
 }
 
 #[test]
@@ -331,16 +437,72 @@ fn a_seed_makes_simultaneous_choices_reproducible() {
 
 #[test]
 fn every_strategy_answers_legally() {
-    for strategy in ["mixed", "most-likely", "naive-sequential", "greedy", "random"] {
+    for strategy in [
+        "mixed",
+        "most-likely",
+        "naive-sequential",
+        "greedy",
+        "random",
+    ] {
         let mut s = Session::new();
         s.send("setoption name UCI_Variant value parity-single");
         s.send(&format!("setoption name Strategy value {strategy}"));
         s.send("position startpos moves e2e4:d7d5");
         s.send("go side white depth 1");
         let mv = bestmove(&s.wait_bestmove());
-        assert!(s.send(&format!("position startpos moves e2e4:d7d5 {mv}:g8f6")).is_empty(), "{strategy}: {mv}");
+        assert!(
+            s.send(&format!("position startpos moves e2e4:d7d5 {mv}:g8f6"))
+                .is_empty(),
+            "{strategy}: {mv}"
+        );
     }
     let mut s = Session::new();
     let out = s.send("setoption name Strategy value clever");
     assert!(out.starts_with("info string error"), "{out}");
+}
+
+/// Plays `turns` turns of parity at depth 2 between a mixed White and a
+/// Black of `black_strategy`; returns how many of White's answers said it
+/// was exploiting.
+fn exploit_lines_against(black_strategy: &str, turns: usize) -> usize {
+    let (mut white, mut black) = (Session::new(), Session::new());
+    for (s, strategy, seed) in [(&mut white, "mixed", 1), (&mut black, black_strategy, 2)] {
+        s.send("setoption name UCI_Variant value parity");
+        s.send(&format!("setoption name Strategy value {strategy}"));
+        s.send(&format!("setoption name Seed value {seed}"));
+    }
+    let mut moves = String::new();
+    let mut exploiting = 0;
+    for _ in 0..turns {
+        let mut answers = Vec::new();
+        for (s, side) in [(&mut white, "white"), (&mut black, "black")] {
+            assert!(s
+                .send(&format!("position startpos moves{moves}"))
+                .is_empty());
+            s.send(&format!("go side {side} depth 2"));
+            let out = s.wait_bestmove();
+            if side == "white" && out.contains("info string exploit:") {
+                exploiting += 1;
+            }
+            answers.push(bestmove(&out));
+        }
+        if answers.iter().any(|a| a == "(none)") {
+            break;
+        }
+        moves += &format!(" {}:{}", answers[0], answers[1]);
+    }
+    exploiting
+}
+
+#[test]
+fn a_predictable_opponent_is_answered_directly() {
+    assert!(
+        exploit_lines_against("most-likely", 24) > 0,
+        "a pure player was never exploited"
+    );
+    assert_eq!(
+        exploit_lines_against("mixed", 24),
+        0,
+        "a mixing player was taken for a pure one"
+    );
 }

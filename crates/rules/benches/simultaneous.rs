@@ -16,7 +16,9 @@ fn positions(id: &str) -> Vec<SimPosition> {
         if w.is_empty() || b.is_empty() {
             break;
         }
-        pos = pos.resolve_unchecked([w[(i * 7) % w.len()], b[(i * 11) % b.len()]]).position;
+        pos = pos
+            .resolve_unchecked([w[(i * 7) % w.len()], b[(i * 11) % b.len()]])
+            .position;
         out.push(pos);
     }
     out
@@ -26,7 +28,9 @@ fn bench(c: &mut Criterion) {
     let chess = Position::start(Registry::builtin().get("chess").unwrap());
     let mut g = c.benchmark_group("reference");
     g.throughput(Throughput::Elements(chess_perft(&chess, 4)));
-    g.bench_function("chess perft 4 (nodes)", |b| b.iter(|| chess_perft(&chess, 4)));
+    g.bench_function("chess perft 4 (nodes)", |b| {
+        b.iter(|| chess_perft(&chess, 4))
+    });
     g.finish();
 
     for id in ["parity", "move-neutral"] {
@@ -35,13 +39,19 @@ fn bench(c: &mut Criterion) {
             .flat_map(|p| {
                 let ws = p.legal_moves(Color::White);
                 let bs = p.legal_moves(Color::Black);
-                ws.into_iter().flat_map(move |w| bs.clone().into_iter().map(move |b| (p, [w, b])))
+                ws.into_iter()
+                    .flat_map(move |w| bs.clone().into_iter().map(move |b| (p, [w, b])))
             })
             .collect();
         let mut g = c.benchmark_group(id);
         g.throughput(Throughput::Elements(pairs.len() as u64));
         g.bench_function("resolve (pairs)", |b| {
-            b.iter(|| pairs.iter().map(|(p, m)| p.resolve_unchecked(*m).position.clock() as u64).sum::<u64>())
+            b.iter(|| {
+                pairs
+                    .iter()
+                    .map(|(p, m)| p.resolve_unchecked(*m).position.clock() as u64)
+                    .sum::<u64>()
+            })
         });
         let start = positions(id)[0];
         g.throughput(Throughput::Elements(perft(&start, 2)));

@@ -59,12 +59,19 @@ impl fmt::Display for BetzaErrorKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             BetzaErrorKind::Empty => write!(f, "no moves described"),
-            BetzaErrorKind::UnknownAtom(c) => write!(f, "unknown atom `{c}` (known: W F D N A H C L Z J G K R B Q)"),
+            BetzaErrorKind::UnknownAtom(c) => write!(
+                f,
+                "unknown atom `{c}` (known: W F D N A H C L Z J G K R B Q)"
+            ),
             BetzaErrorKind::UnknownModifier(c) => {
                 write!(f, "unknown modifier `{c}` (known: m c e i n f b l r v s h)")
             }
-            BetzaErrorKind::ModifiersWithoutAtom => write!(f, "modifiers at the end with no atom after them"),
-            BetzaErrorKind::DirectionSelectsNothing(d) => write!(f, "direction `{d}` selects none of this atom's moves"),
+            BetzaErrorKind::ModifiersWithoutAtom => {
+                write!(f, "modifiers at the end with no atom after them")
+            }
+            BetzaErrorKind::DirectionSelectsNothing(d) => {
+                write!(f, "direction `{d}` selects none of this atom's moves")
+            }
             BetzaErrorKind::LameNeedsStraightLeap => {
                 write!(f, "`n` (lame) needs a straight leap such as D, A or H")
             }
@@ -156,7 +163,9 @@ fn long_along(dir: char, (dx, dy): (i8, i8)) -> bool {
 }
 
 fn perpendicular(a: char, b: char) -> bool {
-    matches!(a, 'f' | 'b' | 'l' | 'r') && matches!(b, 'f' | 'b' | 'l' | 'r') && is_vertical_axis(a) != is_vertical_axis(b)
+    matches!(a, 'f' | 'b' | 'l' | 'r')
+        && matches!(b, 'f' | 'b' | 'l' | 'r')
+        && is_vertical_axis(a) != is_vertical_axis(b)
 }
 
 /// A direction token: one letter, or a pair that names a narrower set.
@@ -219,7 +228,11 @@ fn token_matches(token: &str, class: AtomClass, v: (i8, i8)) -> bool {
 
 /// Parses a Betza string into move rules in White's orientation.
 pub fn parse(text: &str) -> Result<Vec<MoveRule>, BetzaError> {
-    let err = |position: usize, kind| BetzaError { text: text.to_string(), position, kind };
+    let err = |position: usize, kind| BetzaError {
+        text: text.to_string(),
+        position,
+        kind,
+    };
     let chars: Vec<char> = text.chars().collect();
     let mut rules: Vec<MoveRule> = Vec::new();
     let mut i = 0;
@@ -256,7 +269,10 @@ pub fn parse(text: &str) -> Result<Vec<MoveRule>, BetzaError> {
             doubled = true;
             i += 1;
         }
-        let digits: String = chars[i..].iter().take_while(|d| d.is_ascii_digit()).collect();
+        let digits: String = chars[i..]
+            .iter()
+            .take_while(|d| d.is_ascii_digit())
+            .collect();
         i += digits.len();
         let limit: Option<u8> = if digits.is_empty() {
             None
@@ -286,7 +302,10 @@ pub fn parse(text: &str) -> Result<Vec<MoveRule>, BetzaError> {
             let tokens = direction_tokens(&dirs, class);
             for t in &tokens {
                 if !vectors.iter().any(|&v| token_matches(t, class, v)) {
-                    return Err(err(modifiers_start, BetzaErrorKind::DirectionSelectsNothing(t.clone())));
+                    return Err(err(
+                        modifiers_start,
+                        BetzaErrorKind::DirectionSelectsNothing(t.clone()),
+                    ));
                 }
             }
             for v in vectors {
@@ -340,7 +359,9 @@ mod tests {
         assert_eq!(vectors("FAD").len(), 12);
         let q = parse("Q").unwrap();
         assert_eq!(q.len(), 8);
-        assert!(q.iter().all(|r| r.range == 0 && r.can_move && r.can_capture));
+        assert!(q
+            .iter()
+            .all(|r| r.range == 0 && r.can_move && r.can_capture));
         let nn = parse("NN").unwrap();
         assert!(nn.iter().all(|r| r.range == 0));
         let r4 = parse("R4").unwrap();
@@ -353,7 +374,11 @@ mod tests {
         let p = parse("fmWfceFifmnD").unwrap();
         let step = p.iter().find(|r| (r.dx, r.dy) == (0, 1)).unwrap();
         assert!(step.can_move && !step.can_capture);
-        let caps: Vec<_> = p.iter().filter(|r| r.can_capture).map(|r| (r.dx, r.dy)).collect();
+        let caps: Vec<_> = p
+            .iter()
+            .filter(|r| r.can_capture)
+            .map(|r| (r.dx, r.dy))
+            .collect();
         assert_eq!(caps.len(), 2);
         assert!(caps.contains(&(1, 1)) && caps.contains(&(-1, 1)));
         assert!(p.iter().filter(|r| r.can_capture).all(|r| r.en_passant));
@@ -386,12 +411,27 @@ mod tests {
     #[test]
     fn errors_are_typed_and_located() {
         assert_eq!(parse("").unwrap_err().kind, BetzaErrorKind::Empty);
-        assert_eq!(parse("X").unwrap_err().kind, BetzaErrorKind::UnknownAtom('X'));
+        assert_eq!(
+            parse("X").unwrap_err().kind,
+            BetzaErrorKind::UnknownAtom('X')
+        );
         let e = parse("Wq").unwrap_err();
-        assert_eq!((e.position, e.kind), (1, BetzaErrorKind::UnknownModifier('q')));
-        assert_eq!(parse("Wf").unwrap_err().kind, BetzaErrorKind::ModifiersWithoutAtom);
-        assert_eq!(parse("nN").unwrap_err().kind, BetzaErrorKind::LameNeedsStraightLeap);
+        assert_eq!(
+            (e.position, e.kind),
+            (1, BetzaErrorKind::UnknownModifier('q'))
+        );
+        assert_eq!(
+            parse("Wf").unwrap_err().kind,
+            BetzaErrorKind::ModifiersWithoutAtom
+        );
+        assert_eq!(
+            parse("nN").unwrap_err().kind,
+            BetzaErrorKind::LameNeedsStraightLeap
+        );
         assert_eq!(parse("R99").unwrap_err().kind, BetzaErrorKind::BadRange);
-        assert_eq!(parse("hW").unwrap_err().kind, BetzaErrorKind::DirectionSelectsNothing("h".into()));
+        assert_eq!(
+            parse("hW").unwrap_err().kind,
+            BetzaErrorKind::DirectionSelectsNothing("h".into())
+        );
     }
 }

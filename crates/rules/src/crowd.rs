@@ -34,7 +34,9 @@ use std::fmt;
 
 use crate::fen::{self, Extension, FenError};
 use crate::geometry::{Bitboard, Square};
-use crate::position::{Color, EnPassant, Kind, Move, Piece, Pieces, PositionError, Special, MAX_KINDS};
+use crate::position::{
+    Color, EnPassant, Kind, Move, Piece, Pieces, PositionError, Special, MAX_KINDS,
+};
 use crate::variant::{CastlingStyle, Variant};
 
 /// A position of the crowd family.
@@ -80,7 +82,8 @@ fn sort_members(members: &mut [Piece]) {
 impl CrowdPosition {
     /// The variant's start position.
     pub fn start(variant: &'static Variant) -> CrowdPosition {
-        CrowdPosition::from_fen(variant, &variant.spec.start_fen).expect("start position validated at load")
+        CrowdPosition::from_fen(variant, &variant.spec.start_fen)
+            .expect("start position validated at load")
     }
 
     #[inline]
@@ -112,7 +115,9 @@ impl CrowdPosition {
     }
     /// Squares where at least one piece of `color` stands.
     pub fn by_color(&self, color: Color) -> Bitboard {
-        self.presence[color.index()].iter().fold(Bitboard::EMPTY, |a, &b| a | b)
+        self.presence[color.index()]
+            .iter()
+            .fold(Bitboard::EMPTY, |a, &b| a | b)
     }
     pub fn castling_rights(&self, color: Color) -> Bitboard {
         self.castling[color.index()]
@@ -131,7 +136,9 @@ impl CrowdPosition {
         self.hash
     }
     pub fn king(&self, color: Color) -> Square {
-        self.presence(color, self.variant.royal).lowest().expect("a position always has both kings")
+        self.presence(color, self.variant.royal)
+            .lowest()
+            .expect("a position always has both kings")
     }
 
     /// Everything on `sq` (white first, then by kind).
@@ -150,7 +157,10 @@ impl CrowdPosition {
         [Color::White, Color::Black].into_iter().find_map(|color| {
             (0..self.variant.kinds.len())
                 .find(|&k| self.presence[color.index()][k].contains(sq))
-                .map(|k| Piece { color, kind: Kind(k as u8) })
+                .map(|k| Piece {
+                    color,
+                    kind: Kind(k as u8),
+                })
         })
     }
 
@@ -186,7 +196,11 @@ impl CrowdPosition {
             self.presence[p.color.index()][p.kind.index()] |= sq.bit();
         }
         let pos = self.crowds.binary_search_by_key(&sq, |(s, _)| *s);
-        self.occupied = if members.is_empty() { self.occupied.without(sq) } else { self.occupied.with(sq) };
+        self.occupied = if members.is_empty() {
+            self.occupied.without(sq)
+        } else {
+            self.occupied.with(sq)
+        };
         if members.len() >= 2 {
             sort_members(&mut members);
             self.crowd_squares = self.crowd_squares.with(sq);
@@ -204,7 +218,10 @@ impl CrowdPosition {
 
     fn remove_piece(&mut self, sq: Square, piece: Piece) {
         let mut here = self.contents(sq);
-        let i = here.iter().position(|p| *p == piece).expect("the piece to remove stands there");
+        let i = here
+            .iter()
+            .position(|p| *p == piece)
+            .expect("the piece to remove stands there");
         here.remove(i);
         self.set_square(sq, here);
     }
@@ -229,7 +246,11 @@ impl CrowdPosition {
                 let key = keys.piece(p.color, p.kind, sq);
                 // A lone piece keeps the plain key; crowd members are told
                 // apart from it and by how many of them stand there.
-                h ^= if crowded { key.rotate_left(n as u32 * 7) ^ 0x9e37_79b9_7f4a_7c15u64.rotate_left(n as u32) } else { key };
+                h ^= if crowded {
+                    key.rotate_left(n as u32 * 7) ^ 0x9e37_79b9_7f4a_7c15u64.rotate_left(n as u32)
+                } else {
+                    key
+                };
                 i += n;
             }
         }
@@ -267,7 +288,13 @@ impl CrowdPosition {
 
     fn is_attacked_with(&self, sq: Square, by: Color, occ: Bitboard) -> bool {
         let v = self.variant;
-        v.is_attacked(&self.presence, sq, by, occ, &v.rider_sets(&self.presence, by))
+        v.is_attacked(
+            &self.presence,
+            sq,
+            by,
+            occ,
+            &v.rider_sets(&self.presence, by),
+        )
     }
 
     /// A king is in check when it stands alone and is attacked.
@@ -310,7 +337,8 @@ impl CrowdPosition {
         let us = self.side;
         let them = us.other();
         let occ = self.occupied;
-        let promo_options: Vec<Option<Kind>> = v.promotion_kinds.iter().copied().map(Some).collect();
+        let promo_options: Vec<Option<Kind>> =
+            v.promotion_kinds.iter().copied().map(Some).collect();
         let mut out = Vec::new();
         for from in self.by_color(us) {
             let kinds = self.kinds_at(us, from);
@@ -321,7 +349,11 @@ impl CrowdPosition {
                 let capture = v.reach(&t.capture, from, occ);
                 let named = tag.then_some(kind);
                 let plain = named.map_or(Special::None, Special::FromCrowd);
-                let both = if t.symmetric_modes { Bitboard::EMPTY } else { quiet & capture };
+                let both = if t.symmetric_modes {
+                    Bitboard::EMPTY
+                } else {
+                    quiet & capture
+                };
                 for to in quiet | capture {
                     let lone = occ.contains(to) && !self.crowd_squares.contains(to);
                     let ok = if !occ.contains(to) {
@@ -336,15 +368,26 @@ impl CrowdPosition {
                         continue;
                     }
                     // Both powers reach a lone enemy: the plain move captures, `Join` joins.
-                    let specials: &[Special] = if lone && both.contains(to) { &[plain, Special::Join(named)] } else { &[plain] };
-                    let promotions: &[Option<Kind>] = if v.kinds[kind.index()].pawn && v.promotion_zone[us.index()].contains(to) {
+                    let specials: &[Special] = if lone && both.contains(to) {
+                        &[plain, Special::Join(named)]
+                    } else {
+                        &[plain]
+                    };
+                    let promotions: &[Option<Kind>] = if v.kinds[kind.index()].pawn
+                        && v.promotion_zone[us.index()].contains(to)
+                    {
                         &promo_options
                     } else {
                         &[None]
                     };
                     for &promotion in promotions {
                         for &special in specials {
-                            out.push(Move { from, to, promotion, special });
+                            out.push(Move {
+                                from,
+                                to,
+                                promotion,
+                                special,
+                            });
                         }
                     }
                 }
@@ -360,9 +403,15 @@ impl CrowdPosition {
         let v = self.variant;
         let us = self.side;
         for k in 0..v.kinds.len() {
-            let from = v.tables(us, Kind(k as u8)).en_passant_from[ep.target.index()] & self.presence[us.index()][k];
+            let from = v.tables(us, Kind(k as u8)).en_passant_from[ep.target.index()]
+                & self.presence[us.index()][k];
             for from in from {
-                out.push(Move { from, to: ep.target, promotion: None, special: Special::EnPassant });
+                out.push(Move {
+                    from,
+                    to: ep.target,
+                    promotion: None,
+                    special: Special::EnPassant,
+                });
             }
         }
     }
@@ -374,13 +423,22 @@ impl CrowdPosition {
             return;
         }
         let v = self.variant;
-        crate::movegen::for_each_castling(v, self.king(us), rights, self.occupied, |mv, path, after| {
-            // A crowd the king or partner leaves is still occupied.
-            let after = after | self.crowd_squares;
-            if !path.filter_squares(|s| self.is_attacked_with(s, us.other(), after)).any() {
-                out.push(mv);
-            }
-        });
+        crate::movegen::for_each_castling(
+            v,
+            self.king(us),
+            rights,
+            self.occupied,
+            |mv, path, after| {
+                // A crowd the king or partner leaves is still occupied.
+                let after = after | self.crowd_squares;
+                if !path
+                    .filter_squares(|s| self.is_attacked_with(s, us.other(), after))
+                    .any()
+                {
+                    out.push(mv);
+                }
+            },
+        );
     }
 
     /// All legal moves of the side to move.
@@ -400,7 +458,9 @@ impl CrowdPosition {
         let v = self.variant;
         let us = self.side;
         let them = us.other();
-        let kind = self.mover_kind(mv).expect("a legal move names a piece of the side to move");
+        let kind = self
+            .mover_kind(mv)
+            .expect("a legal move names a piece of the side to move");
         let mut p = self.clone();
         p.en_passant = None;
         let mut reset_clock = v.kinds[kind.index()].pawn;
@@ -408,13 +468,28 @@ impl CrowdPosition {
         match mv.special {
             Special::Castle { rook_from, rook_to } => {
                 let partner = (0..v.kinds.len())
-                    .find(|&k| v.castling_partner_kinds >> k & 1 != 0 && self.presence[us.index()][k].contains(rook_from))
+                    .find(|&k| {
+                        v.castling_partner_kinds >> k & 1 != 0
+                            && self.presence[us.index()][k].contains(rook_from)
+                    })
                     .map(|k| Kind(k as u8))
                     .expect("castling partner present");
                 p.remove_piece(mv.from, Piece { color: us, kind });
-                p.remove_piece(rook_from, Piece { color: us, kind: partner });
+                p.remove_piece(
+                    rook_from,
+                    Piece {
+                        color: us,
+                        kind: partner,
+                    },
+                );
                 p.add_piece(mv.to, Piece { color: us, kind });
-                p.add_piece(rook_to, Piece { color: us, kind: partner });
+                p.add_piece(
+                    rook_to,
+                    Piece {
+                        color: us,
+                        kind: partner,
+                    },
+                );
             }
             _ => {
                 if let Some((sq, q)) = self.victim(mv, kind) {
@@ -423,7 +498,13 @@ impl CrowdPosition {
                     reset_clock = true;
                 }
                 p.remove_piece(mv.from, Piece { color: us, kind });
-                p.add_piece(mv.to, Piece { color: us, kind: mv.promotion.unwrap_or(kind) });
+                p.add_piece(
+                    mv.to,
+                    Piece {
+                        color: us,
+                        kind: mv.promotion.unwrap_or(kind),
+                    },
+                );
             }
         }
         // The king's move spends both rights; a partner's move spends its own
@@ -437,18 +518,35 @@ impl CrowdPosition {
             *rights &= !lost;
         }
         p.side = them;
-        p.halfmove_clock = if reset_clock { 0 } else { self.halfmove_clock + 1 };
+        p.halfmove_clock = if reset_clock {
+            0
+        } else {
+            self.halfmove_clock + 1
+        };
         if us == Color::Black {
             p.fullmove_number += 1;
         }
         // A double step that lands alone may be answered en passant.
         let double = v.kinds[kind.index()].pawn
             && mv.promotion.is_none()
-            && v.tables(us, kind).quiet.lame[mv.from.index()].iter().any(|&(to, _)| to == mv.to);
+            && v.tables(us, kind).quiet.lame[mv.from.index()]
+                .iter()
+                .any(|&(to, _)| to == mv.to);
         if double && p.single(mv.to).is_some() {
-            let back = if v.shape.rank(mv.to) > v.shape.rank(mv.from) { -1 } else { 1 };
-            if let Some(target) = v.shape.offset(mv.to, 0, back).filter(|t| !p.occupied.contains(*t)) {
-                p.en_passant = p.capturable_en_passant(EnPassant { target, victim: mv.to });
+            let back = if v.shape.rank(mv.to) > v.shape.rank(mv.from) {
+                -1
+            } else {
+                1
+            };
+            if let Some(target) = v
+                .shape
+                .offset(mv.to, 0, back)
+                .filter(|t| !p.occupied.contains(*t))
+            {
+                p.en_passant = p.capturable_en_passant(EnPassant {
+                    target,
+                    victim: mv.to,
+                });
             }
         }
         p.hash = p.compute_hash();
@@ -467,10 +565,16 @@ impl CrowdPosition {
 
     /// Keeps an en passant square only if the side to move can legally use it.
     fn capturable_en_passant(&self, ep: EnPassant) -> Option<EnPassant> {
-        let with = CrowdPosition { en_passant: Some(ep), ..self.clone() };
+        let with = CrowdPosition {
+            en_passant: Some(ep),
+            ..self.clone()
+        };
         let mut moves = Vec::new();
         with.en_passant_moves(&mut moves);
-        moves.into_iter().any(|mv| !with.play(mv).king_in_check(with.side)).then_some(ep)
+        moves
+            .into_iter()
+            .any(|mv| !with.play(mv).king_in_check(with.side))
+            .then_some(ep)
     }
 
     /// The game is over: `Some(winner)` for checkmate, `Some(None)` for stalemate.
@@ -478,7 +582,11 @@ impl CrowdPosition {
         if !self.legal_moves().is_empty() {
             return None;
         }
-        Some(if self.is_check() { Some(self.side.other()) } else { None })
+        Some(if self.is_check() {
+            Some(self.side.other())
+        } else {
+            None
+        })
     }
 
     /// No sequence of legal moves can mate (a conservative claim, reasoned
@@ -491,11 +599,18 @@ impl CrowdPosition {
     /// a mate of chess, which `minor` rules out.
     pub fn insufficient_material(&self) -> bool {
         let v = self.variant;
-        if self.piece_count() > 3 || ![Color::White, Color::Black].into_iter().all(|c| royal_is_king(v, c)) {
+        if self.piece_count() > 3
+            || ![Color::White, Color::Black]
+                .into_iter()
+                .all(|c| royal_is_king(v, c))
+        {
             return false;
         }
         for color in [Color::White, Color::Black] {
-            for k in (0..v.kinds.len()).map(|k| Kind(k as u8)).filter(|&k| k != v.royal) {
+            for k in (0..v.kinds.len())
+                .map(|k| Kind(k as u8))
+                .filter(|&k| k != v.royal)
+            {
                 if let Some(sq) = self.presence(color, k).lowest() {
                     return v.kinds[k.index()].minor
                         && v.tables(color, k).symmetric_modes
@@ -534,9 +649,17 @@ impl CrowdPosition {
             hash: 0,
         };
         for color in [Color::White, Color::Black] {
-            let royal = Piece { color, kind: variant.royal };
+            let royal = Piece {
+                color,
+                kind: variant.royal,
+            };
             let kings = (pos.presence(color, variant.royal) & !crowd_squares).count() as usize
-                + pos.crowds.iter().flat_map(|(_, m)| m).filter(|p| **p == royal).count();
+                + pos
+                    .crowds
+                    .iter()
+                    .flat_map(|(_, m)| m)
+                    .filter(|p| **p == royal)
+                    .count();
             if kings == 0 {
                 return Err(PositionError::MissingKing(color).into());
             }
@@ -544,8 +667,16 @@ impl CrowdPosition {
                 return Err(PositionError::TooManyKings(color).into());
             }
             for (k, info) in variant.kinds.iter().enumerate() {
-                if let Some(sq) = (pos.presence[color.index()][k] & variant.promotion_zone[color.index()]).lowest().filter(|_| info.pawn) {
-                    return Err(PositionError::PawnOnLastRank { color, square: name(sq) }.into());
+                if let Some(sq) = (pos.presence[color.index()][k]
+                    & variant.promotion_zone[color.index()])
+                .lowest()
+                .filter(|_| info.pawn)
+                {
+                    return Err(PositionError::PawnOnLastRank {
+                        color,
+                        square: name(sq),
+                    }
+                    .into());
                 }
             }
         }
@@ -563,7 +694,9 @@ impl CrowdPosition {
                 return Err(PositionError::BadCastling(name(sq)).into());
             }
             if variant.spec.castling == CastlingStyle::None || !home.contains(king) {
-                return Err(PositionError::BadCastling(name(rights.lowest().unwrap_or(king))).into());
+                return Err(
+                    PositionError::BadCastling(name(rights.lowest().unwrap_or(king))).into(),
+                );
             }
             pos.castling[color.index()] = rights;
         }
@@ -573,7 +706,9 @@ impl CrowdPosition {
             let origin = shape.offset(target, 0, -them.forward());
             let valid = match (victim, origin) {
                 (Some(v), Some(o)) => {
-                    let lone_pawn = pos.single(v).is_some_and(|p| p.color == them && variant.kinds[p.kind.index()].pawn);
+                    let lone_pawn = pos
+                        .single(v)
+                        .is_some_and(|p| p.color == them && variant.kinds[p.kind.index()].pawn);
                     lone_pawn && !occupied.contains(target) && !occupied.contains(o)
                 }
                 _ => false,
@@ -581,7 +716,10 @@ impl CrowdPosition {
             if !valid {
                 return Err(PositionError::BadEnPassant(name(target)).into());
             }
-            pos.en_passant = pos.capturable_en_passant(EnPassant { target, victim: victim.expect("checked above") });
+            pos.en_passant = pos.capturable_en_passant(EnPassant {
+                target,
+                victim: victim.expect("checked above"),
+            });
         }
         pos.hash = pos.compute_hash();
         if pos.king_in_check(pos.side.other()) {
@@ -608,7 +746,10 @@ impl CrowdPosition {
                     out.push_str(&empty.to_string());
                     empty = 0;
                 }
-                let letters: String = here.iter().map(|p| fen::letter(v, p.color, p.kind)).collect();
+                let letters: String = here
+                    .iter()
+                    .map(|p| fen::letter(v, p.color, p.kind))
+                    .collect();
                 if here.len() == 1 {
                     out.push_str(&letters);
                 } else {
@@ -624,14 +765,21 @@ impl CrowdPosition {
                 out.push('/');
             }
         }
-        out.push_str(if self.side == Color::White { " w " } else { " b " });
+        out.push_str(if self.side == Color::White {
+            " w "
+        } else {
+            " b "
+        });
         out.push_str(&fen::castling_letters(v, &self.presence, &self.castling));
         out.push(' ');
         match self.en_passant {
             Some(ep) => out.push_str(&shape.name(ep.target).to_string()),
             None => out.push('-'),
         }
-        out.push_str(&format!(" {} {}", self.halfmove_clock, self.fullmove_number));
+        out.push_str(&format!(
+            " {} {}",
+            self.halfmove_clock, self.fullmove_number
+        ));
         out
     }
 }
@@ -652,7 +800,11 @@ impl CrowdPosition {
             (Special::EnPassant, Some(ep)) => self.single(ep.victim).map(|q| (ep.victim, q)),
             _ => self
                 .single(mv.to)
-                .filter(|q| q.color != us && v.reach(&v.tables(us, kind).capture, mv.from, self.occupied).contains(mv.to))
+                .filter(|q| {
+                    q.color != us
+                        && v.reach(&v.tables(us, kind).capture, mv.from, self.occupied)
+                            .contains(mv.to)
+                })
                 .map(|q| (mv.to, q)),
         }
     }
@@ -693,7 +845,11 @@ impl CrowdPosition {
         let mut out = crate::notation::san_plain(self, mv);
         let next = self.play(mv);
         if next.is_check() {
-            out.push(if next.legal_moves().is_empty() { '#' } else { '+' });
+            out.push(if next.legal_moves().is_empty() {
+                '#'
+            } else {
+                '+'
+            });
         }
         out
     }
@@ -706,12 +862,20 @@ fn royal_is_king(v: &Variant, color: Color) -> bool {
     let ring = |sq: Square| {
         (-1..=1)
             .flat_map(|dx| (-1..=1).map(move |dy| (dx, dy)))
-            .filter_map(|(dx, dy)| if (dx, dy) == (0, 0) { None } else { v.shape.offset(sq, dx, dy) })
+            .filter_map(|(dx, dy)| {
+                if (dx, dy) == (0, 0) {
+                    None
+                } else {
+                    v.shape.offset(sq, dx, dy)
+                }
+            })
             .fold(Bitboard::EMPTY, |b, s| b.with(s))
     };
     t.symmetric_modes
         && t.capture.rides.is_empty()
-        && v.shape.squares().all(|sq| t.capture.lame[sq.index()].is_empty() && t.capture.leaps[sq.index()] == ring(sq))
+        && v.shape.squares().all(|sq| {
+            t.capture.lame[sq.index()].is_empty() && t.capture.leaps[sq.index()] == ring(sq)
+        })
 }
 
 // ---- Games ------------------------------------------------------------------
@@ -725,7 +889,10 @@ pub struct CrowdGame {
 
 impl CrowdGame {
     pub fn new(start: CrowdPosition) -> CrowdGame {
-        CrowdGame { positions: vec![start], moves: Vec::new() }
+        CrowdGame {
+            positions: vec![start],
+            moves: Vec::new(),
+        }
     }
     pub fn position(&self) -> &CrowdPosition {
         self.positions.last().expect("a game has a position")
@@ -747,7 +914,10 @@ impl CrowdGame {
         let v = pos.variant;
         if let Some(winner) = pos.terminal() {
             return Some(match winner {
-                Some(c) => Outcome { result: Res::Win(c), reason: Reason::Checkmate },
+                Some(c) => Outcome {
+                    result: Res::Win(c),
+                    reason: Reason::Checkmate,
+                },
                 None => {
                     let mover = pos.side;
                     let result = match v.spec.stalemate {
@@ -755,19 +925,35 @@ impl CrowdGame {
                         StalemateResult::Loss => Res::Win(mover.other()),
                         StalemateResult::Win => Res::Win(mover),
                     };
-                    Outcome { result, reason: Reason::Stalemate }
+                    Outcome {
+                        result,
+                        reason: Reason::Stalemate,
+                    }
                 }
             });
         }
         if v.spec.insufficient_material && pos.insufficient_material() {
-            return Some(Outcome { result: Res::Draw, reason: Reason::InsufficientMaterial });
+            return Some(Outcome {
+                result: Res::Draw,
+                reason: Reason::InsufficientMaterial,
+            });
         }
         if v.spec.fifty_move_rule && pos.halfmove_clock >= 100 {
-            return Some(Outcome { result: Res::Draw, reason: Reason::FiftyMoves });
+            return Some(Outcome {
+                result: Res::Draw,
+                reason: Reason::FiftyMoves,
+            });
         }
-        let seen = self.positions.iter().filter(|p| p.same_position(pos)).count();
+        let seen = self
+            .positions
+            .iter()
+            .filter(|p| p.same_position(pos))
+            .count();
         if v.spec.repetition > 0 && seen >= v.spec.repetition as usize {
-            return Some(Outcome { result: Res::Draw, reason: Reason::Repetition });
+            return Some(Outcome {
+                result: Res::Draw,
+                reason: Reason::Repetition,
+            });
         }
         None
     }
@@ -779,7 +965,10 @@ impl CrowdGame {
         }
         let pos = self.position();
         if !pos.is_legal(mv) {
-            return Err(format!("{} is not a legal move", crate::notation::uci(pos, mv)));
+            return Err(format!(
+                "{} is not a legal move",
+                crate::notation::uci(pos, mv)
+            ));
         }
         let next = pos.play(mv);
         self.moves.push(mv);
@@ -793,7 +982,11 @@ pub fn perft(pos: &CrowdPosition, depth: u32) -> u64 {
     match depth {
         0 => 1,
         1 => pos.legal_moves().len() as u64,
-        _ => pos.legal_moves().into_iter().map(|mv| perft(&pos.play(mv), depth - 1)).sum(),
+        _ => pos
+            .legal_moves()
+            .into_iter()
+            .map(|mv| perft(&pos.play(mv), depth - 1))
+            .sum(),
     }
 }
 
@@ -802,7 +995,10 @@ pub fn divide(pos: &CrowdPosition, depth: u32) -> Vec<(Move, u64)> {
     if depth == 0 {
         return Vec::new();
     }
-    pos.legal_moves().into_iter().map(|mv| (mv, perft(&pos.play(mv), depth - 1))).collect()
+    pos.legal_moves()
+        .into_iter()
+        .map(|mv| (mv, perft(&pos.play(mv), depth - 1)))
+        .collect()
 }
 
 #[cfg(test)]
@@ -818,7 +1014,10 @@ mod tests {
     fn start_is_chess_start() {
         let v = sin();
         let pos = CrowdPosition::start(v);
-        assert_eq!(pos.to_fen(), Registry::builtin().get("chess").unwrap().spec.start_fen);
+        assert_eq!(
+            pos.to_fen(),
+            Registry::builtin().get("chess").unwrap().spec.start_fen
+        );
         assert_eq!(perft(&pos, 1), 20);
         assert_eq!(perft(&pos, 2), 400);
     }

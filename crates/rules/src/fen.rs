@@ -14,7 +14,11 @@ pub enum FenError {
     #[error("board has {found} ranks, the variant has {expected}")]
     WrongRankCount { expected: usize, found: usize },
     #[error("rank {rank} covers {found} files, the variant has {expected}")]
-    RankWidth { rank: usize, expected: usize, found: usize },
+    RankWidth {
+        rank: usize,
+        expected: usize,
+        found: usize,
+    },
     #[error("unknown piece letter `{0}`")]
     UnknownPiece(char),
     #[error("side to move must be `w` or `b`, got `{0}`")]
@@ -52,11 +56,18 @@ pub(crate) struct Board {
     pub groups: Vec<(Square, Vec<crate::position::Piece>)>,
 }
 
-pub(crate) fn parse_board(variant: &Variant, board: &str, ext: Extension) -> Result<Board, FenError> {
+pub(crate) fn parse_board(
+    variant: &Variant,
+    board: &str,
+    ext: Extension,
+) -> Result<Board, FenError> {
     let shape = variant.shape;
     let rows: Vec<&str> = board.split('/').collect();
     if rows.len() != shape.ranks as usize {
-        return Err(FenError::WrongRankCount { expected: shape.ranks as usize, found: rows.len() });
+        return Err(FenError::WrongRankCount {
+            expected: shape.ranks as usize,
+            found: rows.len(),
+        });
     }
     let mut out = Board {
         pieces: [[Bitboard::EMPTY; crate::position::MAX_KINDS]; 2],
@@ -66,17 +77,30 @@ pub(crate) fn parse_board(variant: &Variant, board: &str, ext: Extension) -> Res
     let marks = ext == Extension::Simultaneous;
     for (i, row) in rows.iter().enumerate() {
         let rank = shape.ranks - 1 - i as u8;
-        let width = |found| FenError::RankWidth { rank: rank as usize + 1, expected: shape.files as usize, found };
+        let width = |found| FenError::RankWidth {
+            rank: rank as usize + 1,
+            expected: shape.files as usize,
+            found,
+        };
         let chars: Vec<char> = row.chars().collect();
         let mut file = 0usize;
         let mut j = 0;
         while j < chars.len() {
             let c = chars[j];
             if c.is_ascii_digit() {
-                let digits: String = chars[j..].iter().take_while(|d| d.is_ascii_digit()).collect();
+                let digits: String = chars[j..]
+                    .iter()
+                    .take_while(|d| d.is_ascii_digit())
+                    .collect();
                 j += digits.len();
                 match digits.parse::<usize>() {
-                    Ok(n) if n > 0 && !digits.starts_with('0') && file + n <= shape.files as usize => file += n,
+                    Ok(n)
+                        if n > 0
+                            && !digits.starts_with('0')
+                            && file + n <= shape.files as usize =>
+                    {
+                        file += n
+                    }
                     _ => return Err(width(file + digits.len())),
                 }
                 continue;
@@ -88,12 +112,19 @@ pub(crate) fn parse_board(variant: &Variant, board: &str, ext: Extension) -> Res
             // One square's text: a letter (maybe marked), or a bracketed group.
             let bracket = c == '(' && ext != Extension::Plain;
             let group: &[char] = if bracket {
-                let close = chars[j..].iter().position(|&x| x == ')').ok_or(FenError::UnknownPiece('('))?;
+                let close = chars[j..]
+                    .iter()
+                    .position(|&x| x == ')')
+                    .ok_or(FenError::UnknownPiece('('))?;
                 let inner = &chars[j + 1..j + close];
                 j += close + 1;
                 inner
             } else {
-                let len = if marks && chars.get(j + 1) == Some(&'\'') { 2 } else { 1 };
+                let len = if marks && chars.get(j + 1) == Some(&'\'') {
+                    2
+                } else {
+                    1
+                };
                 j += len;
                 &chars[j - len..j]
             };
@@ -101,9 +132,20 @@ pub(crate) fn parse_board(variant: &Variant, board: &str, ext: Extension) -> Res
             let mut k = 0;
             while k < group.len() {
                 let letter = group[k];
-                let kind = variant.kind_by_letter(letter).filter(|_| letter.is_ascii_alphabetic()).ok_or(FenError::UnknownPiece(letter))?;
-                let color = if letter.is_ascii_uppercase() { Color::White } else { Color::Black };
-                if ext != Extension::Crowd && here.iter().any(|p: &crate::position::Piece| p.color == color) {
+                let kind = variant
+                    .kind_by_letter(letter)
+                    .filter(|_| letter.is_ascii_alphabetic())
+                    .ok_or(FenError::UnknownPiece(letter))?;
+                let color = if letter.is_ascii_uppercase() {
+                    Color::White
+                } else {
+                    Color::Black
+                };
+                if ext != Extension::Crowd
+                    && here
+                        .iter()
+                        .any(|p: &crate::position::Piece| p.color == color)
+                {
                     return Err(PositionError::SquareTaken(shape.name(sq).to_string()).into());
                 }
                 here.push(crate::position::Piece { color, kind });
@@ -142,7 +184,11 @@ pub fn parse_setup(variant: &Variant, text: &str) -> Result<Setup, FenError> {
 /// Reads a turn-based FEN whose board may use an extension; the setup's
 /// pieces mark presence, the board's groups say what stands on each
 /// bracketed square.
-pub(crate) fn parse_setup_ext(variant: &Variant, text: &str, ext: Extension) -> Result<(Setup, Board), FenError> {
+pub(crate) fn parse_setup_ext(
+    variant: &Variant,
+    text: &str,
+    ext: Extension,
+) -> Result<(Setup, Board), FenError> {
     let mut fields = text.split_whitespace();
     let board = fields.next().ok_or(FenError::Empty)?;
     let mut setup = Setup::empty();
@@ -158,14 +204,19 @@ pub(crate) fn parse_setup_ext(variant: &Variant, text: &str, ext: Extension) -> 
     }
     if let Some(field) = fields.next() {
         if field != "-" {
-            let sq = variant.shape.parse_square(field).ok_or_else(|| FenError::BadEnPassant(field.to_string()))?;
+            let sq = variant
+                .shape
+                .parse_square(field)
+                .ok_or_else(|| FenError::BadEnPassant(field.to_string()))?;
             setup.en_passant = Some(sq);
         }
     }
     let clock = |f: Option<&str>, default: u32| -> Result<u32, FenError> {
         match f {
             None => Ok(default),
-            Some(s) => s.parse::<u32>().map_err(|_| FenError::BadClock(s.to_string())),
+            Some(s) => s
+                .parse::<u32>()
+                .map_err(|_| FenError::BadClock(s.to_string())),
         }
     };
     setup.halfmove_clock = clock(fields.next(), 0)?;
@@ -176,7 +227,11 @@ pub(crate) fn parse_setup_ext(variant: &Variant, text: &str, ext: Extension) -> 
     Ok((setup, board))
 }
 
-pub(crate) fn parse_castling(variant: &Variant, setup: &Setup, field: &str) -> Result<[Bitboard; 2], FenError> {
+pub(crate) fn parse_castling(
+    variant: &Variant,
+    setup: &Setup,
+    field: &str,
+) -> Result<[Bitboard; 2], FenError> {
     let shape = variant.shape;
     let bad = || FenError::BadCastling(field.to_string());
     let mut rights = [Bitboard::EMPTY; 2];
@@ -184,10 +239,20 @@ pub(crate) fn parse_castling(variant: &Variant, setup: &Setup, field: &str) -> R
         return Ok(rights);
     }
     for c in field.chars() {
-        let color = if c.is_ascii_uppercase() { Color::White } else { Color::Black };
-        let rank = if color == Color::White { 0 } else { shape.ranks - 1 };
+        let color = if c.is_ascii_uppercase() {
+            Color::White
+        } else {
+            Color::Black
+        };
+        let rank = if color == Color::White {
+            0
+        } else {
+            shape.ranks - 1
+        };
         let home = shape.rank_mask(rank);
-        let king = (setup.pieces[color.index()][variant.royal.index()] & home).lowest().ok_or_else(bad)?;
+        let king = (setup.pieces[color.index()][variant.royal.index()] & home)
+            .lowest()
+            .ok_or_else(bad)?;
         let partners = (0..variant.kinds.len())
             .filter(|k| variant.castling_partner_kinds >> k & 1 != 0)
             .fold(Bitboard::EMPTY, |b, k| b | setup.pieces[color.index()][k])
@@ -196,7 +261,9 @@ pub(crate) fn parse_castling(variant: &Variant, setup: &Setup, field: &str) -> R
         let sq = match c.to_ascii_lowercase() {
             'k' => partners.filter_squares(|s| shape.file(s) > kf).highest(),
             'q' => partners.filter_squares(|s| shape.file(s) < kf).lowest(),
-            f @ 'a'..='p' if f as u8 - b'a' < shape.files => Some(shape.square(f as u8 - b'a', rank)),
+            f @ 'a'..='p' if f as u8 - b'a' < shape.files => {
+                Some(shape.square(f as u8 - b'a', rank))
+            }
             _ => None,
         }
         .ok_or_else(bad)?;
@@ -246,25 +313,39 @@ pub fn write(pos: &Position) -> String {
             out.push('/');
         }
     }
-    out.push_str(if pos.side_to_move() == Color::White { " w " } else { " b " });
+    out.push_str(if pos.side_to_move() == Color::White {
+        " w "
+    } else {
+        " b "
+    });
     out.push_str(&castling_letters(v, &pos.pieces, &pos.castling));
     out.push(' ');
     match pos.en_passant() {
         Some(ep) => out.push_str(&shape.name(ep.target).to_string()),
         None => out.push('-'),
     }
-    out.push_str(&format!(" {} {}", pos.halfmove_clock(), pos.fullmove_number()));
+    out.push_str(&format!(
+        " {} {}",
+        pos.halfmove_clock(),
+        pos.fullmove_number()
+    ));
     out
 }
 
 /// The castling field for the given rights: `KQkq` for the outermost
 /// partner on each side of the king, file letters for any other.
-pub(crate) fn castling_letters(v: &Variant, pieces: &crate::position::Pieces, rights: &[Bitboard; 2]) -> String {
+pub(crate) fn castling_letters(
+    v: &Variant,
+    pieces: &crate::position::Pieces,
+    rights: &[Bitboard; 2],
+) -> String {
     let shape = v.shape;
     let mut out = String::new();
     for color in [Color::White, Color::Black] {
         let own = rights[color.index()];
-        let Some(king) = pieces[color.index()][v.royal.index()].lowest() else { continue };
+        let Some(king) = pieces[color.index()][v.royal.index()].lowest() else {
+            continue;
+        };
         if own.is_empty() {
             continue;
         }
@@ -286,7 +367,11 @@ pub(crate) fn castling_letters(v: &Variant, pieces: &crate::position::Pieces, ri
             } else {
                 (b'A' + shape.file(sq)) as char
             };
-            out.push(if color == Color::White { c } else { c.to_ascii_lowercase() });
+            out.push(if color == Color::White {
+                c
+            } else {
+                c.to_ascii_lowercase()
+            });
         }
     }
     if out.is_empty() {
@@ -304,7 +389,10 @@ mod tests {
     #[test]
     fn round_trips_builtin_starts() {
         let reg = Registry::builtin();
-        for v in reg.iter().filter(|v| v.spec.family == crate::variant::Family::TurnBased) {
+        for v in reg
+            .iter()
+            .filter(|v| v.spec.family == crate::variant::Family::TurnBased)
+        {
             let pos = Position::start(v);
             assert_eq!(write(&pos), v.spec.start_fen, "{}", v.id());
         }
@@ -315,17 +403,53 @@ mod tests {
         let v = Registry::builtin().get("chess").unwrap();
         let e = |fen: &str| parse_position(v, fen).unwrap_err();
         assert_eq!(e(""), FenError::Empty);
-        assert_eq!(e("8/8/8 w - - 0 1"), FenError::WrongRankCount { expected: 8, found: 3 });
-        assert!(matches!(e("rnbqkbnr/ppppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"), FenError::RankWidth { rank: 7, .. }));
-        assert!(matches!(e("rnbqkbnr/ppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"), FenError::RankWidth { .. }));
-        assert_eq!(e("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w KQkq - 0 1"), FenError::UnknownPiece('X'));
-        assert_eq!(e("4k3/8/8/8/8/8/8/4K3 x - - 0 1"), FenError::BadSide("x".into()));
-        assert_eq!(e("4k3/8/8/8/8/8/8/4K3 w Z - 0 1"), FenError::BadCastling("Z".into()));
-        assert_eq!(e("4k3/8/8/8/8/8/8/4K3 w - z9 0 1"), FenError::BadEnPassant("z9".into()));
-        assert_eq!(e("4k3/8/8/8/8/8/8/4K3 w - - x 1"), FenError::BadClock("x".into()));
-        assert_eq!(e("4k3/8/8/8/8/8/8/4K3 w - - 0 1 9"), FenError::TooManyFields);
-        assert!(matches!(e("4k3/8/8/8/8/8/8/4K3 w - - 0 99999999999"), FenError::BadClock(_)));
-        assert!(matches!(e("4k3/8/8/8/8/8/8/0004K3 w - - 0 1"), FenError::RankWidth { .. }));
+        assert_eq!(
+            e("8/8/8 w - - 0 1"),
+            FenError::WrongRankCount {
+                expected: 8,
+                found: 3
+            }
+        );
+        assert!(matches!(
+            e("rnbqkbnr/ppppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"),
+            FenError::RankWidth { rank: 7, .. }
+        ));
+        assert!(matches!(
+            e("rnbqkbnr/ppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"),
+            FenError::RankWidth { .. }
+        ));
+        assert_eq!(
+            e("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w KQkq - 0 1"),
+            FenError::UnknownPiece('X')
+        );
+        assert_eq!(
+            e("4k3/8/8/8/8/8/8/4K3 x - - 0 1"),
+            FenError::BadSide("x".into())
+        );
+        assert_eq!(
+            e("4k3/8/8/8/8/8/8/4K3 w Z - 0 1"),
+            FenError::BadCastling("Z".into())
+        );
+        assert_eq!(
+            e("4k3/8/8/8/8/8/8/4K3 w - z9 0 1"),
+            FenError::BadEnPassant("z9".into())
+        );
+        assert_eq!(
+            e("4k3/8/8/8/8/8/8/4K3 w - - x 1"),
+            FenError::BadClock("x".into())
+        );
+        assert_eq!(
+            e("4k3/8/8/8/8/8/8/4K3 w - - 0 1 9"),
+            FenError::TooManyFields
+        );
+        assert!(matches!(
+            e("4k3/8/8/8/8/8/8/4K3 w - - 0 99999999999"),
+            FenError::BadClock(_)
+        ));
+        assert!(matches!(
+            e("4k3/8/8/8/8/8/8/0004K3 w - - 0 1"),
+            FenError::RankWidth { .. }
+        ));
     }
 
     #[test]
@@ -333,7 +457,10 @@ mod tests {
         let v = Registry::builtin().get("parity12").unwrap();
         let fen = "r4k1f2n1/p5p3p1/2n2c6/1p2p1b5/1p2PQ3P2/3P3P3r/P1P4P4/RN1C3KF3 w - - 1 30";
         assert_eq!(write(&parse_position(v, fen).unwrap()), fen);
-        assert!(matches!(parse_position(v, "13/12/12/12/12/12/12/12 w - - 0 1"), Err(FenError::RankWidth { rank: 8, .. })));
+        assert!(matches!(
+            parse_position(v, "13/12/12/12/12/12/12/12 w - - 0 1"),
+            Err(FenError::RankWidth { rank: 8, .. })
+        ));
     }
 
     #[test]

@@ -63,7 +63,10 @@ pub struct Game {
 
 impl Game {
     pub fn new(start: Position) -> Game {
-        Game { moves: Vec::new(), positions: vec![start] }
+        Game {
+            moves: Vec::new(),
+            positions: vec![start],
+        }
     }
 
     pub fn from_fen(variant: &'static Variant, fen: &str) -> std::result::Result<Game, GameError> {
@@ -75,7 +78,9 @@ impl Game {
     }
 
     pub fn position(&self) -> &Position {
-        self.positions.last().expect("a game always has its start position")
+        self.positions
+            .last()
+            .expect("a game always has its start position")
     }
 
     pub fn moves(&self) -> &[Move] {
@@ -91,7 +96,10 @@ impl Game {
         if !pos.is_legal(mv) {
             return Err(GameError::Move {
                 number: self.moves.len() + 1,
-                error: NotationError::Illegal { text: notation::uci(pos, mv), hint: None },
+                error: NotationError::Illegal {
+                    text: notation::uci(pos, mv),
+                    hint: None,
+                },
             });
         }
         let next = pos.play(mv);
@@ -108,7 +116,10 @@ impl Game {
         let pos = self.position();
         let mv = notation::parse_san(pos, text)
             .or_else(|san_err| notation::parse_uci(pos, text).map_err(|_| san_err))
-            .map_err(|error| GameError::Move { number: self.moves.len() + 1, error })?;
+            .map_err(|error| GameError::Move {
+                number: self.moves.len() + 1,
+                error,
+            })?;
         self.play(mv)?;
         Ok(mv)
     }
@@ -117,7 +128,12 @@ impl Game {
     pub fn repetitions(&self) -> usize {
         let pos = self.position();
         let window = pos.halfmove_clock() as usize + 1;
-        self.positions.iter().rev().take(window).filter(|p| p.same_position(pos)).count()
+        self.positions
+            .iter()
+            .rev()
+            .take(window)
+            .filter(|p| p.same_position(pos))
+            .count()
     }
 
     /// The result if the game is over, with its reason.
@@ -127,24 +143,39 @@ impl Game {
         if pos.count_legal_moves() == 0 {
             let mover = pos.side_to_move();
             return Some(if pos.is_check() {
-                Outcome { result: Result::Win(mover.other()), reason: Reason::Checkmate }
+                Outcome {
+                    result: Result::Win(mover.other()),
+                    reason: Reason::Checkmate,
+                }
             } else {
                 let result = match v.spec.stalemate {
                     StalemateResult::Draw => Result::Draw,
                     StalemateResult::Loss => Result::Win(mover.other()),
                     StalemateResult::Win => Result::Win(mover),
                 };
-                Outcome { result, reason: Reason::Stalemate }
+                Outcome {
+                    result,
+                    reason: Reason::Stalemate,
+                }
             });
         }
         if v.spec.insufficient_material && insufficient_material(pos) {
-            return Some(Outcome { result: Result::Draw, reason: Reason::InsufficientMaterial });
+            return Some(Outcome {
+                result: Result::Draw,
+                reason: Reason::InsufficientMaterial,
+            });
         }
         if v.spec.fifty_move_rule && pos.halfmove_clock() >= 100 {
-            return Some(Outcome { result: Result::Draw, reason: Reason::FiftyMoves });
+            return Some(Outcome {
+                result: Result::Draw,
+                reason: Reason::FiftyMoves,
+            });
         }
         if v.spec.repetition > 0 && self.repetitions() >= v.spec.repetition as usize {
-            return Some(Outcome { result: Result::Draw, reason: Reason::Repetition });
+            return Some(Outcome {
+                result: Result::Draw,
+                reason: Reason::Repetition,
+            });
         }
         None
     }
@@ -188,10 +219,22 @@ mod tests {
         let mut g = game("k7/8/1K6/8/8/8/8/7R w - - 0 1");
         assert_eq!(g.outcome(), None);
         g.play_text("Rh8").unwrap();
-        assert_eq!(g.outcome(), Some(Outcome { result: Result::Win(Color::White), reason: Reason::Checkmate }));
+        assert_eq!(
+            g.outcome(),
+            Some(Outcome {
+                result: Result::Win(Color::White),
+                reason: Reason::Checkmate
+            })
+        );
         assert!(matches!(g.play_text("Ka7"), Err(GameError::Over(_))));
         let stale = game("k7/8/1Q6/8/8/8/8/7K b - - 0 1");
-        assert_eq!(stale.outcome(), Some(Outcome { result: Result::Draw, reason: Reason::Stalemate }));
+        assert_eq!(
+            stale.outcome(),
+            Some(Outcome {
+                result: Result::Draw,
+                reason: Reason::Stalemate
+            })
+        );
     }
 
     #[test]
@@ -206,11 +249,23 @@ mod tests {
         assert_eq!(g.outcome(), None);
         g.play_text("Ka8").unwrap();
         assert_eq!(g.outcome().map(|o| o.reason), Some(Reason::Repetition));
-        for fen in ["k7/8/8/8/8/8/8/K7 w - - 0 1", "k7/8/8/8/8/8/8/KN6 w - - 0 1", "kb6/8/8/8/8/8/8/K1B5 w - - 0 1"] {
-            assert_eq!(game(fen).outcome().map(|o| o.reason), Some(Reason::InsufficientMaterial), "{fen}");
+        for fen in [
+            "k7/8/8/8/8/8/8/K7 w - - 0 1",
+            "k7/8/8/8/8/8/8/KN6 w - - 0 1",
+            "kb6/8/8/8/8/8/8/K1B5 w - - 0 1",
+        ] {
+            assert_eq!(
+                game(fen).outcome().map(|o| o.reason),
+                Some(Reason::InsufficientMaterial),
+                "{fen}"
+            );
         }
         // Bishops on opposite colours and two knights are not dead by this rule.
-        for fen in ["kb6/8/8/8/8/8/8/KB6 w - - 0 1", "k7/8/8/8/8/8/8/KNN5 w - - 0 1", "k7/8/8/8/8/8/8/KP6 w - - 0 1"] {
+        for fen in [
+            "kb6/8/8/8/8/8/8/KB6 w - - 0 1",
+            "k7/8/8/8/8/8/8/KNN5 w - - 0 1",
+            "k7/8/8/8/8/8/8/KP6 w - - 0 1",
+        ] {
             assert_eq!(game(fen).outcome(), None, "{fen}");
         }
     }
@@ -218,7 +273,10 @@ mod tests {
     #[test]
     fn bad_moves_are_errors_and_change_nothing() {
         let mut g = game("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
-        assert!(matches!(g.play_text("e5"), Err(GameError::Move { number: 1, .. })));
+        assert!(matches!(
+            g.play_text("e5"),
+            Err(GameError::Move { number: 1, .. })
+        ));
         assert!(matches!(g.play_text("%%"), Err(GameError::Move { .. })));
         assert_eq!(g.moves().len(), 0);
         g.play_text("e4").unwrap();

@@ -98,7 +98,11 @@ impl Shape {
     /// Every square of the board.
     #[inline]
     pub fn all(self) -> Bitboard {
-        Bitboard(if self.len() == 128 { u128::MAX } else { (1u128 << self.len()) - 1 })
+        Bitboard(if self.len() == 128 {
+            u128::MAX
+        } else {
+            (1u128 << self.len()) - 1
+        })
     }
 
     pub fn squares(self) -> impl Iterator<Item = Square> {
@@ -116,7 +120,10 @@ impl Shape {
 
     /// Square name such as `e4` or `l10`.
     pub fn name(self, sq: Square) -> SquareName {
-        SquareName { file: self.file(sq), rank: self.rank(sq) }
+        SquareName {
+            file: self.file(sq),
+            rank: self.rank(sq),
+        }
     }
 
     /// Parses a square name such as `e4` or `l10` that must fill `text`.
@@ -137,7 +144,11 @@ impl Shape {
         if file >= self.files {
             return None;
         }
-        let digits = bytes[1..].iter().take(2).take_while(|b| b.is_ascii_digit()).count();
+        let digits = bytes[1..]
+            .iter()
+            .take(2)
+            .take_while(|b| b.is_ascii_digit())
+            .count();
         for len in (1..=digits).rev() {
             let s = std::str::from_utf8(&bytes[1..1 + len]).ok()?;
             if s.starts_with('0') {
@@ -270,12 +281,26 @@ mod tests {
 
     #[test]
     fn shapes_up_to_128_squares() {
-        for (f, r) in [(8, 8), (10, 8), (12, 8), (10, 10), (16, 8), (8, 16), (12, 10)] {
+        for (f, r) in [
+            (8, 8),
+            (10, 8),
+            (12, 8),
+            (10, 10),
+            (16, 8),
+            (8, 16),
+            (12, 10),
+        ] {
             let shape = Shape::new(f, r).unwrap();
             assert_eq!(shape.all().count() as usize, f as usize * r as usize);
         }
-        assert!(matches!(Shape::new(12, 12), Err(ShapeError::TooManySquares { .. })));
-        assert!(matches!(Shape::new(17, 2), Err(ShapeError::SideOutOfRange { .. })));
+        assert!(matches!(
+            Shape::new(12, 12),
+            Err(ShapeError::TooManySquares { .. })
+        ));
+        assert!(matches!(
+            Shape::new(17, 2),
+            Err(ShapeError::SideOutOfRange { .. })
+        ));
     }
 
     #[test]
@@ -291,7 +316,10 @@ mod tests {
         assert_eq!(shape.parse_square("a0"), None);
         // On an 8-rank board "a10" is a1 followed by junk.
         let chess = Shape::new(8, 8).unwrap();
-        assert_eq!(chess.parse_square_prefix("a10"), Some((chess.square(0, 0), 2)));
+        assert_eq!(
+            chess.parse_square_prefix("a10"),
+            Some((chess.square(0, 0), 2))
+        );
     }
 
     #[test]

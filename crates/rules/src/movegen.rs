@@ -31,7 +31,8 @@ impl MoveSink for Counter {
         let v = pos.variant();
         if v.kinds[kind.index()].pawn {
             let zone = v.promotion_zone[pos.side_to_move().index()];
-            self.count += (dests & zone).count() as u64 * v.promotion_kinds.len() as u64 + (dests & !zone).count() as u64;
+            self.count += (dests & zone).count() as u64 * v.promotion_kinds.len() as u64
+                + (dests & !zone).count() as u64;
         } else {
             self.count += dests.count() as u64;
         }
@@ -51,7 +52,12 @@ impl MoveSink for Vec<Move> {
         for to in dests {
             if pawn && zone.contains(to) {
                 for &promo in &v.promotion_kinds {
-                    self.push(Move { from, to, promotion: Some(promo), special: Special::None });
+                    self.push(Move {
+                        from,
+                        to,
+                        promotion: Some(promo),
+                        special: Special::None,
+                    });
                 }
             } else {
                 self.push(Move::new(from, to));
@@ -83,7 +89,9 @@ pub fn generate<S: MoveSink>(pos: &Position, sink: &mut S) {
 fn block_squares(pos: &Position, king: Square, checker: Square) -> Bitboard {
     let v = pos.variant();
     let them = pos.side_to_move().other();
-    let Some(kind) = pos.kind_at(them, checker) else { return Bitboard::EMPTY };
+    let Some(kind) = pos.kind_at(them, checker) else {
+        return Bitboard::EMPTY;
+    };
     for (d, dir) in v.dirs.iter().enumerate() {
         if v.reverse_riders[them.index()][d] >> kind.0 & 1 != 0
             && dir.ray[king.index()].contains(checker)
@@ -104,7 +112,11 @@ fn generate_inner<S: MoveSink>(pos: &Position, sink: &mut S, pseudo: bool) {
     let enemy = pos.by_color(them);
     let king = pos.king(us);
     let riders = pos.rider_sets(them);
-    let checkers = if pseudo { Bitboard::EMPTY } else { pos.attackers_with(king, them, occ, &riders) };
+    let checkers = if pseudo {
+        Bitboard::EMPTY
+    } else {
+        pos.attackers_with(king, them, occ, &riders)
+    };
 
     // King steps: each destination must be safe with the king lifted.
     let kt = v.tables(us, v.royal);
@@ -142,7 +154,9 @@ fn generate_inner<S: MoveSink>(pos: &Position, sink: &mut S, pseudo: bool) {
             if riders.is_empty() {
                 continue;
             }
-            let Some(blocker) = (v.dir_attack(d, king, occ) & own).lowest() else { continue };
+            let Some(blocker) = (v.dir_attack(d, king, occ) & own).lowest() else {
+                continue;
+            };
             let beyond = v.dir_attack(d, king, occ.without(blocker)) & riders;
             if let Some(pinner) = beyond.lowest() {
                 pinned = pinned.with(blocker);
@@ -173,7 +187,8 @@ fn generate_inner<S: MoveSink>(pos: &Position, sink: &mut S, pseudo: bool) {
             let dests = if t.symmetric_modes {
                 v.leaps_and_rides(&t.capture, from, occ) & !own
             } else {
-                (v.leaps_and_rides(&t.quiet, from, occ) & !occ) | (v.reach(&t.capture, from, occ) & enemy)
+                (v.leaps_and_rides(&t.quiet, from, occ) & !occ)
+                    | (v.reach(&t.capture, from, occ) & enemy)
             };
             // Lame leaps: a pawn's are double steps (which open en passant),
             // listed once even where another power reaches the same square.
@@ -183,14 +198,31 @@ fn generate_inner<S: MoveSink>(pos: &Position, sink: &mut S, pseudo: bool) {
                     steps = steps.with(to);
                 }
             }
-            let doubles = if info.pawn { steps & allowed & !v.promotion_zone[us.index()] } else { Bitboard::EMPTY };
+            let doubles = if info.pawn {
+                steps & allowed & !v.promotion_zone[us.index()]
+            } else {
+                Bitboard::EMPTY
+            };
             sink.piece_moves(pos, from, kind, (dests | steps) & allowed & !doubles);
             for to in doubles {
-                sink.single(pos, Move { from, to, promotion: None, special: Special::DoubleStep });
+                sink.single(
+                    pos,
+                    Move {
+                        from,
+                        to,
+                        promotion: None,
+                        special: Special::DoubleStep,
+                    },
+                );
             }
             if let Some(ep) = pos.en_passant() {
                 if t.en_passant[from.index()].contains(ep.target) {
-                    let mv = Move { from, to: ep.target, promotion: None, special: Special::EnPassant };
+                    let mv = Move {
+                        from,
+                        to: ep.target,
+                        promotion: None,
+                        special: Special::EnPassant,
+                    };
                     if pseudo || !pos.leaves_king_attacked(mv) {
                         sink.single(pos, mv);
                     }
@@ -211,11 +243,20 @@ fn castling<S: MoveSink>(pos: &Position, sink: &mut S, pseudo: bool) {
         return;
     }
     let occ = pos.occupied();
-    for_each_castling(pos.variant(), pos.king(us), rights, occ, |mv, path, after| {
-        if !path.filter_squares(|s| pos.is_attacked(s, us.other(), after)).any() {
-            sink.single(pos, mv);
-        }
-    });
+    for_each_castling(
+        pos.variant(),
+        pos.king(us),
+        rights,
+        occ,
+        |mv, path, after| {
+            if !path
+                .filter_squares(|s| pos.is_attacked(s, us.other(), after))
+                .any()
+            {
+                sink.single(pos, mv);
+            }
+        },
+    );
 }
 
 /// Calls `each(move, squares the king must find unattacked, occupancy
@@ -231,12 +272,17 @@ pub(crate) fn for_each_castling(
     let shape = v.shape;
     let rank = shape.rank(king);
     let kf = shape.file(king);
-    let between = |a: u8, b: u8| (a.min(b)..=a.max(b)).fold(Bitboard::EMPTY, |m, f| m.with(shape.square(f, rank)));
+    let between = |a: u8, b: u8| {
+        (a.min(b)..=a.max(b)).fold(Bitboard::EMPTY, |m, f| m.with(shape.square(f, rank)))
+    };
     let castle = |kto: Square, rook: Square, rto: Square| Move {
         from: king,
         to: kto,
         promotion: None,
-        special: Special::Castle { rook_from: rook, rook_to: rto },
+        special: Special::Castle {
+            rook_from: rook,
+            rook_to: rto,
+        },
     };
     for rook in rights {
         let rf = shape.file(rook);
@@ -250,13 +296,21 @@ pub(crate) fn for_each_castling(
                 let span = between(kf, kto_file) | between(rf, rto_file);
                 if (occ & span & !king.bit() & !rook.bit()).is_empty() {
                     let after = (occ ^ king.bit() ^ rook.bit()) | kto.bit() | rto.bit();
-                    each(castle(kto, rook, rto), between(kf, kto_file).without(king) | kto.bit(), after);
+                    each(
+                        castle(kto, rook, rto),
+                        between(kf, kto_file).without(king) | kto.bit(),
+                        after,
+                    );
                 }
             }
             CastlingStyle::Free => {
                 // The king leaps to any empty square between; the partner to the king's square.
                 for kto in between(kf, rf).without(king).without(rook) & !occ {
-                    each(castle(kto, rook, king), kto.bit(), (occ ^ rook.bit()) | kto.bit());
+                    each(
+                        castle(kto, rook, king),
+                        kto.bit(),
+                        (occ ^ rook.bit()) | kto.bit(),
+                    );
                 }
             }
         }

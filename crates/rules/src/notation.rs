@@ -32,7 +32,10 @@ pub enum NotationError {
     #[error("`{text}` is not a legal move here{}", hint.as_ref().map(|h| format!(": {h}")).unwrap_or_default())]
     Illegal { text: String, hint: Option<String> },
     #[error("`{text}` is ambiguous: it could be {}", candidates.join(" or "))]
-    Ambiguous { text: String, candidates: Vec<String> },
+    Ambiguous {
+        text: String,
+        candidates: Vec<String>,
+    },
 }
 
 /// What notation needs from a position, seen by the side whose move is written.
@@ -47,7 +50,9 @@ pub trait MoveContext {
     /// The kind the move moves: the named one for a move out of a crowd
     /// ([`Special::named_kind`]), else the mover's piece on `from`.
     fn mover_kind(&self, mv: Move) -> Option<Kind> {
-        mv.special.named_kind().or_else(|| self.kind_at(self.mover(), mv.from))
+        mv.special
+            .named_kind()
+            .or_else(|| self.kind_at(self.mover(), mv.from))
     }
     /// `color` has pieces of several kinds on `sq` (crowd family only).
     fn several_kinds(&self, _color: Color, _sq: Square) -> bool {
@@ -91,10 +96,16 @@ pub fn uci<C: MoveContext + ?Sized>(ctx: &C, mv: Move) -> String {
             format!("{}{}{}", n(mv.from), n(mv.to), n(rook_from))
         }
         _ => {
-            let promo = mv.promotion.map(|k| letter(v, k).to_ascii_lowercase().to_string()).unwrap_or_default();
+            let promo = mv
+                .promotion
+                .map(|k| letter(v, k).to_ascii_lowercase().to_string())
+                .unwrap_or_default();
             // A piece leaving a crowd where the mover has several kinds is
             // named, whatever the move (en passant and castling too).
-            let named = ctx.several_kinds(ctx.mover(), mv.from).then(|| ctx.mover_kind(mv)).flatten();
+            let named = ctx
+                .several_kinds(ctx.mover(), mv.from)
+                .then(|| ctx.mover_kind(mv))
+                .flatten();
             let piece = named.map(|k| letter(v, k).to_string()).unwrap_or_default();
             let join = if mv.is_join() { "&" } else { "" };
             format!("{piece}{}{}{promo}{join}", n(mv.from), n(mv.to))
@@ -130,7 +141,10 @@ pub fn parse_uci<C: MoveContext + ?Sized>(ctx: &C, text: &str) -> Result<Move, N
     }
     let promotion = match rest.chars().collect::<Vec<_>>().as_slice() {
         [] => None,
-        [c] if c.is_ascii_alphabetic() => Some(v.kind_by_letter(*c).ok_or(NotationError::UnknownPiece(*c))?),
+        [c] if c.is_ascii_alphabetic() => Some(
+            v.kind_by_letter(*c)
+                .ok_or(NotationError::UnknownPiece(*c))?,
+        ),
         _ => return Err(garbled()),
     };
     let free = v.spec.castling == CastlingStyle::Free;
@@ -149,14 +163,20 @@ pub fn parse_uci<C: MoveContext + ?Sized>(ctx: &C, text: &str) -> Result<Move, N
                 })
                 .collect();
             if fits.len() > 1 {
-                return Err(NotationError::Ambiguous { text: text.to_string(), candidates: fits.iter().map(|m| uci(ctx, *m)).collect() });
+                return Err(NotationError::Ambiguous {
+                    text: text.to_string(),
+                    candidates: fits.iter().map(|m| uci(ctx, *m)).collect(),
+                });
             }
             fits.first().copied()
         }
-        [from, to, rook] if promotion.is_none() && piece.is_none() && !join => legal
-            .iter()
-            .copied()
-            .find(|m| matches!(m.special, Special::Castle { rook_from, .. } if rook_from == *rook) && m.from == *from && m.to == *to),
+        [from, to, rook] if promotion.is_none() && piece.is_none() && !join => {
+            legal.iter().copied().find(|m| {
+                matches!(m.special, Special::Castle { rook_from, .. } if rook_from == *rook)
+                    && m.from == *from
+                    && m.to == *to
+            })
+        }
         _ => return Err(garbled()),
     };
     found.ok_or_else(|| illegal(ctx, text, squares.first().copied()))
@@ -170,12 +190,19 @@ fn illegal<C: MoveContext + ?Sized>(ctx: &C, text: &str, from: Option<Square>) -
         if ctx.kind_at(me, from).is_some() {
             None
         } else if ctx.kind_at(me.other(), from).is_some() {
-            Some(format!("the piece on {} is not {}'s", shape.name(from), me.name()))
+            Some(format!(
+                "the piece on {} is not {}'s",
+                shape.name(from),
+                me.name()
+            ))
         } else {
             Some(format!("no piece on {}", shape.name(from)))
         }
     });
-    NotationError::Illegal { text: text.to_string(), hint }
+    NotationError::Illegal {
+        text: text.to_string(),
+        hint,
+    }
 }
 
 /// Standard algebraic notation of a legal move, with check and mate marks.
@@ -183,7 +210,11 @@ pub fn san(pos: &Position, mv: Move) -> String {
     let mut out = san_plain(pos, mv);
     let next = pos.play(mv);
     if next.is_check() {
-        out.push(if next.count_legal_moves() == 0 { '#' } else { '+' });
+        out.push(if next.count_legal_moves() == 0 {
+            '#'
+        } else {
+            '+'
+        });
     }
     out
 }
@@ -193,7 +224,11 @@ pub fn san_plain<C: MoveContext + ?Sized>(ctx: &C, mv: Move) -> String {
     let v = ctx.variant();
     let shape = v.shape;
     if let Special::Castle { rook_from, .. } = mv.special {
-        let base = if shape.file(rook_from) > shape.file(mv.from) { "O-O" } else { "O-O-O" };
+        let base = if shape.file(rook_from) > shape.file(mv.from) {
+            "O-O"
+        } else {
+            "O-O-O"
+        };
         return match v.spec.castling {
             CastlingStyle::Free => format!("{base}@{}", shape.name(mv.to)),
             _ => base.to_string(),
@@ -206,10 +241,16 @@ pub fn san_plain<C: MoveContext + ?Sized>(ctx: &C, mv: Move) -> String {
     let rivals: Vec<Move> = ctx
         .legal()
         .into_iter()
-        .filter(|m| m.to == mv.to && m.from != mv.from && !m.is_castle() && ctx.mover_kind(*m) == Some(kind))
+        .filter(|m| {
+            m.to == mv.to && m.from != mv.from && !m.is_castle() && ctx.mover_kind(*m) == Some(kind)
+        })
         .collect();
-    let same_file = rivals.iter().any(|m| shape.file(m.from) == shape.file(mv.from));
-    let same_rank = rivals.iter().any(|m| shape.rank(m.from) == shape.rank(mv.from));
+    let same_file = rivals
+        .iter()
+        .any(|m| shape.file(m.from) == shape.file(mv.from));
+    let same_rank = rivals
+        .iter()
+        .any(|m| shape.rank(m.from) == shape.rank(mv.from));
     let file = (b'a' + shape.file(mv.from)) as char;
     if !info.pawn {
         out.push(info.letter);
@@ -266,7 +307,9 @@ fn parse_part(v: &Variant, text: &str) -> Result<Option<Part>, NotationError> {
     }
     if !rest.is_empty() {
         match rest.parse::<u8>() {
-            Ok(r) if r >= 1 && r <= shape.ranks && !rest.starts_with('0') => part.rank = Some(r - 1),
+            Ok(r) if r >= 1 && r <= shape.ranks && !rest.starts_with('0') => {
+                part.rank = Some(r - 1)
+            }
             _ => return Ok(None),
         }
     }
@@ -287,15 +330,28 @@ pub fn parse_san<C: MoveContext + ?Sized>(ctx: &C, text: &str) -> Result<Move, N
     let pick = |candidates: Vec<Move>| -> Result<Move, NotationError> {
         // A promotion written without its piece means the first listed (the queen).
         let first = v.promotion_kinds.first().copied();
-        let preferred: Vec<Move> = if candidates.len() > 1 && candidates.iter().all(|m| m.promotion.is_some() && (m.from, m.to) == (candidates[0].from, candidates[0].to)) {
-            candidates.iter().copied().filter(|m| m.promotion == first).collect()
+        let preferred: Vec<Move> = if candidates.len() > 1
+            && candidates.iter().all(|m| {
+                m.promotion.is_some() && (m.from, m.to) == (candidates[0].from, candidates[0].to)
+            }) {
+            candidates
+                .iter()
+                .copied()
+                .filter(|m| m.promotion == first)
+                .collect()
         } else {
             candidates
         };
         match preferred.as_slice() {
             [m] => Ok(*m),
-            [] => Err(NotationError::Illegal { text: original.to_string(), hint: None }),
-            many => Err(NotationError::Ambiguous { text: original.to_string(), candidates: many.iter().map(|m| uci(ctx, *m)).collect() }),
+            [] => Err(NotationError::Illegal {
+                text: original.to_string(),
+                hint: None,
+            }),
+            many => Err(NotationError::Ambiguous {
+                text: original.to_string(),
+                candidates: many.iter().map(|m| uci(ctx, *m)).collect(),
+            }),
         }
     };
 
@@ -315,7 +371,8 @@ pub fn parse_san<C: MoveContext + ?Sized>(ctx: &C, text: &str) -> Result<Move, N
             .copied()
             .filter(|m| match m.special {
                 Special::Castle { rook_from, .. } => {
-                    (shape.file(rook_from) > shape.file(m.from)) == kingside && dest.is_none_or(|d| d == m.to)
+                    (shape.file(rook_from) > shape.file(m.from)) == kingside
+                        && dest.is_none_or(|d| d == m.to)
                 }
                 _ => false,
             })
@@ -331,8 +388,13 @@ pub fn parse_san<C: MoveContext + ?Sized>(ctx: &C, text: &str) -> Result<Move, N
     let mut promotion = None;
     if let Some(idx) = body.rfind('=') {
         let p: Vec<char> = body[idx + 1..].trim_matches(['(', ')']).chars().collect();
-        let [c] = p.as_slice() else { return Err(garbled()) };
-        promotion = Some(v.kind_by_letter(*c).ok_or(NotationError::UnknownPiece(*c))?);
+        let [c] = p.as_slice() else {
+            return Err(garbled());
+        };
+        promotion = Some(
+            v.kind_by_letter(*c)
+                .ok_or(NotationError::UnknownPiece(*c))?,
+        );
         body.truncate(idx);
     } else {
         let b = body.as_bytes();
@@ -344,7 +406,9 @@ pub fn parse_san<C: MoveContext + ?Sized>(ctx: &C, text: &str) -> Result<Move, N
     }
 
     // Split into mover and target at `x`, `:` (capture) or `-` (move).
-    let separator = body.char_indices().find(|&(i, c)| (c == 'x' || c == ':' || c == '-') && i > 0);
+    let separator = body
+        .char_indices()
+        .find(|&(i, c)| (c == 'x' || c == ':' || c == '-') && i > 0);
     let (mover, target, capture) = match separator {
         Some((i, c)) => {
             let (mover, target) = (&body[..i], &body[i + 1..]);
@@ -360,7 +424,15 @@ pub fn parse_san<C: MoveContext + ?Sized>(ctx: &C, text: &str) -> Result<Move, N
                 .find_map(|(i, _)| shape.parse_square(&body[i..]).map(|sq| (sq, &body[..i])))
                 .ok_or_else(garbled)?;
             let mover = parse_part(v, prefix)?.ok_or_else(garbled)?;
-            (mover, Part { kind: None, file: Some(shape.file(dest)), rank: Some(shape.rank(dest)) }, false)
+            (
+                mover,
+                Part {
+                    kind: None,
+                    file: Some(shape.file(dest)),
+                    rank: Some(shape.rank(dest)),
+                },
+                false,
+            )
         }
     };
     if target.kind.is_none() && target.file.is_none() && target.rank.is_none() && !capture {
@@ -369,8 +441,13 @@ pub fn parse_san<C: MoveContext + ?Sized>(ctx: &C, text: &str) -> Result<Move, N
     // Without a letter the mover is a pawn, unless its square is given in full.
     let mover_kinds: Vec<Kind> = match mover.kind {
         Some(k) => vec![k],
-        None if mover.file.is_some() && mover.rank.is_some() && separator.is_some() => (0..v.kinds.len()).map(|k| Kind(k as u8)).collect(),
-        None => (0..v.kinds.len()).filter(|&k| v.kinds[k].pawn).map(|k| Kind(k as u8)).collect(),
+        None if mover.file.is_some() && mover.rank.is_some() && separator.is_some() => {
+            (0..v.kinds.len()).map(|k| Kind(k as u8)).collect()
+        }
+        None => (0..v.kinds.len())
+            .filter(|&k| v.kinds[k].pawn)
+            .map(|k| Kind(k as u8))
+            .collect(),
     };
     let mut candidates: Vec<Move> = legal
         .iter()
@@ -392,7 +469,11 @@ pub fn parse_san<C: MoveContext + ?Sized>(ctx: &C, text: &str) -> Result<Move, N
     // join a lone enemy joins.
     if !capture {
         let twin = |m: &Move| (m.from, m.to, m.promotion, ctx.mover_kind(*m));
-        let joins: Vec<_> = candidates.iter().filter(|m| m.is_join()).map(twin).collect();
+        let joins: Vec<_> = candidates
+            .iter()
+            .filter(|m| m.is_join())
+            .map(twin)
+            .collect();
         candidates.retain(|m| m.is_join() || !joins.contains(&twin(m)));
     }
     pick(candidates)
@@ -415,9 +496,18 @@ mod tests {
         assert_eq!(uci(&pos, mv), "e2e4");
         assert_eq!(mv.special, Special::DoubleStep);
         assert_eq!(parse_uci(&pos, ""), Err(NotationError::Empty));
-        assert!(matches!(parse_uci(&pos, "e2e5"), Err(NotationError::Illegal { .. })));
-        assert!(matches!(parse_uci(&pos, "zz"), Err(NotationError::Garbled(_))));
-        assert!(matches!(parse_uci(&pos, "e2e4qq"), Err(NotationError::Garbled(_))));
+        assert!(matches!(
+            parse_uci(&pos, "e2e5"),
+            Err(NotationError::Illegal { .. })
+        ));
+        assert!(matches!(
+            parse_uci(&pos, "zz"),
+            Err(NotationError::Garbled(_))
+        ));
+        assert!(matches!(
+            parse_uci(&pos, "e2e4qq"),
+            Err(NotationError::Garbled(_))
+        ));
         let err = parse_uci(&pos, "e7e5").unwrap_err().to_string();
         assert!(err.contains("not white's"), "{err}");
         let err = parse_uci(&pos, "e4e5").unwrap_err().to_string();
@@ -433,7 +523,10 @@ mod tests {
         let from_c = parse_uci(&pos, "c2d3").unwrap();
         assert_eq!(san(&pos, from_c), "cd3");
         assert_eq!(parse_san(&pos, "cd3").unwrap(), from_c);
-        assert!(matches!(parse_san(&pos, "d3"), Err(NotationError::Ambiguous { .. })));
+        assert!(matches!(
+            parse_san(&pos, "d3"),
+            Err(NotationError::Ambiguous { .. })
+        ));
     }
 
     #[test]
@@ -460,11 +553,26 @@ mod tests {
         }
         // Both bishops can take a knight; only B7xN says which.
         let pos = chess("2n1k2n/1B6/8/8/8/8/8/B3K3 w - - 0 1");
-        assert!(matches!(parse_san(&pos, "BxN"), Err(NotationError::Ambiguous { .. })));
-        assert!(matches!(parse_san(&pos, "exB"), Err(NotationError::Illegal { .. })));
-        assert!(matches!(parse_san(&pos, "Bxh5"), Err(NotationError::Illegal { .. })));
-        assert!(matches!(parse_san(&pos, "Zxa1"), Err(NotationError::UnknownPiece('Z'))));
-        assert!(matches!(parse_san(&pos, "x"), Err(NotationError::Garbled(_))));
+        assert!(matches!(
+            parse_san(&pos, "BxN"),
+            Err(NotationError::Ambiguous { .. })
+        ));
+        assert!(matches!(
+            parse_san(&pos, "exB"),
+            Err(NotationError::Illegal { .. })
+        ));
+        assert!(matches!(
+            parse_san(&pos, "Bxh5"),
+            Err(NotationError::Illegal { .. })
+        ));
+        assert!(matches!(
+            parse_san(&pos, "Zxa1"),
+            Err(NotationError::UnknownPiece('Z'))
+        ));
+        assert!(matches!(
+            parse_san(&pos, "x"),
+            Err(NotationError::Garbled(_))
+        ));
     }
 
     #[test]
@@ -504,11 +612,17 @@ mod tests {
         let pos = chess("1k6/4P3/8/8/8/8/K7/R6R w - - 0 1");
         let mv = parse_san(&pos, "Rad1").unwrap();
         assert_eq!(san(&pos, mv), "Rad1");
-        assert!(matches!(parse_san(&pos, "Rd1"), Err(NotationError::Ambiguous { .. })));
+        assert!(matches!(
+            parse_san(&pos, "Rd1"),
+            Err(NotationError::Ambiguous { .. })
+        ));
         let promo = parse_san(&pos, "e8=Q").unwrap();
         assert_eq!(san(&pos, promo), "e8=Q+");
         assert_eq!(parse_san(&pos, "e8Q+").unwrap(), promo);
-        assert!(matches!(parse_san(&pos, "e8=X"), Err(NotationError::UnknownPiece('X'))));
+        assert!(matches!(
+            parse_san(&pos, "e8=X"),
+            Err(NotationError::UnknownPiece('X'))
+        ));
         let mate = chess("k7/8/1K6/8/8/8/8/7R w - - 0 1");
         assert_eq!(san(&mate, parse_san(&mate, "Rh8").unwrap()), "Rh8#");
     }

@@ -17,7 +17,9 @@ fn perft_with(pos: &Position, depth: u32, buffers: &mut [Vec<Move>]) -> u64 {
             let (list, rest) = buffers.split_first_mut().expect("one buffer per ply");
             list.clear();
             crate::movegen::generate(pos, list);
-            list.iter().map(|&mv| perft_with(&pos.play(mv), depth - 1, rest)).sum()
+            list.iter()
+                .map(|&mv| perft_with(&pos.play(mv), depth - 1, rest))
+                .sum()
         }
     }
 }
@@ -27,5 +29,8 @@ pub fn divide(pos: &Position, depth: u32) -> Vec<(Move, u64)> {
     if depth == 0 {
         return Vec::new();
     }
-    pos.legal_moves().into_iter().map(|mv| (mv, perft(&pos.play(mv), depth - 1))).collect()
+    pos.legal_moves()
+        .into_iter()
+        .map(|mv| (mv, perft(&pos.play(mv), depth - 1)))
+        .collect()
 }

@@ -76,7 +76,10 @@ pub enum Special {
     DoubleStep,
     EnPassant,
     /// The king goes `from` -> `to`, the partner `rook_from` -> `rook_to`.
-    Castle { rook_from: Square, rook_to: Square },
+    Castle {
+        rook_from: Square,
+        rook_to: Square,
+    },
     /// Crowd family only: the piece of this kind leaves `from`, where the
     /// mover has pieces of several kinds (see `crowd`). Any double step or
     /// promotion is still read from the squares and `promotion`.
@@ -109,7 +112,12 @@ pub struct Move {
 
 impl Move {
     pub fn new(from: Square, to: Square) -> Move {
-        Move { from, to, promotion: None, special: Special::None }
+        Move {
+            from,
+            to,
+            promotion: None,
+            special: Special::None,
+        }
     }
     pub fn is_castle(&self) -> bool {
         matches!(self.special, Special::Castle { .. })
@@ -151,14 +159,19 @@ impl Setup {
     }
 
     pub fn occupied(&self, color: Color) -> Bitboard {
-        self.pieces[color.index()].iter().fold(Bitboard::EMPTY, |a, &b| a | b)
+        self.pieces[color.index()]
+            .iter()
+            .fold(Bitboard::EMPTY, |a, &b| a | b)
     }
 
     pub fn piece_at(&self, sq: Square) -> Option<Piece> {
         for color in [Color::White, Color::Black] {
             for (k, bb) in self.pieces[color.index()].iter().enumerate() {
                 if bb.contains(sq) {
-                    return Some(Piece { color, kind: Kind(k as u8) });
+                    return Some(Piece {
+                        color,
+                        kind: Kind(k as u8),
+                    });
                 }
             }
         }
@@ -223,14 +236,20 @@ impl Eq for Position {}
 
 impl fmt::Debug for Position {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Position({} {})", self.variant.id(), crate::fen::write(self))
+        write!(
+            f,
+            "Position({} {})",
+            self.variant.id(),
+            crate::fen::write(self)
+        )
     }
 }
 
 impl Position {
     /// The variant's start position.
     pub fn start(variant: &'static Variant) -> Position {
-        crate::fen::parse_position(variant, &variant.spec.start_fen).expect("start position validated at load")
+        crate::fen::parse_position(variant, &variant.spec.start_fen)
+            .expect("start position validated at load")
     }
 
     /// Checks a setup and turns it into a position.
@@ -257,9 +276,13 @@ impl Position {
             }
             for (k, info) in variant.kinds.iter().enumerate() {
                 if info.pawn {
-                    let on_last = setup.pieces[color.index()][k] & variant.promotion_zone[color.index()];
+                    let on_last =
+                        setup.pieces[color.index()][k] & variant.promotion_zone[color.index()];
                     if let Some(sq) = on_last.lowest() {
-                        return Err(PositionError::PawnOnLastRank { color, square: name(sq) });
+                        return Err(PositionError::PawnOnLastRank {
+                            color,
+                            square: name(sq),
+                        });
                     }
                 }
             }
@@ -288,7 +311,9 @@ impl Position {
                 return Err(PositionError::BadCastling(name(sq)));
             }
             if variant.spec.castling == CastlingStyle::None || !home.contains(king) {
-                return Err(PositionError::BadCastling(name(rights.lowest().unwrap_or(king))));
+                return Err(PositionError::BadCastling(name(
+                    rights.lowest().unwrap_or(king),
+                )));
             }
             pos.castling[color.index()] = rights;
         }
@@ -298,8 +323,14 @@ impl Position {
             let origin = shape.offset(target, 0, -them.forward());
             let valid = match (victim, origin) {
                 (Some(v), Some(o)) => {
-                    let pawn_there = variant.kinds.iter().enumerate().any(|(k, info)| info.pawn && pos.pieces[them.index()][k].contains(v));
-                    pawn_there && !(occupied[0] | occupied[1]).contains(target) && !(occupied[0] | occupied[1]).contains(o)
+                    let pawn_there = variant
+                        .kinds
+                        .iter()
+                        .enumerate()
+                        .any(|(k, info)| info.pawn && pos.pieces[them.index()][k].contains(v));
+                    pawn_there
+                        && !(occupied[0] | occupied[1]).contains(target)
+                        && !(occupied[0] | occupied[1]).contains(o)
                 }
                 _ => false,
             };
@@ -350,7 +381,9 @@ impl Position {
     }
     #[inline]
     pub fn king(&self, color: Color) -> Square {
-        self.pieces(color, self.variant.royal).lowest().expect("a position always has both kings")
+        self.pieces(color, self.variant.royal)
+            .lowest()
+            .expect("a position always has both kings")
     }
     pub fn castling_rights(&self, color: Color) -> Bitboard {
         self.castling[color.index()]
@@ -376,7 +409,9 @@ impl Position {
             return None;
         }
         let kinds = self.variant.kinds.len();
-        (0..kinds).find(|&k| self.pieces[color.index()][k].contains(sq)).map(|k| Kind(k as u8))
+        (0..kinds)
+            .find(|&k| self.pieces[color.index()][k].contains(sq))
+            .map(|k| Kind(k as u8))
     }
 
     pub fn piece_at(&self, sq: Square) -> Option<Piece> {
@@ -420,11 +455,20 @@ impl Position {
         let us = self.side;
         let v = self.variant;
         let ep = EnPassant { target, victim };
-        let with_ep = Position { en_passant: Some(ep), ..*self };
+        let with_ep = Position {
+            en_passant: Some(ep),
+            ..*self
+        };
         let legal = (0..v.kinds.len()).any(|k| {
-            let from = v.tables(us, Kind(k as u8)).en_passant_from[target.index()] & self.pieces[us.index()][k];
+            let from = v.tables(us, Kind(k as u8)).en_passant_from[target.index()]
+                & self.pieces[us.index()][k];
             from.filter_squares(|from| {
-                !with_ep.leaves_king_attacked(Move { from, to: target, promotion: None, special: Special::EnPassant })
+                !with_ep.leaves_king_attacked(Move {
+                    from,
+                    to: target,
+                    promotion: None,
+                    special: Special::EnPassant,
+                })
             })
             .any()
         });
@@ -449,15 +493,26 @@ impl Position {
     }
 
     #[inline]
-    pub fn attackers_with(&self, sq: Square, by: Color, occ: Bitboard, riders: &RiderSets) -> Bitboard {
+    pub fn attackers_with(
+        &self,
+        sq: Square,
+        by: Color,
+        occ: Bitboard,
+        riders: &RiderSets,
+    ) -> Bitboard {
         self.variant.attackers(&self.pieces, sq, by, occ, riders)
     }
 
     #[inline]
-    pub fn is_attacked_with(&self, sq: Square, by: Color, occ: Bitboard, riders: &RiderSets) -> bool {
+    pub fn is_attacked_with(
+        &self,
+        sq: Square,
+        by: Color,
+        occ: Bitboard,
+        riders: &RiderSets,
+    ) -> bool {
         self.variant.is_attacked(&self.pieces, sq, by, occ, riders)
     }
-
 
     /// Pieces giving check to the side to move.
     pub fn checkers(&self) -> Bitboard {
@@ -490,14 +545,18 @@ impl Position {
         let us = self.side;
         let them = us.other();
         let v = self.variant;
-        let kind = self.kind_at(us, mv.from).expect("a legal move starts on a piece of the side to move");
+        let kind = self
+            .kind_at(us, mv.from)
+            .expect("a legal move starts on a piece of the side to move");
         let mut reset_clock = v.kinds[kind.index()].pawn;
         if let Some(ep) = p.en_passant.take() {
             p.hash ^= v.zobrist.en_passant(ep.target);
         }
         match mv.special {
             Special::Castle { rook_from, rook_to } => {
-                let partner = self.kind_at(us, rook_from).expect("castling partner present");
+                let partner = self
+                    .kind_at(us, rook_from)
+                    .expect("castling partner present");
                 p.toggle(us, kind, mv.from);
                 p.toggle(us, partner, rook_from);
                 p.toggle(us, kind, mv.to);
@@ -526,7 +585,11 @@ impl Position {
         p.side = them;
         p.hash ^= v.zobrist.black_to_move;
         if mv.special == Special::DoubleStep {
-            let dy = if v.shape.rank(mv.to) > v.shape.rank(mv.from) { -1 } else { 1 };
+            let dy = if v.shape.rank(mv.to) > v.shape.rank(mv.from) {
+                -1
+            } else {
+                1
+            };
             if let Some(target) = v.shape.offset(mv.to, 0, dy) {
                 p.en_passant = p.capturable_en_passant(target, mv.to);
                 if let Some(ep) = p.en_passant {
@@ -534,7 +597,11 @@ impl Position {
                 }
             }
         }
-        p.halfmove_clock = if reset_clock { 0 } else { self.halfmove_clock + 1 };
+        p.halfmove_clock = if reset_clock {
+            0
+        } else {
+            self.halfmove_clock + 1
+        };
         if us == Color::Black {
             p.fullmove_number += 1;
         }
@@ -592,7 +659,10 @@ impl Variant {
     #[inline]
     pub fn rider_sets(&self, pieces: &Pieces, by: Color) -> RiderSets {
         let v = self;
-        let mut sets = RiderSets { by_dir: [Bitboard::EMPTY; MAX_DIRECTIONS], active: 0 };
+        let mut sets = RiderSets {
+            by_dir: [Bitboard::EMPTY; MAX_DIRECTIONS],
+            active: 0,
+        };
         for (d, &mask) in v.reverse_riders[by.index()].iter().enumerate() {
             let riders = kinds_union(pieces, by, mask);
             if riders.any() {
@@ -604,7 +674,14 @@ impl Variant {
     }
 
     /// All pieces of `by` that attack `sq` given occupancy `occ`.
-    pub fn attackers(&self, pieces: &Pieces, sq: Square, by: Color, occ: Bitboard, riders: &RiderSets) -> Bitboard {
+    pub fn attackers(
+        &self,
+        pieces: &Pieces,
+        sq: Square,
+        by: Color,
+        occ: Bitboard,
+        riders: &RiderSets,
+    ) -> Bitboard {
         let v = self;
         let c = by.index();
         let mut att = Bitboard::EMPTY;
@@ -634,7 +711,14 @@ impl Variant {
 
     /// True if any piece of `by` attacks `sq` given occupancy `occ`.
     #[inline]
-    pub fn is_attacked(&self, pieces: &Pieces, sq: Square, by: Color, occ: Bitboard, riders: &RiderSets) -> bool {
+    pub fn is_attacked(
+        &self,
+        pieces: &Pieces,
+        sq: Square,
+        by: Color,
+        occ: Bitboard,
+        riders: &RiderSets,
+    ) -> bool {
         let v = self;
         let c = by.index();
         let mut leapers = v.reverse_leapers[c];
@@ -671,7 +755,11 @@ impl Variant {
         let dir = &self.dirs[d];
         let ray = dir.ray[sq.index()];
         let blockers = ray & occ;
-        let nearest = if dir.ascending { blockers.lowest() } else { blockers.highest() };
+        let nearest = if dir.ascending {
+            blockers.lowest()
+        } else {
+            blockers.highest()
+        };
         match nearest {
             Some(b) => ray & !dir.ray[b.index()],
             None => ray,
@@ -688,7 +776,9 @@ mod tests {
     fn hash_is_incremental() {
         let v = Registry::builtin().get("chess").unwrap();
         let mut pos = Position::start(v);
-        for uci in ["e2e4", "d7d5", "e4d5", "g8f6", "f1b5", "c7c6", "g1f3", "c6b5", "e1g1"] {
+        for uci in [
+            "e2e4", "d7d5", "e4d5", "g8f6", "f1b5", "c7c6", "g1f3", "c6b5", "e1g1",
+        ] {
             let mv = crate::notation::parse_uci(&pos, uci).unwrap();
             pos = pos.play(mv);
             assert_eq!(pos.hash, pos.compute_hash(), "after {uci}");
@@ -702,11 +792,29 @@ mod tests {
             Err(crate::fen::FenError::Position(e)) => e,
             other => panic!("{fen}: expected a position error, got {other:?}"),
         };
-        assert_eq!(err("8/8/8/8/8/8/8/K7 w - - 0 1"), PositionError::MissingKing(Color::Black));
-        assert_eq!(err("k7/8/8/8/8/8/8/KK6 w - - 0 1"), PositionError::TooManyKings(Color::White));
-        assert!(matches!(err("k6P/8/8/8/8/8/8/K7 w - - 0 1"), PositionError::PawnOnLastRank { .. }));
-        assert_eq!(err("k6R/8/8/8/8/8/8/K7 w - - 0 1"), PositionError::OppositeCheck(Color::Black));
-        assert!(matches!(err("4k3/8/8/8/8/8/8/4K2N w H - 0 1"), PositionError::BadCastling(_)));
-        assert!(matches!(err("k7/8/8/8/8/8/8/K7 w - e3 0 1"), PositionError::BadEnPassant(_)));
+        assert_eq!(
+            err("8/8/8/8/8/8/8/K7 w - - 0 1"),
+            PositionError::MissingKing(Color::Black)
+        );
+        assert_eq!(
+            err("k7/8/8/8/8/8/8/KK6 w - - 0 1"),
+            PositionError::TooManyKings(Color::White)
+        );
+        assert!(matches!(
+            err("k6P/8/8/8/8/8/8/K7 w - - 0 1"),
+            PositionError::PawnOnLastRank { .. }
+        ));
+        assert_eq!(
+            err("k6R/8/8/8/8/8/8/K7 w - - 0 1"),
+            PositionError::OppositeCheck(Color::Black)
+        );
+        assert!(matches!(
+            err("4k3/8/8/8/8/8/8/4K2N w H - 0 1"),
+            PositionError::BadCastling(_)
+        ));
+        assert!(matches!(
+            err("k7/8/8/8/8/8/8/K7 w - e3 0 1"),
+            PositionError::BadEnPassant(_)
+        ));
     }
 }

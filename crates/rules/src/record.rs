@@ -39,14 +39,22 @@ pub enum RecordError {
     #[error("start position: {0}")]
     Start(String),
     #[error("turn {turn}, {}: `{text}`: {reason}", side.name())]
-    Move { turn: u32, side: Color, text: String, reason: String },
+    Move {
+        turn: u32,
+        side: Color,
+        text: String,
+        reason: String,
+    },
     #[error("turn {turn}: {reason}")]
     Turn { turn: u32, reason: String },
 }
 
 impl Record {
     pub fn tag(&self, key: &str) -> Option<&str> {
-        self.tags.iter().find(|(k, _)| k == key).map(|(_, v)| v.as_str())
+        self.tags
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
     }
 }
 
@@ -61,9 +69,18 @@ pub fn parse(text: &str) -> Result<Record, RecordError> {
         let syntax = |message: String| RecordError::Syntax { line, message };
         let trimmed = raw.trim();
         if !in_comment && trimmed.starts_with('[') {
-            let inner = trimmed.strip_prefix('[').and_then(|t| t.strip_suffix(']')).ok_or_else(|| syntax("a tag must end with `]`".into()))?;
-            let (key, value) = inner.split_once(' ').ok_or_else(|| syntax("a tag is `[Key \"value\"]`".into()))?;
-            let value = value.trim().strip_prefix('"').and_then(|v| v.strip_suffix('"')).ok_or_else(|| syntax("a tag value must be quoted".into()))?;
+            let inner = trimmed
+                .strip_prefix('[')
+                .and_then(|t| t.strip_suffix(']'))
+                .ok_or_else(|| syntax("a tag must end with `]`".into()))?;
+            let (key, value) = inner
+                .split_once(' ')
+                .ok_or_else(|| syntax("a tag is `[Key \"value\"]`".into()))?;
+            let value = value
+                .trim()
+                .strip_prefix('"')
+                .and_then(|v| v.strip_suffix('"'))
+                .ok_or_else(|| syntax("a tag value must be quoted".into()))?;
             tags.push((key.to_string(), value.to_string()));
             continue;
         }
@@ -97,7 +114,9 @@ pub fn parse(text: &str) -> Result<Record, RecordError> {
             if rest.starts_with('(') {
                 return Err(syntax("variations `(...)` are not supported".into()));
             }
-            let end = rest.find(|c: char| c.is_whitespace() || c == '{').unwrap_or(rest.len());
+            let end = rest
+                .find(|c: char| c.is_whitespace() || c == '{')
+                .unwrap_or(rest.len());
             let token = &rest[..end];
             rest = &rest[end..];
             if matches!(token, "1-0" | "0-1" | "1/2-1/2" | "*") || token.starts_with('$') {
@@ -106,18 +125,31 @@ pub fn parse(text: &str) -> Result<Record, RecordError> {
             // A move number, maybe glued to its move: `12.`, `12...`, `12.Nf3`.
             let digits = token.chars().take_while(char::is_ascii_digit).count();
             if digits > 0 && token[digits..].starts_with('.') {
-                number = token[..digits].parse().map_err(|_| syntax(format!("bad move number `{token}`")))?;
+                number = token[..digits]
+                    .parse()
+                    .map_err(|_| syntax(format!("bad move number `{token}`")))?;
                 let after = token[digits..].trim_start_matches('.');
                 if !after.is_empty() {
-                    moves.push(MoveToken { number, text: after.to_string(), line });
+                    moves.push(MoveToken {
+                        number,
+                        text: after.to_string(),
+                        line,
+                    });
                 }
                 continue;
             }
-            moves.push(MoveToken { number, text: token.to_string(), line });
+            moves.push(MoveToken {
+                number,
+                text: token.to_string(),
+                line,
+            });
         }
     }
     if in_comment {
-        return Err(RecordError::Syntax { line: text.lines().count(), message: "a comment `{` is never closed".into() });
+        return Err(RecordError::Syntax {
+            line: text.lines().count(),
+            message: "a comment `{` is never closed".into(),
+        });
     }
     Ok(Record { tags, moves })
 }
@@ -133,7 +165,9 @@ pub enum Replayed {
 /// The variant a record names (`chess` when it names none).
 pub fn variant_of(registry: &Registry, record: &Record) -> Result<&'static Variant, RecordError> {
     let id = record.tag("Variant").unwrap_or("chess");
-    registry.get_or_err(&id.to_ascii_lowercase()).map_err(|e| RecordError::Variant(e.to_string()))
+    registry
+        .get_or_err(&id.to_ascii_lowercase())
+        .map_err(|e| RecordError::Variant(e.to_string()))
 }
 
 /// Replays a simultaneous record turn by turn, calling `each` after every
@@ -144,32 +178,53 @@ pub fn replay_simultaneous(
     mut each: impl FnMut(u32, &[Move; 2], &SimPosition, &[SideNotes; 2]),
 ) -> Result<SimGame, RecordError> {
     let start = match record.tag("FEN") {
-        Some(f) => SimPosition::from_fen(variant, f).map_err(|e| RecordError::Start(e.to_string()))?,
+        Some(f) => {
+            SimPosition::from_fen(variant, f).map_err(|e| RecordError::Start(e.to_string()))?
+        }
         None => SimPosition::start(variant),
     };
     let mut game = SimGame::new(start);
     for pair in record.moves.chunks(2) {
         let turn = game.position().turn_number();
         let [w, b] = pair else {
-            return Err(RecordError::Turn { turn, reason: format!("`{}` has no black move beside it", pair[0].text) });
+            return Err(RecordError::Turn {
+                turn,
+                reason: format!("`{}` has no black move beside it", pair[0].text),
+            });
         };
         if w.number != turn || b.number != turn {
-            return Err(RecordError::Turn { turn, reason: format!("expected turn {turn}, found number {}", w.number) });
+            return Err(RecordError::Turn {
+                turn,
+                reason: format!("expected turn {turn}, found number {}", w.number),
+            });
         }
         if let Some(o) = game.outcome() {
-            return Err(RecordError::Turn { turn, reason: format!("the game was already over: {o}") });
+            return Err(RecordError::Turn {
+                turn,
+                reason: format!("the game was already over: {o}"),
+            });
         }
         let pos = *game.position();
         let mut moves = [w, b].map(|_| None);
         for (side, token) in [(Color::White, w), (Color::Black, b)] {
             let mv = read_move(&pos.side(side), &token.text).map_err(|reason| {
                 let reason = explain_simultaneous(&pos, side, &token.text).unwrap_or(reason);
-                RecordError::Move { turn, side, text: token.text.clone(), reason }
+                RecordError::Move {
+                    turn,
+                    side,
+                    text: token.text.clone(),
+                    reason,
+                }
             })?;
             moves[side.index()] = Some(mv);
         }
         let moves = moves.map(|m| m.expect("both sides read"));
-        let notes = game.play(moves[0], moves[1]).map_err(|e| RecordError::Turn { turn, reason: e.to_string() })?;
+        let notes = game
+            .play(moves[0], moves[1])
+            .map_err(|e| RecordError::Turn {
+                turn,
+                reason: e.to_string(),
+            })?;
         each(turn, &moves, game.position(), &notes);
     }
     Ok(game)
@@ -182,15 +237,27 @@ pub fn replay_turn_based(
     mut each: impl FnMut(u32, Color, Move, &Position),
 ) -> Result<crate::game::Game, RecordError> {
     let start = match record.tag("FEN") {
-        Some(f) => fen::parse_position(variant, f).map_err(|e| RecordError::Start(e.to_string()))?,
+        Some(f) => {
+            fen::parse_position(variant, f).map_err(|e| RecordError::Start(e.to_string()))?
+        }
         None => Position::start(variant),
     };
     let mut game = crate::game::Game::new(start);
     for token in &record.moves {
         let pos = *game.position();
         let (turn, side) = (pos.fullmove_number(), pos.side_to_move());
-        let mv = read_move(&pos, &token.text).map_err(|reason| RecordError::Move { turn, side, text: token.text.clone(), reason })?;
-        game.play(mv).map_err(|e| RecordError::Move { turn, side, text: token.text.clone(), reason: e.to_string() })?;
+        let mv = read_move(&pos, &token.text).map_err(|reason| RecordError::Move {
+            turn,
+            side,
+            text: token.text.clone(),
+            reason,
+        })?;
+        game.play(mv).map_err(|e| RecordError::Move {
+            turn,
+            side,
+            text: token.text.clone(),
+            reason: e.to_string(),
+        })?;
         each(turn, side, mv, game.position());
     }
     Ok(game)
@@ -205,15 +272,27 @@ pub fn replay_crowd(
 ) -> Result<crate::crowd::CrowdGame, RecordError> {
     use crate::crowd::{CrowdGame, CrowdPosition};
     let start = match record.tag("FEN") {
-        Some(f) => CrowdPosition::from_fen(variant, f).map_err(|e| RecordError::Start(e.to_string()))?,
+        Some(f) => {
+            CrowdPosition::from_fen(variant, f).map_err(|e| RecordError::Start(e.to_string()))?
+        }
         None => CrowdPosition::start(variant),
     };
     let mut game = CrowdGame::new(start);
     for token in &record.moves {
         let pos = game.position().clone();
         let (turn, side) = (pos.fullmove_number(), pos.side_to_move());
-        let mv = read_move(&pos, &token.text).map_err(|reason| RecordError::Move { turn, side, text: token.text.clone(), reason })?;
-        game.play(mv).map_err(|reason| RecordError::Move { turn, side, text: token.text.clone(), reason })?;
+        let mv = read_move(&pos, &token.text).map_err(|reason| RecordError::Move {
+            turn,
+            side,
+            text: token.text.clone(),
+            reason,
+        })?;
+        game.play(mv).map_err(|reason| RecordError::Move {
+            turn,
+            side,
+            text: token.text.clone(),
+            reason,
+        })?;
         each(turn, side, mv, game.position());
     }
     Ok(game)
@@ -224,8 +303,12 @@ pub fn replay(registry: &Registry, text: &str) -> Result<Replayed, RecordError> 
     let record = parse(text)?;
     let variant = variant_of(registry, &record)?;
     Ok(match variant.spec.family {
-        Family::TurnBased => Replayed::TurnBased(replay_turn_based(variant, &record, |_, _, _, _| {})?),
-        Family::Simultaneous => Replayed::Simultaneous(replay_simultaneous(variant, &record, |_, _, _, _| {})?),
+        Family::TurnBased => {
+            Replayed::TurnBased(replay_turn_based(variant, &record, |_, _, _, _| {})?)
+        }
+        Family::Simultaneous => {
+            Replayed::Simultaneous(replay_simultaneous(variant, &record, |_, _, _, _| {})?)
+        }
         Family::Crowd => Replayed::Crowd(replay_crowd(variant, &record, |_, _, _, _| {})?),
     })
 }
@@ -233,7 +316,11 @@ pub fn replay(registry: &Registry, text: &str) -> Result<Replayed, RecordError> 
 /// Why a simultaneous move that reads as nothing legal is refused, when the
 /// rules say more than "illegal": the piece must wait, the king must move.
 fn explain_simultaneous(pos: &SimPosition, side: Color, text: &str) -> Option<String> {
-    let relaxed = crate::simultaneous::SimSide { position: pos, color: side, relaxed: true };
+    let relaxed = crate::simultaneous::SimSide {
+        position: pos,
+        color: side,
+        relaxed: true,
+    };
     match read_move(&relaxed, text) {
         Ok(mv) => Some(pos.why_illegal(side, mv)),
         Err(_) if pos.in_check(side) => Some("the king is in check and must move".into()),
@@ -242,7 +329,8 @@ fn explain_simultaneous(pos: &SimPosition, side: Color, text: &str) -> Option<St
 }
 
 fn read_move<C: MoveContext + ?Sized>(ctx: &C, text: &str) -> Result<Move, String> {
-    notation::parse_san(ctx, text).or_else(|san| notation::parse_uci(ctx, text).map_err(|_| san.to_string()))
+    notation::parse_san(ctx, text)
+        .or_else(|san| notation::parse_uci(ctx, text).map_err(|_| san.to_string()))
 }
 
 /// The annotations of one side's move, in words.
@@ -253,7 +341,11 @@ pub fn describe(variant: &Variant, notes: &SideNotes) -> String {
         parts.push("castles".to_string());
     }
     if let Some(k) = notes.captured {
-        parts.push(if notes.en_passant { "takes en passant".into() } else { format!("takes {}", name(k)) });
+        parts.push(if notes.en_passant {
+            "takes en passant".into()
+        } else {
+            format!("takes {}", name(k))
+        });
     }
     if notes.swap {
         parts.push("mutual failed capture (swap)".into());
@@ -289,7 +381,10 @@ pub fn write_simultaneous(game: &SimGame, extra_tags: &[(&str, &str)]) -> String
     if start.to_fen() != SimPosition::start(v).to_fen() {
         let _ = writeln!(out, "[FEN \"{}\"]", start.to_fen());
     }
-    let result = game.outcome().map(|o| o.to_string().split(' ').next().unwrap_or("*").to_string()).unwrap_or_else(|| "*".into());
+    let result = game
+        .outcome()
+        .map(|o| o.to_string().split(' ').next().unwrap_or("*").to_string())
+        .unwrap_or_else(|| "*".into());
     let _ = writeln!(out, "[Result \"{result}\"]\n");
     for ((moves, notes), pos) in game.turns().iter().zip(game.positions()) {
         let w = notation::san_plain(&pos.side(Color::White), moves[0]);
@@ -326,8 +421,19 @@ pub fn sim_diagram(pos: &SimPosition) -> String {
             let cell = |c: Color| {
                 pos.kind_at(c, sq).map(|k| {
                     let l = v.kinds[k.index()].letter;
-                    let l = if c == Color::White { l } else { l.to_ascii_lowercase() };
-                    format!("{l}{}", if pos.last_moved(c).contains(sq) { "'" } else { "" })
+                    let l = if c == Color::White {
+                        l
+                    } else {
+                        l.to_ascii_lowercase()
+                    };
+                    format!(
+                        "{l}{}",
+                        if pos.last_moved(c).contains(sq) {
+                            "'"
+                        } else {
+                            ""
+                        }
+                    )
                 })
             };
             let text = match (cell(Color::White), cell(Color::Black)) {
@@ -356,11 +462,34 @@ mod tests {
         let text = "[Variant \"parity\"]\n[White \"A\"]\n\n1. e4 e5 {both pawns}\n2.Nf3 Nc6 ; rest of line\n3. Bb5 a6 1/2-1/2\n";
         let r = parse(text).unwrap();
         assert_eq!(r.tag("Variant"), Some("parity"));
-        let texts: Vec<_> = r.moves.iter().map(|m| (m.number, m.text.as_str())).collect();
-        assert_eq!(texts, [(1, "e4"), (1, "e5"), (2, "Nf3"), (2, "Nc6"), (3, "Bb5"), (3, "a6")]);
-        assert!(matches!(parse("[Variant parity]\n"), Err(RecordError::Syntax { line: 1, .. })));
-        assert!(matches!(parse("1. e4 {never closed\n"), Err(RecordError::Syntax { .. })));
-        assert!(matches!(parse("1. e4 (1. d4) e5\n"), Err(RecordError::Syntax { .. })));
+        let texts: Vec<_> = r
+            .moves
+            .iter()
+            .map(|m| (m.number, m.text.as_str()))
+            .collect();
+        assert_eq!(
+            texts,
+            [
+                (1, "e4"),
+                (1, "e5"),
+                (2, "Nf3"),
+                (2, "Nc6"),
+                (3, "Bb5"),
+                (3, "a6")
+            ]
+        );
+        assert!(matches!(
+            parse("[Variant parity]\n"),
+            Err(RecordError::Syntax { line: 1, .. })
+        ));
+        assert!(matches!(
+            parse("1. e4 {never closed\n"),
+            Err(RecordError::Syntax { .. })
+        ));
+        assert!(matches!(
+            parse("1. e4 (1. d4) e5\n"),
+            Err(RecordError::Syntax { .. })
+        ));
     }
 
     #[test]
@@ -368,30 +497,60 @@ mod tests {
         let reg = Registry::builtin();
         let text = "[Variant \"parity\"]\n1. e4 e5\n2. e5 Nc6\n";
         match replay(&reg, text) {
-            Err(RecordError::Move { turn: 2, side: Color::White, reason, .. }) => assert!(reason.contains("not a legal move"), "{reason}"),
+            Err(RecordError::Move {
+                turn: 2,
+                side: Color::White,
+                reason,
+                ..
+            }) => assert!(reason.contains("not a legal move"), "{reason}"),
             other => panic!("{other:?}"),
         }
         // The knight that just moved must wait: the reason says so.
         let text = "[Variant \"parity\"]\n1. e4 e5\n2. Nf3 Nc6\n3. Nxe5 a6\n";
         match replay(&reg, text) {
-            Err(RecordError::Move { turn: 3, side: Color::White, reason, .. }) => assert!(reason.contains("must wait"), "{reason}"),
+            Err(RecordError::Move {
+                turn: 3,
+                side: Color::White,
+                reason,
+                ..
+            }) => assert!(reason.contains("must wait"), "{reason}"),
             other => panic!("{other:?}"),
         }
         // Parity-single: after both knights land on f3, only they may move, and not capture.
         let text = "[Variant \"parity-single\"]\n[FEN \"4k3/8/8/4n3/7p/8/3P4/4K1N1 - - 0 1\"]\n1. Nf3 Nf3\n2. d3 Ng1\n";
         match replay(&reg, text) {
-            Err(RecordError::Move { turn: 2, side: Color::White, reason, .. }) => assert!(reason.contains("must leave"), "{reason}"),
+            Err(RecordError::Move {
+                turn: 2,
+                side: Color::White,
+                reason,
+                ..
+            }) => assert!(reason.contains("must leave"), "{reason}"),
             other => panic!("{other:?}"),
         }
         let text = "[Variant \"parity-single\"]\n[FEN \"4k3/8/8/4n3/7p/8/3P4/4K1N1 - - 0 1\"]\n1. Nf3 Nf3\n2. Nxh4 Ng1\n";
         match replay(&reg, text) {
-            Err(RecordError::Move { turn: 2, side: Color::White, reason, .. }) => assert!(reason.contains("may not capture"), "{reason}"),
+            Err(RecordError::Move {
+                turn: 2,
+                side: Color::White,
+                reason,
+                ..
+            }) => assert!(reason.contains("may not capture"), "{reason}"),
             other => panic!("{other:?}"),
         }
         let text = "[Variant \"parity\"]\n1. e4 e5\n2. Nf3 Zz9\n";
-        assert!(matches!(replay(&reg, text), Err(RecordError::Move { turn: 2, side: Color::Black, .. })));
+        assert!(matches!(
+            replay(&reg, text),
+            Err(RecordError::Move {
+                turn: 2,
+                side: Color::Black,
+                ..
+            })
+        ));
         let text = "[Variant \"parity\"]\n1. e4\n";
-        assert!(matches!(replay(&reg, text), Err(RecordError::Turn { turn: 1, .. })));
+        assert!(matches!(
+            replay(&reg, text),
+            Err(RecordError::Turn { turn: 1, .. })
+        ));
         let text = "[Variant \"nonesuch\"]\n1. e4 e5\n";
         assert!(matches!(replay(&reg, text), Err(RecordError::Variant(_))));
     }
@@ -411,15 +570,27 @@ mod tests {
         // Each pawn tries to take the other: both fail and swap squares.
         assert!(text.contains("2. exd5 dxe4 {white: mutual failed capture (swap); black: mutual failed capture (swap)}"), "{text}");
         assert!(text.contains("3. Nf3 Qxd5 {black: takes pawn}"), "{text}");
-        let Replayed::Simultaneous(again) = replay(&reg, &text).unwrap() else { panic!("family") };
+        let Replayed::Simultaneous(again) = replay(&reg, &text).unwrap() else {
+            panic!("family")
+        };
         assert_eq!(again.position(), game.position());
     }
 
     #[test]
     fn turn_based_replay() {
         let reg = Registry::builtin();
-        let Replayed::TurnBased(g) = replay(&reg, "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6\n").unwrap() else { panic!("family") };
+        let Replayed::TurnBased(g) = replay(&reg, "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6\n").unwrap()
+        else {
+            panic!("family")
+        };
         assert_eq!(g.moves().len(), 6);
-        assert!(matches!(replay(&reg, "1. e4 e5 2. Ke3 Nc6\n"), Err(RecordError::Move { turn: 2, side: Color::White, .. })));
+        assert!(matches!(
+            replay(&reg, "1. e4 e5 2. Ke3 Nc6\n"),
+            Err(RecordError::Move {
+                turn: 2,
+                side: Color::White,
+                ..
+            })
+        ));
     }
 }

@@ -27,7 +27,11 @@ pub struct SimRules {
 
 impl Default for SimRules {
     fn default() -> SimRules {
-        SimRules { waiting_rule: true, single_occupation: false, check: CheckModel::Parity }
+        SimRules {
+            waiting_rule: true,
+            single_occupation: false,
+            check: CheckModel::Parity,
+        }
     }
 }
 
@@ -107,7 +111,10 @@ pub struct SimPosition {
 
 impl PartialEq for SimPosition {
     fn eq(&self, other: &SimPosition) -> bool {
-        std::ptr::eq(self.variant, other.variant) && self.same_state(other) && self.clock == other.clock && self.turn == other.turn
+        std::ptr::eq(self.variant, other.variant)
+            && self.same_state(other)
+            && self.clock == other.clock
+            && self.turn == other.turn
     }
 }
 
@@ -132,7 +139,8 @@ fn place(pieces: &mut Pieces, occupied: &mut [Bitboard; 2], color: Color, kind: 
 
 impl SimPosition {
     pub fn start(variant: &'static Variant) -> SimPosition {
-        SimPosition::from_fen(variant, &variant.spec.start_fen).expect("start position validated at load")
+        SimPosition::from_fen(variant, &variant.spec.start_fen)
+            .expect("start position validated at load")
     }
 
     pub fn variant(&self) -> &'static Variant {
@@ -170,29 +178,53 @@ impl SimPosition {
         self.turn
     }
     pub fn king(&self, color: Color) -> Square {
-        self.pieces(color, self.variant.royal).lowest().expect("both kings are always on the board")
+        self.pieces(color, self.variant.royal)
+            .lowest()
+            .expect("both kings are always on the board")
     }
     pub fn kind_at(&self, color: Color, sq: Square) -> Option<Kind> {
         if !self.occupied[color.index()].contains(sq) {
             return None;
         }
-        (0..self.variant.kinds.len()).find(|&k| self.pieces[color.index()][k].contains(sq)).map(|k| Kind(k as u8))
+        (0..self.variant.kinds.len())
+            .find(|&k| self.pieces[color.index()][k].contains(sq))
+            .map(|k| Kind(k as u8))
     }
 
     /// Pieces of `by` attacking `sq` as in chess from where they stand.
     /// Nothing attacks a shared square: no capture can happen there.
-    fn attackers_in(&self, pieces: &Pieces, occupied: &[Bitboard; 2], sq: Square, by: Color) -> Bitboard {
+    fn attackers_in(
+        &self,
+        pieces: &Pieces,
+        occupied: &[Bitboard; 2],
+        sq: Square,
+        by: Color,
+    ) -> Bitboard {
         if (occupied[0] & occupied[1]).contains(sq) {
             return Bitboard::EMPTY;
         }
         let v = self.variant;
-        v.attackers(pieces, sq, by, occupied[0] | occupied[1], &v.rider_sets(pieces, by))
+        v.attackers(
+            pieces,
+            sq,
+            by,
+            occupied[0] | occupied[1],
+            &v.rider_sets(pieces, by),
+        )
     }
 
     /// Enemy pieces that count for check against `color`'s king after a
     /// hypothetical board: in parity only pieces free to move next turn.
-    fn checkers_in(&self, pieces: &Pieces, occupied: &[Bitboard; 2], color: Color, waiting: Bitboard) -> Bitboard {
-        let king = (pieces[color.index()][self.variant.royal.index()]).lowest().expect("king present");
+    fn checkers_in(
+        &self,
+        pieces: &Pieces,
+        occupied: &[Bitboard; 2],
+        color: Color,
+        waiting: Bitboard,
+    ) -> Bitboard {
+        let king = (pieces[color.index()][self.variant.royal.index()])
+            .lowest()
+            .expect("king present");
         let att = self.attackers_in(pieces, occupied, king, color.other());
         match self.rules.check {
             CheckModel::Parity => att & !waiting,
@@ -202,7 +234,13 @@ impl SimPosition {
 
     /// True if `color` is in (immediate) check now.
     pub fn in_check(&self, color: Color) -> bool {
-        self.checkers_in(&self.pieces, &self.occupied, color, self.last_moved[color.other().index()]).any()
+        self.checkers_in(
+            &self.pieces,
+            &self.occupied,
+            color,
+            self.last_moved[color.other().index()],
+        )
+        .any()
     }
 
     /// The board after `color` plays `mv` alone (the opponent standing still).
@@ -212,13 +250,21 @@ impl SimPosition {
         let kind = self.kind_at(color, mv.from).expect("mover present");
         remove(&mut pieces, &mut occupied, color, kind, mv.from);
         if let Special::Castle { rook_from, rook_to } = mv.special {
-            let rook = self.kind_at(color, rook_from).expect("castling partner present");
+            let rook = self
+                .kind_at(color, rook_from)
+                .expect("castling partner present");
             remove(&mut pieces, &mut occupied, color, rook, rook_from);
             place(&mut pieces, &mut occupied, color, rook, rook_to);
         } else if let Some((sq, victim)) = self.capture_target(color, mv) {
             remove(&mut pieces, &mut occupied, them, victim, sq);
         }
-        place(&mut pieces, &mut occupied, color, mv.promotion.unwrap_or(kind), mv.to);
+        place(
+            &mut pieces,
+            &mut occupied,
+            color,
+            mv.promotion.unwrap_or(kind),
+            mv.to,
+        );
         (pieces, occupied)
     }
 
@@ -237,12 +283,21 @@ impl SimPosition {
     }
 
     /// Destinations of the piece on `from`, before any check rule.
-    fn piece_moves(&self, color: Color, kind: Kind, from: Square, quiet_only: bool, out: &mut Vec<Move>) {
+    fn piece_moves(
+        &self,
+        color: Color,
+        kind: Kind,
+        from: Square,
+        quiet_only: bool,
+        out: &mut Vec<Move>,
+    ) {
         let v = self.variant;
         let t = v.tables(color, kind);
         let occ = self.occupied();
         let them = color.other();
-        let capturable = self.occupied[them.index()] & !self.shared() & !self.pieces[them.index()][v.royal.index()];
+        let capturable = self.occupied[them.index()]
+            & !self.shared()
+            & !self.pieces[them.index()][v.royal.index()];
         let mut dests = v.leaps_and_rides(&t.quiet, from, occ) & !occ;
         let mut lame_dests = Bitboard::EMPTY;
         for &(to, path) in &t.quiet.lame[from.index()] {
@@ -258,18 +313,36 @@ impl SimPosition {
         for to in dests | lame_dests {
             if pawn && zone.contains(to) {
                 for &p in &v.promotion_kinds {
-                    out.push(Move { from, to, promotion: Some(p), special: Special::None });
+                    out.push(Move {
+                        from,
+                        to,
+                        promotion: Some(p),
+                        special: Special::None,
+                    });
                 }
             } else if pawn && lame_dests.contains(to) {
-                out.push(Move { from, to, promotion: None, special: Special::DoubleStep });
+                out.push(Move {
+                    from,
+                    to,
+                    promotion: None,
+                    special: Special::DoubleStep,
+                });
             } else {
                 out.push(Move::new(from, to));
             }
         }
         if !quiet_only {
             if let Some(ep) = self.en_passant[them.index()] {
-                if t.en_passant[from.index()].contains(ep.target) && !occ.contains(ep.target) && !self.shared().contains(ep.victim) {
-                    out.push(Move { from, to: ep.target, promotion: None, special: Special::EnPassant });
+                if t.en_passant[from.index()].contains(ep.target)
+                    && !occ.contains(ep.target)
+                    && !self.shared().contains(ep.victim)
+                {
+                    out.push(Move {
+                        from,
+                        to: ep.target,
+                        promotion: None,
+                        special: Special::EnPassant,
+                    });
                 }
             }
         }
@@ -311,15 +384,90 @@ impl SimPosition {
     /// True if `mv`, played alone, leaves `color`'s king in check.
     fn exposes_king(&self, color: Color, mv: Move) -> bool {
         let (pieces, occupied) = self.after_own_move(color, mv);
-        self.checkers_in(&pieces, &occupied, color, self.last_moved[color.other().index()]).any()
+        self.checkers_in(
+            &pieces,
+            &occupied,
+            color,
+            self.last_moved[color.other().index()],
+        )
+        .any()
+    }
+
+    /// Own pieces whose move alone could expose `color`'s king: the first
+    /// own piece on an enemy rider's line to it. None where that test does
+    /// not hold (lame or range-limited enemy pieces): then every move is tried.
+    fn pin_candidates(&self, color: Color) -> Option<Bitboard> {
+        let v = self.variant;
+        let them = color.other();
+        if v.needs_slow_legality || v.reverse_complex[them.index()] != 0 {
+            return None;
+        }
+        let king = self.king(color);
+        let occ = self.occupied();
+        let own = self.occupied[color.index()];
+        let riders = v.rider_sets(&self.pieces, them);
+        let mut candidates = Bitboard::EMPTY;
+        let mut active = riders.active;
+        while active != 0 {
+            let d = active.trailing_zeros() as usize;
+            active &= active - 1;
+            let on_ray = riders.by_dir[d] & v.dirs[d].ray[king.index()];
+            if on_ray.is_empty() {
+                continue;
+            }
+            let Some(blocker) = (v.dir_attack(d, king, occ) & own).lowest() else {
+                continue;
+            };
+            if (v.dir_attack(d, king, occ.without(blocker)) & on_ray).any() {
+                candidates = candidates.with(blocker);
+            }
+        }
+        Some(candidates)
     }
 
     /// The legal moves of one side in this position.
     pub fn legal_moves(&self, color: Color) -> Vec<Move> {
-        let v = self.variant;
         let mut out = Vec::with_capacity(64);
+        self.legal_moves_into(color, false, true, &mut out);
+        out
+    }
+
+    /// [`Self::legal_moves`] with every move tried by playing it, without
+    /// the pin shortcut: the reference the property tests compare with.
+    #[doc(hidden)]
+    pub fn legal_moves_each_tried(&self, color: Color) -> Vec<Move> {
+        let mut out = Vec::new();
+        self.legal_moves_into(color, false, false, &mut out);
+        out
+    }
+
+    /// True if `color` has a legal move; cheaper than counting them.
+    pub fn has_legal_move(&self, color: Color) -> bool {
+        let mut out = Vec::with_capacity(16);
+        self.legal_moves_into(color, true, true, &mut out);
+        !out.is_empty()
+    }
+
+    /// Legal moves into `out`; with `first_only`, stops after the first
+    /// piece that has any; with `pin_shortcut`, tries only moves that might
+    /// expose the king.
+    fn legal_moves_into(
+        &self,
+        color: Color,
+        first_only: bool,
+        pin_shortcut: bool,
+        out: &mut Vec<Move>,
+    ) {
+        let v = self.variant;
         let own = self.occupied[color.index()];
         let king = self.king(color);
+        let legal = |m: &Move| {
+            if m.from == king {
+                self.king_step_allowed(color, *m)
+            } else {
+                !self.exposes_king(color, *m)
+            }
+        };
 
         if self.rules.single_occupation {
             let duty = own & self.shared();
@@ -334,48 +482,84 @@ impl SimPosition {
                     }
                     self.piece_moves(color, kind, from, true, &mut pseudo);
                 }
-                out.extend(pseudo.into_iter().filter(|&m| {
-                    if m.from == king {
-                        self.king_step_allowed(color, m)
-                    } else {
-                        !self.exposes_king(color, m)
-                    }
-                }));
-                return out;
+                out.extend(pseudo.into_iter().filter(legal));
+                return;
             }
         }
 
-        let waiting = if self.rules.waiting_rule { self.last_moved[color.index()] } else { Bitboard::EMPTY };
+        let waiting = if self.rules.waiting_rule {
+            self.last_moved[color.index()]
+        } else {
+            Bitboard::EMPTY
+        };
         let in_check = self.in_check(color);
-        let mut pseudo = Vec::with_capacity(64);
-        for k in 0..v.kinds.len() {
-            let kind = Kind(k as u8);
+        // Out of check, only a pin candidate or en passant (two squares
+        // emptied) can expose the king.
+        let risky = if in_check || !pin_shortcut {
+            None
+        } else {
+            self.pin_candidates(color)
+        };
+        let needs_test =
+            |m: &Move| m.special == Special::EnPassant || risky.is_none_or(|r| r.contains(m.from));
+        let mut pseudo = Vec::with_capacity(32);
+        // For `first_only` the king first: it most often has a move.
+        let lead = first_only.then_some(v.royal);
+        let rest = (0..v.kinds.len())
+            .map(|k| Kind(k as u8))
+            .filter(|&k| Some(k) != lead);
+        for kind in lead.into_iter().chain(rest) {
             if in_check && kind != v.royal && self.rules.check == CheckModel::Parity {
                 // Blocking or taking the checker cannot help: it moves at the same time.
                 continue;
             }
             for from in self.pieces(color, kind) & !waiting {
+                pseudo.clear();
                 self.piece_moves(color, kind, from, false, &mut pseudo);
+                out.extend(pseudo.iter().copied().filter(|m| {
+                    if m.from == king || needs_test(m) {
+                        legal(m)
+                    } else {
+                        true
+                    }
+                }));
+                if first_only && !out.is_empty() {
+                    return;
+                }
             }
         }
-        out.extend(pseudo.into_iter().filter(|&m| if m.from == king { self.king_step_allowed(color, m) } else { !self.exposes_king(color, m) }));
         if !in_check && !waiting.contains(king) && !self.shared().contains(king) {
-            self.castling_moves(color, &mut out);
+            self.castling_moves(color, out);
         }
-        out
     }
 
     fn castling_moves(&self, color: Color, out: &mut Vec<Move>) {
-        let waiting = if self.rules.waiting_rule { self.last_moved[color.index()] } else { Bitboard::EMPTY };
+        let waiting = if self.rules.waiting_rule {
+            self.last_moved[color.index()]
+        } else {
+            Bitboard::EMPTY
+        };
         let rights = self.castling[color.index()] & !waiting;
-        crate::movegen::for_each_castling(self.variant, self.king(color), rights, self.occupied(), |mv, path, _| {
-            // As in chess, judged on the current position: the king may not
-            // pass through or land on a square any enemy piece attacks.
-            let (pieces, occupied) = self.after_own_move(color, mv);
-            if path.filter_squares(|s| self.attackers_in(&pieces, &occupied, s, color.other()).any()).is_empty() {
-                out.push(mv);
-            }
-        });
+        crate::movegen::for_each_castling(
+            self.variant,
+            self.king(color),
+            rights,
+            self.occupied(),
+            |mv, path, _| {
+                // As in chess, judged on the current position: the king may not
+                // pass through or land on a square any enemy piece attacks.
+                let (pieces, occupied) = self.after_own_move(color, mv);
+                if path
+                    .filter_squares(|s| {
+                        self.attackers_in(&pieces, &occupied, s, color.other())
+                            .any()
+                    })
+                    .is_empty()
+                {
+                    out.push(mv);
+                }
+            },
+        );
     }
 
     /// Applies both sides' moves, each of which must be legal here.
@@ -383,7 +567,10 @@ impl SimPosition {
         for (color, mv) in [(Color::White, white), (Color::Black, black)] {
             if !self.legal_moves(color).contains(&mv) {
                 let reason = self.why_illegal(color, mv);
-                return Err(SimError::Illegal { side: color, reason });
+                return Err(SimError::Illegal {
+                    side: color,
+                    reason,
+                });
             }
         }
         Ok(self.resolve_unchecked([white, black]))
@@ -415,12 +602,22 @@ impl SimPosition {
             if self.capture_target(color, mv).is_some() {
                 return "a piece leaving a shared square may not capture".into();
             }
-            return format!("{}{} does not leave the shared square legally", name(mv.from), name(mv.to));
+            return format!(
+                "{}{} does not leave the shared square legally",
+                name(mv.from),
+                name(mv.to)
+            );
         }
         if self.rules.waiting_rule && self.last_moved[color.index()].contains(mv.from) {
-            return format!("the piece on {} moved last turn and must wait", name(mv.from));
+            return format!(
+                "the piece on {} moved last turn and must wait",
+                name(mv.from)
+            );
         }
-        if self.in_check(color) && mv.from != self.king(color) && self.rules.check == CheckModel::Parity {
+        if self.in_check(color)
+            && mv.from != self.king(color)
+            && self.rules.check == CheckModel::Parity
+        {
             return "the king is in immediate check and must move".into();
         }
         format!("{}{} is not a legal move here", name(mv.from), name(mv.to))
@@ -432,15 +629,27 @@ impl SimPosition {
         let mut next = *self;
         let mut notes = [SideNotes::default(); 2];
         let colors = [Color::White, Color::Black];
-        let movers: [Kind; 2] = colors.map(|c| self.kind_at(c, moves[c.index()].from).expect("mover present"));
-        let targets: [Option<(Square, Kind)>; 2] = colors.map(|c| self.capture_target(c, moves[c.index()]));
+        let movers: [Kind; 2] = colors.map(|c| {
+            self.kind_at(c, moves[c.index()].from)
+                .expect("mover present")
+        });
+        let targets: [Option<(Square, Kind)>; 2] =
+            colors.map(|c| self.capture_target(c, moves[c.index()]));
 
         // 1. Both movers (and castling partners) leave their squares.
         for c in colors {
             let mv = moves[c.index()];
-            remove(&mut next.pieces, &mut next.occupied, c, movers[c.index()], mv.from);
+            remove(
+                &mut next.pieces,
+                &mut next.occupied,
+                c,
+                movers[c.index()],
+                mv.from,
+            );
             if let Special::Castle { rook_from, .. } = mv.special {
-                let rook = self.kind_at(c, rook_from).expect("castling partner present");
+                let rook = self
+                    .kind_at(c, rook_from)
+                    .expect("castling partner present");
                 remove(&mut next.pieces, &mut next.occupied, c, rook, rook_from);
             }
         }
@@ -458,7 +667,9 @@ impl SimPosition {
                 }
             }
         }
-        let swap = |c: Color| targets[c.index()].is_some_and(|(sq, _)| sq == moves[c.other().index()].from);
+        let swap = |c: Color| {
+            targets[c.index()].is_some_and(|(sq, _)| sq == moves[c.other().index()].from)
+        };
         if swap(Color::White) && swap(Color::Black) {
             notes[0].swap = true;
             notes[1].swap = true;
@@ -469,11 +680,19 @@ impl SimPosition {
             let kind = mv.promotion.unwrap_or(movers[c.index()]);
             place(&mut next.pieces, &mut next.occupied, c, kind, mv.to);
             // Last-moved markers exist only where the waiting rule reads them.
-            let marked = |b: Bitboard| if self.rules.waiting_rule { b } else { Bitboard::EMPTY };
+            let marked = |b: Bitboard| {
+                if self.rules.waiting_rule {
+                    b
+                } else {
+                    Bitboard::EMPTY
+                }
+            };
             next.last_moved[c.index()] = marked(mv.to.bit());
             notes[c.index()].promotion = mv.promotion;
             if let Special::Castle { rook_from, rook_to } = mv.special {
-                let rook = self.kind_at(c, rook_from).expect("castling partner present");
+                let rook = self
+                    .kind_at(c, rook_from)
+                    .expect("castling partner present");
                 place(&mut next.pieces, &mut next.occupied, c, rook, rook_to);
                 next.last_moved[c.index()] = marked(mv.to.bit().with(rook_to));
                 notes[c.index()].castled = true;
@@ -498,15 +717,29 @@ impl SimPosition {
         for c in colors {
             let mv = moves[c.index()];
             next.en_passant[c.index()] = None;
-            let alone = next.pieces[c.index()][movers[c.index()].index()].contains(mv.to) && !shared.contains(mv.to);
+            let alone = next.pieces[c.index()][movers[c.index()].index()].contains(mv.to)
+                && !shared.contains(mv.to);
             if mv.special == Special::DoubleStep && alone {
-                let back = if v.shape.rank(mv.to) > v.shape.rank(mv.from) { -1 } else { 1 };
-                if let Some(target) = v.shape.offset(mv.to, 0, back).filter(|t| !next.occupied().contains(*t)) {
-                    next.en_passant[c.index()] = Some(EnPassant { target, victim: mv.to });
+                let back = if v.shape.rank(mv.to) > v.shape.rank(mv.from) {
+                    -1
+                } else {
+                    1
+                };
+                if let Some(target) = v
+                    .shape
+                    .offset(mv.to, 0, back)
+                    .filter(|t| !next.occupied().contains(*t))
+                {
+                    next.en_passant[c.index()] = Some(EnPassant {
+                        target,
+                        victim: mv.to,
+                    });
                 }
             }
         }
-        let irreversible = colors.iter().any(|c| notes[c.index()].captured.is_some() || v.kinds[movers[c.index()].index()].pawn);
+        let irreversible = colors.iter().any(|c| {
+            notes[c.index()].captured.is_some() || v.kinds[movers[c.index()].index()].pawn
+        });
         next.clock = if irreversible { 0 } else { self.clock + 1 };
         next.turn = self.turn + 1;
 
@@ -517,18 +750,27 @@ impl SimPosition {
             notes[c.index()].check = match (checkers.any(), self.rules.check) {
                 (false, _) => None,
                 (true, CheckModel::MoveNeutral) => Some(CheckKind::Immediate),
-                (true, CheckModel::Parity) if (checkers & !next.last_moved[c.index()]).any() => Some(CheckKind::Immediate),
+                (true, CheckModel::Parity) if (checkers & !next.last_moved[c.index()]).any() => {
+                    Some(CheckKind::Immediate)
+                }
                 (true, CheckModel::Parity) => Some(CheckKind::Delayed),
             };
             let (alone, alone_occ) = self.after_own_move(c, moves[c.index()]);
-            let king_alone = alone[them.index()][v.royal.index()].lowest().expect("king present");
+            let king_alone = alone[them.index()][v.royal.index()]
+                .lowest()
+                .expect("king present");
             // A check this move attempted (not one already standing) that
             // the opponent's move blocked or escaped.
             let threatened = self.attackers_in(&alone, &alone_occ, king_alone, c).any();
-            let already = self.attackers_in(&self.pieces, &self.occupied, self.king(them), c).any();
+            let already = self
+                .attackers_in(&self.pieces, &self.occupied, self.king(them), c)
+                .any();
             notes[c.index()].failed_check = threatened && !already && checkers.is_empty();
         }
-        Turn { position: next, notes }
+        Turn {
+            position: next,
+            notes,
+        }
     }
 
     /// Same pieces, markers, rights and en passant: equal for repetition.
@@ -557,7 +799,9 @@ impl SimPosition {
                 h ^= keys.en_passant(sq).rotate_left(17 + 23 * c.index() as u32);
             }
             if let Some(ep) = self.en_passant[c.index()] {
-                h ^= keys.en_passant(ep.target).rotate_left(41 * (c.index() as u32 + 1));
+                h ^= keys
+                    .en_passant(ep.target)
+                    .rotate_left(41 * (c.index() as u32 + 1));
             }
         }
         h
@@ -610,37 +854,68 @@ impl SimPosition {
     /// The outcome at the start of this turn, leaving out repetition (which
     /// needs the game's history; see [`SimGame`]).
     pub fn outcome(&self) -> Option<SimOutcome> {
-        self.outcome_with_counts([Color::White, Color::Black].map(|c| self.legal_moves(c).len()))
+        self.outcome_with_counts(
+            [Color::White, Color::Black].map(|c| usize::from(self.has_legal_move(c))),
+        )
     }
 
     /// [`SimPosition::outcome`] for a caller that has already generated the
     /// legal moves of both sides: `counts` are their numbers.
     pub fn outcome_with_counts(&self, counts: [usize; 2]) -> Option<SimOutcome> {
-        let draw = |reason| Some(SimOutcome { winner: None, reason });
+        let draw = |reason| {
+            Some(SimOutcome {
+                winner: None,
+                reason,
+            })
+        };
         if self.king(Color::White) == self.king(Color::Black) {
             return draw(SimReason::KingsShareSquare);
         }
         match self.rules.check {
             CheckModel::Parity => match counts {
                 [0, 0] => return draw(SimReason::NoLegalMove),
-                [0, _] => return Some(SimOutcome { winner: Some(Color::Black), reason: SimReason::NoLegalMove }),
-                [_, 0] => return Some(SimOutcome { winner: Some(Color::White), reason: SimReason::NoLegalMove }),
+                [0, _] => {
+                    return Some(SimOutcome {
+                        winner: Some(Color::Black),
+                        reason: SimReason::NoLegalMove,
+                    })
+                }
+                [_, 0] => {
+                    return Some(SimOutcome {
+                        winner: Some(Color::White),
+                        reason: SimReason::NoLegalMove,
+                    })
+                }
                 _ => {}
             },
             CheckModel::MoveNeutral => {
-                let mated = [Color::White, Color::Black].map(|c| counts[c.index()] == 0 && self.in_check(c));
-                let stalemated = [Color::White, Color::Black].map(|c| counts[c.index()] == 0 && !self.in_check(c));
+                let mated = [Color::White, Color::Black]
+                    .map(|c| counts[c.index()] == 0 && self.in_check(c));
+                let stalemated = [Color::White, Color::Black]
+                    .map(|c| counts[c.index()] == 0 && !self.in_check(c));
                 match mated {
                     [true, true] => return draw(SimReason::BothCheckmated),
-                    [true, false] => return Some(SimOutcome { winner: Some(Color::Black), reason: SimReason::Checkmate }),
-                    [false, true] => return Some(SimOutcome { winner: Some(Color::White), reason: SimReason::Checkmate }),
+                    [true, false] => {
+                        return Some(SimOutcome {
+                            winner: Some(Color::Black),
+                            reason: SimReason::Checkmate,
+                        })
+                    }
+                    [false, true] => {
+                        return Some(SimOutcome {
+                            winner: Some(Color::White),
+                            reason: SimReason::Checkmate,
+                        })
+                    }
                     _ if stalemated[0] || stalemated[1] => return draw(SimReason::Stalemate),
                     _ => {}
                 }
             }
         }
         let royal = self.variant.royal;
-        let only_kings = [Color::White, Color::Black].iter().all(|&c| self.occupied[c.index()] == self.pieces(c, royal));
+        let only_kings = [Color::White, Color::Black]
+            .iter()
+            .all(|&c| self.occupied[c.index()] == self.pieces(c, royal));
         if only_kings {
             return draw(SimReason::DeadPosition);
         }
@@ -660,10 +935,15 @@ pub struct SimGame {
 
 impl SimGame {
     pub fn new(start: SimPosition) -> SimGame {
-        SimGame { positions: vec![start], turns: Vec::new() }
+        SimGame {
+            positions: vec![start],
+            turns: Vec::new(),
+        }
     }
     pub fn position(&self) -> &SimPosition {
-        self.positions.last().expect("a game has its start position")
+        self.positions
+            .last()
+            .expect("a game has its start position")
     }
     pub fn start(&self) -> &SimPosition {
         &self.positions[0]
@@ -681,9 +961,18 @@ impl SimGame {
             return Some(o);
         }
         let window = pos.clock as usize + 1;
-        let seen = self.positions.iter().rev().take(window).filter(|p| p.same_state(pos)).count();
+        let seen = self
+            .positions
+            .iter()
+            .rev()
+            .take(window)
+            .filter(|p| p.same_state(pos))
+            .count();
         let needed = pos.variant.spec.repetition as usize;
-        (needed > 0 && seen >= needed).then_some(SimOutcome { winner: None, reason: SimReason::Repetition })
+        (needed > 0 && seen >= needed).then_some(SimOutcome {
+            winner: None,
+            reason: SimReason::Repetition,
+        })
     }
 
     /// Plays a turn; refuses it if the game is over or a move is illegal.
@@ -691,7 +980,10 @@ impl SimGame {
         if let Some(o) = self.outcome() {
             return Err(SimGameError::Over(o));
         }
-        let turn = self.position().resolve(white, black).map_err(SimGameError::Move)?;
+        let turn = self
+            .position()
+            .resolve(white, black)
+            .map_err(SimGameError::Move)?;
         self.positions.push(turn.position);
         self.turns.push(([white, black], turn.notes));
         Ok(turn.notes)
@@ -716,14 +1008,25 @@ pub enum SimGameError {
 
 impl SimPosition {
     pub fn from_fen(variant: &'static Variant, text: &str) -> Result<SimPosition, FenError> {
-        let rules = variant.spec.simultaneous.ok_or_else(|| FenError::BadSide(format!("{} is not simultaneous", variant.id())))?;
+        let rules = variant
+            .spec
+            .simultaneous
+            .ok_or_else(|| FenError::BadSide(format!("{} is not simultaneous", variant.id())))?;
         let shape = variant.shape;
         let mut fields = text.split_whitespace();
-        let board = crate::fen::parse_board(variant, fields.next().ok_or(FenError::Empty)?, crate::fen::Extension::Simultaneous)?;
+        let board = crate::fen::parse_board(
+            variant,
+            fields.next().ok_or(FenError::Empty)?,
+            crate::fen::Extension::Simultaneous,
+        )?;
         let mut setup = Setup::empty();
         setup.pieces = board.pieces;
         // Markers mean nothing without the waiting rule; they are dropped.
-        let last_moved = if rules.waiting_rule { board.last_moved } else { [Bitboard::EMPTY; 2] };
+        let last_moved = if rules.waiting_rule {
+            board.last_moved
+        } else {
+            [Bitboard::EMPTY; 2]
+        };
         let castling_field = fields.next().unwrap_or("-");
         let mut en_passant = [None; 2];
         if let Some(field) = fields.next() {
@@ -743,7 +1046,9 @@ impl SimPosition {
                             .any(|(k, i)| {
                                 i.pawn
                                     && setup.pieces[c.index()][k].contains(victim)
-                                    && variant.tables(c, Kind(k as u8)).quiet.lame[origin.index()].iter().any(|&(to, _)| to == victim)
+                                    && variant.tables(c, Kind(k as u8)).quiet.lame[origin.index()]
+                                        .iter()
+                                        .any(|&(to, _)| to == victim)
                             })
                             .then_some(victim)
                     };
@@ -756,7 +1061,9 @@ impl SimPosition {
             }
         }
         let number = |f: Option<&str>, default: u32| -> Result<u32, FenError> {
-            f.map_or(Ok(default), |s| s.parse().map_err(|_| FenError::BadClock(s.to_string())))
+            f.map_or(Ok(default), |s| {
+                s.parse().map_err(|_| FenError::BadClock(s.to_string()))
+            })
         };
         let clock = number(fields.next(), 0)?;
         let turn = number(fields.next(), 1)?.max(1);
@@ -765,7 +1072,17 @@ impl SimPosition {
         }
         let castling = crate::fen::parse_castling(variant, &setup, castling_field)?;
         let occupied = [setup.occupied(Color::White), setup.occupied(Color::Black)];
-        let pos = SimPosition { variant, rules, pieces: setup.pieces, occupied, last_moved, castling, en_passant, clock, turn };
+        let pos = SimPosition {
+            variant,
+            rules,
+            pieces: setup.pieces,
+            occupied,
+            last_moved,
+            castling,
+            en_passant,
+            clock,
+            turn,
+        };
         pos.validate()?;
         Ok(pos)
     }
@@ -783,8 +1100,15 @@ impl SimPosition {
                 return Err(PositionError::TooManyKings(c).into());
             }
             for (k, info) in v.kinds.iter().enumerate() {
-                if let Some(sq) = (self.pieces[c.index()][k] & v.promotion_zone[c.index()]).lowest().filter(|_| info.pawn) {
-                    return Err(PositionError::PawnOnLastRank { color: c, square: name(sq) }.into());
+                if let Some(sq) = (self.pieces[c.index()][k] & v.promotion_zone[c.index()])
+                    .lowest()
+                    .filter(|_| info.pawn)
+                {
+                    return Err(PositionError::PawnOnLastRank {
+                        color: c,
+                        square: name(sq),
+                    }
+                    .into());
                 }
             }
             let partners = (0..v.kinds.len())
@@ -794,7 +1118,11 @@ impl SimPosition {
                 return Err(PositionError::BadCastling(name(sq)).into());
             }
             if let Some(ep) = self.en_passant[c.index()] {
-                let pawn_there = v.kinds.iter().enumerate().any(|(k, i)| i.pawn && self.pieces[c.index()][k].contains(ep.victim));
+                let pawn_there = v
+                    .kinds
+                    .iter()
+                    .enumerate()
+                    .any(|(k, i)| i.pawn && self.pieces[c.index()][k].contains(ep.victim));
                 if !pawn_there || self.occupied().contains(ep.target) {
                     return Err(PositionError::BadEnPassant(name(ep.target)).into());
                 }
@@ -809,7 +1137,11 @@ impl SimPosition {
         let letter = |c: Color, sq: Square| -> String {
             let kind = self.kind_at(c, sq).expect("piece present");
             let l = v.kinds[kind.index()].letter;
-            let mut s = if c == Color::White { l.to_string() } else { l.to_ascii_lowercase().to_string() };
+            let mut s = if c == Color::White {
+                l.to_string()
+            } else {
+                l.to_ascii_lowercase().to_string()
+            };
             if self.last_moved[c.index()].contains(sq) {
                 s.push('\'');
             }
@@ -820,7 +1152,10 @@ impl SimPosition {
             let mut empty = 0;
             for file in 0..shape.files {
                 let sq = shape.square(file, rank);
-                let here: Vec<Color> = [Color::White, Color::Black].into_iter().filter(|c| self.occupied[c.index()].contains(sq)).collect();
+                let here: Vec<Color> = [Color::White, Color::Black]
+                    .into_iter()
+                    .filter(|c| self.occupied[c.index()].contains(sq))
+                    .collect();
                 if here.is_empty() {
                     empty += 1;
                     continue;
@@ -831,7 +1166,11 @@ impl SimPosition {
                 }
                 match here.as_slice() {
                     [c] => out.push_str(&letter(*c, sq)),
-                    _ => out.push_str(&format!("({}{})", letter(Color::White, sq), letter(Color::Black, sq))),
+                    _ => out.push_str(&format!(
+                        "({}{})",
+                        letter(Color::White, sq),
+                        letter(Color::Black, sq)
+                    )),
                 }
             }
             if empty > 0 {
@@ -842,8 +1181,17 @@ impl SimPosition {
             }
         }
         let castling = crate::fen::castling_letters(v, &self.pieces, &self.castling);
-        let eps: Vec<String> = self.en_passant.iter().flatten().map(|e| shape.name(e.target).to_string()).collect();
-        let ep = if eps.is_empty() { "-".to_string() } else { eps.join(",") };
+        let eps: Vec<String> = self
+            .en_passant
+            .iter()
+            .flatten()
+            .map(|e| shape.name(e.target).to_string())
+            .collect();
+        let ep = if eps.is_empty() {
+            "-".to_string()
+        } else {
+            eps.join(",")
+        };
         format!("{out} {castling} {ep} {} {}", self.clock, self.turn)
     }
 }
@@ -903,7 +1251,11 @@ pub struct SimSide<'a> {
 
 impl SimPosition {
     pub fn side(&self, color: Color) -> SimSide<'_> {
-        SimSide { position: self, color, relaxed: false }
+        SimSide {
+            position: self,
+            color,
+            relaxed: false,
+        }
     }
 }
 

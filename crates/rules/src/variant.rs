@@ -104,11 +104,16 @@ pub struct VariantError {
 /// The key a TOML error is about: the key of the line it points into, or
 /// the field an "unknown field" or "missing field" message names.
 fn field_at(text: &str, offset: usize, message: &str) -> String {
-    let quoted = message.split('`').nth(1).filter(|_| message.contains("field"));
+    let quoted = message
+        .split('`')
+        .nth(1)
+        .filter(|_| message.contains("field"));
     if let Some(name) = quoted {
         return name.to_string();
     }
-    let line_start = text[..offset.min(text.len())].rfind('\n').map_or(0, |i| i + 1);
+    let line_start = text[..offset.min(text.len())]
+        .rfind('\n')
+        .map_or(0, |i| i + 1);
     let line = text[line_start..].lines().next().unwrap_or("");
     match line.split_once('=') {
         Some((key, _)) if !key.trim().is_empty() => key.trim().to_string(),
@@ -130,9 +135,20 @@ struct Source<'a> {
 }
 
 impl Source<'_> {
-    fn error(&self, span: std::ops::Range<usize>, field: &str, message: impl Into<String>) -> VariantError {
+    fn error(
+        &self,
+        span: std::ops::Range<usize>,
+        field: &str,
+        message: impl Into<String>,
+    ) -> VariantError {
         let (line, column) = line_col(self.text, span.start);
-        VariantError { file: self.name.to_string(), line, column, field: field.to_string(), message: message.into() }
+        VariantError {
+            file: self.name.to_string(),
+            line,
+            column,
+            field: field.to_string(),
+            message: message.into(),
+        }
     }
 }
 
@@ -173,12 +189,24 @@ pub struct ResolvedPiece {
 /// The built-in variant files, embedded at build time.
 pub const BUILTIN: &[(&str, &str)] = &[
     ("chess", include_str!("../../../variants/chess.toml")),
-    ("tutti-frutti", include_str!("../../../variants/tutti-frutti.toml")),
+    (
+        "tutti-frutti",
+        include_str!("../../../variants/tutti-frutti.toml"),
+    ),
     ("parity12", include_str!("../../../variants/parity12.toml")),
     ("parity", include_str!("../../../variants/parity.toml")),
-    ("parity-single", include_str!("../../../variants/parity-single.toml")),
-    ("move-neutral", include_str!("../../../variants/move-neutral.toml")),
-    ("safety-in-numbers", include_str!("../../../variants/safety-in-numbers.toml")),
+    (
+        "parity-single",
+        include_str!("../../../variants/parity-single.toml"),
+    ),
+    (
+        "move-neutral",
+        include_str!("../../../variants/move-neutral.toml"),
+    ),
+    (
+        "safety-in-numbers",
+        include_str!("../../../variants/safety-in-numbers.toml"),
+    ),
 ];
 
 /// A set of known variants: the built-ins plus any files loaded by the user.
@@ -193,10 +221,13 @@ impl Registry {
         static BUILT: OnceLock<Registry> = OnceLock::new();
         BUILT
             .get_or_init(|| {
-                let mut reg = Registry { variants: Vec::new() };
+                let mut reg = Registry {
+                    variants: Vec::new(),
+                };
                 for (name, text) in BUILTIN {
                     let file = format!("variants/{name}.toml");
-                    reg.add_text(&file, text).unwrap_or_else(|e| panic!("built-in variant broken: {e}"));
+                    reg.add_text(&file, text)
+                        .unwrap_or_else(|e| panic!("built-in variant broken: {e}"));
                 }
                 reg
             })
@@ -244,22 +275,36 @@ impl Registry {
         let src = Source { name: file, text };
         let raw: VariantFile = toml::from_str(text).map_err(|e| {
             let span = e.span().unwrap_or(0..0);
-            src.error(span.clone(), &field_at(text, span.start, e.message()), e.message().trim())
+            src.error(
+                span.clone(),
+                &field_at(text, span.start, e.message()),
+                e.message().trim(),
+            )
         })?;
         let parent = match &raw.inherits {
-            Some(p) => Some(
-                self.get(p.get_ref())
-                    .ok_or_else(|| src.error(p.span(), "inherits", format!("no variant `{}` to inherit from", p.get_ref())))?,
-            ),
+            Some(p) => Some(self.get(p.get_ref()).ok_or_else(|| {
+                src.error(
+                    p.span(),
+                    "inherits",
+                    format!("no variant `{}` to inherit from", p.get_ref()),
+                )
+            })?),
             None => None,
         };
         let (spec, start_span) = resolve_spec(&src, raw, parent.map(|v| &v.spec))?;
         let variant = intern(spec);
         // The start position must be a legal position of the variant.
         let checked = match variant.spec.family {
-            Family::TurnBased => crate::fen::parse_position(variant, &variant.spec.start_fen).map(|_| ()),
-            Family::Simultaneous => crate::simultaneous::SimPosition::from_fen(variant, &variant.spec.start_fen).map(|_| ()),
-            Family::Crowd => crate::crowd::CrowdPosition::from_fen(variant, &variant.spec.start_fen).map(|_| ()),
+            Family::TurnBased => {
+                crate::fen::parse_position(variant, &variant.spec.start_fen).map(|_| ())
+            }
+            Family::Simultaneous => {
+                crate::simultaneous::SimPosition::from_fen(variant, &variant.spec.start_fen)
+                    .map(|_| ())
+            }
+            Family::Crowd => {
+                crate::crowd::CrowdPosition::from_fen(variant, &variant.spec.start_fen).map(|_| ())
+            }
         };
         checked.map_err(|e| src.error(start_span, "start", e.to_string()))?;
         Ok(variant)
@@ -278,15 +323,29 @@ pub struct UnknownVariant {
 fn intern(spec: VariantSpec) -> &'static Variant {
     static TABLE: OnceLock<Mutex<HashMap<String, &'static Variant>>> = OnceLock::new();
     let key = format!("{spec:?}");
-    let mut table = TABLE.get_or_init(Default::default).lock().unwrap_or_else(|e| e.into_inner());
-    table.entry(key).or_insert_with(|| Box::leak(Box::new(Variant::compile(spec))))
+    let mut table = TABLE
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
+    table
+        .entry(key)
+        .or_insert_with(|| Box::leak(Box::new(Variant::compile(spec))))
 }
 
-fn single_letter(src: &Source, span: std::ops::Range<usize>, field: &str, s: &str) -> Result<char, VariantError> {
+fn single_letter(
+    src: &Source,
+    span: std::ops::Range<usize>,
+    field: &str,
+    s: &str,
+) -> Result<char, VariantError> {
     let mut chars = s.chars();
     match (chars.next(), chars.next()) {
         (Some(c), None) if c.is_ascii_uppercase() => Ok(c),
-        _ => Err(src.error(span, field, format!("`{s}` is not a single upper-case letter"))),
+        _ => Err(src.error(
+            span,
+            field,
+            format!("`{s}` is not a single upper-case letter"),
+        )),
     }
 }
 
@@ -296,23 +355,41 @@ fn resolve_spec(
     parent: Option<&VariantSpec>,
 ) -> Result<(VariantSpec, std::ops::Range<usize>), VariantError> {
     let id = raw.id.get_ref().clone();
-    if id.is_empty() || !id.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-') {
-        return Err(src.error(raw.id.span(), "id", "an id uses lower-case letters, digits and '-'"));
+    if id.is_empty()
+        || !id
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+    {
+        return Err(src.error(
+            raw.id.span(),
+            "id",
+            "an id uses lower-case letters, digits and '-'",
+        ));
     }
     let missing = |field: &str| src.error(0..0, field, "missing (and not inherited)");
 
     let files = raw.files.as_ref().map(|f| (*f.get_ref(), f.span()));
     let ranks = raw.ranks.as_ref().map(|r| (*r.get_ref(), r.span()));
-    let (files, files_span) = files.or(parent.map(|p| (p.shape.files, 0..0))).ok_or_else(|| missing("files"))?;
-    let (ranks, _) = ranks.or(parent.map(|p| (p.shape.ranks, 0..0))).ok_or_else(|| missing("ranks"))?;
-    let shape = Shape::new(files, ranks).map_err(|e| src.error(files_span, "files", e.to_string()))?;
+    let (files, files_span) = files
+        .or(parent.map(|p| (p.shape.files, 0..0)))
+        .ok_or_else(|| missing("files"))?;
+    let (ranks, _) = ranks
+        .or(parent.map(|p| (p.shape.ranks, 0..0)))
+        .ok_or_else(|| missing("ranks"))?;
+    let shape =
+        Shape::new(files, ranks).map_err(|e| src.error(files_span, "files", e.to_string()))?;
 
     // Pieces: the parent's, with the file's pieces added or replacing by letter.
     let mut pieces: Vec<ResolvedPiece> = parent.map(|p| p.pieces.clone()).unwrap_or_default();
     for p in raw.pieces.unwrap_or_default() {
         let letter = single_letter(src, p.letter.span(), "pieces.letter", p.letter.get_ref())?;
-        let rules = betza::parse(p.betza.get_ref())
-            .map_err(|e| src.error(p.betza.span(), "pieces.betza", format!("piece {letter}: {e}")))?;
+        let rules = betza::parse(p.betza.get_ref()).map_err(|e| {
+            src.error(
+                p.betza.span(),
+                "pieces.betza",
+                format!("piece {letter}: {e}"),
+            )
+        })?;
         let piece = ResolvedPiece {
             letter,
             name: p.name,
@@ -332,10 +409,18 @@ fn resolve_spec(
         return Err(missing("pieces"));
     }
     if pieces.len() > MAX_KINDS {
-        return Err(src.error(0..0, "pieces", format!("at most {MAX_KINDS} piece types, got {}", pieces.len())));
+        return Err(src.error(
+            0..0,
+            "pieces",
+            format!("at most {MAX_KINDS} piece types, got {}", pieces.len()),
+        ));
     }
     let mut rider_steps: Vec<(i8, i8)> = Vec::new();
-    for r in pieces.iter().flat_map(|p| &p.rules).filter(|r| r.is_rider()) {
+    for r in pieces
+        .iter()
+        .flat_map(|p| &p.rules)
+        .filter(|r| r.is_rider())
+    {
         for s in [(r.dx, r.dy), (-r.dx, -r.dy), (r.dx, -r.dy), (-r.dx, r.dy)] {
             if !rider_steps.contains(&s) {
                 rider_steps.push(s);
@@ -343,10 +428,21 @@ fn resolve_spec(
         }
     }
     if rider_steps.len() > MAX_DIRECTIONS {
-        return Err(src.error(0..0, "pieces", format!("at most {MAX_DIRECTIONS} rider directions, got {}", rider_steps.len())));
+        return Err(src.error(
+            0..0,
+            "pieces",
+            format!(
+                "at most {MAX_DIRECTIONS} rider directions, got {}",
+                rider_steps.len()
+            ),
+        ));
     }
     if pieces.iter().filter(|p| p.royal).count() != 1 {
-        return Err(src.error(0..0, "pieces", "exactly one piece type must be royal (the king)"));
+        return Err(src.error(
+            0..0,
+            "pieces",
+            "exactly one piece type must be royal (the king)",
+        ));
     }
     let has = |c: char| pieces.iter().any(|p| p.letter == c);
 
@@ -356,7 +452,11 @@ fn resolve_spec(
             for s in list.get_ref() {
                 let c = single_letter(src, list.span(), "promotion", s)?;
                 if !has(c) {
-                    return Err(src.error(list.span(), "promotion", format!("no piece with letter {c}")));
+                    return Err(src.error(
+                        list.span(),
+                        "promotion",
+                        format!("no piece with letter {c}"),
+                    ));
                 }
                 out.push(c);
             }
@@ -365,26 +465,45 @@ fn resolve_spec(
         None => parent.map(|p| p.promotion.clone()).unwrap_or_default(),
     };
     if pieces.iter().any(|p| p.pawn) && promotion.is_empty() {
-        return Err(src.error(0..0, "promotion", "a variant with pawns needs a promotion list"));
+        return Err(src.error(
+            0..0,
+            "promotion",
+            "a variant with pawns needs a promotion list",
+        ));
     }
 
-    let castling = raw.castling.as_ref().map(|c| *c.get_ref()).or(parent.map(|p| p.castling)).unwrap_or(CastlingStyle::None);
+    let castling = raw
+        .castling
+        .as_ref()
+        .map(|c| *c.get_ref())
+        .or(parent.map(|p| p.castling))
+        .unwrap_or(CastlingStyle::None);
     let castling_partners = match &raw.castling_partners {
         Some(list) => {
             let mut out = Vec::new();
             for s in list.get_ref() {
                 let c = single_letter(src, list.span(), "castling_partners", s)?;
                 if !has(c) {
-                    return Err(src.error(list.span(), "castling_partners", format!("no piece with letter {c}")));
+                    return Err(src.error(
+                        list.span(),
+                        "castling_partners",
+                        format!("no piece with letter {c}"),
+                    ));
                 }
                 out.push(c);
             }
             out
         }
-        None => parent.map(|p| p.castling_partners.clone()).unwrap_or_else(|| if has('R') { vec!['R'] } else { vec![] }),
+        None => parent
+            .map(|p| p.castling_partners.clone())
+            .unwrap_or_else(|| if has('R') { vec!['R'] } else { vec![] }),
     };
     if castling != CastlingStyle::None && castling_partners.is_empty() {
-        return Err(src.error(0..0, "castling_partners", "castling needs at least one partner piece"));
+        return Err(src.error(
+            0..0,
+            "castling_partners",
+            "castling needs at least one partner piece",
+        ));
     }
     let castling_king_files = match &raw.castling_king_files {
         Some(f) => {
@@ -392,38 +511,69 @@ fn resolve_spec(
             for (i, s) in f.get_ref().iter().enumerate() {
                 let b = s.as_bytes();
                 if b.len() != 1 || !b[0].is_ascii_lowercase() || b[0] - b'a' >= shape.files {
-                    return Err(src.error(f.span(), "castling_king_files", format!("`{s}` is not a file of this board")));
+                    return Err(src.error(
+                        f.span(),
+                        "castling_king_files",
+                        format!("`{s}` is not a file of this board"),
+                    ));
                 }
                 out[i] = b[0] - b'a';
             }
             out
         }
-        None => parent.map(|p| p.castling_king_files).unwrap_or([2, shape.files.saturating_sub(2)]),
+        None => parent
+            .map(|p| p.castling_king_files)
+            .unwrap_or([2, shape.files.saturating_sub(2)]),
     };
     // The partner lands beside the king on the inner side, so each king file
     // needs a square inside it, and queen side lies left of king side.
     let [q, k] = castling_king_files;
-    if castling == CastlingStyle::Standard && !(q + 1 < shape.files && k >= 1 && k < shape.files && q < k) {
+    if castling == CastlingStyle::Standard
+        && !(q + 1 < shape.files && k >= 1 && k < shape.files && q < k)
+    {
         let span = raw.castling_king_files.as_ref().map_or(0..0, |f| f.span());
-        return Err(src.error(span, "castling_king_files", "needs queen-side file left of king-side file, with room for the partner beside each"));
+        return Err(src.error(
+            span,
+            "castling_king_files",
+            "needs queen-side file left of king-side file, with room for the partner beside each",
+        ));
     }
 
     let start = raw.start.as_ref().map(|s| (s.get_ref().clone(), s.span()));
-    let (start_fen, start_span) = start.or(parent.map(|p| (p.start_fen.clone(), 0..0))).ok_or_else(|| missing("start"))?;
+    let (start_fen, start_span) = start
+        .or(parent.map(|p| (p.start_fen.clone(), 0..0)))
+        .ok_or_else(|| missing("start"))?;
 
-    let family = raw.family.as_ref().map(|f| *f.get_ref()).or(parent.map(|p| p.family)).unwrap_or(Family::TurnBased);
+    let family = raw
+        .family
+        .as_ref()
+        .map(|f| *f.get_ref())
+        .or(parent.map(|p| p.family))
+        .unwrap_or(Family::TurnBased);
     let simultaneous = match (family, &raw.simultaneous) {
         (Family::Simultaneous, Some(r)) => Some(*r.get_ref()),
-        (Family::Simultaneous, None) => parent.and_then(|p| p.simultaneous).or(Some(Default::default())),
+        (Family::Simultaneous, None) => parent
+            .and_then(|p| p.simultaneous)
+            .or(Some(Default::default())),
         (_, Some(r)) => {
-            return Err(src.error(r.span(), "simultaneous", "only a variant with family = \"simultaneous\" takes this table"))
+            return Err(src.error(
+                r.span(),
+                "simultaneous",
+                "only a variant with family = \"simultaneous\" takes this table",
+            ))
         }
         (_, None) => None,
     };
     let spec = VariantSpec {
         id,
-        name: raw.name.or(parent.map(|p| p.name.clone())).unwrap_or_else(|| raw.id.get_ref().clone()),
-        description: raw.description.or(parent.map(|p| p.description.clone())).unwrap_or_default(),
+        name: raw
+            .name
+            .or(parent.map(|p| p.name.clone()))
+            .unwrap_or_else(|| raw.id.get_ref().clone()),
+        description: raw
+            .description
+            .or(parent.map(|p| p.description.clone()))
+            .unwrap_or_default(),
         family,
         simultaneous,
         shape,
@@ -433,10 +583,21 @@ fn resolve_spec(
         castling,
         castling_partners,
         castling_king_files,
-        fifty_move_rule: raw.fifty_move_rule.or(parent.map(|p| p.fifty_move_rule)).unwrap_or(true),
+        fifty_move_rule: raw
+            .fifty_move_rule
+            .or(parent.map(|p| p.fifty_move_rule))
+            .unwrap_or(true),
         repetition: raw.repetition.or(parent.map(|p| p.repetition)).unwrap_or(3),
-        insufficient_material: raw.insufficient_material.or(parent.map(|p| p.insufficient_material)).unwrap_or(true),
-        stalemate: raw.stalemate.as_ref().map(|s| *s.get_ref()).or(parent.map(|p| p.stalemate)).unwrap_or(StalemateResult::Draw),
+        insufficient_material: raw
+            .insufficient_material
+            .or(parent.map(|p| p.insufficient_material))
+            .unwrap_or(true),
+        stalemate: raw
+            .stalemate
+            .as_ref()
+            .map(|s| *s.get_ref())
+            .or(parent.map(|p| p.stalemate))
+            .unwrap_or(StalemateResult::Draw),
     };
     Ok((spec, start_span))
 }
@@ -539,7 +700,10 @@ impl Variant {
 
     pub fn kind_by_letter(&self, letter: char) -> Option<Kind> {
         let up = letter.to_ascii_uppercase();
-        self.kinds.iter().position(|k| k.letter == up).map(|i| Kind(i as u8))
+        self.kinds
+            .iter()
+            .position(|k| k.letter == up)
+            .map(|i| Kind(i as u8))
     }
 
     pub fn kind(&self, kind: Kind) -> &KindInfo {
@@ -553,7 +717,11 @@ impl Variant {
 
     /// The first-rank (home) squares of a colour.
     pub fn home_rank(&self, color: Color) -> Bitboard {
-        self.shape.rank_mask(if color == Color::White { 0 } else { self.shape.ranks - 1 })
+        self.shape.rank_mask(if color == Color::White {
+            0
+        } else {
+            self.shape.ranks - 1
+        })
     }
 
     /// The attack of a ride from `sq` given occupancy.
@@ -565,7 +733,11 @@ impl Variant {
             return ray;
         }
         let dir = &self.dirs[ride.dir];
-        let nearest = if dir.ascending { blockers.lowest() } else { blockers.highest() };
+        let nearest = if dir.ascending {
+            blockers.lowest()
+        } else {
+            blockers.highest()
+        };
         match nearest {
             Some(b) => ray & !dir.ray[b.index()],
             None => ray,
@@ -613,7 +785,10 @@ impl Variant {
         let royal = Kind(kinds.iter().position(|k| k.royal).unwrap_or(0) as u8);
         let kind_of = |c: char| Kind(kinds.iter().position(|k| k.letter == c).unwrap_or(0) as u8);
         let promotion_kinds = spec.promotion.iter().map(|&c| kind_of(c)).collect();
-        let castling_partner_kinds = spec.castling_partners.iter().fold(0u32, |m, &c| m | 1 << kind_of(c).0);
+        let castling_partner_kinds = spec
+            .castling_partners
+            .iter()
+            .fold(0u32, |m, &c| m | 1 << kind_of(c).0);
 
         // Directions used by any rider, in both orientations.
         let mut steps: Vec<(i8, i8)> = Vec::new();
@@ -631,16 +806,27 @@ impl Variant {
             .map(|&(dx, dy)| Direction {
                 step: (dx, dy),
                 ascending: (dy as i32) * shape.files as i32 + dx as i32 > 0,
-                ray: shape.squares().map(|sq| ray_mask(shape, sq, dx, dy, 0)).collect(),
+                ray: shape
+                    .squares()
+                    .map(|sq| ray_mask(shape, sq, dx, dy, 0))
+                    .collect(),
             })
             .collect();
         assert!(dirs.len() <= MAX_DIRECTIONS, "checked in resolve_spec");
-        let dir_index = |dx: i8, dy: i8| dirs.iter().position(|d| d.step == (dx, dy)).expect("direction registered");
+        let dir_index = |dx: i8, dy: i8| {
+            dirs.iter()
+                .position(|d| d.step == (dx, dy))
+                .expect("direction registered")
+        };
 
         // Ranks each kind of each colour starts on, for `i` moves.
         let start_board = spec.start_fen.split_whitespace().next().unwrap_or("");
         let home_ranks = |color: Color, letter: char| -> Vec<u8> {
-            let target = if color == Color::White { letter } else { letter.to_ascii_lowercase() };
+            let target = if color == Color::White {
+                letter
+            } else {
+                letter.to_ascii_lowercase()
+            };
             start_board
                 .split('/')
                 .enumerate()
@@ -656,7 +842,13 @@ impl Variant {
             spec.pieces
                 .iter()
                 .map(|p| {
-                    let orient = |r: &MoveRule| if color == Color::White { (r.dx, r.dy) } else { (r.dx, -r.dy) };
+                    let orient = |r: &MoveRule| {
+                        if color == Color::White {
+                            (r.dx, r.dy)
+                        } else {
+                            (r.dx, -r.dy)
+                        }
+                    };
                     let homes = home_ranks(color, p.letter);
                     let build = |want_capture: bool, reverse: bool| -> MoveSet {
                         let mut set = MoveSet {
@@ -666,7 +858,11 @@ impl Variant {
                         };
                         let mut ride_masks: Vec<(usize, Vec<Bitboard>)> = Vec::new();
                         for r in &p.rules {
-                            let ok = if want_capture { r.can_capture } else { r.can_move };
+                            let ok = if want_capture {
+                                r.can_capture
+                            } else {
+                                r.can_move
+                            };
                             if !ok {
                                 continue;
                             }
@@ -682,12 +878,16 @@ impl Variant {
                                     continue;
                                 }
                                 if r.range == 1 {
-                                    let Some(to) = shape.offset(sq, dx as i32, dy as i32) else { continue };
+                                    let Some(to) = shape.offset(sq, dx as i32, dy as i32) else {
+                                        continue;
+                                    };
                                     if r.lame {
                                         let g = gcd(dx.unsigned_abs(), dy.unsigned_abs()) as i8;
                                         let (ux, uy) = (dx / g, dy / g);
                                         let path = (1..g)
-                                            .filter_map(|k| shape.offset(sq, (ux * k) as i32, (uy * k) as i32))
+                                            .filter_map(|k| {
+                                                shape.offset(sq, (ux * k) as i32, (uy * k) as i32)
+                                            })
                                             .fold(Bitboard::EMPTY, |b, s| b.with(s));
                                         set.lame[sq.index()].push((to, path));
                                     } else {
@@ -695,18 +895,24 @@ impl Variant {
                                     }
                                 } else {
                                     let d = dir_index(dx, dy);
-                                    let entry = match ride_masks.iter().position(|(dd, _)| *dd == d) {
+                                    let entry = match ride_masks.iter().position(|(dd, _)| *dd == d)
+                                    {
                                         Some(i) => i,
                                         None => {
-                                            ride_masks.push((d, vec![Bitboard::EMPTY; shape.len()]));
+                                            ride_masks
+                                                .push((d, vec![Bitboard::EMPTY; shape.len()]));
                                             ride_masks.len() - 1
                                         }
                                     };
-                                    ride_masks[entry].1[sq.index()] |= ray_mask(shape, sq, dx, dy, r.range);
+                                    ride_masks[entry].1[sq.index()] |=
+                                        ray_mask(shape, sq, dx, dy, r.range);
                                 }
                             }
                         }
-                        set.rides = ride_masks.into_iter().map(|(dir, mask)| Ride { dir, mask }).collect();
+                        set.rides = ride_masks
+                            .into_iter()
+                            .map(|(dir, mask)| Ride { dir, mask })
+                            .collect();
                         set
                     };
                     let quiet = build(false, false);
@@ -731,11 +937,19 @@ impl Variant {
                             en_passant_from[to.index()] |= from.bit();
                         }
                     }
-                    if !capture.is_simple() || p.rules.iter().any(|r| r.can_capture && r.range > 1) {
+                    if !capture.is_simple() || p.rules.iter().any(|r| r.can_capture && r.range > 1)
+                    {
                         needs_slow_legality = true;
                     }
                     let symmetric_modes = quiet == capture;
-                    PieceTables { quiet, capture, en_passant, en_passant_from, symmetric_modes, reverse_capture }
+                    PieceTables {
+                        quiet,
+                        capture,
+                        en_passant,
+                        en_passant_from,
+                        symmetric_modes,
+                        reverse_capture,
+                    }
                 })
                 .collect()
         });
@@ -745,7 +959,10 @@ impl Variant {
                 .map(|d| {
                     tables[c].iter().enumerate().fold(0u32, |m, (k, t)| {
                         let full = t.reverse_capture.rides.iter().any(|r| {
-                            r.dir == d && shape.squares().all(|sq| r.mask[sq.index()] == dirs[d].ray[sq.index()])
+                            r.dir == d
+                                && shape
+                                    .squares()
+                                    .all(|sq| r.mask[sq.index()] == dirs[d].ray[sq.index()])
                         });
                         if full {
                             m | 1 << k
@@ -757,12 +974,24 @@ impl Variant {
                 .collect()
         });
         let kinds_where = |c: usize, pred: &dyn Fn(&MoveSet) -> bool| {
-            tables[c].iter().enumerate().fold(0u32, |m, (k, t)| if pred(&t.reverse_capture) { m | 1 << k } else { m })
+            tables[c].iter().enumerate().fold(0u32, |m, (k, t)| {
+                if pred(&t.reverse_capture) {
+                    m | 1 << k
+                } else {
+                    m
+                }
+            })
         };
-        let reverse_leapers = [0, 1].map(|c| kinds_where(c, &|rc| rc.leaps.iter().any(|b| b.any())));
+        let reverse_leapers =
+            [0, 1].map(|c| kinds_where(c, &|rc| rc.leaps.iter().any(|b| b.any())));
         let reverse_complex = [0, 1].map(|c| {
             kinds_where(c, &|rc| {
-                !rc.is_simple() || rc.rides.iter().any(|r| shape.squares().any(|sq| r.mask[sq.index()] != dirs[r.dir].ray[sq.index()]))
+                !rc.is_simple()
+                    || rc.rides.iter().any(|r| {
+                        shape
+                            .squares()
+                            .any(|sq| r.mask[sq.index()] != dirs[r.dir].ray[sq.index()])
+                    })
             })
         });
         let promotion_zone = [shape.rank_mask(shape.ranks - 1), shape.rank_mask(0)];
@@ -821,7 +1050,13 @@ mod tests {
             let v = reg.get(id).unwrap();
             assert_eq!(v.id(), id);
         }
-        assert_eq!(reg.get("parity12").unwrap().shape, Shape { files: 12, ranks: 8 });
+        assert_eq!(
+            reg.get("parity12").unwrap().shape,
+            Shape {
+                files: 12,
+                ranks: 8
+            }
+        );
         let err = reg.get_or_err("nope").unwrap_err();
         assert!(err.to_string().contains("chess"));
     }
@@ -831,18 +1066,35 @@ mod tests {
         let reg = Registry::builtin();
         let text = "id = \"x\"\ninherits = \"chess\"\n\n[[pieces]]\nletter = \"Z\"\nname = \"Zed\"\nbetza = \"Wq\"\n";
         let e = reg.resolve("my.toml", text).unwrap_err();
-        assert_eq!((e.file.as_str(), e.line, e.field.as_str()), ("my.toml", 7, "pieces.betza"));
+        assert_eq!(
+            (e.file.as_str(), e.line, e.field.as_str()),
+            ("my.toml", 7, "pieces.betza")
+        );
         assert!(e.message.contains("unknown modifier"), "{e}");
 
-        let e = reg.resolve("my.toml", "id = \"x\"\nfiles = \"eight\"\n").unwrap_err();
+        let e = reg
+            .resolve("my.toml", "id = \"x\"\nfiles = \"eight\"\n")
+            .unwrap_err();
         assert_eq!((e.line, e.field.as_str()), (2, "files"), "{e}");
-        let e = reg.resolve("my.toml", "id = \"x\"\ninherits = \"chess\"\ncastling = \"fancy\"\n").unwrap_err();
+        let e = reg
+            .resolve(
+                "my.toml",
+                "id = \"x\"\ninherits = \"chess\"\ncastling = \"fancy\"\n",
+            )
+            .unwrap_err();
         assert_eq!((e.line, e.field.as_str()), (3, "castling"), "{e}");
 
-        let e = reg.resolve("my.toml", "id = \"x\"\ninherits = \"chess\"\nstart = \"8/8 w - - 0 1\"\n").unwrap_err();
+        let e = reg
+            .resolve(
+                "my.toml",
+                "id = \"x\"\ninherits = \"chess\"\nstart = \"8/8 w - - 0 1\"\n",
+            )
+            .unwrap_err();
         assert_eq!((e.line, e.field.as_str()), (3, "start"), "{e}");
 
-        let e = reg.resolve("my.toml", "id = \"x\"\ninherits = \"chess\"\nbogus = 1\n").unwrap_err();
+        let e = reg
+            .resolve("my.toml", "id = \"x\"\ninherits = \"chess\"\nbogus = 1\n")
+            .unwrap_err();
         assert_eq!(e.line, 3, "{e}");
         assert!(e.message.contains("bogus"), "{e}");
     }

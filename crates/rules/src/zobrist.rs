@@ -16,7 +16,6 @@ pub struct Keys {
     pub black_to_move: u64,
 }
 
-
 impl Keys {
     pub fn new(squares: usize, kinds: usize) -> Keys {
         // A fixed seed, so keys are the same in every run.
@@ -26,7 +25,13 @@ impl Keys {
         castling.iter_mut().for_each(|k| *k = rng.next_u64());
         let mut en_passant = [0; MAX_SQUARES];
         en_passant.iter_mut().for_each(|k| *k = rng.next_u64());
-        Keys { kinds, pieces, castling, en_passant, black_to_move: rng.next_u64() }
+        Keys {
+            kinds,
+            pieces,
+            castling,
+            en_passant,
+            black_to_move: rng.next_u64(),
+        }
     }
 
     #[inline]

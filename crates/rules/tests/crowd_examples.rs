@@ -23,7 +23,10 @@ fn sq(name: &str) -> Square {
 }
 
 fn moves_to(p: &CrowdPosition, to: &str) -> Vec<Move> {
-    p.legal_moves().into_iter().filter(|m| m.to == sq(to)).collect()
+    p.legal_moves()
+        .into_iter()
+        .filter(|m| m.to == sq(to))
+        .collect()
 }
 
 fn play(p: &CrowdPosition, uci: &str) -> CrowdPosition {
@@ -37,7 +40,11 @@ fn letters(p: &CrowdPosition, at: &str) -> String {
         .iter()
         .map(|q: &Piece| {
             let l = v.kinds[q.kind.index()].letter;
-            if q.color == Color::White { l } else { l.to_ascii_lowercase() }
+            if q.color == Color::White {
+                l
+            } else {
+                l.to_ascii_lowercase()
+            }
         })
         .collect()
 }
@@ -49,7 +56,10 @@ fn both_kings_on_f3() {
     // power. The Knight at g1 can join the crowd at f3."
     let p = pos("rnbq1bnr/pppppppp/8/8/8/5(Kk)2/PPPPPPPP/RNBQ1BNR w - - 0 1");
     assert!(!p.is_check(), "a king in a crowd is not in check");
-    let mut from: Vec<String> = moves_to(&p, "f3").iter().map(|m| sin().shape.name(m.from).to_string()).collect();
+    let mut from: Vec<String> = moves_to(&p, "f3")
+        .iter()
+        .map(|m| sin().shape.name(m.from).to_string())
+        .collect();
     from.sort();
     assert_eq!(from, ["e2", "f2", "g1", "g2"]);
     for m in moves_to(&p, "f3") {
@@ -92,7 +102,10 @@ fn pawns_are_never_blockaded() {
     for m in ["e2e4", "e7e6", "d2d4", "d7d5", "e4e5"] {
         p = play(&p, m);
     }
-    assert_eq!(p.to_fen(), "rnbqkbnr/ppp2ppp/4p3/3pP3/3P4/8/PPP2PPP/RNBQKBNR b KQkq - 0 3");
+    assert_eq!(
+        p.to_fen(),
+        "rnbqkbnr/ppp2ppp/4p3/3pP3/3P4/8/PPP2PPP/RNBQKBNR b KQkq - 0 3"
+    );
     for m in ["e6e5", "d5d4"] {
         assert!(notation::parse_uci(&p, m).is_ok(), "{m}");
     }
@@ -173,22 +186,38 @@ fn leaving_a_mixed_crowd_names_the_piece() {
     assert_eq!(to_d8.len(), 2);
     assert_ne!(to_d8[0], to_d8[1]);
     let kinds: Vec<String> = to_d8.iter().map(|&m| letters(&p.play(m), "d8")).collect();
-    assert!(kinds.contains(&"Q".to_string()) && kinds.contains(&"R".to_string()), "{kinds:?}");
+    assert!(
+        kinds.contains(&"Q".to_string()) && kinds.contains(&"R".to_string()),
+        "{kinds:?}"
+    );
 }
 
 #[test]
 fn en_passant_and_castling_out_of_a_mixed_crowd_name_the_piece() {
     // Found by random play: `e4f3` fitted both the bishop and the en passant.
     let p = pos("4k3/8/8/8/4(Pbp)P2/8/8/4K3 b - f3 0 1");
-    let ep = moves_to(&p, "f3").into_iter().find(|m| m.special == parity_rules::Special::EnPassant).unwrap();
+    let ep = moves_to(&p, "f3")
+        .into_iter()
+        .find(|m| m.special == parity_rules::Special::EnPassant)
+        .unwrap();
     assert_eq!(notation::uci(&p, ep), "Pe4f3");
     assert_eq!(notation::parse_uci(&p, "Pe4f3"), Ok(ep));
-    assert!(matches!(notation::parse_uci(&p, "e4f3"), Err(notation::NotationError::Ambiguous { .. })));
+    assert!(matches!(
+        notation::parse_uci(&p, "e4f3"),
+        Err(notation::NotationError::Ambiguous { .. })
+    ));
     let castle = pos("k7/8/8/8/8/8/8/4(KQb)2R w K - 0 1");
-    let o_o = castle.legal_moves().into_iter().find(|m| m.is_castle()).unwrap();
+    let o_o = castle
+        .legal_moves()
+        .into_iter()
+        .find(|m| m.is_castle())
+        .unwrap();
     assert_eq!(notation::uci(&castle, o_o), "Ke1g1");
     assert_eq!(notation::parse_uci(&castle, "Ke1g1"), Ok(o_o));
-    assert_eq!(notation::uci(&castle, notation::parse_uci(&castle, "Qe1g1").unwrap()), "Qe1g1");
+    assert_eq!(
+        notation::uci(&castle, notation::parse_uci(&castle, "Qe1g1").unwrap()),
+        "Qe1g1"
+    );
 }
 
 #[test]
@@ -199,10 +228,22 @@ fn notation_of_joins_and_crowd_exits() {
     // Joins are written like quiet moves; pawns name their file when several can go.
     assert_eq!(sans, ["Nf3", "ef3", "ff3", "gf3"]);
     let q = pos("4k3/8/8/8/3(QRp)4/8/8/4K3 w - - 0 1");
-    let mut out: Vec<(String, String)> = moves_to(&q, "d8").into_iter().map(|m| (notation::uci(&q, m), q.san(m))).collect();
+    let mut out: Vec<(String, String)> = moves_to(&q, "d8")
+        .into_iter()
+        .map(|m| (notation::uci(&q, m), q.san(m)))
+        .collect();
     out.sort();
-    assert_eq!(out, [("Qd4d8".to_string(), "Qd8+".to_string()), ("Rd4d8".to_string(), "Rd8+".to_string())]);
-    assert!(matches!(notation::parse_uci(&q, "d4d8"), Err(notation::NotationError::Ambiguous { .. })));
+    assert_eq!(
+        out,
+        [
+            ("Qd4d8".to_string(), "Qd8+".to_string()),
+            ("Rd4d8".to_string(), "Rd8+".to_string())
+        ]
+    );
+    assert!(matches!(
+        notation::parse_uci(&q, "d4d8"),
+        Err(notation::NotationError::Ambiguous { .. })
+    ));
 }
 
 #[test]
@@ -218,10 +259,16 @@ fn records_replay() {
     assert_eq!(letters(g.position(), "e5"), "Pp");
     assert_eq!(g.outcome(), None);
     let g = replay("[Variant \"safety-in-numbers\"]\n1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7#\n");
-    assert_eq!(g.outcome().map(|o| o.reason), Some(parity_rules::game::Reason::Checkmate));
+    assert_eq!(
+        g.outcome().map(|o| o.reason),
+        Some(parity_rules::game::Reason::Checkmate)
+    );
     // The queen in the crowd guards d8, so the king may not take the rook.
     let with_crowd = "[Variant \"safety-in-numbers\"]\n[FEN \"4k3/8/8/8/3(QRp)4/8/8/4K3 w - - 0 1\"]\n1. Rd8+ Kf7\n";
-    assert_eq!(replay(with_crowd).position().to_fen(), "3R4/5k2/8/8/3(Qp)4/8/8/4K3 w - - 2 2");
+    assert_eq!(
+        replay(with_crowd).position().to_fen(),
+        "3R4/5k2/8/8/3(Qp)4/8/8/4K3 w - - 2 2"
+    );
     assert!(parity_rules::record::replay(&reg, &with_crowd.replace("Kf7", "Kxd8")).is_err());
 }
 
@@ -266,8 +313,14 @@ fn two_powers_reaching_a_lone_enemy_capture_or_join() {
 
     // Notation: the capture as before; the join without `x` in SAN and with
     // a trailing `&` in coordinates. Both read back.
-    assert_eq!((notation::uci(&p, take), p.san(take)), ("d5c5".to_string(), "Wxc5".to_string()));
-    assert_eq!((notation::uci(&p, join), p.san(join)), ("d5c5&".to_string(), "Wc5".to_string()));
+    assert_eq!(
+        (notation::uci(&p, take), p.san(take)),
+        ("d5c5".to_string(), "Wxc5".to_string())
+    );
+    assert_eq!(
+        (notation::uci(&p, join), p.san(join)),
+        ("d5c5&".to_string(), "Wc5".to_string())
+    );
     assert_eq!(notation::parse_uci(&p, "d5c5"), Ok(take));
     assert_eq!(notation::parse_uci(&p, "d5c5&"), Ok(join));
     assert_eq!(notation::parse_san(&p, "Wxc5"), Ok(take));
@@ -275,8 +328,14 @@ fn two_powers_reaching_a_lone_enemy_capture_or_join() {
     assert_eq!(notation::parse_san(&p, "Wd5-c5"), Ok(join));
     assert_eq!(notation::parse_san(&p, "WxP"), Ok(take));
     // Where only one way exists, nothing changes and `&` is refused.
-    assert_eq!((notation::uci(&p, d7[0]), p.san(d7[0])), ("d5d7".to_string(), "Wd7+".to_string()));
-    assert_eq!((notation::uci(&p, e6[0]), p.san(e6[0])), ("d5e6".to_string(), "Wxe6".to_string()));
+    assert_eq!(
+        (notation::uci(&p, d7[0]), p.san(d7[0])),
+        ("d5d7".to_string(), "Wd7+".to_string())
+    );
+    assert_eq!(
+        (notation::uci(&p, e6[0]), p.san(e6[0])),
+        ("d5e6".to_string(), "Wxe6".to_string())
+    );
     for refused in ["d5d7&", "d5e6&", "d5c5&&", "d5&c5"] {
         assert!(notation::parse_uci(&p, refused).is_err(), "{refused}");
     }
@@ -285,17 +344,33 @@ fn two_powers_reaching_a_lone_enemy_capture_or_join() {
 #[test]
 fn joining_out_of_a_mixed_crowd_names_the_piece() {
     let p = warden_pos("4k3/8/8/2n(WQb)4/8/8/7K/8 w - - 0 1");
-    let mut out: Vec<(String, String)> = moves_to(&p, "c5").into_iter().map(|m| (notation::uci(&p, m), p.san(m))).collect();
+    let mut out: Vec<(String, String)> = moves_to(&p, "c5")
+        .into_iter()
+        .map(|m| (notation::uci(&p, m), p.san(m)))
+        .collect();
     out.sort();
     let pair = |u: &str, s: &str| (u.to_string(), s.to_string());
-    assert_eq!(out, [pair("Qd5c5", "Qxc5"), pair("Wd5c5", "Wxc5"), pair("Wd5c5&", "Wc5")]);
+    assert_eq!(
+        out,
+        [
+            pair("Qd5c5", "Qxc5"),
+            pair("Wd5c5", "Wxc5"),
+            pair("Wd5c5&", "Wc5")
+        ]
+    );
     let join = notation::parse_uci(&p, "Wd5c5&").unwrap();
-    assert_eq!(join.special, parity_rules::Special::Join(Some(p.variant().kind_by_letter('W').unwrap())));
+    assert_eq!(
+        join.special,
+        parity_rules::Special::Join(Some(p.variant().kind_by_letter('W').unwrap()))
+    );
     assert_eq!(letters(&p.play(join), "c5"), "Wn");
     assert_eq!(letters(&p.play(join), "d5"), "Qb");
     // Only the Warden can join, so the letter may be left out; the capture needs it.
     assert_eq!(notation::parse_uci(&p, "d5c5&"), Ok(join));
-    assert!(matches!(notation::parse_uci(&p, "d5c5"), Err(notation::NotationError::Ambiguous { .. })));
+    assert!(matches!(
+        notation::parse_uci(&p, "d5c5"),
+        Err(notation::NotationError::Ambiguous { .. })
+    ));
 }
 
 #[test]
@@ -323,21 +398,44 @@ fn a_warden_joins_the_enemy_king_from_afar() {
 fn joins_replay_from_records() {
     let v = warden();
     let replay = |moves: &str| {
-        let text = format!("[Variant \"crowd-warden\"]\n[FEN \"4k3/3n4/4b3/2pW4/8/8/7K/8 w - - 0 1\"]\n{moves}\n");
-        parity_rules::record::replay_crowd(v, &parity_rules::record::parse(&text).unwrap(), |_, _, _, _| {})
+        let text = format!(
+            "[Variant \"crowd-warden\"]\n[FEN \"4k3/3n4/4b3/2pW4/8/8/7K/8 w - - 0 1\"]\n{moves}\n"
+        );
+        parity_rules::record::replay_crowd(
+            v,
+            &parity_rules::record::parse(&text).unwrap(),
+            |_, _, _, _| {},
+        )
     };
-    assert_eq!(letters(replay("1. Wc5 Nb6").unwrap().position(), "c5"), "Wp");
-    assert_eq!(letters(replay("1. d5c5& Nb6").unwrap().position(), "c5"), "Wp");
-    assert_eq!(letters(replay("1. Wxc5 Nb6").unwrap().position(), "c5"), "W");
-    assert_eq!(letters(replay("1. d5c5 Nb6").unwrap().position(), "c5"), "W");
+    assert_eq!(
+        letters(replay("1. Wc5 Nb6").unwrap().position(), "c5"),
+        "Wp"
+    );
+    assert_eq!(
+        letters(replay("1. d5c5& Nb6").unwrap().position(), "c5"),
+        "Wp"
+    );
+    assert_eq!(
+        letters(replay("1. Wxc5 Nb6").unwrap().position(), "c5"),
+        "W"
+    );
+    assert_eq!(
+        letters(replay("1. d5c5 Nb6").unwrap().position(), "c5"),
+        "W"
+    );
 }
 
 #[test]
 fn insufficient_material_ends_the_game() {
     use parity_rules::crowd::CrowdGame;
     use parity_rules::game::{Reason, Result as Res};
-    let outcome = |v: &'static Variant, fen: &str| CrowdGame::new(CrowdPosition::from_fen(v, fen).unwrap()).outcome();
-    let dead = Some(parity_rules::Outcome { result: Res::Draw, reason: Reason::InsufficientMaterial });
+    let outcome = |v: &'static Variant, fen: &str| {
+        CrowdGame::new(CrowdPosition::from_fen(v, fen).unwrap()).outcome()
+    };
+    let dead = Some(parity_rules::Outcome {
+        result: Res::Draw,
+        reason: Reason::InsufficientMaterial,
+    });
     for fen in [
         "k7/8/8/8/8/8/8/K7 w - - 0 1",
         "k7/8/8/8/8/8/8/KN6 w - - 0 1",
@@ -363,9 +461,12 @@ fn insufficient_material_ends_the_game() {
     assert_eq!(outcome(warden(), "k7/8/8/8/8/8/8/KW6 w - - 0 1"), None);
     // A capture that leaves king and knight against king ends the game.
     let mut g = CrowdGame::new(pos("k7/8/8/8/8/8/1r6/KN6 w - - 0 1"));
-    g.play(notation::parse_uci(g.position(), "a1b2").unwrap()).unwrap();
+    g.play(notation::parse_uci(g.position(), "a1b2").unwrap())
+        .unwrap();
     assert_eq!(g.outcome(), dead);
-    assert!(g.play(notation::parse_uci(g.position(), "a8b8").unwrap()).is_err());
+    assert!(g
+        .play(notation::parse_uci(g.position(), "a8b8").unwrap())
+        .is_err());
     // The variant file may turn the rule off.
     let mut reg = Registry::builtin();
     let off = reg.add_text("off.toml", "id = \"sin-no-material\"\ninherits = \"safety-in-numbers\"\ninsufficient_material = false\n").unwrap();
@@ -379,7 +480,11 @@ fn board(pieces: &[(usize, char)]) -> String {
         let mut row = String::new();
         let mut empty = 0;
         for file in 0..8 {
-            let here: String = pieces.iter().filter(|p| p.0 == rank * 8 + file).map(|p| p.1).collect();
+            let here: String = pieces
+                .iter()
+                .filter(|p| p.0 == rank * 8 + file)
+                .map(|p| p.1)
+                .collect();
             if here.is_empty() {
                 empty += 1;
                 continue;
@@ -388,7 +493,11 @@ fn board(pieces: &[(usize, char)]) -> String {
                 row.push_str(&empty.to_string());
                 empty = 0;
             }
-            row.push_str(&if here.len() > 1 { format!("({here})") } else { here });
+            row.push_str(&if here.len() > 1 {
+                format!("({here})")
+            } else {
+                here
+            });
         }
         if empty > 0 {
             row.push_str(&empty.to_string());
@@ -413,11 +522,25 @@ fn king_and_minor_never_mate_a_bare_king_even_with_crowds() {
                     let mut pieces = vec![(wk, 'K'), (bk, 'k')];
                     pieces.extend(minor.map(|c| (m, c)));
                     for side in ["w", "b"] {
-                        let Ok(p) = CrowdPosition::from_fen(sin(), &format!("{} {side} - - 0 1", board(&pieces))) else { continue };
+                        let Ok(p) = CrowdPosition::from_fen(
+                            sin(),
+                            &format!("{} {side} - - 0 1", board(&pieces)),
+                        ) else {
+                            continue;
+                        };
                         checked += 1;
-                        assert!(!(p.is_check() && p.legal_moves().is_empty()), "mate: {}", p.to_fen());
+                        assert!(
+                            !(p.is_check() && p.legal_moves().is_empty()),
+                            "mate: {}",
+                            p.to_fen()
+                        );
                         let own_king = minor.map(|c| if c.is_ascii_uppercase() { wk } else { bk });
-                        assert_eq!(p.insufficient_material(), minor.is_none() || own_king != Some(m), "{}", p.to_fen());
+                        assert_eq!(
+                            p.insufficient_material(),
+                            minor.is_none() || own_king != Some(m),
+                            "{}",
+                            p.to_fen()
+                        );
                     }
                 }
             }
@@ -428,13 +551,31 @@ fn king_and_minor_never_mate_a_bare_king_even_with_crowds() {
 
 /// Start positions of random play: (Warden variant?, FEN).
 const ROOTS: &[(bool, &str)] = &[
-    (false, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"),
-    (false, "rnbq1bnr/pppppppp/8/8/8/5(Kk)2/PPPPPPPP/RNBQ1BNR w - - 0 1"),
-    (false, "rnbqkbnr/ppp2ppp/4p3/3pP3/3P4/8/PPP2PPP/RNBQKBNR b KQkq - 0 3"),
+    (
+        false,
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    ),
+    (
+        false,
+        "rnbq1bnr/pppppppp/8/8/8/5(Kk)2/PPPPPPPP/RNBQ1BNR w - - 0 1",
+    ),
+    (
+        false,
+        "rnbqkbnr/ppp2ppp/4p3/3pP3/3P4/8/PPP2PPP/RNBQKBNR b KQkq - 0 3",
+    ),
     (false, "4k3/1P6/8/3(PPbn)4/8/8/p7/R3K2R w KQ - 0 1"),
-    (false, "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"),
-    (true, "rwbqkbwr/pppppppp/8/8/8/8/PPPPPPPP/RWBQKBWR w KQkq - 0 1"),
-    (true, "r3k2r/1w4P1/8/2n(WQb)p3/3w4/8/1p2P3/R3K2R w KQkq - 0 1"),
+    (
+        false,
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    ),
+    (
+        true,
+        "rwbqkbwr/pppppppp/8/8/8/8/PPPPPPPP/RWBQKBWR w KQkq - 0 1",
+    ),
+    (
+        true,
+        "r3k2r/1w4P1/8/2n(WQb)p3/3w4/8/1p2P3/R3K2R w KQkq - 0 1",
+    ),
     (true, "4k3/1P1w4/3(Pb)4/8/8/8/3(WNp)4/6K1 w - - 0 1"),
 ];
 

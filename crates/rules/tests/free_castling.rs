@@ -12,8 +12,12 @@ fn parity12(fen_text: &str) -> Position {
 }
 
 fn castles(pos: &Position) -> Vec<String> {
-    let mut out: Vec<String> =
-        pos.legal_moves().into_iter().filter(|m| m.is_castle()).map(|m| notation::uci(pos, m)).collect();
+    let mut out: Vec<String> = pos
+        .legal_moves()
+        .into_iter()
+        .filter(|m| m.is_castle())
+        .map(|m| notation::uci(pos, m))
+        .collect();
     out.sort();
     out
 }
@@ -25,7 +29,10 @@ fn every_empty_square_between_king_and_rook() {
     // King side: h1 i1 j1 k1 (4); queen side: b1 c1 d1 e1 f1 (5).
     assert_eq!(
         castles(&pos),
-        ["g1b1a1", "g1c1a1", "g1d1a1", "g1e1a1", "g1f1a1", "g1h1l1", "g1i1l1", "g1j1l1", "g1k1l1"]
+        [
+            "g1b1a1", "g1c1a1", "g1d1a1", "g1e1a1", "g1f1a1", "g1h1l1", "g1i1l1", "g1j1l1",
+            "g1k1l1"
+        ]
     );
     // Total: 5 king steps (f1 h1 f2 g2 h2) + 9 castlings + rook a1 (7 up,
     // 5 right) + rook l1 (7 up, 4 left) = 5 + 9 + 12 + 11 = 37.
@@ -43,9 +50,15 @@ fn castling_to_the_next_square_is_not_a_king_step() {
     // The rook lands on g1 and checks the black king down the g-file.
     assert_eq!(notation::san(&pos, castle), "O-O@h1+");
     assert_eq!(notation::parse_san(&pos, "O-O@h1").unwrap(), castle);
-    assert_eq!(notation::san(&pos, notation::parse_uci(&pos, "g1c1a1").unwrap()), "O-O-O@c1+");
+    assert_eq!(
+        notation::san(&pos, notation::parse_uci(&pos, "g1c1a1").unwrap()),
+        "O-O-O@c1+"
+    );
     // Plain "O-O" names four moves here, so it is refused as ambiguous.
-    assert!(matches!(notation::parse_san(&pos, "O-O"), Err(parity_rules::NotationError::Ambiguous { .. })));
+    assert!(matches!(
+        notation::parse_san(&pos, "O-O"),
+        Err(parity_rules::NotationError::Ambiguous { .. })
+    ));
 }
 
 #[test]
@@ -54,7 +67,10 @@ fn occupied_squares_in_between_do_not_matter_but_destination_must_be_empty_and_s
     let pos = parity12("6k2r2/12/12/12/12/12/12/R5K1N2R w KQ - 0 1");
     // King side: h1 yes, i1 occupied, j1 attacked, k1 yes (leaping over the
     // knight and over attacked j1). Queen side: b1..f1 all five.
-    assert_eq!(castles(&pos), ["g1b1a1", "g1c1a1", "g1d1a1", "g1e1a1", "g1f1a1", "g1h1l1", "g1k1l1"]);
+    assert_eq!(
+        castles(&pos),
+        ["g1b1a1", "g1c1a1", "g1d1a1", "g1e1a1", "g1f1a1", "g1h1l1", "g1k1l1"]
+    );
 }
 
 #[test]

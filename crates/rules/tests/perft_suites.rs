@@ -12,17 +12,30 @@ fn run_suite(file: &str) {
     let reg = Registry::builtin();
     let deep = cfg!(feature = "deep-perft");
     let mut checked = 0;
-    for (n, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty() && !l.starts_with('#')) {
+    for (n, line) in text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty() && !l.starts_with('#'))
+    {
         let cols: Vec<&str> = line.split('\t').collect();
-        let variant = reg.get(cols[0]).unwrap_or_else(|| panic!("{file}:{}: unknown variant {}", n + 1, cols[0]));
-        let pos = fen::parse_position(variant, cols[1]).unwrap_or_else(|e| panic!("{file}:{}: {e}", n + 1));
+        let variant = reg
+            .get(cols[0])
+            .unwrap_or_else(|| panic!("{file}:{}: unknown variant {}", n + 1, cols[0]));
+        let pos = fen::parse_position(variant, cols[1])
+            .unwrap_or_else(|e| panic!("{file}:{}: {e}", n + 1));
         for (i, expected) in cols[2..].iter().enumerate() {
             let expected: u64 = expected.parse().unwrap();
             if expected > SHALLOW_LIMIT && !deep {
                 break;
             }
             let depth = i as u32 + 1;
-            assert_eq!(perft(&pos, depth), expected, "{file}:{}: {} depth {depth}", n + 1, cols[1]);
+            assert_eq!(
+                perft(&pos, depth),
+                expected,
+                "{file}:{}: {} depth {depth}",
+                n + 1,
+                cols[1]
+            );
             checked += 1;
         }
     }

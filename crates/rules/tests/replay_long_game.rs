@@ -16,7 +16,9 @@
 //! this test failing.
 
 use parity_rules::record::{self, Record};
-use parity_rules::simultaneous::{CheckKind, SideNotes, SimGame, SimOutcome, SimPosition, SimReason};
+use parity_rules::simultaneous::{
+    CheckKind, SideNotes, SimGame, SimOutcome, SimPosition, SimReason,
+};
 use parity_rules::{Color, Move, Registry, Square, Variant};
 
 const W: usize = 0;
@@ -46,17 +48,25 @@ impl Replay {
         &self.steps[n as usize - 1]
     }
     fn sq(&self, name: &str) -> Square {
-        self.variant.shape.parse_square(name).unwrap_or_else(|| panic!("bad square {name}"))
+        self.variant
+            .shape
+            .parse_square(name)
+            .unwrap_or_else(|| panic!("bad square {name}"))
     }
     fn kind_letter(&self, pos: &SimPosition, color: Color, square: &str) -> Option<char> {
-        pos.kind_at(color, self.sq(square)).map(|k| self.variant.kinds[k.index()].letter)
+        pos.kind_at(color, self.sq(square))
+            .map(|k| self.variant.kinds[k.index()].letter)
     }
     fn captured_letter(&self, notes: &SideNotes) -> Option<char> {
         notes.captured.map(|k| self.variant.kinds[k.index()].letter)
     }
     /// The destinations of a side's legal moves, as square names, sorted.
     fn destinations(&self, pos: &SimPosition, color: Color) -> Vec<String> {
-        let mut v: Vec<String> = pos.legal_moves(color).iter().map(|m| self.variant.shape.name(m.to).to_string()).collect();
+        let mut v: Vec<String> = pos
+            .legal_moves(color)
+            .iter()
+            .map(|m| self.variant.shape.name(m.to).to_string())
+            .collect();
         v.sort();
         v
     }
@@ -74,11 +84,23 @@ fn replay(text: &str, expected_variant: &str) -> (Replay, Record) {
     };
     let game = record::replay_simultaneous(variant, &record, |turn, moves, pos, notes| {
         assert_eq!(turn as usize, steps.len() + 1, "turns arrive in order");
-        steps.push(Step { moves: *moves, before, after: *pos, notes: *notes });
+        steps.push(Step {
+            moves: *moves,
+            before,
+            after: *pos,
+            notes: *notes,
+        });
         before = *pos;
     })
     .unwrap_or_else(|e| panic!("{expected_variant} game does not replay: {e}"));
-    (Replay { variant, game, steps }, record)
+    (
+        Replay {
+            variant,
+            game,
+            steps,
+        },
+        record,
+    )
 }
 
 /// The `{white: ...; black: ...}` comment of each numbered turn line, or ""
@@ -86,8 +108,12 @@ fn replay(text: &str, expected_variant: &str) -> (Replay, Record) {
 fn annotation_comments(text: &str) -> Vec<(u32, String)> {
     let mut out = Vec::new();
     for line in text.lines() {
-        let Some((number, rest)) = line.split_once(". ") else { continue };
-        let Ok(number) = number.trim().parse::<u32>() else { continue };
+        let Some((number, rest)) = line.split_once(". ") else {
+            continue;
+        };
+        let Ok(number) = number.trim().parse::<u32>() else {
+            continue;
+        };
         let comment = rest
             .split('{')
             .skip(1)
@@ -112,7 +138,11 @@ fn assert_comments_match(r: &Replay, text: &str) {
                 parts.push(format!("{side}: {d}"));
             }
         }
-        assert_eq!(comment, parts.join("; "), "turn {number}: the comment does not match the replay");
+        assert_eq!(
+            comment,
+            parts.join("; "),
+            "turn {number}: the comment does not match the replay"
+        );
     }
 }
 
@@ -121,11 +151,20 @@ fn parity_long_game_replays_to_a_win_for_white() {
     let (r, record) = replay(PARITY_LONG, "parity");
     assert_eq!(record.tag("Result"), Some("1-0"));
     assert_eq!(r.game.turns().len(), 41);
-    assert_eq!(r.game.position().to_fen(), "5k'2/4Q1p1/2p1Rp2/5p2/2P5/P1N'4P/1q3P1K/3r4 - - 2 42");
+    assert_eq!(
+        r.game.position().to_fen(),
+        "5k'2/4Q1p1/2p1Rp2/5p2/2P5/P1N'4P/1q3P1K/3r4 - - 2 42"
+    );
     // Black's king stepped next to a queen that stayed: it is attacked by a
     // piece that did not move and must wait itself, so Black has no move.
     assert!(r.game.position().legal_moves(Color::Black).is_empty());
-    assert_eq!(r.game.outcome(), Some(SimOutcome { winner: Some(Color::White), reason: SimReason::NoLegalMove }));
+    assert_eq!(
+        r.game.outcome(),
+        Some(SimOutcome {
+            winner: Some(Color::White),
+            reason: SimReason::NoLegalMove
+        })
+    );
     assert_comments_match(&r, PARITY_LONG);
 }
 
@@ -135,14 +174,22 @@ fn parity_long_game_captures() {
     // Turn 3, Pe4xPd5 dxe4: each pawn tries to take the other; both fail and swap.
     let t = r.turn(3);
     for side in [W, B] {
-        assert!(t.notes[side].swap && t.notes[side].failed_capture, "turn 3 side {side}: {:?}", t.notes[side]);
+        assert!(
+            t.notes[side].swap && t.notes[side].failed_capture,
+            "turn 3 side {side}: {:?}",
+            t.notes[side]
+        );
         assert_eq!(t.notes[side].captured, None);
     }
     assert_eq!(r.kind_letter(&t.after, Color::White, "d5"), Some('P'));
     assert_eq!(r.kind_letter(&t.after, Color::Black, "e4"), Some('P'));
     // Turn 5, dxN: the knight left c6, the capture fails, the pawn still lands on c6.
     let t = r.turn(5);
-    assert!(t.notes[W].failed_capture && !t.notes[W].swap, "{:?}", t.notes[W]);
+    assert!(
+        t.notes[W].failed_capture && !t.notes[W].swap,
+        "{:?}",
+        t.notes[W]
+    );
     assert_eq!(t.notes[W].captured, None);
     assert_eq!(r.kind_letter(&t.after, Color::White, "c6"), Some('P'));
     assert_eq!(r.kind_letter(&t.after, Color::Black, "e5"), Some('N'));
@@ -185,12 +232,18 @@ fn parity_long_game_shared_square_and_castling() {
     // Turn 9, O-O-O: king and rook both become Black's last-moved pieces.
     let t = r.turn(9);
     assert!(t.notes[B].castled);
-    assert_eq!(t.after.last_moved(Color::Black), r.sq("c8").bit() | r.sq("d8").bit());
+    assert_eq!(
+        t.after.last_moved(Color::Black),
+        r.sq("c8").bit() | r.sq("d8").bit()
+    );
     assert!(t.after.castling_rights(Color::Black).is_empty());
     // Turn 15, O-O for White, with both king and rook waiting afterwards.
     let t = r.turn(15);
     assert!(t.notes[W].castled);
-    assert_eq!(t.after.last_moved(Color::White), r.sq("g1").bit() | r.sq("f1").bit());
+    assert_eq!(
+        t.after.last_moved(Color::White),
+        r.sq("g1").bit() | r.sq("f1").bit()
+    );
     // Turn 17: Rfe1 is the f1 rook (written with its file), legal again one turn later.
     assert_eq!(r.turn(17).moves[W].from, r.sq("f1"));
 }
@@ -202,14 +255,23 @@ fn parity_long_game_checks() {
     // Turn 11, Qa6+: the queen just moved, so the check is delayed and Black is free.
     assert_eq!(check(11, W), Some(CheckKind::Delayed));
     assert!(!r.turn(11).after.in_check(Color::Black));
-    assert!(r.turn(11).after.legal_moves(Color::Black).iter().any(|m| m.from != r.sq("c8")));
+    assert!(r
+        .turn(11)
+        .after
+        .legal_moves(Color::Black)
+        .iter()
+        .any(|m| m.from != r.sq("c8")));
     // Turn 24: Black's queen leaves the b-file, uncovering the rook that has
     // stopped waiting: immediate check, and Black may only move the king.
     let t = r.turn(24);
     assert_eq!(check(24, W), Some(CheckKind::Immediate));
     assert!(t.after.in_check(Color::Black));
     let king = t.after.king(Color::Black);
-    assert!(t.after.legal_moves(Color::Black).iter().all(|m| m.from == king));
+    assert!(t
+        .after
+        .legal_moves(Color::Black)
+        .iter()
+        .all(|m| m.from == king));
     // c8 is attacked by a queen free to move: the rules allow the step (a gamble).
     assert_eq!(r.destinations(&t.after, Color::Black), ["a8", "b7", "c8"]);
     // Turn 25: the queen did move (Qxa7), so the king on c8 is not in check.
@@ -227,7 +289,10 @@ fn parity_long_game_checks() {
     // The bishop that just moved attacks d7 and f5 (through the king's
     // square): certain loss, so those steps are refused; d5, d6 and e5 are
     // gambles against pieces free to move and stay legal.
-    assert_eq!(r.destinations(&t.after, Color::Black), ["d5", "d6", "e5", "f7"]);
+    assert_eq!(
+        r.destinations(&t.after, Color::Black),
+        ["d5", "d6", "e5", "f7"]
+    );
     // Turn 39: delayed check by the queen that just took on e7.
     assert_eq!(check(39, W), Some(CheckKind::Delayed));
     // Turn 40: Black's Rd1 would have checked the king on g1, which left: a
@@ -235,7 +300,10 @@ fn parity_long_game_checks() {
     assert!(r.turn(40).notes[B].failed_check);
     assert_eq!(check(40, B), None);
     assert_eq!(check(40, W), Some(CheckKind::Immediate));
-    assert_eq!(r.destinations(&r.turn(40).after, Color::Black), ["d7", "d8", "e7", "f7", "f8"]);
+    assert_eq!(
+        r.destinations(&r.turn(40).after, Color::Black),
+        ["d7", "d8", "e7", "f7", "f8"]
+    );
     // Turn 41: the king stepped to f8 and the queen stayed.
     assert_eq!(check(41, W), Some(CheckKind::Immediate));
     // A check already standing is not a "failed check" when the king escapes it.
@@ -250,17 +318,33 @@ fn parity_long_game_obeys_the_waiting_rule() {
     // empty; one turn later it may move again (dxN in turn 5).
     let (d5, d6) = (r.sq("d5"), r.sq("d6"));
     let after3 = &r.turn(3).after;
-    assert!(after3.kind_at(Color::White, d6).is_none() && after3.kind_at(Color::Black, d6).is_none());
-    assert!(after3.legal_moves(Color::White).iter().all(|m| m.from != d5));
-    assert!(r.turn(4).after.legal_moves(Color::White).iter().any(|m| m.from == d5));
+    assert!(
+        after3.kind_at(Color::White, d6).is_none() && after3.kind_at(Color::Black, d6).is_none()
+    );
+    assert!(after3
+        .legal_moves(Color::White)
+        .iter()
+        .all(|m| m.from != d5));
+    assert!(r
+        .turn(4)
+        .after
+        .legal_moves(Color::White)
+        .iter()
+        .any(|m| m.from == d5));
     // After castling (turn 15) neither king nor rook may move at once.
     let after15 = &r.turn(15).after;
-    assert!(after15.legal_moves(Color::White).iter().all(|m| m.from != r.sq("g1") && m.from != r.sq("f1")));
+    assert!(after15
+        .legal_moves(Color::White)
+        .iter()
+        .all(|m| m.from != r.sq("g1") && m.from != r.sq("f1")));
     for pair in r.steps.windows(2) {
         assert_eq!(pair[0].after, pair[1].before);
         for (side, color) in [(W, Color::White), (B, Color::Black)] {
             // No piece moves from a square its side marked as last moved.
-            assert!(!pair[1].before.last_moved(color).contains(pair[1].moves[side].from));
+            assert!(!pair[1]
+                .before
+                .last_moved(color)
+                .contains(pair[1].moves[side].from));
         }
     }
 }
@@ -270,7 +354,10 @@ fn move_neutral_short_game() {
     let (r, record) = replay(MOVE_NEUTRAL_SHORT, "move-neutral");
     assert_eq!(record.tag("Result"), Some("*"));
     assert_eq!(r.game.turns().len(), 15);
-    assert_eq!(r.game.position().to_fen(), "rn6/ppp4p/4(Qb)3/2kp4/2p5/5N2/PP2PPPP/R3KB1R KQ - 2 16");
+    assert_eq!(
+        r.game.position().to_fen(),
+        "rn6/ppp4p/4(Qb)3/2kp4/2p5/5N2/PP2PPPP/R3KB1R KQ - 2 16"
+    );
     assert_eq!(r.game.outcome(), None);
     assert_comments_match(&r, MOVE_NEUTRAL_SHORT);
     // Turn 3, cxd5 dxc4: a swap.
@@ -294,7 +381,11 @@ fn move_neutral_short_game() {
     assert_eq!(t.notes[W].check, Some(CheckKind::Immediate));
     assert!(t.after.in_check(Color::Black));
     // No last-moved markers in move-neutral.
-    assert!(r.steps.iter().all(|s| s.after.last_moved(Color::White).is_empty() && s.after.last_moved(Color::Black).is_empty()));
+    assert!(r
+        .steps
+        .iter()
+        .all(|s| s.after.last_moved(Color::White).is_empty()
+            && s.after.last_moved(Color::Black).is_empty()));
     // Turns 12 and 13: attempted checks the king stepped out of.
     assert!(r.turn(12).notes[W].failed_check);
     assert!(r.turn(13).notes[W].failed_check);

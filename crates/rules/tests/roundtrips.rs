@@ -6,12 +6,12 @@
 //! then play up to `MAX_PLIES` random legal moves chosen from a seed.
 //! Set `PROPTEST_CASES` to run more cases than the defaults below.
 
-use rand_chacha::rand_core::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
 use parity_rules::variant::Family;
 use parity_rules::{betza, fen, notation, Move, Position, Registry, Variant};
 use proptest::prelude::*;
 use proptest::test_runner::Config;
+use rand_chacha::rand_core::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
 
 const MAX_PLIES: usize = 40;
 
@@ -21,16 +21,25 @@ fn roots() -> &'static [(&'static Variant, String)] {
     ROOTS.get_or_init(|| {
         let reg = Registry::builtin();
         let turn_based = reg.iter().filter(|v| v.spec.family == Family::TurnBased);
-        let mut out: Vec<(&'static Variant, String)> = turn_based.map(|v| (v, v.spec.start_fen.clone())).collect();
+        let mut out: Vec<(&'static Variant, String)> =
+            turn_based.map(|v| (v, v.spec.start_fen.clone())).collect();
         let suites = [
             include_str!("perft/chess.tsv"),
             include_str!("perft/tutti-frutti.tsv"),
             include_str!("perft/parity12.tsv"),
         ];
-        for line in suites.iter().flat_map(|s| s.lines()).filter(|l| !l.trim().is_empty() && !l.starts_with('#')) {
+        for line in suites
+            .iter()
+            .flat_map(|s| s.lines())
+            .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        {
             let mut cols = line.split('\t');
-            let (Some(id), Some(fen)) = (cols.next(), cols.next()) else { continue };
-            let v = reg.get(id).unwrap_or_else(|| panic!("perft suite names unknown variant {id}"));
+            let (Some(id), Some(fen)) = (cols.next(), cols.next()) else {
+                continue;
+            };
+            let v = reg
+                .get(id)
+                .unwrap_or_else(|| panic!("perft suite names unknown variant {id}"));
             out.push((v, fen.to_string()));
         }
         assert!(out.len() > 3, "perft suites gave no positions");
@@ -66,7 +75,10 @@ fn game_strategy() -> impl Strategy<Value = (usize, u64, usize)> {
 
 fn cases(n: u32) -> Config {
     // PROPTEST_CASES in the environment still overrides this default.
-    Config { cases: n, ..Config::default() }
+    Config {
+        cases: n,
+        ..Config::default()
+    }
 }
 
 proptest! {
@@ -118,9 +130,23 @@ fn fen_like() -> impl Strategy<Value = String> {
     let real = || (0..roots().len()).prop_map(|i| roots()[i].1.clone());
     let board = real().prop_map(|f| f.split(' ').next().unwrap_or_default().to_string());
     prop_oneof![
-        (board, "[wb]", or_plain("-", "[KQkqA-Pa-pX]{1,4}"), or_plain("-", "[a-p][0-9]{1,2}"), "[0-9]{1,3}", "[0-9]{1,11}")
+        (
+            board,
+            "[wb]",
+            or_plain("-", "[KQkqA-Pa-pX]{1,4}"),
+            or_plain("-", "[a-p][0-9]{1,2}"),
+            "[0-9]{1,3}",
+            "[0-9]{1,11}"
+        )
             .prop_map(|(b, s, c, e, h, f)| format!("{b} {s} {c} {e} {h} {f}")),
-        (real(), prop::collection::vec((any::<prop::sample::Index>(), "[rnbkpRNBKPfcFC0-9/ wb\\-é]?"), 1..3)).prop_map(splice),
+        (
+            real(),
+            prop::collection::vec(
+                (any::<prop::sample::Index>(), "[rnbkpRNBKPfcFC0-9/ wb\\-é]?"),
+                1..3
+            )
+        )
+            .prop_map(splice),
         "[rnbqkpaescfRNBQKPAESCFx0-9/ wb\\-]{0,90}",
         any::<String>(),
     ]
@@ -129,15 +155,29 @@ fn fen_like() -> impl Strategy<Value = String> {
 /// Text that looks like a move in either notation: a real SAN or coordinate
 /// move of some test position with a little noise, or made-up text.
 fn move_like() -> impl Strategy<Value = String> {
-    let real = (0..roots().len(), any::<prop::sample::Index>(), any::<bool>()).prop_map(|(i, pick, as_san)| {
-        let pos = notation_positions()[i];
-        let moves = pos.legal_moves();
-        let mv = moves[pick.index(moves.len())];
-        if as_san { notation::san(&pos, mv) } else { notation::uci(&pos, mv) }
-    });
+    let real = (
+        0..roots().len(),
+        any::<prop::sample::Index>(),
+        any::<bool>(),
+    )
+        .prop_map(|(i, pick, as_san)| {
+            let pos = notation_positions()[i];
+            let moves = pos.legal_moves();
+            let mv = moves[pick.index(moves.len())];
+            if as_san {
+                notation::san(&pos, mv)
+            } else {
+                notation::uci(&pos, mv)
+            }
+        });
     prop_oneof![
-        (real.clone(), "[ x=+#!?:0-9a-pA-Z\\-]{0,2}", "[ ]{0,1}").prop_map(|(m, suffix, prefix)| format!("{prefix}{m}{suffix}")),
-        (real, prop::collection::vec((any::<prop::sample::Index>(), "[a-pA-Z0-9x=\\-]?"), 1..3)).prop_map(splice),
+        (real.clone(), "[ x=+#!?:0-9a-pA-Z\\-]{0,2}", "[ ]{0,1}")
+            .prop_map(|(m, suffix, prefix)| format!("{prefix}{m}{suffix}")),
+        (
+            real,
+            prop::collection::vec((any::<prop::sample::Index>(), "[a-pA-Z0-9x=\\-]?"), 1..3)
+        )
+            .prop_map(splice),
         "[KQRBNPAESCFa-p1-9O0x=+#@:\\-]{0,9}",
         "[a-p][0-9]{1,2}[a-p][0-9]{1,2}([a-p][0-9]{1,2}|[qrbnaescfk])?",
         "[NBRQKAESCF]?[a-p]?[0-9]?x?[a-p][0-9]{1,2}(=[A-Z])?[+#]?",
@@ -149,7 +189,12 @@ fn move_like() -> impl Strategy<Value = String> {
 /// Variant files with a few edits, made-up files inheriting a built-in, or
 /// arbitrary text.
 fn toml_like() -> impl Strategy<Value = String> {
-    let real = prop::sample::select(parity_rules::variant::BUILTIN.iter().map(|(_, text)| text.to_string()).collect::<Vec<_>>());
+    let real = prop::sample::select(
+        parity_rules::variant::BUILTIN
+            .iter()
+            .map(|(_, text)| text.to_string())
+            .collect::<Vec<_>>(),
+    );
     let inherited = (
         or_plain("chess", "tutti-frutti|parity12|nope"),
         or_plain("", "castling = \"(free|standard|none)\"\n"),
@@ -168,7 +213,17 @@ fn toml_like() -> impl Strategy<Value = String> {
             )
         });
     prop_oneof![
-        (real, prop::collection::vec((any::<prop::sample::Index>(), "[a-zA-Z0-9\"=\\[\\], \n#.\\-]{0,3}|é"), 1..3)).prop_map(splice),
+        (
+            real,
+            prop::collection::vec(
+                (
+                    any::<prop::sample::Index>(),
+                    "[a-zA-Z0-9\"=\\[\\], \n#.\\-]{0,3}|é"
+                ),
+                1..3
+            )
+        )
+            .prop_map(splice),
         inherited,
         any::<String>(),
     ]
@@ -197,7 +252,12 @@ fn splice((base, edits): (String, Vec<(prop::sample::Index, String)>)) -> String
 /// A few positions per variant for the move parsers to work in.
 fn notation_positions() -> &'static [Position] {
     static POSITIONS: std::sync::OnceLock<Vec<Position>> = std::sync::OnceLock::new();
-    POSITIONS.get_or_init(|| roots().iter().map(|(v, fen)| fen::parse_position(v, fen).unwrap()).collect())
+    POSITIONS.get_or_init(|| {
+        roots()
+            .iter()
+            .map(|(v, fen)| fen::parse_position(v, fen).unwrap())
+            .collect()
+    })
 }
 
 proptest! {
@@ -294,5 +354,8 @@ fn properties_detect_breakage() {
             }
         }
     }
-    assert!(castles > 0 && en_passant > 0 && promotions > 0, "castles {castles}, en passant {en_passant}, promotions {promotions}");
+    assert!(
+        castles > 0 && en_passant > 0 && promotions > 0,
+        "castles {castles}, en passant {en_passant}, promotions {promotions}"
+    );
 }

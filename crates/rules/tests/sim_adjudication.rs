@@ -21,22 +21,41 @@ fn moves_from(p: &SimPosition, color: Color, from: &str) -> Vec<String> {
 }
 
 fn draw(reason: SimReason) -> Option<SimOutcome> {
-    Some(SimOutcome { winner: None, reason })
+    Some(SimOutcome {
+        winner: None,
+        reason,
+    })
 }
 
 #[test]
 fn kings_alone_is_a_draw() {
     for id in ["parity", "parity-single", "move-neutral"] {
-        assert_eq!(pos(id, "4k3/8/8/8/8/8/8/4K3 - - 0 1").outcome(), draw(SimReason::DeadPosition), "{id}");
-        assert_eq!(pos(id, "4k3/8/8/8/8/8/8/R3K3 - - 0 1").outcome(), None, "{id}");
+        assert_eq!(
+            pos(id, "4k3/8/8/8/8/8/8/4K3 - - 0 1").outcome(),
+            draw(SimReason::DeadPosition),
+            "{id}"
+        );
+        assert_eq!(
+            pos(id, "4k3/8/8/8/8/8/8/R3K3 - - 0 1").outcome(),
+            None,
+            "{id}"
+        );
     }
 }
 
 #[test]
 fn fifty_turns_without_capture_or_pawn_move() {
     for id in ["parity", "move-neutral"] {
-        assert_eq!(pos(id, "4k3/8/8/8/8/8/8/R3K3 - - 49 70").outcome(), None, "{id}");
-        assert_eq!(pos(id, "4k3/8/8/8/8/8/8/R3K3 - - 50 71").outcome(), draw(SimReason::FiftyTurns), "{id}");
+        assert_eq!(
+            pos(id, "4k3/8/8/8/8/8/8/R3K3 - - 49 70").outcome(),
+            None,
+            "{id}"
+        );
+        assert_eq!(
+            pos(id, "4k3/8/8/8/8/8/8/R3K3 - - 50 71").outcome(),
+            draw(SimReason::FiftyTurns),
+            "{id}"
+        );
     }
 }
 
@@ -44,12 +63,21 @@ fn fifty_turns_without_capture_or_pawn_move() {
 fn threefold_repetition_of_the_whole_state() {
     let v = Registry::builtin().get("parity").unwrap();
     let mut game = SimGame::new(SimPosition::start(v));
-    let cycle = [("g1f3", "g8f6"), ("b1c3", "b8c6"), ("f3g1", "f6g8"), ("c3b1", "c6b8")];
+    let cycle = [
+        ("g1f3", "g8f6"),
+        ("b1c3", "b8c6"),
+        ("f3g1", "f6g8"),
+        ("c3b1", "c6b8"),
+    ];
     let mut turns = 0;
     while game.outcome().is_none() {
         let (w, b) = cycle[turns % 4];
         let p = *game.position();
-        game.play(parse_uci(&p.side(Color::White), w).unwrap(), parse_uci(&p.side(Color::Black), b).unwrap()).unwrap();
+        game.play(
+            parse_uci(&p.side(Color::White), w).unwrap(),
+            parse_uci(&p.side(Color::Black), b).unwrap(),
+        )
+        .unwrap();
         turns += 1;
         assert!(turns <= 12, "no repetition found");
     }
@@ -77,7 +105,10 @@ fn no_castling_out_of_check() {
     let p = pos("parity", "4k3/4r3/8/8/8/8/8/4K2R K - 0 1");
     assert!(p.in_check(Color::White));
     // Only king steps; e2 stays in the free rook's line, a gamble the rules allow.
-    assert_eq!(moves_from(&p, Color::White, "e1"), ["e1d1", "e1d2", "e1e2", "e1f1", "e1f2"]);
+    assert_eq!(
+        moves_from(&p, Color::White, "e1"),
+        ["e1d1", "e1d2", "e1e2", "e1f1", "e1f2"]
+    );
     // With the rook waiting it is only a delayed check, and castling is allowed.
     let p = pos("parity", "4k3/4r'3/8/8/8/8/8/4K2R K - 0 1");
     assert!(moves_from(&p, Color::White, "e1").contains(&"e1g1".to_string()));

@@ -8,14 +8,18 @@
 //! notation module (so a move is always one of the side's legal moves),
 //! resolves the turn and checks the resulting FEN and each side's notes.
 
-use parity_rules::simultaneous::{CheckKind, SideNotes, SimError, SimGame, SimGameError, SimOutcome, SimPosition, SimReason, Turn};
+use parity_rules::simultaneous::{
+    CheckKind, SideNotes, SimError, SimGame, SimGameError, SimOutcome, SimPosition, SimReason, Turn,
+};
 use parity_rules::{notation, Color, Move, Registry, Special, Variant};
 
 const W: Color = Color::White;
 const B: Color = Color::Black;
 
 fn variant(id: &str) -> &'static Variant {
-    Registry::builtin().get(id).unwrap_or_else(|| panic!("no variant {id}"))
+    Registry::builtin()
+        .get(id)
+        .unwrap_or_else(|| panic!("no variant {id}"))
 }
 
 fn pos(id: &str, fen: &str) -> SimPosition {
@@ -27,19 +31,28 @@ fn pos(id: &str, fen: &str) -> SimPosition {
 
 /// A coordinate move of `color`, which must be legal.
 fn uci(p: &SimPosition, color: Color, text: &str) -> Move {
-    notation::parse_uci(&p.side(color), text).unwrap_or_else(|e| panic!("{} {text} in {p:?}: {e}", color.name()))
+    notation::parse_uci(&p.side(color), text)
+        .unwrap_or_else(|e| panic!("{} {text} in {p:?}: {e}", color.name()))
 }
 
 /// A move written as in the literature (`Pe4xPd5`, `Qd3-f5`), which must be legal.
 fn san(p: &SimPosition, color: Color, text: &str) -> Move {
-    notation::parse_san(&p.side(color), text).unwrap_or_else(|e| panic!("{} {text} in {p:?}: {e}", color.name()))
+    notation::parse_san(&p.side(color), text)
+        .unwrap_or_else(|e| panic!("{} {text} in {p:?}: {e}", color.name()))
 }
 
 fn play(p: &SimPosition, white: Move, black: Move) -> Turn {
-    let t = p.resolve(white, black).unwrap_or_else(|e| panic!("{p:?}: {e}"));
+    let t = p
+        .resolve(white, black)
+        .unwrap_or_else(|e| panic!("{p:?}: {e}"));
     // Every resulting position reads back from its own FEN.
     let back = SimPosition::from_fen(p.variant(), &t.position.to_fen());
-    assert_eq!(back.as_ref().ok(), Some(&t.position), "FEN round trip of {} failed: {back:?}", t.position.to_fen());
+    assert_eq!(
+        back.as_ref().ok(),
+        Some(&t.position),
+        "FEN round trip of {} failed: {back:?}",
+        t.position.to_fen()
+    );
     t
 }
 
@@ -49,13 +62,20 @@ fn play_uci(p: &SimPosition, white: &str, black: &str) -> Turn {
 
 /// The legal moves of `color` as sorted coordinate strings.
 fn legal(p: &SimPosition, color: Color) -> Vec<String> {
-    let mut out: Vec<String> = p.legal_moves(color).into_iter().map(|m| notation::uci(&p.side(color), m)).collect();
+    let mut out: Vec<String> = p
+        .legal_moves(color)
+        .into_iter()
+        .map(|m| notation::uci(&p.side(color), m))
+        .collect();
     out.sort();
     out
 }
 
 fn moves_from(p: &SimPosition, color: Color, square: &str) -> Vec<String> {
-    legal(p, color).into_iter().filter(|m| m.starts_with(square)).collect()
+    legal(p, color)
+        .into_iter()
+        .filter(|m| m.starts_with(square))
+        .collect()
 }
 
 fn notes(t: &Turn, color: Color) -> SideNotes {
@@ -67,7 +87,10 @@ fn sq(p: &SimPosition, name: &str) -> parity_rules::Square {
 }
 
 fn win(color: Color) -> Option<SimOutcome> {
-    Some(SimOutcome { winner: Some(color), reason: SimReason::NoLegalMove })
+    Some(SimOutcome {
+        winner: Some(color),
+        reason: SimReason::NoLegalMove,
+    })
 }
 
 // ---- Move-Neutral Chess (Smythe) ---------------------------------------------
@@ -85,7 +108,10 @@ fn move_neutral_king_walks_into_check_and_the_move_stands() {
     assert!(t.position.in_check(W));
     assert!(!t.position.in_check(B));
     // White must now get out of check: only king steps off the knight's squares (f3 is attacked).
-    assert_eq!(legal(&t.position, W), ["e2d1", "e2d2", "e2d3", "e2e1", "e2e3", "e2f1", "e2f2"]);
+    assert_eq!(
+        legal(&t.position, W),
+        ["e2d1", "e2d2", "e2d3", "e2e1", "e2e3", "e2f1", "e2f2"]
+    );
     assert_eq!(t.position.outcome(), None);
 }
 
@@ -113,7 +139,13 @@ fn move_neutral_escaped_capture() {
     let p = pos("move-neutral", "4k3/8/5n2/6B1/8/8/8/4K3 - - 0 1");
     let t = play(&p, san(&p, W, "Bg5xNf6"), san(&p, B, "Nf6-e4"));
     assert_eq!(t.position.to_fen(), "4k3/8/5B2/8/4n3/8/8/4K3 - - 1 2");
-    assert_eq!(notes(&t, W), SideNotes { failed_capture: true, ..SideNotes::default() });
+    assert_eq!(
+        notes(&t, W),
+        SideNotes {
+            failed_capture: true,
+            ..SideNotes::default()
+        }
+    );
     assert_eq!(notes(&t, B), SideNotes::default());
 }
 
@@ -126,7 +158,13 @@ fn move_neutral_pawn_capture_becomes_a_diagonal_move() {
     let p = pos("move-neutral", "4k3/8/8/3p4/4P3/8/8/4K3 - - 0 1");
     let t = play(&p, san(&p, W, "Pe4xPd5"), san(&p, B, "d5-d4"));
     assert_eq!(t.position.to_fen(), "4k3/8/8/3P4/3p4/8/8/4K3 - - 0 2");
-    assert_eq!(notes(&t, W), SideNotes { failed_capture: true, ..SideNotes::default() });
+    assert_eq!(
+        notes(&t, W),
+        SideNotes {
+            failed_capture: true,
+            ..SideNotes::default()
+        }
+    );
     assert_eq!(notes(&t, B), SideNotes::default());
     // The two pawns have passed each other and may go on.
     assert_eq!(moves_from(&t.position, W, "d5"), ["d5d6"]);
@@ -151,8 +189,14 @@ fn move_neutral_two_pieces_share_f5() {
     let q = t.position;
     assert_eq!(q.shared(), f5.bit());
     // Neither rook may take on f5 or pass through it.
-    assert_eq!(moves_from(&q, W, "f1"), ["f1f2", "f1f3", "f1f4", "f1g1", "f1h1"]);
-    assert_eq!(moves_from(&q, B, "h5"), ["h5g5", "h5h1", "h5h2", "h5h3", "h5h4", "h5h6", "h5h7", "h5h8"]);
+    assert_eq!(
+        moves_from(&q, W, "f1"),
+        ["f1f2", "f1f3", "f1f4", "f1g1", "f1h1"]
+    );
+    assert_eq!(
+        moves_from(&q, B, "h5"),
+        ["h5g5", "h5h1", "h5h2", "h5h3", "h5h4", "h5h6", "h5h7", "h5h8"]
+    );
     // Once the queen leaves, the pawn stands alone and can be taken.
     let t2 = play_uci(&q, "f5c2", "e8d8");
     assert_eq!(t2.position.to_fen(), "3k4/8/8/5p1r/8/8/2Q5/4KR2 - - 1 3");
@@ -192,8 +236,20 @@ fn parity_pawns_share_g4_then_pass() {
     let t = play_uci(&p, "g3g4", "g5g4");
     assert_eq!(t.position.to_fen(), "4k3/8/8/8/6(P'p')1/8/8/4K3 - - 0 2");
     let g4 = sq(&p, "g4");
-    assert_eq!(notes(&t, W), SideNotes { co_occupied: Some(g4), ..SideNotes::default() });
-    assert_eq!(notes(&t, B), SideNotes { co_occupied: Some(g4), ..SideNotes::default() });
+    assert_eq!(
+        notes(&t, W),
+        SideNotes {
+            co_occupied: Some(g4),
+            ..SideNotes::default()
+        }
+    );
+    assert_eq!(
+        notes(&t, B),
+        SideNotes {
+            co_occupied: Some(g4),
+            ..SideNotes::default()
+        }
+    );
     let q = t.position;
     assert!(moves_from(&q, W, "g4").is_empty());
     assert!(moves_from(&q, B, "g4").is_empty());
@@ -218,18 +274,27 @@ fn parity_pawns_share_g4_then_pass() {
 fn parity_knight_and_bishop_share_b4() {
     let p = pos("parity", "4kb2/1p6/8/8/8/3N4/8/1R4K1 - - 0 1");
     let t = play_uci(&p, "d3b4", "f8b4");
-    assert_eq!(t.position.to_fen(), "4k3/1p6/8/8/1(N'b')6/8/8/1R4K1 - - 1 2");
+    assert_eq!(
+        t.position.to_fen(),
+        "4k3/1p6/8/8/1(N'b')6/8/8/1R4K1 - - 1 2"
+    );
     let b4 = sq(&p, "b4");
     assert_eq!(notes(&t, W).co_occupied, Some(b4));
     assert_eq!(notes(&t, B).co_occupied, Some(b4));
     let q = t.position;
-    assert_eq!(moves_from(&q, W, "b1"), ["b1a1", "b1b2", "b1b3", "b1c1", "b1d1", "b1e1", "b1f1"]);
+    assert_eq!(
+        moves_from(&q, W, "b1"),
+        ["b1a1", "b1b2", "b1b3", "b1c1", "b1d1", "b1e1", "b1f1"]
+    );
     assert!(moves_from(&q, W, "b4").is_empty() && moves_from(&q, B, "b4").is_empty());
     // Two turns later both still stand there: nothing forces them out.
     let t = play_uci(&q, "g1h1", "e8d8");
     let t = play_uci(&t.position, "b1c1", "b7b6");
     assert_eq!(t.position.to_fen(), "3k4/8/1p'6/8/1(Nb)6/8/8/2R'4K - - 0 4");
-    assert!(!moves_from(&t.position, W, "b4").is_empty() && !moves_from(&t.position, B, "b4").is_empty());
+    assert!(
+        !moves_from(&t.position, W, "b4").is_empty()
+            && !moves_from(&t.position, B, "b4").is_empty()
+    );
 }
 
 /// Murali "leaving a common square": the piece that leaves attacks the one
@@ -242,7 +307,10 @@ fn parity_leaving_a_common_square() {
     let t = play_uci(&p, "d4d6", "e8f7");
     assert_eq!(t.position.to_fen(), "8/5k'2/3R'4/8/3r4/8/8/4K3 - - 1 2");
     let q = t.position;
-    assert!(moves_from(&q, W, "d6").is_empty(), "the rook that left must wait");
+    assert!(
+        moves_from(&q, W, "d6").is_empty(),
+        "the rook that left must wait"
+    );
     assert!(legal(&q, B).contains(&"d4d6".to_string()));
     let t = play_uci(&q, "e1e2", "d4d6");
     assert_eq!(notes(&t, B).captured, q.kind_at(W, sq(&p, "d6")));
@@ -273,7 +341,11 @@ fn parity_mutual_delayed_check() {
     assert_eq!(legal(&q, W), ["e1d1", "e1d2", "e1e2", "e1f1", "e1f2"]);
     assert_eq!(legal(&q, B), ["e8d7", "e8d8", "e8e7", "e8f7", "e8f8"]);
     let nd5 = Move::new(sq(&p, "f6"), sq(&p, "d5"));
-    assert!(q.why_illegal(W, nd5).contains("immediate check"), "{}", q.why_illegal(W, nd5));
+    assert!(
+        q.why_illegal(W, nd5).contains("immediate check"),
+        "{}",
+        q.why_illegal(W, nd5)
+    );
 }
 
 /// Murali: kings stepping next to each other give mutual delayed check;
@@ -291,7 +363,10 @@ fn parity_kings_stepping_adjacent() {
     let t = play_uci(&q, "a2a3", "a7a6");
     let q = t.position;
     assert!(q.in_check(W) && q.in_check(B));
-    assert_eq!(legal(&q, W), ["e3d2", "e3d3", "e3d4", "e3e2", "e3f2", "e3f3", "e3f4"]);
+    assert_eq!(
+        legal(&q, W),
+        ["e3d2", "e3d3", "e3d4", "e3e2", "e3f2", "e3f3", "e3f4"]
+    );
     assert_eq!(q.outcome(), None);
 }
 
@@ -303,7 +378,13 @@ fn parity_crossing_moves_g2g4_and_queen_to_g2() {
     let p = pos("parity", "4k3/6q1/8/8/8/8/6P1/4K3 - - 0 1");
     let t = play_uci(&p, "g2g4", "g7g2");
     assert_eq!(t.position.to_fen(), "4k3/8/8/8/6P'1/8/6q'1/4K3 - g3 0 2");
-    assert_eq!(notes(&t, B), SideNotes { failed_capture: true, ..SideNotes::default() });
+    assert_eq!(
+        notes(&t, B),
+        SideNotes {
+            failed_capture: true,
+            ..SideNotes::default()
+        }
+    );
     assert_eq!(notes(&t, W), SideNotes::default());
 }
 
@@ -318,7 +399,11 @@ fn parity_crossing_moves_g2g4_and_queen_to_g3() {
     assert_eq!(t.position.to_fen(), "4k3/8/8/8/6P'1/6q'1/8/4K3 - - 0 2");
     assert_eq!(notes(&t, B).check, Some(CheckKind::Delayed));
     assert!(!t.position.in_check(W));
-    assert!(!t.position.legal_moves(B).iter().any(|m| m.special == Special::EnPassant));
+    assert!(!t
+        .position
+        .legal_moves(B)
+        .iter()
+        .any(|m| m.special == Special::EnPassant));
 }
 
 /// Murali rule 7 / RULINGS `parity`: en passant only in the turn right after
@@ -333,7 +418,10 @@ fn parity_en_passant_timing_from_the_double_step() {
     let t = play(&p, e2e4, uci(&p, B, "h8g8"));
     assert_eq!(t.position.to_fen(), "6k'1/7p/8/8/3pP'3/8/8/K7 - e3 0 2");
     let q = t.position;
-    assert!(moves_from(&q, W, "e4").is_empty(), "the double-stepped pawn must wait");
+    assert!(
+        moves_from(&q, W, "e4").is_empty(),
+        "the double-stepped pawn must wait"
+    );
     let ep = uci(&q, B, "d4e3");
     assert_eq!(ep.special, Special::EnPassant);
     let t2 = play(&q, uci(&q, W, "a1a2"), ep);
@@ -342,12 +430,20 @@ fn parity_en_passant_timing_from_the_double_step() {
     // Not taken at once: the chance is gone the turn after.
     let t2 = play_uci(&q, "a1a2", "h7h6");
     assert_eq!(t2.position.to_fen(), "6k1/8/7p'/8/3pP3/8/K'7/8 - - 0 3");
-    assert!(!t2.position.legal_moves(B).iter().any(|m| m.special == Special::EnPassant));
+    assert!(!t2
+        .position
+        .legal_moves(B)
+        .iter()
+        .any(|m| m.special == Special::EnPassant));
     // Rule 7: pawns that moved at the same time cannot take each other en passant.
     let p = pos("parity", "7k/8/8/3p4/8/8/4P3/K7 - - 0 1");
     let t = play(&p, uci(&p, W, "e2e4"), uci(&p, B, "d5d4"));
     assert_eq!(t.position.to_fen(), "7k/8/8/8/3p'P'3/8/8/K7 - e3 0 2");
-    assert!(!t.position.legal_moves(B).iter().any(|m| m.special == Special::EnPassant));
+    assert!(!t
+        .position
+        .legal_moves(B)
+        .iter()
+        .any(|m| m.special == Special::EnPassant));
 }
 
 /// The same rule from a position just after the double step (FEN `e3`):
@@ -355,8 +451,13 @@ fn parity_en_passant_timing_from_the_double_step() {
 #[test]
 fn parity_en_passant_right_after_the_double_step() {
     let p = pos("parity", "6k'1/8/8/8/3pP'3/8/8/K7 - e3 0 2");
-    assert!(moves_from(&p, W, "e4").is_empty(), "the double-stepped pawn must wait");
-    assert!(p.why_illegal(W, Move::new(sq(&p, "e4"), sq(&p, "e5"))).contains("must wait"));
+    assert!(
+        moves_from(&p, W, "e4").is_empty(),
+        "the double-stepped pawn must wait"
+    );
+    assert!(p
+        .why_illegal(W, Move::new(sq(&p, "e4"), sq(&p, "e5")))
+        .contains("must wait"));
     let ep = uci(&p, B, "d4e3");
     assert_eq!(ep.special, Special::EnPassant);
     let t = play(&p, uci(&p, W, "a1a2"), ep);
@@ -365,7 +466,10 @@ fn parity_en_passant_right_after_the_double_step() {
     assert!(notes(&t, B).en_passant);
     // The capturing pawn itself, had it just moved, could not take.
     let p = pos("parity", "7k/8/8/8/3p'P'3/8/8/K7 - e3 0 2");
-    assert!(!p.legal_moves(B).iter().any(|m| m.special == Special::EnPassant));
+    assert!(!p
+        .legal_moves(B)
+        .iter()
+        .any(|m| m.special == Special::EnPassant));
 }
 
 /// RULINGS `move-neutral`: en passant is available in the turn after the
@@ -376,10 +480,20 @@ fn move_neutral_en_passant_can_be_escaped() {
     let p = pos("move-neutral", "6k1/8/8/8/3pP3/8/8/K7 - e3 0 2");
     let ep = uci(&p, B, "d4e3");
     assert_eq!(ep.special, Special::EnPassant);
-    assert_eq!(moves_from(&p, W, "e4"), ["e4e5"], "no waiting rule in move-neutral");
+    assert_eq!(
+        moves_from(&p, W, "e4"),
+        ["e4e5"],
+        "no waiting rule in move-neutral"
+    );
     let t = play(&p, uci(&p, W, "e4e5"), ep);
     assert_eq!(t.position.to_fen(), "6k1/8/8/4P3/8/4p3/8/K7 - - 0 3");
-    assert_eq!(notes(&t, B), SideNotes { failed_capture: true, ..SideNotes::default() });
+    assert_eq!(
+        notes(&t, B),
+        SideNotes {
+            failed_capture: true,
+            ..SideNotes::default()
+        }
+    );
     // If the pawn stays, the capture succeeds.
     let t = play(&p, uci(&p, W, "a1b1"), ep);
     assert_eq!(t.position.to_fen(), "6k1/8/8/8/8/4p3/8/1K6 - - 0 3");
@@ -398,7 +512,11 @@ fn move_neutral_en_passant_timing_from_the_double_step() {
     assert!(notes(&t, B).failed_capture);
     // One turn later the chance is gone.
     let t = play_uci(&q, "a1b1", "h8g8");
-    assert!(!t.position.legal_moves(B).iter().any(|m| m.special == Special::EnPassant));
+    assert!(!t
+        .position
+        .legal_moves(B)
+        .iter()
+        .any(|m| m.special == Special::EnPassant));
 }
 
 /// The en passant field lists the passed-over squares of the previous
@@ -407,7 +525,10 @@ fn move_neutral_en_passant_timing_from_the_double_step() {
 fn double_steps_record_the_en_passant_square() {
     let p = SimPosition::start(variant("parity"));
     let t = play_uci(&p, "e2e4", "d7d5");
-    assert_eq!(t.position.to_fen(), "rnbqkbnr/ppp1pppp/8/3p'4/4P'3/8/PPPP1PPP/RNBQKBNR KQkq e3,d6 0 2");
+    assert_eq!(
+        t.position.to_fen(),
+        "rnbqkbnr/ppp1pppp/8/3p'4/4P'3/8/PPPP1PPP/RNBQKBNR KQkq e3,d6 0 2"
+    );
 }
 
 /// RULINGS: no piece may capture on a co-occupied square, so a pawn that
@@ -417,7 +538,11 @@ fn double_steps_record_the_en_passant_square() {
 fn no_en_passant_against_a_pawn_on_a_shared_square() {
     for id in ["parity", "move-neutral"] {
         let p = pos(id, "7k/8/8/8/3p(Pn)3/8/8/K7 - e3 0 2");
-        assert!(!legal(&p, B).contains(&"d4e3".to_string()), "{id}: {:?}", legal(&p, B));
+        assert!(
+            !legal(&p, B).contains(&"d4e3".to_string()),
+            "{id}: {:?}",
+            legal(&p, B)
+        );
     }
 }
 
@@ -430,7 +555,10 @@ fn en_passant_square_belongs_to_the_side_by_its_rank() {
     let p = pos("parity", "7k/4P'3/8/3Pp'3/8/8/8/K7 - e6 0 2");
     assert_eq!(p.en_passant(B).map(|e| e.target), Some(sq(&p, "e6")));
     assert_eq!(p.en_passant(W), None);
-    assert!(p.legal_moves(W).iter().any(|m| m.special == Special::EnPassant && m.to == sq(&p, "e6")));
+    assert!(p
+        .legal_moves(W)
+        .iter()
+        .any(|m| m.special == Special::EnPassant && m.to == sq(&p, "e6")));
 }
 
 /// Murali "check": a king that leaves a square it shared with an enemy piece
@@ -465,7 +593,10 @@ fn parity_shared_square_shelters_king_until_sharer_leaves() {
     let q = t.position;
     assert!(q.in_check(W));
     // King moves only, and not to e3, which the waiting knight attacks.
-    assert_eq!(legal(&q, W), ["d4c3", "d4c4", "d4c5", "d4d3", "d4d5", "d4e4", "d4e5"]);
+    assert_eq!(
+        legal(&q, W),
+        ["d4c3", "d4c4", "d4c5", "d4d3", "d4d5", "d4e4", "d4e5"]
+    );
 }
 
 /// Murali "delayed check" / "immediate check" / "failed check":
@@ -493,7 +624,10 @@ fn parity_delayed_immediate_and_failed_check() {
     let q = t.position;
     assert!(!q.in_check(B));
     let black = legal(&q, B);
-    assert!(black.contains(&"f5c8".to_string()) && black.contains(&"f5d3".to_string()), "{black:?}");
+    assert!(
+        black.contains(&"f5c8".to_string()) && black.contains(&"f5d3".to_string()),
+        "{black:?}"
+    );
     // Blocking resolves it ...
     let t = play_uci(&q, "g1h2", "f5c8");
     assert!(!t.position.in_check(B));
@@ -505,10 +639,22 @@ fn parity_delayed_immediate_and_failed_check() {
 
     // Failed check: the king steps away, or a piece blocks, at the same time.
     let t = play_uci(&p, "b1b8", "e8e7");
-    assert_eq!(notes(&t, W), SideNotes { failed_check: true, ..SideNotes::default() });
+    assert_eq!(
+        notes(&t, W),
+        SideNotes {
+            failed_check: true,
+            ..SideNotes::default()
+        }
+    );
     let t = play_uci(&p, "b1b8", "f5c8");
     assert_eq!(t.position.to_fen(), "1R'b'1k3/p7/8/8/8/8/8/6K1 - - 1 2");
-    assert_eq!(notes(&t, W), SideNotes { failed_check: true, ..SideNotes::default() });
+    assert_eq!(
+        notes(&t, W),
+        SideNotes {
+            failed_check: true,
+            ..SideNotes::default()
+        }
+    );
 }
 
 /// Murali rule 2, the waiting rule: a piece just moved stays one turn and
@@ -518,7 +664,10 @@ fn parity_delayed_immediate_and_failed_check() {
 fn parity_waiting_rule() {
     let p = SimPosition::start(variant("parity"));
     let t = play_uci(&p, "b1c3", "g8f6");
-    assert_eq!(t.position.to_fen(), "rnbqkb1r/pppppppp/5n'2/8/8/2N'5/PPPPPPPP/R1BQKBNR KQkq - 1 2");
+    assert_eq!(
+        t.position.to_fen(),
+        "rnbqkb1r/pppppppp/5n'2/8/8/2N'5/PPPPPPPP/R1BQKBNR KQkq - 1 2"
+    );
     let q = t.position;
     assert!(moves_from(&q, W, "c3").is_empty() && moves_from(&q, B, "f6").is_empty());
     let c3e4 = Move::new(sq(&p, "c3"), sq(&p, "e4"));
@@ -541,7 +690,10 @@ fn parity_waiting_rule() {
     assert!(notes(&t, W).castled && notes(&t, B).castled);
     let q = t.position;
     for (c, a, b) in [(W, "g1", "f1"), (B, "c8", "d8")] {
-        assert!(moves_from(&q, c, a).is_empty() && moves_from(&q, c, b).is_empty(), "{c:?}");
+        assert!(
+            moves_from(&q, c, a).is_empty() && moves_from(&q, c, b).is_empty(),
+            "{c:?}"
+        );
     }
 
     // Only the waiting king can move: that side loses; both: draw.
@@ -549,7 +701,13 @@ fn parity_waiting_rule() {
     assert!(legal(&p, W).is_empty());
     assert_eq!(p.outcome(), win(B));
     let p = pos("parity", "k'7/8/8/p7/P7/8/8/K'7 - - 0 9");
-    assert_eq!(p.outcome(), Some(SimOutcome { winner: None, reason: SimReason::NoLegalMove }));
+    assert_eq!(
+        p.outcome(),
+        Some(SimOutcome {
+            winner: None,
+            reason: SimReason::NoLegalMove
+        })
+    );
 }
 
 /// Murali: two enemy kings shall not land on the same square. Ruling: if
@@ -563,7 +721,10 @@ fn parity_kings_on_the_same_square_draw() {
     assert_eq!(notes[0].co_occupied, Some(e4));
     assert_eq!(notes[1].co_occupied, Some(e4));
     assert_eq!(game.position().to_fen(), "8/p7/8/8/4(K'k')3/8/P7/8 - - 1 2");
-    let draw = SimOutcome { winner: None, reason: SimReason::KingsShareSquare };
+    let draw = SimOutcome {
+        winner: None,
+        reason: SimReason::KingsShareSquare,
+    };
     assert_eq!(game.outcome(), Some(draw));
     let a2a3 = Move::new(sq(&p, "a2"), sq(&p, "a3"));
     let a7a6 = Move::new(sq(&p, "a7"), sq(&p, "a6"));
@@ -584,7 +745,9 @@ fn single_occupation_forced_exit() {
     // No capture of h4 (White) or d2 (Black), only knight moves out of f3.
     assert_eq!(legal(&q, W), ["f3d4", "f3e5", "f3g1", "f3g5", "f3h2"]);
     assert_eq!(legal(&q, B), ["f3d4", "f3e5", "f3g1", "f3g5", "f3h2"]);
-    assert!(q.why_illegal(W, Move::new(sq(&p, "d2"), sq(&p, "d3"))).contains("must leave"));
+    assert!(q
+        .why_illegal(W, Move::new(sq(&p, "d2"), sq(&p, "d3")))
+        .contains("must leave"));
     let t = play_uci(&q, "f3g1", "f3e5");
     assert_eq!(t.position.to_fen(), "4k3/8/8/4n'3/7p/8/3P4/4K1N'1 - - 2 3");
     // They can meet again, and must leave again.
@@ -606,7 +769,13 @@ fn single_occupation_a_side_that_cannot_leave_loses() {
     // Both blocked: draw.
     let p = pos("parity-single", "4k3/8/8/4n3/4(P'p')3/4N3/8/4K3 - - 0 5");
     assert!(legal(&p, W).is_empty() && legal(&p, B).is_empty());
-    assert_eq!(p.outcome(), Some(SimOutcome { winner: None, reason: SimReason::NoLegalMove }));
+    assert_eq!(
+        p.outcome(),
+        Some(SimOutcome {
+            winner: None,
+            reason: SimReason::NoLegalMove
+        })
+    );
     // White must move the king (immediate check from the rook) and the knight at once: loses.
     let p = pos("parity-single", "4r2k/8/8/8/2(N'b')5/8/8/4K3 - - 0 5");
     assert!(p.in_check(W));
@@ -638,7 +807,12 @@ fn failed_pawn_capture_still_promotes() {
     let queen = p.variant().kind_by_letter('Q');
     assert_eq!(
         notes(&t, W),
-        SideNotes { failed_capture: true, promotion: queen, check: Some(CheckKind::Delayed), ..SideNotes::default() }
+        SideNotes {
+            failed_capture: true,
+            promotion: queen,
+            check: Some(CheckKind::Delayed),
+            ..SideNotes::default()
+        }
     );
 }
 
@@ -649,11 +823,29 @@ fn failed_pawn_capture_still_promotes() {
 #[test]
 fn move_neutral_checkmate_stalemate_and_double_mate() {
     let mate = pos("move-neutral", "k6R/8/1K6/8/8/8/8/8 - - 0 9");
-    assert_eq!(mate.outcome(), Some(SimOutcome { winner: Some(W), reason: SimReason::Checkmate }));
+    assert_eq!(
+        mate.outcome(),
+        Some(SimOutcome {
+            winner: Some(W),
+            reason: SimReason::Checkmate
+        })
+    );
     let both = pos("move-neutral", "k6R/7R/8/8/8/8/7r/K6r - - 0 9");
-    assert_eq!(both.outcome(), Some(SimOutcome { winner: None, reason: SimReason::BothCheckmated }));
+    assert_eq!(
+        both.outcome(),
+        Some(SimOutcome {
+            winner: None,
+            reason: SimReason::BothCheckmated
+        })
+    );
     let stale = pos("move-neutral", "k7/2Q5/1K6/8/8/8/8/8 - - 0 9");
-    assert_eq!(stale.outcome(), Some(SimOutcome { winner: None, reason: SimReason::Stalemate }));
+    assert_eq!(
+        stale.outcome(),
+        Some(SimOutcome {
+            winner: None,
+            reason: SimReason::Stalemate
+        })
+    );
 }
 
 /// RULINGS parity: a king may not step where the enemy's waiting piece

@@ -11,16 +11,18 @@
 //!     `SimError::Illegal` naming that side and giving a reason;
 //! (d) every position reads back from its own FEN;
 //! (e) colour symmetry: mirroring the board and swapping colours mirrors
-//!     the legal moves and the resolution of every turn.
+//!     the legal moves and the resolution of every turn;
+//! (f) the legal moves found with the pin shortcut are those found by
+//!     trying every move, and `has_legal_move` agrees with them.
 //! Set `PROPTEST_CASES` to run more cases than the defaults below.
 
-use rand_chacha::rand_core::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
 use parity_rules::simultaneous::{SideNotes, SimError, SimPosition, Turn};
 use parity_rules::variant::Family;
 use parity_rules::{Bitboard, Color, Kind, Move, Registry, Special, Square, Variant};
 use proptest::prelude::*;
 use proptest::test_runner::Config;
+use rand_chacha::rand_core::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
 
 const MAX_TURNS: usize = 50;
 const W: Color = Color::White;
@@ -40,15 +42,23 @@ const EXTRA_FENS: &[&str] = &[
     "r1bqkb1r/pppp1ppp/8/3P'p'3/8/5(Nn)2/PPP2PPP/RNBQKB1R KQkq e6 0 4",
     // Kings next to each other, both last-moved (mutual delayed check).
     "8/pp6/8/3k'4/3K'4/8/PP6/8 - - 0 12",
+    // A knight pinned on a diagonal, a bishop on a file.
+    "4k3/4r3/8/b7/8/8/3NB3/4K3 - - 0 10",
 ];
 
 fn roots() -> &'static [(&'static Variant, String)] {
     static ROOTS: std::sync::OnceLock<Vec<(&'static Variant, String)>> = std::sync::OnceLock::new();
     ROOTS.get_or_init(|| {
         let reg = Registry::builtin();
-        let sims: Vec<&'static Variant> = reg.iter().filter(|v| v.spec.family == Family::Simultaneous).collect();
+        let sims: Vec<&'static Variant> = reg
+            .iter()
+            .filter(|v| v.spec.family == Family::Simultaneous)
+            .collect();
         for id in ["parity", "parity-single", "move-neutral"] {
-            assert!(sims.iter().any(|v| v.id() == id), "{id} is not a built-in simultaneous variant");
+            assert!(
+                sims.iter().any(|v| v.id() == id),
+                "{id} is not a built-in simultaneous variant"
+            );
         }
         let mut out = Vec::new();
         for &v in &sims {
@@ -95,8 +105,14 @@ fn random_game(root: usize, seed: u64, turns: usize) -> (SimPosition, Vec<Step>)
             break;
         }
         let moves = [pick(&mut state, &white), pick(&mut state, &black)];
-        let turn = pos.resolve(moves[0], moves[1]).unwrap_or_else(|e| panic!("{pos:?} {moves:?}: legal moves refused: {e}"));
-        steps.push(Step { before: pos, moves, turn });
+        let turn = pos
+            .resolve(moves[0], moves[1])
+            .unwrap_or_else(|e| panic!("{pos:?} {moves:?}: legal moves refused: {e}"));
+        steps.push(Step {
+            before: pos,
+            moves,
+            turn,
+        });
         pos = turn.position;
     }
     (start, steps)
@@ -107,7 +123,9 @@ fn kinds(v: &Variant) -> impl Iterator<Item = Kind> {
 }
 
 fn counts(p: &SimPosition, c: Color) -> Vec<i64> {
-    kinds(p.variant()).map(|k| p.pieces(c, k).count() as i64).collect()
+    kinds(p.variant())
+        .map(|k| p.pieces(c, k).count() as i64)
+        .collect()
 }
 
 /// (b) One piece per colour per square; shared squares hold one of each.
@@ -136,7 +154,9 @@ fn check_occupancy(p: &SimPosition) -> Result<(), String> {
         for c in [W, B] {
             let here = kinds(v).filter(|&k| p.pieces(c, k).contains(sq)).count();
             if here != 1 {
-                return Err(format!("{p:?}: shared square {sq:?} holds {here} {c:?} pieces"));
+                return Err(format!(
+                    "{p:?}: shared square {sq:?} holds {here} {c:?} pieces"
+                ));
             }
         }
     }
@@ -154,7 +174,9 @@ fn check_conservation(step: &Step) -> Result<(), String> {
             expected[k.index()] -= 1;
         }
         if let Some(p) = notes.promotion {
-            let mover = before.kind_at(c, step.moves[c.index()].from).ok_or("no mover")?;
+            let mover = before
+                .kind_at(c, step.moves[c.index()].from)
+                .ok_or("no mover")?;
             expected[mover.index()] -= 1;
             expected[p.index()] += 1;
         }
@@ -166,7 +188,10 @@ fn check_conservation(step: &Step) -> Result<(), String> {
             ));
         }
         if notes.captured.is_some() && notes.failed_capture {
-            return Err(format!("{before:?} {:?}: capture both succeeded and failed", step.moves));
+            return Err(format!(
+                "{before:?} {:?}: capture both succeeded and failed",
+                step.moves
+            ));
         }
     }
     Ok(())
@@ -210,11 +235,29 @@ fn candidates(p: &SimPosition, color: Color, state: &mut ChaCha8Rng) -> Vec<Move
     for _ in 0..4.min(mine.len()) {
         let m = pick(state, &mine);
         let bent = match next(state) % 5 {
-            0 => Move { special: Special::EnPassant, ..m },
-            1 => Move { special: Special::DoubleStep, ..m },
-            2 => Move { special: Special::None, ..m },
-            3 => Move { promotion: Some(pick(state, &kinds)), ..m },
-            _ => Move { special: Special::Castle { rook_from: sq(state), rook_to: sq(state) }, ..m },
+            0 => Move {
+                special: Special::EnPassant,
+                ..m
+            },
+            1 => Move {
+                special: Special::DoubleStep,
+                ..m
+            },
+            2 => Move {
+                special: Special::None,
+                ..m
+            },
+            3 => Move {
+                promotion: Some(pick(state, &kinds)),
+                ..m
+            },
+            _ => Move {
+                special: Special::Castle {
+                    rook_from: sq(state),
+                    rook_to: sq(state),
+                },
+                ..m
+            },
         };
         out.push(bent);
     }
@@ -225,16 +268,27 @@ fn candidates(p: &SimPosition, color: Color, state: &mut ChaCha8Rng) -> Vec<Move
 fn check_refusals(p: &SimPosition, state: &mut ChaCha8Rng) -> Result<(), String> {
     for color in [W, B] {
         let others = p.legal_moves(color.other());
-        let Some(&partner) = others.first() else { continue };
+        let Some(&partner) = others.first() else {
+            continue;
+        };
         let legal = p.legal_moves(color);
         for m in candidates(p, color, state) {
             if legal.contains(&m) {
                 continue;
             }
-            let (white, black) = if color == W { (m, partner) } else { (partner, m) };
+            let (white, black) = if color == W {
+                (m, partner)
+            } else {
+                (partner, m)
+            };
             match p.resolve(white, black) {
-                Err(SimError::Illegal { side, reason }) if side == color && !reason.trim().is_empty() => {}
-                other => return Err(format!("{p:?}: {color:?} {m:?} is not legal, but resolve gave {other:?}")),
+                Err(SimError::Illegal { side, reason })
+                    if side == color && !reason.trim().is_empty() => {}
+                other => {
+                    return Err(format!(
+                        "{p:?}: {color:?} {m:?} is not legal, but resolve gave {other:?}"
+                    ))
+                }
             }
         }
     }
@@ -249,14 +303,30 @@ fn flip(v: &Variant, sq: Square) -> Square {
 
 fn mirror_move(v: &Variant, m: Move) -> Move {
     let special = match m.special {
-        Special::Castle { rook_from, rook_to } => Special::Castle { rook_from: flip(v, rook_from), rook_to: flip(v, rook_to) },
+        Special::Castle { rook_from, rook_to } => Special::Castle {
+            rook_from: flip(v, rook_from),
+            rook_to: flip(v, rook_to),
+        },
         s => s,
     };
-    Move { from: flip(v, m.from), to: flip(v, m.to), promotion: m.promotion, special }
+    Move {
+        from: flip(v, m.from),
+        to: flip(v, m.to),
+        promotion: m.promotion,
+        special,
+    }
 }
 
 fn swap_case(s: &str) -> String {
-    s.chars().map(|c| if c.is_ascii_uppercase() { c.to_ascii_lowercase() } else { c.to_ascii_uppercase() }).collect()
+    s.chars()
+        .map(|c| {
+            if c.is_ascii_uppercase() {
+                c.to_ascii_lowercase()
+            } else {
+                c.to_ascii_uppercase()
+            }
+        })
+        .collect()
 }
 
 /// The position with ranks reversed and colours swapped.
@@ -274,7 +344,10 @@ fn mirror(p: &SimPosition) -> SimPosition {
                 if c == '(' {
                     let close = rest.find(')').expect("closed group");
                     let inner = &rest[1..close];
-                    let split = inner[1..].find(|ch: char| ch.is_ascii_alphabetic()).expect("two letters") + 1;
+                    let split = inner[1..]
+                        .find(|ch: char| ch.is_ascii_alphabetic())
+                        .expect("two letters")
+                        + 1;
                     // White first: the old black piece becomes the new white one.
                     out.push('(');
                     out.push_str(&swap_case(&inner[split..]));
@@ -289,58 +362,106 @@ fn mirror(p: &SimPosition) -> SimPosition {
             out
         })
         .collect();
-    let castling = if fields[1] == "-" { "-".to_string() } else { swap_case(fields[1]) };
+    let castling = if fields[1] == "-" {
+        "-".to_string()
+    } else {
+        swap_case(fields[1])
+    };
     let ep = if fields[2] == "-" {
         "-".to_string()
     } else {
         let squares: Vec<String> = fields[2]
             .split(',')
-            .map(|s| v.shape.name(flip(v, v.shape.parse_square(s).expect("square"))).to_string())
+            .map(|s| {
+                v.shape
+                    .name(flip(v, v.shape.parse_square(s).expect("square")))
+                    .to_string()
+            })
             .collect();
         squares.join(",")
     };
-    let text = format!("{} {} {} {} {}", board.join("/"), castling, ep, fields[3], fields[4]);
+    let text = format!(
+        "{} {} {} {} {}",
+        board.join("/"),
+        castling,
+        ep,
+        fields[3],
+        fields[4]
+    );
     SimPosition::from_fen(v, &text).unwrap_or_else(|e| panic!("mirror {text} of {fen}: {e}"))
 }
 
 fn mirror_notes(v: &Variant, n: SideNotes) -> SideNotes {
-    SideNotes { co_occupied: n.co_occupied.map(|s| flip(v, s)), ..n }
+    SideNotes {
+        co_occupied: n.co_occupied.map(|s| flip(v, s)),
+        ..n
+    }
 }
 
 fn check_symmetry(step: &Step) -> Result<(), String> {
     let v = step.before.variant();
     let m = mirror(&step.before);
     for c in [W, B] {
-        let mut mine: Vec<String> = step.before.legal_moves(c).into_iter().map(|x| format!("{:?}", mirror_move(v, x))).collect();
-        let mut theirs: Vec<String> = m.legal_moves(c.other()).into_iter().map(|x| format!("{x:?}")).collect();
+        let mut mine: Vec<String> = step
+            .before
+            .legal_moves(c)
+            .into_iter()
+            .map(|x| format!("{:?}", mirror_move(v, x)))
+            .collect();
+        let mut theirs: Vec<String> = m
+            .legal_moves(c.other())
+            .into_iter()
+            .map(|x| format!("{x:?}"))
+            .collect();
         mine.sort();
         theirs.sort();
         if mine != theirs {
-            return Err(format!("{:?}: {c:?} legal moves differ from the mirror {m:?}", step.before));
+            return Err(format!(
+                "{:?}: {c:?} legal moves differ from the mirror {m:?}",
+                step.before
+            ));
         }
     }
     let [w, b] = step.moves;
-    let t = m.resolve(mirror_move(v, b), mirror_move(v, w)).map_err(|e| format!("mirror {m:?} refused: {e}"))?;
+    let t = m
+        .resolve(mirror_move(v, b), mirror_move(v, w))
+        .map_err(|e| format!("mirror {m:?} refused: {e}"))?;
     let expected = mirror(&step.turn.position);
     if t.position != expected {
-        return Err(format!("{:?} {:?}: mirrored resolution {:?}, expected {expected:?}", step.before, step.moves, t.position));
+        return Err(format!(
+            "{:?} {:?}: mirrored resolution {:?}, expected {expected:?}",
+            step.before, step.moves, t.position
+        ));
     }
     for c in [W, B] {
         if t.notes[c.other().index()] != mirror_notes(v, step.turn.notes[c.index()]) {
-            return Err(format!("{:?} {:?}: mirrored notes {:?} vs {:?}", step.before, step.moves, t.notes, step.turn.notes));
+            return Err(format!(
+                "{:?} {:?}: mirrored notes {:?} vs {:?}",
+                step.before, step.moves, t.notes, step.turn.notes
+            ));
         }
     }
     for c in [W, B] {
         if step.turn.position.in_check(c) != expected.in_check(c.other()) {
-            return Err(format!("{:?}: in_check is not symmetric", step.turn.position));
+            return Err(format!(
+                "{:?}: in_check is not symmetric",
+                step.turn.position
+            ));
         }
     }
     Ok(())
 }
 
 fn config(cases: u32) -> Config {
-    let cases = std::env::var("PROPTEST_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(cases);
-    Config { cases, failure_persistence: None, ..Config::default() }
+    let cases = std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(cases);
+    Config {
+        cases,
+        failure_persistence: None,
+        ..Config::default()
+    }
 }
 
 proptest! {
@@ -367,6 +488,19 @@ proptest! {
         check_refusals(&start, &mut state).map_err(TestCaseError::fail)?;
         for step in &steps {
             check_refusals(&step.turn.position, &mut state).map_err(TestCaseError::fail)?;
+        }
+    }
+
+    /// (f) on every position of a random game.
+    #[test]
+    fn pin_shortcut_finds_every_legal_move(root in 0..roots().len(), seed in any::<u64>()) {
+        let (start, steps) = random_game(root, seed, MAX_TURNS);
+        for p in std::iter::once(&start).chain(steps.iter().map(|s| &s.turn.position)) {
+            for c in [W, B] {
+                let fast = p.legal_moves(c);
+                prop_assert_eq!(&fast, &p.legal_moves_each_tried(c), "{:?} {:?}", p, c);
+                prop_assert_eq!(p.has_legal_move(c), !fast.is_empty(), "{:?} {:?}", p, c);
+            }
         }
     }
 
@@ -400,16 +534,40 @@ fn random_games_reach_the_interesting_cases() {
                     hit("en passant", n.en_passant);
                     hit("promotion", n.promotion.is_some());
                     hit("castled", n.castled);
-                    hit("immediate check", n.check == Some(parity_rules::simultaneous::CheckKind::Immediate));
-                    hit("delayed check", n.check == Some(parity_rules::simultaneous::CheckKind::Delayed));
+                    hit(
+                        "immediate check",
+                        n.check == Some(parity_rules::simultaneous::CheckKind::Immediate),
+                    );
+                    hit(
+                        "delayed check",
+                        n.check == Some(parity_rules::simultaneous::CheckKind::Delayed),
+                    );
                     hit("failed check", n.failed_check);
                 }
-                hit("waiting piece", step.before.rules().waiting_rule && step.before.last_moved(W).any());
+                hit(
+                    "waiting piece",
+                    step.before.rules().waiting_rule && step.before.last_moved(W).any(),
+                );
             }
         }
     }
-    for key in ["shared", "capture", "failed capture", "swap", "en passant", "promotion", "castled", "immediate check", "delayed check", "failed check", "waiting piece"] {
-        assert!(seen.get(key).copied().unwrap_or(0) > 0, "no random game reached {key}: {seen:?}");
+    for key in [
+        "shared",
+        "capture",
+        "failed capture",
+        "swap",
+        "en passant",
+        "promotion",
+        "castled",
+        "immediate check",
+        "delayed check",
+        "failed check",
+        "waiting piece",
+    ] {
+        assert!(
+            seen.get(key).copied().unwrap_or(0) > 0,
+            "no random game reached {key}: {seen:?}"
+        );
     }
 
     // The checks catch breakage.
@@ -417,7 +575,11 @@ fn random_games_reach_the_interesting_cases() {
     let p = SimPosition::from_fen(v, "4k3/8/8/6q1/8/8/7K/2B5 - - 0 1").unwrap();
     let (w, b) = (p.legal_moves(W)[0], p.legal_moves(B)[0]);
     let turn = p.resolve(w, b).unwrap();
-    let mut lying = Step { before: p, moves: [w, b], turn };
+    let mut lying = Step {
+        before: p,
+        moves: [w, b],
+        turn,
+    };
     lying.turn.notes[B.index()].captured = Some(Kind(0));
     assert!(check_conservation(&lying).is_err());
     assert_ne!(mirror(&p), p);

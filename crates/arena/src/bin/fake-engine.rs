@@ -114,21 +114,46 @@ impl Fake {
             return m;
         }
         let pos = self.sim.expect("a simultaneous position");
-        let side = if self.mode == Mode::WrongSide && self.misbehaving() { color.other() } else { color };
-        let names = |c: Color| -> Vec<String> { pos.legal_moves(c).into_iter().map(|m| notation::uci(&pos.side(c), m)).collect() };
+        let side = if self.mode == Mode::WrongSide && self.misbehaving() {
+            color.other()
+        } else {
+            color
+        };
+        let names = |c: Color| -> Vec<String> {
+            pos.legal_moves(c)
+                .into_iter()
+                .map(|m| notation::uci(&pos.side(c), m))
+                .collect()
+        };
         let (own, theirs) = (names(side), names(side.other()));
         if own.is_empty() {
             return None;
         }
         let list = |moves: &[String]| -> String {
             let p = 1.0 / moves.len() as f64;
-            moves.iter().map(|m| format!("{m} {p:.4}")).collect::<Vec<_>>().join(" ")
+            moves
+                .iter()
+                .map(|m| format!("{m} {p:.4}"))
+                .collect::<Vec<_>>()
+                .join(" ")
         };
         let random = self.mode == Mode::Random;
         let strategy = if random { list(&own) } else { list(&own[..1]) };
-        let opponent = if theirs.is_empty() { String::new() } else { format!(" opponent {}", list(&theirs[..1])) };
-        self.say(&format!("info depth 1 nodes {} time 0 value {:.4} strategy {strategy}{opponent}", own.len(), self.value));
-        let mv = if random { own[self.rng.random_range(0..own.len())].clone() } else { own[0].clone() };
+        let opponent = if theirs.is_empty() {
+            String::new()
+        } else {
+            format!(" opponent {}", list(&theirs[..1]))
+        };
+        self.say(&format!(
+            "info depth 1 nodes {} time 0 value {:.4} strategy {strategy}{opponent}",
+            own.len(),
+            self.value
+        ));
+        let mv = if random {
+            own[self.rng.random_range(0..own.len())].clone()
+        } else {
+            own[0].clone()
+        };
         self.moves_made += 1;
         Some(mv)
     }
@@ -169,7 +194,11 @@ impl Fake {
         if legal.is_empty() {
             return None;
         }
-        let mv = if self.mode == Mode::Random { legal[self.rng.random_range(0..legal.len())] } else { legal[0] };
+        let mv = if self.mode == Mode::Random {
+            legal[self.rng.random_range(0..legal.len())]
+        } else {
+            legal[0]
+        };
         self.moves_made += 1;
         Some(self.board.uci(mv))
     }
@@ -188,7 +217,11 @@ impl Fake {
                 self.say("id name Fake Engine");
                 self.say("id author Parity tests");
                 self.say("option name Hash type spin default 16 min 1 max 1024");
-                let sim = if self.sim_variants { " var parity var parity-single var move-neutral" } else { "" };
+                let sim = if self.sim_variants {
+                    " var parity var parity-single var move-neutral"
+                } else {
+                    ""
+                };
                 self.say(&format!("option name UCI_Variant type combo default chess var chess var tutti-frutti var parity12 var safety-in-numbers{sim}"));
                 self.say("uciok");
             }
@@ -204,7 +237,10 @@ impl Fake {
             Some("ucinewgame") => self.moves_made = 0,
             Some("position") => {
                 let fen = if words.get(1) == Some(&"fen") {
-                    let end = words.iter().position(|w| *w == "moves").unwrap_or(words.len());
+                    let end = words
+                        .iter()
+                        .position(|w| *w == "moves")
+                        .unwrap_or(words.len());
                     Some(words[2..end].join(" "))
                 } else {
                     None
@@ -267,7 +303,12 @@ impl Fake {
         let cmd = words.first().copied().unwrap_or("");
         match cmd {
             "protover" => {
-                let names: Vec<&str> = self.registry.iter().filter(|v| Board::new(v, None).is_ok()).map(|v| v.id()).collect();
+                let names: Vec<&str> = self
+                    .registry
+                    .iter()
+                    .filter(|v| Board::new(v, None).is_ok())
+                    .map(|v| v.id())
+                    .collect();
                 self.say(&format!(
                     "feature myname=\"Fake XBoard\" ping=1 usermove=1 setboard={} san=0 variants=\"normal,{}\" done=1",
                     u8::from(setboard),
@@ -293,7 +334,8 @@ impl Fake {
             }
             "quit" => return false,
             "usermove" => self.xboard_usermove(words.get(1).copied().unwrap_or(""), *forced),
-            "xboard" | "accepted" | "rejected" | "level" | "st" | "sd" | "time" | "otim" | "post" | "easy" | "hard" | "result" | "option" | "?" | "computer" | "random" => {}
+            "xboard" | "accepted" | "rejected" | "level" | "st" | "sd" | "time" | "otim"
+            | "post" | "easy" | "hard" | "result" | "option" | "?" | "computer" | "random" => {}
             other => {
                 // A bare move (engines without usermove).
                 if !other.is_empty() {
@@ -434,7 +476,11 @@ fn main() {
     for line in stdin.lock().lines() {
         let Ok(line) = line else { break };
         let line = line.trim();
-        let go_on = if xboard { fake.xboard(line, setboard, &mut forced) } else { fake.uci(line) };
+        let go_on = if xboard {
+            fake.xboard(line, setboard, &mut forced)
+        } else {
+            fake.uci(line)
+        };
         if !go_on {
             break;
         }

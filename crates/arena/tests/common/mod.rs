@@ -25,12 +25,22 @@ pub fn fake(name: &str, args: &str) -> EngineSpec {
 
 /// Two engines, depth 1, random balanced openings of `opening_length`
 /// (plies, or turns in a simultaneous variant), two games at a time.
-pub fn config(variant: &str, a: EngineSpec, b: EngineSpec, games: usize, opening_length: usize, adjudication: Adjudication) -> MatchConfig {
+pub fn config(
+    variant: &str,
+    a: EngineSpec,
+    b: EngineSpec,
+    games: usize,
+    opening_length: usize,
+    adjudication: Adjudication,
+) -> MatchConfig {
     let variant = Registry::builtin().get(variant).unwrap();
     MatchConfig {
         variant,
         engines: [a, b],
-        limits: Limits { depth: Some(1), ..Limits::default() },
+        limits: Limits {
+            depth: Some(1),
+            ..Limits::default()
+        },
         openings: openings::random_balanced(variant, games.div_ceil(2), opening_length, 1).unwrap(),
         games,
         concurrency: 2,
