@@ -5,6 +5,7 @@
 
 import { pieceSvg, pieceIcon } from './pieces.js';
 import { squareName } from './moves.js';
+import { escapeHtml } from './html.js';
 
 const SIZE = 100;
 
@@ -45,9 +46,9 @@ function drawPieces(square, pieces) {
 function drawLastMoved(colors) {
   return colors
     .map((color, i) => {
-      const cx = 86 - i * 22;
+      const cy = 14 + i * 22;
       return `<g class="waiting ${color}" data-waiting="${color}"><title>${color} moved here last turn and must wait</title>
-        <circle cx="${cx}" cy="14" r="10"/><path d="M${cx - 3} 9 V19 M${cx + 3} 9 V19"/></g>`;
+        <circle cx="86" cy="${cy}" r="10"/><path d="M83 ${cy - 5} V${cy + 5} M89 ${cy - 5} V${cy + 5}"/></g>`;
     })
     .join('');
 }
@@ -112,11 +113,11 @@ export function openChooser(container, title, options, onPick) {
   const menu = document.createElement('div');
   menu.className = 'chooser';
   menu.setAttribute('role', 'dialog');
-  menu.innerHTML = `<div class="chooser-title">${title}</div>` +
+  menu.innerHTML = `<div class="chooser-title">${escapeHtml(title)}</div>` +
     options
       .map(
-        (o, i) => `<button type="button" data-index="${i}" data-choice="${o.value}" ${o.disabled ? 'disabled' : ''}>
-          ${o.piece ? pieceIcon(o.piece.color, o.piece.name, o.piece.letter, 36) : ''}<span>${o.label}</span></button>`,
+        (o, i) => `<button type="button" data-index="${i}" data-choice="${escapeHtml(o.value)}" ${o.disabled ? 'disabled' : ''}>
+          ${o.piece ? pieceIcon(o.piece.color, o.piece.name, o.piece.letter, 36) : ''}<span>${escapeHtml(o.label)}</span></button>`,
       )
       .join('') +
     '<button type="button" class="chooser-cancel" data-index="-1">cancel</button>';

@@ -8,11 +8,11 @@ import { renderBoard, openChooser, closeChooser } from './board.js';
 import { parseMove, findTypedMove } from './moves.js';
 import { makeCommitment, loadPending, savePending } from './commit.js';
 import { pieceIcon } from './pieces.js';
+import { escapeHtml } from './html.js';
 
 const STRUCTURAL = new Set(['started', 'joined', 'move', 'turn', 'finished', 'rematch']);
 const other = (color) => (color === 'white' ? 'black' : 'white');
 const cap = (s) => s[0].toUpperCase() + s.slice(1);
-const escape = (text) => String(text).replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
 
 const TEMPLATE = `
 <section class="game">
@@ -77,11 +77,21 @@ export async function showGame(root, id) {
       return;
     }
     if (!g.base) return;
-    g.state = g.events.reduce(applyEvent, structuredClone(g.base));
+    g.state = g.events.reduce(applyEvent, fromFull(g.base));
     if (g.flipped === null) g.flipped = g.state.you === 'black';
     update();
     maybeReveal();
-    maybeFollowRematch();
+    // Both asked for a rematch while we watch: go to the new game (an old
+    // game's page opened later only shows the link).
+    if (message.type === 'rematch' && g.state.you) location.assign(`/game/${message.game}`);
+  }
+
+  // gameFull's `rematch` is `{offer: color}` or `{game: id}`.
+  function fromFull(full) {
+    const s = structuredClone(full);
+    s.rematch_offer = full.rematch?.offer ?? null;
+    s.rematch_game = full.rematch?.game ?? null;
+    return s;
   }
 
   function applyEvent(s, e) {
@@ -93,6 +103,9 @@ export async function showGame(root, id) {
     switch (e.type) {
       case 'committed':
         s.committed = { ...s.committed, [e.color]: true };
+        break;
+      case 'revealed':
+        s.revealed = { ...s.revealed, [e.color]: true };
         break;
       case 'draw_offer':
         s.draw_offer = e.color;
@@ -304,7 +317,7 @@ export async function showGame(root, id) {
   async function maybeReveal() {
     const s = g.state;
     const mine = pending();
-    if (!mine || mine.revealed || g.revealing || s.status !== 'started') return;
+    if (!mine || mine.revealed || s.revealed?.[me()] || g.revealing || s.status !== 'started') return;
     if (!(s.committed?.white && s.committed?.black)) return;
     g.revealing = true;
     try {
@@ -318,11 +331,6 @@ export async function showGame(root, id) {
       g.revealing = false;
       update();
     }
-  }
-
-  function maybeFollowRematch() {
-    const next = g.state.rematch_game;
-    if (next && me()) location.assign(`/game/${next}`);
   }
 
   $('.controls').addEventListener('click', async (e) => {
@@ -400,7 +408,7 @@ export async function showGame(root, id) {
       state = s.committed?.[color] ? 'committed' : 'choosing…';
     }
     el.innerHTML = `${pieceIcon(color, 'king', 'K', 28)}
-      <span class="name">${cap(color)}: ${escape(seatLabel(color))}</span>
+      <span class="name">${cap(color)}: ${escapeHtml(seatLabel(color))}</span>
       <span class="commit-state" data-commit="${color}">${state}</span>
       <span class="clock" data-clock="${color}"></span>`;
   }
@@ -427,7 +435,7 @@ export async function showGame(root, id) {
       const text = entry.notes?.[color]?.text;
       const check = entry.notes?.[color]?.check;
       return `<div class="note ${color}${check ? ' gives-check' : ''}" data-notes="${color}">
-        <b>${cap(color)}</b> ${escape(move?.san ?? move?.uci ?? '')}${text ? `: <span class="note-text">${escape(text)}</span>` : ''}</div>`;
+        <b>${cap(color)}</b> ${escapeHtml(move?.san ?? move?.uci ?? '')}${text ? `: <span class="note-text">${escapeHtml(text)}</span>` : ''}</div>`;
     };
     return `<div class="notes-title">Turn ${turnNumber}</div>${side('white')}${side('black')}`;
   }
@@ -440,8 +448,8 @@ export async function showGame(root, id) {
       list.innerHTML = moves
         .map((t, i) => {
           const text = ['white', 'black'].map((c) => t.notes?.[c]?.text).filter(Boolean).join('; ');
-          return `<li data-turn="${i + 1}"><span class="mv">${escape(t.white?.san ?? t.white?.uci ?? '')}</span>
-            <span class="mv">${escape(t.black?.san ?? t.black?.uci ?? '')}</span>${text ? `<div class="move-note">${escape(text)}</div>` : ''}</li>`;
+          return `<li data-turn="${i + 1}"><span class="mv">${escapeHtml(t.white?.san ?? t.white?.uci ?? '')}</span>
+            <span class="mv">${escapeHtml(t.black?.san ?? t.black?.uci ?? '')}</span>${text ? `<div class="move-note">${escapeHtml(text)}</div>` : ''}</li>`;
         })
         .join('');
       const last = moves.at(-1);
@@ -453,7 +461,7 @@ export async function showGame(root, id) {
         rows.at(-1).push(m);
       }
       list.innerHTML = rows
-        .map((row) => `<li>${row.map((m) => `<span class="mv ${m.color}">${escape(m.san ?? m.uci)}</span>`).join(' ')}</li>`)
+        .map((row) => `<li>${row.map((m) => `<span class="mv ${m.color}">${escapeHtml(m.san ?? m.uci)}</span>`).join(' ')}</li>`)
         .join('');
       $('.notes').innerHTML = '';
     }
@@ -496,7 +504,7 @@ export async function showGame(root, id) {
     if (!invite.hidden && !invite.querySelector('input')) {
       const link = new URL(s.invite, location.origin).href;
       invite.innerHTML = `<label>Send this link to your friend:
-        <input readonly value="${escape(link)}"></label><button type="button">Copy</button>`;
+        <input readonly value="${escapeHtml(link)}"></label><button type="button">Copy</button>`;
     }
     $('.entry').hidden = !(seated && s.status === 'started');
   }

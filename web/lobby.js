@@ -2,8 +2,8 @@
 // games.
 
 import { api } from './api.js';
+import { escapeHtml } from './html.js';
 
-const escape = (text) => String(text).replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
 
 const TEMPLATE = `
 <section class="lobby">
@@ -54,14 +54,14 @@ async function fillList(table) {
       ? '<tr><th>Game</th><th>Variant</th><th>White</th><th>Black</th><th>Turn</th><th>Result</th></tr>' +
         games
           .map(
-            (g) => `<tr><td><a href="/game/${escape(g.id)}">${escape(g.id)}</a></td><td>${escape(g.variant)}</td>
-              <td>${escape(seatText(g.white))}</td><td>${escape(seatText(g.black))}</td>
-              <td>${escape(g.turn ?? '')}</td><td>${escape(g.result ?? g.status)}</td></tr>`,
+            (g) => `<tr><td><a href="/game/${escapeHtml(g.id)}">${escapeHtml(g.id)}</a></td><td>${escapeHtml(g.variant)}</td>
+              <td>${escapeHtml(seatText(g.white))}</td><td>${escapeHtml(seatText(g.black))}</td>
+              <td>${escapeHtml(g.turn ?? '')}</td><td>${escapeHtml(g.result ?? g.status)}</td></tr>`,
           )
           .join('')
       : '<tr><td>none</td></tr>';
   } catch (e) {
-    table.innerHTML = `<tr><td>${escape(e.message)}</td></tr>`;
+    table.innerHTML = `<tr><td>${escapeHtml(e.message)}</td></tr>`;
   }
 }
 
@@ -79,7 +79,7 @@ export async function showLobby(root) {
     error.hidden = false;
   }
   select.innerHTML = variants
-    .map((v) => `<option value="${escape(v.id)}">${escape(v.name)} (${v.files}x${v.ranks}, ${escape(v.family)})</option>`)
+    .map((v) => `<option value="${escapeHtml(v.id)}">${escapeHtml(v.name)} (${v.files}x${v.ranks}, ${escapeHtml(v.family)})</option>`)
     .join('');
   const describe = () => {
     description.textContent = variants.find((v) => v.id === select.value)?.description ?? '';

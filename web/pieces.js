@@ -1,3 +1,5 @@
+import { escapeHtml } from './html.js';
+
 // Piece drawings: our own SVG, each in a 100x100 box standing on a common
 // base. Outlines use the class `body` (filled in the piece's colour) and
 // inner lines `line` (drawn in the opposite colour); style.css colours them.
@@ -65,9 +67,6 @@ export function hasDrawing(name) {
   return Object.hasOwn(bodies, name.toLowerCase());
 }
 
-function escape(text) {
-  return String(text).replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
-}
 
 /**
  * The SVG markup of one piece in a 100x100 box: `color` is "white" or
@@ -79,12 +78,12 @@ export function pieceSvg(color, name, letter) {
   const inner = body
     ? base + body
     : `<circle class="body" cx="50" cy="50" r="36"/>
-       <text class="glyph" x="50" y="51" text-anchor="middle" dominant-baseline="central">${escape(letter)}</text>`;
+       <text class="glyph" x="50" y="51" text-anchor="middle" dominant-baseline="central">${escapeHtml(letter)}</text>`;
   return `<g class="pc ${color}">${inner}</g>`;
 }
 
 /** A standalone <svg> of one piece, for buttons and lists. */
 export function pieceIcon(color, name, letter, size = 40) {
   return `<svg class="piece-icon" viewBox="0 0 100 100" width="${size}" height="${size}"
-    role="img" aria-label="${escape(color + ' ' + name)}">${pieceSvg(color, name, letter)}</svg>`;
+    role="img" aria-label="${escapeHtml(color + ' ' + name)}">${pieceSvg(color, name, letter)}</svg>`;
 }
