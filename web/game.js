@@ -152,8 +152,10 @@ export async function showGame(root, id) {
   function canMove() {
     const s = g.state;
     if (!me() || s.status !== 'started') return false;
-    return isSim() ? !s.committed?.[me()] : s.to_move === me();
+    return isSim() ? !hasCommitted(me()) : s.to_move === me();
   }
+  // This seat counts as committed from the server's ack, before the event.
+  const hasCommitted = (color) => Boolean(g.state.committed?.[color] || (color === me() && pending()?.sent));
   const legalMoves = () => (canMove() ? (g.state.legal?.[me()] ?? []).map(parseMove).filter(Boolean) : []);
   function squares() {
     const map = new Map();
@@ -307,9 +309,10 @@ export async function showGame(root, id) {
     savePending(id, side, commitment);
     update();
     if (await act('commit', { commitment: commitment.commitment })) {
-      // The `committed` event confirms it too; marking now avoids a second pick.
-      if (g.state.turn === turn) g.state.committed = { ...g.state.committed, [side]: true };
+      // Accepted: no second pick this turn, even before the `committed` event.
+      savePending(id, side, { ...commitment, sent: true });
       update();
+      maybeReveal();
     }
   }
 
@@ -405,7 +408,7 @@ export async function showGame(root, id) {
     el.dataset.color = color;
     let state = '';
     if (isSim() && s.status === 'started') {
-      state = s.committed?.[color] ? 'committed' : 'choosing…';
+      state = hasCommitted(color) ? 'committed' : 'choosing…';
     }
     el.innerHTML = `${pieceIcon(color, 'king', 'K', 28)}
       <span class="name">${cap(color)}: ${escapeHtml(seatLabel(color))}</span>
@@ -422,8 +425,8 @@ export async function showGame(root, id) {
       return `${cap(s.to_move)} to move.`;
     }
     if (!me()) return `Turn ${s.turn}: both sides choose.`;
-    const mine = s.committed?.[me()];
-    const theirs = s.committed?.[other(me())];
+    const mine = hasCommitted(me());
+    const theirs = hasCommitted(other(me()));
     if (!mine) return `Turn ${s.turn}: your move${theirs ? ' (opponent has committed)' : ''}.`;
     if (!theirs) return `Turn ${s.turn}: committed, waiting for opponent.`;
     return `Turn ${s.turn}: both committed, revealing…`;
