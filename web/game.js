@@ -159,8 +159,11 @@ export async function showGame(root, id) {
   const legalMoves = () => (canMove() ? (g.state.legal?.[me()] ?? []).map(parseMove).filter(Boolean) : []);
   function squares() {
     const map = new Map();
+    // The waiting marks matter only where the waiting rule can apply; in
+    // turn-based games the last move's tint says it all.
+    const waiting = isSim();
     for (const sq of g.state.board ?? []) {
-      map.set(sq.square, { pieces: sq.pieces, lastMoved: sq.last_moved ?? [] });
+      map.set(sq.square, { pieces: sq.pieces, lastMoved: waiting ? (sq.last_moved ?? []) : [] });
     }
     return map;
   }
