@@ -1,7 +1,8 @@
 //! The web page end to end in headless Chromium, driven over WebDriver
-//! (chromedriver): two browsers with separate profiles play a simultaneous
-//! game through the page (invite link, commit-reveal, a failed capture, a
-//! shared square, resignation), and one plays the engine on the 12x8 board.
+//! (chromedriver) against the server and its embedded page: two browsers
+//! with separate profiles play a simultaneous game through the page (invite
+//! link, commit-reveal, a typed move, a failed capture, a shared square,
+//! resignation), and one plays the engine on the 12x8 board.
 //! Screenshots go to `target/screenshots/`.
 //!
 //! Needs Debian's `chromium` and `chromium-driver` (`scripts/test` installs
@@ -9,6 +10,7 @@
 
 use fantoccini::{elements::Element, key::Key, Client, ClientBuilder, Locator};
 use hyper_util::client::legacy::connect::HttpConnector;
+use parity_rules::Registry;
 use serde_json::{json, Value};
 use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
@@ -32,7 +34,11 @@ impl Drop for Reaped {
 }
 
 fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
 }
 
 fn wait_for_port(port: u16, what: &str, child: &mut Child) {
@@ -41,16 +47,12 @@ fn wait_for_port(port: u16, what: &str, child: &mut Child) {
         if let Some(status) = child.try_wait().unwrap() {
             panic!("{what} exited before listening: {status}");
         }
-        assert!(start.elapsed() < WAIT, "{what} did not listen on port {port}");
+        assert!(
+            start.elapsed() < WAIT,
+            "{what} did not listen on port {port}"
+        );
         std::thread::sleep(POLL);
     }
-}
-
-fn scratch_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("parity-browser-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
 }
 
 fn screenshot_dir() -> PathBuf {
@@ -59,18 +61,13 @@ fn screenshot_dir() -> PathBuf {
     dir
 }
 
-/// `parity serve` on a fresh database and port.
-fn start_server(dir: &Path) -> (Reaped, String) {
-    let port = free_port();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_parity"))
-        .args(["serve", "--db"])
-        .arg(dir.join("games.sqlite"))
-        .args(["--addr", &format!("127.0.0.1:{port}")])
-        .stdout(Stdio::null())
-        .spawn()
-        .expect("parity serve starts");
-    wait_for_port(port, "parity serve", &mut child);
-    (Reaped(child), format!("http://127.0.0.1:{port}"))
+/// The server on a fresh database and port, in this test's runtime.
+async fn start_server(dir: &Path) -> String {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let server = parity_server::start(&dir.join("games.sqlite"), listener, Registry::builtin())
+        .await
+        .expect("the server starts");
+    format!("http://{}", server.addr)
 }
 
 fn start_chromedriver() -> (Reaped, String) {
@@ -129,23 +126,41 @@ impl Page {
             .connect(driver)
             .await
             .expect("chromedriver opens a browser session");
-        Page { client, base: base.to_string() }
+        Page {
+            client,
+            base: base.to_string(),
+        }
     }
 
     async fn goto(&self, path: &str) {
-        let url = if path.starts_with("http") { path.to_string() } else { format!("{}{path}", self.base) };
+        let url = if path.starts_with("http") {
+            path.to_string()
+        } else {
+            format!("{}{path}", self.base)
+        };
         self.client.goto(&url).await.expect("page loads");
     }
 
     async fn find(&self, css: &str) -> Element {
-        match self.client.wait().at_most(WAIT).every(POLL).for_element(Locator::Css(css)).await {
+        match self
+            .client
+            .wait()
+            .at_most(WAIT)
+            .every(POLL)
+            .for_element(Locator::Css(css))
+            .await
+        {
             Ok(element) => element,
             Err(e) => panic!("no `{css}` on the page: {e}\n{}", self.describe().await),
         }
     }
 
     async fn click(&self, css: &str) {
-        self.find(css).await.click().await.unwrap_or_else(|e| panic!("click on `{css}`: {e}"));
+        self.find(css)
+            .await
+            .click()
+            .await
+            .unwrap_or_else(|e| panic!("click on `{css}`: {e}"));
     }
 
     /// Waits until the text of `css` contains `needle`; returns the text.
@@ -169,7 +184,14 @@ impl Page {
     /// Waits until `css` matches exactly `n` elements.
     async fn wait_count(&self, css: &str, n: usize) {
         let start = Instant::now();
-        while self.client.find_all(Locator::Css(css)).await.map(|v| v.len()).unwrap_or(0) != n {
+        while self
+            .client
+            .find_all(Locator::Css(css))
+            .await
+            .map(|v| v.len())
+            .unwrap_or(0)
+            != n
+        {
             if start.elapsed() > WAIT {
                 panic!("never {n} of `{css}`\n{}", self.describe().await);
             }
@@ -191,21 +213,28 @@ impl Page {
     /// Picks a piece and its target by clicking the two squares.
     async fn play(&self, from: &str, to: &str) {
         self.click(&format!("[data-square='{from}']")).await;
-        self.find(&format!(".sq.selected[data-square='{from}']")).await;
+        self.find(&format!(".sq.selected[data-square='{from}']"))
+            .await;
         self.click(&format!("[data-square='{to}']")).await;
     }
 
     /// Types a move into the move box and presses Enter.
     async fn type_move(&self, text: &str) {
         let input = self.find(".entry input").await;
-        input.send_keys(&format!("{text}{}", char::from(Key::Enter))).await.unwrap();
+        input
+            .send_keys(&format!("{text}{}", char::from(Key::Enter)))
+            .await
+            .unwrap();
     }
 
     /// The game's state as this browser's seat sees it (`gameFull`).
     async fn game_full(&self, id: &str) -> Value {
         let script = "const done = arguments[arguments.length - 1];
             fetch('/api/games/' + arguments[0]).then(r => r.json()).then(done, e => done(String(e)));";
-        self.client.execute_async(script, vec![json!(id)]).await.expect("fetch runs")
+        self.client
+            .execute_async(script, vec![json!(id)])
+            .await
+            .expect("fetch runs")
     }
 
     async fn game_id(&self) -> String {
@@ -221,16 +250,23 @@ impl Page {
     /// Fills the lobby's form and creates a game; returns its id.
     async fn create_game(&self, variant: &str, opponent: &str, color: &str) -> String {
         self.goto("/").await;
-        self.find(&format!("select[name='variant'] option[value='{variant}']")).await;
-        self.find("select[name='variant']").await.select_by_value(variant).await.unwrap();
+        self.find(&format!("select[name='variant'] option[value='{variant}']"))
+            .await;
+        self.find("select[name='variant']")
+            .await
+            .select_by_value(variant)
+            .await
+            .unwrap();
         self.click("input[name='timing'][value='days']").await;
-        self.click(&format!("input[name='opponent'][value='{opponent}']")).await;
+        self.click(&format!("input[name='opponent'][value='{opponent}']"))
+            .await;
         if opponent == "engine" {
             let level = self.find("input[name='level']").await;
             level.clear().await.unwrap();
             level.send_keys("1").await.unwrap();
         }
-        self.click(&format!("input[name='color'][value='{color}']")).await;
+        self.click(&format!("input[name='color'][value='{color}']"))
+            .await;
         self.click("form.create button[type='submit']").await;
         self.find(".game").await;
         self.game_id().await
@@ -240,17 +276,28 @@ impl Page {
 /// One simultaneous turn through both pages: White picks (the page
 /// commits), Black sees only "committed", Black picks, both pages reveal
 /// by themselves and show the turn.
-async fn play_turn(white: &Page, black: &Page, turn: usize, white_move: (&str, &str), black_move: Move<'_>) {
+async fn play_turn(
+    white: &Page,
+    black: &Page,
+    turn: usize,
+    white_move: (&str, &str),
+    black_move: Move<'_>,
+) {
     white.play(white_move.0, white_move.1).await;
-    white.wait_text(".status", "committed, waiting for opponent").await;
-    black.wait_text(".commit-state[data-commit='white']", "committed").await;
+    white
+        .wait_text(".status", "committed, waiting for opponent")
+        .await;
+    black
+        .wait_text(".commit-state[data-commit='white']", "committed")
+        .await;
     match black_move {
         Move::Click(from, to) => black.play(from, to).await,
         Move::Typed(text) => black.type_move(text).await,
     }
     for page in [white, black] {
         page.find(&format!(".moves li[data-turn='{turn}']")).await;
-        page.wait_text(".status", &format!("Turn {}", turn + 1)).await;
+        page.wait_text(".status", &format!("Turn {}", turn + 1))
+            .await;
     }
 }
 
@@ -265,14 +312,23 @@ async fn simultaneous_game(driver: &str, base: &str, dir: &Path) {
     let black = Page::open(driver, base, &dir.join("black"), (412, 915)).await;
 
     let id = white.create_game("parity", "friend", "white").await;
-    let invite = white.find(".invite input").await.prop("value").await.unwrap().expect("an invite link");
+    let invite = white
+        .find(".invite input")
+        .await
+        .prop("value")
+        .await
+        .unwrap()
+        .expect("an invite link");
     assert!(invite.contains(&format!("/game/{id}?invite=")), "{invite}");
     black.goto(&invite).await;
     for page in [&white, &black] {
         page.find(".game[data-status='started']").await;
     }
     let url = black.client.current_url().await.unwrap();
-    assert!(!url.as_str().contains("invite"), "the invite stays in the address: {url}");
+    assert!(
+        !url.as_str().contains("invite"),
+        "the invite stays in the address: {url}"
+    );
     assert_eq!(black.game_full(&id).await["you"], "black");
 
     play_turn(&white, &black, 1, ("e2", "e4"), Move::Click("d7", "d5")).await;
@@ -283,20 +339,26 @@ async fn simultaneous_game(driver: &str, base: &str, dir: &Path) {
     // exd5 while the d-pawn steps to d4: White's capture fails.
     play_turn(&white, &black, 3, ("e4", "d5"), Move::Click("d5", "d4")).await;
     for page in [&white, &black] {
-        page.wait_text(".notes [data-notes='white']", "failed capture").await;
+        page.wait_text(".notes [data-notes='white']", "failed capture")
+            .await;
     }
     // Both knights land on e5: a shared square.
     play_turn(&white, &black, 4, ("f3", "e5"), Move::Click("c6", "e5")).await;
     for page in [&white, &black] {
         page.find("[data-on='e5'][data-piece='white knight']").await;
         page.find("[data-on='e5'][data-piece='black knight']").await;
-        page.wait_text(".notes [data-notes='black']", "shares e5").await;
+        page.wait_text(".notes [data-notes='black']", "shares e5")
+            .await;
     }
     white.screenshot("shared-square.png").await;
     black.screenshot("shared-square-phone.png").await;
 
     white.click("[data-action='resign']").await;
-    white.client.accept_alert().await.expect("the resign confirmation");
+    white
+        .client
+        .accept_alert()
+        .await
+        .expect("the resign confirmation");
     for page in [&white, &black] {
         page.wait_text(".status", "Game over: 0-1").await;
     }
@@ -307,11 +369,13 @@ async fn simultaneous_game(driver: &str, base: &str, dir: &Path) {
 async fn engine_game_on_12x8(driver: &str, base: &str, dir: &Path) {
     let page = Page::open(driver, base, &dir.join("solo"), (1280, 900)).await;
     let id = page.create_game("parity12", "engine", "white").await;
-    page.find("svg.board[data-files='12'][data-ranks='8']").await;
+    page.find("svg.board[data-files='12'][data-ranks='8']")
+        .await;
     for n in 1..=3 {
         page.wait_text(".status", "Your move.").await;
         let full = page.game_full(&id).await;
-        let legal: Vec<String> = serde_json::from_value(full["legal"]["white"].clone()).expect("legal moves");
+        let legal: Vec<String> =
+            serde_json::from_value(full["legal"]["white"].clone()).expect("legal moves");
         // A pawn step if there is one (deterministic), else the first move.
         let chosen = legal
             .iter()
@@ -329,10 +393,9 @@ async fn engine_game_on_12x8(driver: &str, base: &str, dir: &Path) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_page_plays_simultaneous_and_engine_games() {
-    let dir = scratch_dir("run");
+    let dir = tempfile::tempdir().unwrap();
     let (_driver_process, driver) = start_chromedriver();
-    let (_server, base) = start_server(&dir);
-    simultaneous_game(&driver, &base, &dir).await;
-    engine_game_on_12x8(&driver, &base, &dir).await;
-    let _ = std::fs::remove_dir_all(&dir);
+    let base = start_server(dir.path()).await;
+    simultaneous_game(&driver, &base, dir.path()).await;
+    engine_game_on_12x8(&driver, &base, dir.path()).await;
 }
