@@ -2,7 +2,7 @@
 //! (chromedriver) against the server and its embedded page: two browsers
 //! with separate profiles play a simultaneous game through the page (invite
 //! link, commit-reveal, a typed move, a failed capture, a shared square,
-//! resignation), and one plays the engine on the 12x8 board.
+//! resignation, a draw declined, a rematch aborted), and one plays the engine on the 12x8 board.
 //! Screenshots go to `target/screenshots/`.
 //!
 //! Needs Debian's `chromium` and `chromium-driver` (`scripts/test` installs
@@ -163,40 +163,67 @@ impl Page {
             .unwrap_or_else(|e| panic!("click on `{css}`: {e}"));
     }
 
-    /// Waits until the text of `css` contains `needle`; returns the text.
-    async fn wait_text(&self, css: &str, needle: &str) -> String {
+    /// Polls `probe` until it finds something; fails after `WAIT`.
+    async fn wait_for<T>(&self, what: &str, mut probe: impl AsyncFnMut() -> Option<T>) -> T {
         let start = Instant::now();
         loop {
-            if let Ok(element) = self.client.find(Locator::Css(css)).await {
-                if let Ok(text) = element.text().await {
-                    if text.contains(needle) {
-                        return text;
-                    }
-                }
+            if let Some(found) = probe().await {
+                return found;
             }
             if start.elapsed() > WAIT {
-                panic!("`{css}` never said `{needle}`\n{}", self.describe().await);
+                panic!("timed out waiting for {what}\n{}", self.describe().await);
             }
             tokio::time::sleep(POLL).await;
         }
     }
 
+    /// Waits until the text of `css` contains `needle`; returns the text.
+    async fn wait_text(&self, css: &str, needle: &str) -> String {
+        self.wait_for(&format!("`{css}` to say `{needle}`"), async || {
+            let text = self
+                .client
+                .find(Locator::Css(css))
+                .await
+                .ok()?
+                .text()
+                .await
+                .ok()?;
+            text.contains(needle).then_some(text)
+        })
+        .await
+    }
+
     /// Waits until `css` matches exactly `n` elements.
     async fn wait_count(&self, css: &str, n: usize) {
-        let start = Instant::now();
-        while self
-            .client
-            .find_all(Locator::Css(css))
-            .await
-            .map(|v| v.len())
-            .unwrap_or(0)
-            != n
-        {
-            if start.elapsed() > WAIT {
-                panic!("never {n} of `{css}`\n{}", self.describe().await);
-            }
-            tokio::time::sleep(POLL).await;
-        }
+        self.wait_for(&format!("{n} of `{css}`"), async || {
+            let found = self.client.find_all(Locator::Css(css)).await.ok()?;
+            (found.len() == n).then_some(())
+        })
+        .await
+    }
+
+    /// Waits until `css` is on the page but hidden.
+    async fn wait_hidden(&self, css: &str) {
+        self.wait_for(&format!("`{css}` to hide"), async || {
+            let shown = self
+                .client
+                .find(Locator::Css(css))
+                .await
+                .ok()?
+                .is_displayed()
+                .await
+                .ok()?;
+            (!shown).then_some(())
+        })
+        .await
+    }
+
+    /// Waits until the page has left the game `id` for another.
+    async fn wait_url_change(&self, id: &str) {
+        self.wait_for(&format!("the page to leave game {id}"), async || {
+            (self.game_id().await != id).then_some(())
+        })
+        .await
     }
 
     /// The page's status and error lines, for failure messages.
@@ -353,6 +380,12 @@ async fn simultaneous_game(driver: &str, base: &str, dir: &Path) {
     white.screenshot("shared-square.png").await;
     black.screenshot("shared-square-phone.png").await;
 
+    // A draw offered and declined.
+    white.click("[data-action='draw']").await;
+    black.wait_text(".offer", "White offers a draw").await;
+    black.click(".offer [data-answer='draw/no']").await;
+    white.wait_hidden(".offer").await;
+
     white.click("[data-action='resign']").await;
     white
         .client
@@ -361,6 +394,22 @@ async fn simultaneous_game(driver: &str, base: &str, dir: &Path) {
         .expect("the resign confirmation");
     for page in [&white, &black] {
         page.wait_text(".status", "Game over: 0-1").await;
+    }
+
+    // A rematch: both pages follow to the new game, which one side aborts.
+    white.click("[data-action='rematch']").await;
+    black
+        .wait_text("[data-action='rematch']", "Accept rematch")
+        .await;
+    black.click("[data-action='rematch']").await;
+    for page in [&white, &black] {
+        page.wait_url_change(&id).await;
+        page.find(".game[data-status='started']").await;
+    }
+    assert_eq!(white.game_id().await, black.game_id().await);
+    white.click("[data-action='abort']").await;
+    for page in [&white, &black] {
+        page.wait_text(".status", "Game over").await;
     }
     white.client.close().await.unwrap();
     black.client.close().await.unwrap();
