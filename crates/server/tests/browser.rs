@@ -275,7 +275,14 @@ impl Page {
     }
 
     /// Fills the lobby's form and creates a game; returns its id.
-    async fn create_game(&self, variant: &str, opponent: &str, color: &str) -> String {
+    /// `timing` is `live` (the form's 10+5 clock) or `days` (correspondence).
+    async fn create_game(
+        &self,
+        variant: &str,
+        timing: &str,
+        opponent: &str,
+        color: &str,
+    ) -> String {
         self.goto("/").await;
         self.find(&format!("select[name='variant'] option[value='{variant}']"))
             .await;
@@ -284,7 +291,8 @@ impl Page {
             .select_by_value(variant)
             .await
             .unwrap();
-        self.click("input[name='timing'][value='days']").await;
+        self.click(&format!("input[name='timing'][value='{timing}']"))
+            .await;
         self.click(&format!("input[name='opponent'][value='{opponent}']"))
             .await;
         if opponent == "engine" {
@@ -309,6 +317,7 @@ async fn play_turn(
     turn: usize,
     white_move: (&str, &str),
     black_move: Move<'_>,
+    screenshots: Option<(&str, &str)>,
 ) {
     white.play(white_move.0, white_move.1).await;
     white
@@ -317,6 +326,10 @@ async fn play_turn(
     black
         .wait_text(".commit-state[data-commit='white']", "committed")
         .await;
+    if let Some((white_view, black_view)) = screenshots {
+        white.screenshot(white_view).await;
+        black.screenshot(black_view).await;
+    }
     match black_move {
         Move::Click(from, to) => black.play(from, to).await,
         Move::Typed(text) => black.type_move(text).await,
@@ -338,7 +351,7 @@ async fn simultaneous_game(driver: &str, base: &str, dir: &Path) {
     // Black on a phone-sized window: the board scales to the width.
     let black = Page::open(driver, base, &dir.join("black"), (412, 915)).await;
 
-    let id = white.create_game("parity", "friend", "white").await;
+    let id = white.create_game("parity", "days", "friend", "white").await;
     let invite = white
         .find(".invite input")
         .await
@@ -358,19 +371,43 @@ async fn simultaneous_game(driver: &str, base: &str, dir: &Path) {
     );
     assert_eq!(black.game_full(&id).await["you"], "black");
 
-    play_turn(&white, &black, 1, ("e2", "e4"), Move::Click("d7", "d5")).await;
+    play_turn(
+        &white,
+        &black,
+        1,
+        ("e2", "e4"),
+        Move::Click("d7", "d5"),
+        None,
+    )
+    .await;
     // The waiting rule: both pawns that just moved carry the marker.
     white.find("[data-waiting='white']").await;
     white.find("[data-waiting='black']").await;
-    play_turn(&white, &black, 2, ("g1", "f3"), Move::Typed("b8c6")).await;
+    play_turn(&white, &black, 2, ("g1", "f3"), Move::Typed("b8c6"), None).await;
     // exd5 while the d-pawn steps to d4: White's capture fails.
-    play_turn(&white, &black, 3, ("e4", "d5"), Move::Click("d5", "d4")).await;
+    play_turn(
+        &white,
+        &black,
+        3,
+        ("e4", "d5"),
+        Move::Click("d5", "d4"),
+        Some(("committed-white.png", "committed-black-view.png")),
+    )
+    .await;
     for page in [&white, &black] {
         page.wait_text(".notes [data-notes='white']", "failed capture")
             .await;
     }
     // Both knights land on e5: a shared square.
-    play_turn(&white, &black, 4, ("f3", "e5"), Move::Click("c6", "e5")).await;
+    play_turn(
+        &white,
+        &black,
+        4,
+        ("f3", "e5"),
+        Move::Click("c6", "e5"),
+        None,
+    )
+    .await;
     for page in [&white, &black] {
         page.find("[data-on='e5'][data-piece='white knight']").await;
         page.find("[data-on='e5'][data-piece='black knight']").await;
@@ -417,7 +454,9 @@ async fn simultaneous_game(driver: &str, base: &str, dir: &Path) {
 
 async fn engine_game_on_12x8(driver: &str, base: &str, dir: &Path) {
     let page = Page::open(driver, base, &dir.join("solo"), (1280, 900)).await;
-    let id = page.create_game("parity12", "engine", "white").await;
+    let id = page
+        .create_game("parity12", "live", "engine", "white")
+        .await;
     page.find("svg.board[data-files='12'][data-ranks='8']")
         .await;
     for n in 1..=3 {
