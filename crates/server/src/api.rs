@@ -579,6 +579,7 @@ async fn ws_session(
                 return;
             }
         }
+        keepalive.reset();
     }
 }
 

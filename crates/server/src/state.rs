@@ -364,7 +364,12 @@ impl GameState {
 
     /// The events of a friend taking the invited seat `color`.
     pub fn decide_join(&self, color: Color, now: Instant) -> Result<Vec<EventBody>, Refusal> {
-        if self.status != Status::Waiting || self.joined(color) {
+        if self.status != Status::Waiting {
+            return Err(Refusal::NotNow(
+                "the game is not waiting for a player".into(),
+            ));
+        }
+        if self.joined(color) {
             return Err(Refusal::NotNow("the seat is taken".into()));
         }
         let mut events = vec![EventBody::Joined {

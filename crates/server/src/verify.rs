@@ -1,8 +1,8 @@
 //! `parity verify`: checks a game record (`GET /api/games/GAMEID/record`)
 //! without the server: every commitment against its move and nonce, every
 //! move against the rules, and the stated result against the final
-//! position. It replays the events with `parity-rules` alone; nothing of
-//! the server's game state is used.
+//! position. It replays the events through `play` (the thin layer over
+//! `parity-rules`) alone; nothing of the server's game state is used.
 
 use std::collections::HashMap;
 use std::fmt;
