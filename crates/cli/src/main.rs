@@ -62,6 +62,18 @@ enum Command {
     Solve(solve_cmd::SolveArgs),
     /// Our engine's root strategy against the best response to it, played exactly.
     Exploit(solve_cmd::ExploitArgs),
+    /// Run the game server: the web page and the HTTP/WebSocket API (docs/server.md).
+    Serve {
+        /// The SQLite database; created and migrated on first run.
+        #[arg(long, default_value = "parity.sqlite")]
+        db: PathBuf,
+        /// Address to listen on.
+        #[arg(long, default_value = "127.0.0.1:8080")]
+        addr: String,
+    },
+    /// Check a game record from the server (GET /api/games/ID/record) without
+    /// the server: commitments against moves and nonces, legality, the result.
+    Verify { file: PathBuf },
     /// List the variants and their pieces, or check a variant file.
     Variants {
         #[command(subcommand)]
@@ -174,10 +186,42 @@ fn run(cli: Cli) -> Result<(), Failure> {
             parity_engine::uci::run_stdio();
         }
         Command::Match(args) => match_cmd::run(&mut out, &registry, *args)?,
+        Command::Serve { db, addr } => {
+            drop(out);
+            serve(registry, &db, &addr)?;
+        }
+        Command::Verify { file } => {
+            let text =
+                std::fs::read_to_string(&file).map_err(|e| format!("{}: {e}", file.display()))?;
+            let verified = parity_server::verify::verify(&registry, &text)
+                .map_err(|e| format!("{}: the record does not verify: {e}", file.display()))?;
+            writeln!(out, "ok: {verified}")?;
+        }
         Command::Solve(args) => solve_cmd::solve(&mut out, &registry, args)?,
         Command::Exploit(args) => solve_cmd::exploit(&mut out, &registry, args)?,
     }
     Ok(())
+}
+
+fn serve(registry: Registry, db: &std::path::Path, addr: &str) -> Result<(), Failure> {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(io::stderr)
+        .init();
+    parity_server::run(db, addr, registry, |server| {
+        let mut out = io::stdout().lock();
+        let _ = writeln!(
+            out,
+            "Parity server on http://{}/ (database {}, {} unfinished games resumed)",
+            server.addr,
+            db.display(),
+            server.recovered
+        );
+        let _ = out.flush();
+    })
+    .map_err(|e| Failure::Message(format!("serve: {e}")))
 }
 
 fn run_perft(

@@ -369,22 +369,28 @@ pub fn describe(variant: &Variant, notes: &SideNotes) -> String {
     parts.join(", ")
 }
 
-/// Writes a simultaneous game as a record, one numbered pair per turn.
+/// Writes a simultaneous game as a record, one numbered pair per turn. A
+/// `Result` among `extra_tags` replaces the rules' result (a game may end
+/// by resignation or time).
 pub fn write_simultaneous(game: &SimGame, extra_tags: &[(&str, &str)]) -> String {
     let start = game.start();
     let v = start.variant();
     let mut out = String::new();
     let _ = writeln!(out, "[Variant \"{}\"]", v.id());
-    for (k, val) in extra_tags {
+    for (k, val) in extra_tags.iter().filter(|(k, _)| *k != "Result") {
         let _ = writeln!(out, "[{k} \"{val}\"]");
     }
     if start.to_fen() != SimPosition::start(v).to_fen() {
         let _ = writeln!(out, "[FEN \"{}\"]", start.to_fen());
     }
-    let result = game
-        .outcome()
-        .map(|o| o.to_string().split(' ').next().unwrap_or("*").to_string())
-        .unwrap_or_else(|| "*".into());
+    let stated = extra_tags.iter().find(|(k, _)| *k == "Result");
+    let result = match stated {
+        Some((_, r)) => r.to_string(),
+        None => game
+            .outcome()
+            .map(|o| o.to_string().split(' ').next().unwrap_or("*").to_string())
+            .unwrap_or_else(|| "*".into()),
+    };
     let _ = writeln!(out, "[Result \"{result}\"]\n");
     for ((moves, notes), pos) in game.turns().iter().zip(game.positions()) {
         let w = notation::san_plain(&pos.side(Color::White), moves[0]);

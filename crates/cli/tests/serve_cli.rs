@@ -1,0 +1,269 @@
+//! `parity serve` as a process: killed with SIGKILL in the middle of games
+//! and restarted on the same database, it has every acknowledged event and
+//! the games go on to their end; `parity verify` accepts their records and
+//! rejects tampered ones.
+
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use serde_json::{json, Value};
+use sha2::{Digest, Sha256};
+
+/// A running `parity serve`; killed when dropped.
+struct Served {
+    child: Child,
+    base: String,
+    http: reqwest::blocking::Client,
+}
+
+impl Served {
+    fn start(db: &Path) -> Served {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_parity"))
+            .args(["serve", "--addr", "127.0.0.1:0", "--db"])
+            .arg(db)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("parity serve starts");
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().expect("stdout"))
+            .read_line(&mut line)
+            .expect("the server says where it listens");
+        let base = line
+            .split_whitespace()
+            .find(|w| w.starts_with("http://"))
+            .unwrap_or_else(|| panic!("no URL in {line:?}"))
+            .trim_end_matches('/')
+            .to_string();
+        let http = reqwest::blocking::Client::builder()
+            .timeout(Duration::from_secs(60))
+            .build()
+            .expect("client");
+        Served { child, base, http }
+    }
+
+    /// SIGKILL: no chance to flush or close anything.
+    fn kill(mut self) {
+        self.child.kill().expect("kill");
+        self.child.wait().expect("reaped");
+    }
+
+    fn send(&self, request: reqwest::blocking::RequestBuilder) -> (u16, Value) {
+        let response = request.send().expect("request");
+        let status = response.status().as_u16();
+        let text = response.text().expect("body");
+        (
+            status,
+            serde_json::from_str(&text).unwrap_or(Value::String(text)),
+        )
+    }
+
+    fn get(&self, path: &str) -> Value {
+        let (status, body) = self.send(self.http.get(format!("{}{path}", self.base)));
+        assert_eq!(status, 200, "{path}: {body}");
+        body
+    }
+
+    fn post(&self, path: &str, token: Option<&str>, body: Value) -> Value {
+        let mut r = self.http.post(format!("{}{path}", self.base)).json(&body);
+        if let Some(t) = token {
+            r = r.bearer_auth(t);
+        }
+        let (status, answer) = self.send(r);
+        assert!(status == 200 || status == 201, "{path}: {status} {answer}");
+        answer
+    }
+
+    fn act(&self, id: &str, token: &str, what: &str, body: Value) -> u64 {
+        let answer = self.post(&format!("/api/board/game/{id}/{what}"), Some(token), body);
+        answer["seq"].as_u64().expect("seq")
+    }
+
+    /// A game against a friend: (id, white's token, black's token).
+    fn friend_game(&self, variant: &str) -> (String, String, String) {
+        let created = self.post(
+            "/api/games",
+            None,
+            json!({"variant": variant, "opponent": "friend", "color": "white",
+                   "clock": {"initial": 900, "increment": 0}}),
+        );
+        let id = created["id"].as_str().unwrap().to_string();
+        let joined = self.post(
+            &format!("/api/games/{id}/join"),
+            None,
+            json!({"invite": created["invite"]}),
+        );
+        (
+            id,
+            created["token"].as_str().unwrap().to_string(),
+            joined["token"].as_str().unwrap().to_string(),
+        )
+    }
+
+    fn events(&self, id: &str) -> Vec<Value> {
+        self.get(&format!("/api/games/{id}/record"))["events"]
+            .as_array()
+            .expect("events")
+            .clone()
+    }
+}
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn commitment(game: &str, turn: u64, side: &str, mv: &str, nonce: &str) -> String {
+    let digest = Sha256::digest(format!("{game}:{turn}:{side}:{mv}:{nonce}").as_bytes());
+    digest.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Commits both sides to a turn; returns the nonces.
+fn commit_both(
+    s: &Served,
+    id: &str,
+    tokens: [&str; 2],
+    turn: u64,
+    moves: [&str; 2],
+) -> [String; 2] {
+    let nonces = [
+        format!("{:032x}", turn * 2),
+        format!("{:032x}", turn * 2 + 1),
+    ];
+    for (i, side) in ["white", "black"].into_iter().enumerate() {
+        let c = commitment(id, turn, side, moves[i], &nonces[i]);
+        s.act(id, tokens[i], "commit", json!({"commitment": c}));
+    }
+    nonces
+}
+
+fn reveal(s: &Served, id: &str, token: &str, mv: &str, nonce: &str) -> u64 {
+    s.act(id, token, "reveal", json!({"move": mv, "nonce": nonce}))
+}
+
+fn verify(file: &Path) -> (bool, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_parity"))
+        .arg("verify")
+        .arg(file)
+        .output()
+        .expect("parity verify runs");
+    let text =
+        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    (out.status.success(), text)
+}
+
+#[test]
+fn a_killed_server_keeps_every_acknowledged_event_and_the_games_go_on() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let db = dir.path().join("games.sqlite");
+    let server = Served::start(&db);
+
+    // Chess: three moves; black's clock runs when the server dies.
+    let (chess, cw, cb) = server.friend_game("chess");
+    for (token, mv) in [(&cw, "f2f3"), (&cb, "e7e5"), (&cw, "g2g4")] {
+        server.act(&chess, token, &format!("move/{mv}"), Value::Null);
+    }
+    // Parity: one whole turn, then turn 2 with both commitments and
+    // white's reveal in: white's move is known only to the server.
+    let (sim, sw, sb) = server.friend_game("parity");
+    let n1 = commit_both(&server, &sim, [&sw, &sb], 1, ["e2e4", "d7d5"]);
+    reveal(&server, &sim, &sw, "e2e4", &n1[0]);
+    reveal(&server, &sim, &sb, "d7d5", &n1[1]);
+    let n2 = commit_both(&server, &sim, [&sw, &sb], 2, ["g1f3", "g8f6"]);
+    let acked = reveal(&server, &sim, &sw, "g1f3", &n2[0]);
+
+    let chess_before = server.events(&chess);
+    let sim_before = server.events(&sim);
+    assert_eq!(sim_before.last().unwrap()["seq"], acked);
+    let black_ms = chess_before.last().unwrap()["clocks"]["black_ms"]
+        .as_i64()
+        .unwrap();
+    server.kill();
+    // Down for a while: the clocks must not be charged for it.
+    let down = Duration::from_secs(4);
+    std::thread::sleep(down);
+
+    let server = Served::start(&db);
+    assert_eq!(
+        server.events(&chess),
+        chess_before,
+        "chess events survive as acknowledged"
+    );
+    assert_eq!(
+        server.events(&sim),
+        sim_before,
+        "parity events survive as acknowledged"
+    );
+    let live: Vec<Value> = server
+        .get("/api/games?status=live")
+        .as_array()
+        .unwrap()
+        .clone();
+    assert_eq!(live.len(), 2, "{live:?}");
+    let full = server.get(&format!("/api/games/{chess}"));
+    let charged = black_ms - full["clocks"]["black_ms"].as_i64().unwrap();
+    assert!(
+        charged < down.as_millis() as i64,
+        "black was charged {charged} ms for {} ms of downtime",
+        down.as_millis()
+    );
+
+    // The games go on: black mates; the parity turn resolves with the
+    // move white revealed before the crash, then black resigns.
+    server.act(&chess, &cb, "move/d8h4", Value::Null);
+    let full = server.get(&format!("/api/games/{chess}"));
+    assert_eq!(
+        (full["result"].as_str(), full["reason"].as_str()),
+        (Some("0-1"), Some("checkmate"))
+    );
+    reveal(&server, &sim, &sb, "g8f6", &n2[1]);
+    let full = server.get(&format!("/api/games/{sim}"));
+    assert_eq!(full["turn"], 3);
+    assert_eq!(full["moves"][1]["white"]["san"], "Nf3");
+    server.act(&sim, &sb, "resign", Value::Null);
+    let full = server.get(&format!("/api/games/{sim}"));
+    assert_eq!(full["result"], "1-0");
+
+    // `parity verify` accepts both records and rejects tampered copies.
+    for id in [&chess, &sim] {
+        let text = serde_json::to_string(&server.get(&format!("/api/games/{id}/record"))).unwrap();
+        let file = dir.path().join(format!("{id}.json"));
+        std::fs::write(&file, &text).unwrap();
+        let (ok, out) = verify(&file);
+        assert!(ok, "{out}");
+        assert!(out.starts_with("ok: game"), "{out}");
+    }
+    let record = server.get(&format!("/api/games/{sim}/record"));
+    let turn = record["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .position(|e| e["type"] == "turn")
+        .unwrap();
+    for (field, value, what) in [
+        ("nonce", json!(format!("{:032x}", 99)), "a changed nonce"),
+        ("uci", json!("d2d4"), "a changed move"),
+    ] {
+        let mut tampered = record.clone();
+        tampered["events"][turn]["white"][field] = value;
+        let file = dir.path().join("tampered.json");
+        std::fs::write(&file, tampered.to_string()).unwrap();
+        let (ok, out) = verify(&file);
+        assert!(!ok, "{what} verified: {out}");
+        assert!(
+            out.contains("does not verify") && out.contains("commitment"),
+            "{what}: {out}"
+        );
+    }
+    let mut tampered = server.get(&format!("/api/games/{chess}/record"));
+    let last = tampered["events"].as_array().unwrap().len() - 1;
+    tampered["events"][last]["result"] = json!("1-0");
+    let file = dir.path().join("tampered-result.json");
+    std::fs::write(&file, tampered.to_string()).unwrap();
+    let (ok, out) = verify(&file);
+    assert!(!ok && out.contains("the rules say 0-1"), "{out}");
+}

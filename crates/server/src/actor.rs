@@ -1,0 +1,583 @@
+//! One task per live game. It owns the game's state and takes requests
+//! one at a time from its mailbox: it checks a request against the state,
+//! applies the resulting events in memory, waits until the writer has
+//! committed them, and only then answers and broadcasts. A failed write
+//! reloads the game from the database, so nothing anyone was told is
+//! missing from the disk.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use parity_rules::{Color, Move};
+use tokio::sync::{broadcast, mpsc, oneshot};
+
+use crate::engine_seat::Job;
+use crate::error::ApiError;
+use crate::event::{now_ms, Event, EventBody, Seat, Side};
+use crate::hub::{invite_url, Hub};
+use crate::pgn;
+use crate::secret;
+use crate::state::{Action, GameState, Hidden, Setup, Status};
+use crate::store::{Change, SeatRow};
+
+/// One token a request presented.
+#[derive(Clone, Debug)]
+pub struct Presented {
+    pub token: String,
+    pub hash: String,
+    /// Found in a cookie named for another game (a rematch keeps tokens).
+    pub other_cookie: bool,
+}
+
+/// The tokens a request carries, the most specific first.
+#[derive(Clone, Debug, Default)]
+pub struct Credentials {
+    pub tokens: Vec<Presented>,
+}
+
+impl Credentials {
+    pub fn is_empty(&self) -> bool {
+        self.tokens.is_empty()
+    }
+    pub fn hashes(&self) -> Vec<String> {
+        self.tokens.iter().map(|t| t.hash.clone()).collect()
+    }
+}
+
+/// An accepted action.
+#[derive(Clone, Debug)]
+pub struct Acted {
+    /// The last event it added.
+    pub seq: u64,
+    /// The new game, when the action made a rematch.
+    pub game: Option<String>,
+    /// A token to set as this game's cookie (it came under another game's name).
+    pub cookie: Option<String>,
+}
+
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Joined {
+    pub id: String,
+    pub color: Side,
+    pub token: String,
+    #[serde(skip)]
+    pub seq: u64,
+}
+
+/// An event line with its place in the log.
+#[derive(Clone, Debug)]
+pub struct Logged {
+    pub seq: u64,
+    pub line: Arc<str>,
+}
+
+/// What a viewer gets: the state, the events it missed, the live feed.
+#[derive(Debug)]
+pub struct Watching {
+    pub full: Option<String>,
+    pub catchup: Vec<Logged>,
+    pub live: Option<broadcast::Receiver<Logged>>,
+    /// The log's length when this was taken.
+    pub seq: u64,
+    pub you: Option<Color>,
+    pub cookie: Option<String>,
+}
+
+pub enum Msg {
+    Act {
+        credentials: Credentials,
+        action: Action,
+        reply: oneshot::Sender<Result<Acted, ApiError>>,
+    },
+    Join {
+        invite: String,
+        reply: oneshot::Sender<Result<Joined, ApiError>>,
+    },
+    Watch {
+        credentials: Credentials,
+        since: Option<u64>,
+        full: bool,
+        live: bool,
+        reply: oneshot::Sender<Watching>,
+    },
+    Record {
+        reply: oneshot::Sender<String>,
+    },
+    Pgn {
+        reply: oneshot::Sender<String>,
+    },
+    /// An engine search finished; `epoch` is the number of moves or turns
+    /// played when it started, so a late answer is recognised.
+    Thought {
+        color: Color,
+        epoch: usize,
+        mv: Option<Move>,
+    },
+}
+
+/// Lines a slow viewer may fall behind before it must catch up from the log.
+const FEED_CAPACITY: usize = 256;
+const MAILBOX: usize = 64;
+
+pub struct GameActor {
+    hub: Arc<Hub>,
+    state: GameState,
+    seats: [SeatRow; 2],
+    feed: broadcast::Sender<Logged>,
+    inbox: mpsc::Receiver<Msg>,
+    /// Given to engine searches so they can answer.
+    me: mpsc::Sender<Msg>,
+    thinking: [Option<usize>; 2],
+    quiet_since: Instant,
+    /// The state could not be brought back in line with the database.
+    broken: bool,
+}
+
+async fn sleep_until(deadline: Option<Instant>) {
+    match deadline {
+        Some(d) => tokio::time::sleep_until(tokio::time::Instant::from_std(d)).await,
+        None => std::future::pending().await,
+    }
+}
+
+impl GameActor {
+    pub fn spawn(hub: Arc<Hub>, state: GameState, seats: [SeatRow; 2]) -> mpsc::Sender<Msg> {
+        let (me, inbox) = mpsc::channel(MAILBOX);
+        let (feed, _) = broadcast::channel(FEED_CAPACITY);
+        let actor = GameActor {
+            hub,
+            state,
+            seats,
+            feed,
+            inbox,
+            me: me.clone(),
+            thinking: [None; 2],
+            quiet_since: Instant::now(),
+            broken: false,
+        };
+        tokio::spawn(actor.run());
+        me
+    }
+
+    async fn run(mut self) {
+        self.check_time(Instant::now()).await;
+        self.duties().await;
+        while !self.broken {
+            let idle_at = self.idle_deadline();
+            tokio::select! {
+                msg = self.inbox.recv() => match msg {
+                    Some(msg) => {
+                        self.quiet_since = Instant::now();
+                        self.handle(msg).await;
+                    }
+                    None => break,
+                },
+                _ = sleep_until(self.state.next_deadline()) => {
+                    self.check_time(Instant::now()).await;
+                    self.duties().await;
+                }
+                _ = sleep_until(idle_at) => {
+                    if self.feed.receiver_count() == 0 {
+                        break;
+                    }
+                    self.quiet_since = Instant::now();
+                }
+            }
+        }
+        // Leave the hub, then answer what is already queued; later requests
+        // load the game again.
+        self.hub.forget(self.state.id(), &self.me);
+        self.inbox.close();
+        while let Some(msg) = self.inbox.recv().await {
+            self.handle(msg).await;
+        }
+    }
+
+    /// When this actor may stop: nothing pending (no clock running, no
+    /// engine thinking) and quiet for a while.
+    fn idle_deadline(&self) -> Option<Instant> {
+        (self.thinking == [None; 2] && self.state.next_deadline().is_none())
+            .then(|| self.quiet_since + self.hub.idle)
+    }
+
+    async fn handle(&mut self, msg: Msg) {
+        let now = Instant::now();
+        match msg {
+            Msg::Act {
+                credentials,
+                action,
+                reply,
+            } => {
+                let result = match self.seat_of(&credentials) {
+                    Some((color, presented)) => {
+                        let cookie = presented.other_cookie.then(|| presented.token.clone());
+                        self.perform(color, action, None, now)
+                            .await
+                            .map(|(seq, game)| Acted { seq, game, cookie })
+                    }
+                    None => Err(ApiError::Unauthorized(
+                        "this token holds no seat of this game".into(),
+                    )),
+                };
+                let _ = reply.send(result);
+                self.duties().await;
+            }
+            Msg::Join { invite, reply } => {
+                let result = self.join(&invite, now).await;
+                let _ = reply.send(result);
+                self.duties().await;
+            }
+            Msg::Watch {
+                credentials,
+                since,
+                full,
+                live,
+                reply,
+            } => {
+                self.check_time(now).await;
+                let seat = self.seat_of(&credentials);
+                let you = seat.map(|(c, _)| c);
+                let full = full.then(|| {
+                    let view = self.state.full(you, self.invite_for(you), now);
+                    serde_json::to_string(&view).unwrap_or_default()
+                });
+                let catchup = since
+                    .map(|since| self.logged_after(since))
+                    .unwrap_or_default();
+                let _ = reply.send(Watching {
+                    full,
+                    catchup,
+                    live: live.then(|| self.feed.subscribe()),
+                    seq: self.state.seq(),
+                    you,
+                    cookie: seat
+                        .filter(|(_, p)| p.other_cookie)
+                        .map(|(_, p)| p.token.clone()),
+                });
+            }
+            Msg::Record { reply } => {
+                let _ = reply.send(self.record());
+            }
+            Msg::Pgn { reply } => {
+                let _ = reply.send(pgn::write(&self.state));
+            }
+            Msg::Thought { color, epoch, mv } => {
+                self.thinking[color.index()] = None;
+                let current =
+                    self.state.status() == Status::Started && self.state.play().played() == epoch;
+                if let (true, Some(mv)) = (current, mv) {
+                    self.engine_move(color, mv, now).await;
+                }
+                self.duties().await;
+            }
+        }
+    }
+
+    /// The seat a request's tokens hold, with the token that matched.
+    fn seat_of<'a>(&self, credentials: &'a Credentials) -> Option<(Color, &'a Presented)> {
+        credentials.tokens.iter().find_map(|p| {
+            [Color::White, Color::Black]
+                .into_iter()
+                .find(|c| self.seats[c.index()].token_hash.as_deref() == Some(p.hash.as_str()))
+                .map(|c| (c, p))
+        })
+    }
+
+    /// The unused invite link, for the seat that created the game.
+    fn invite_for(&self, you: Option<Color>) -> Option<String> {
+        let you = you?;
+        let invite = self.seats[you.other().index()].invite.as_deref()?;
+        Some(invite_url(self.state.id(), invite))
+    }
+
+    fn logged_after(&self, since: u64) -> Vec<Logged> {
+        let start = since.min(self.state.seq());
+        self.state
+            .lines_after(since)
+            .iter()
+            .enumerate()
+            .map(|(i, line)| Logged {
+                seq: start + 1 + i as u64,
+                line: line.clone(),
+            })
+            .collect()
+    }
+
+    /// The verifiable record: id, variant, start FEN and every event.
+    fn record(&self) -> String {
+        let quote = |s: &str| serde_json::to_string(s).unwrap_or_default();
+        let events: Vec<&str> = self.state.lines_after(0).iter().map(|l| &**l).collect();
+        format!(
+            "{{\"id\":{},\"variant\":{},\"fen\":{},\"events\":[{}]}}",
+            quote(self.state.id()),
+            quote(self.state.setup().variant.id()),
+            quote(&self.state.play().start_fen()),
+            events.join(",")
+        )
+    }
+
+    /// Checks and commits `color`'s action; returns the last seq and the
+    /// rematch's id if it made one. `hidden` is an engine's committed move.
+    async fn perform(
+        &mut self,
+        color: Color,
+        action: Action,
+        hidden: Option<Hidden>,
+        now: Instant,
+    ) -> Result<(u64, Option<String>), ApiError> {
+        self.check_time(now).await;
+        let new_game = if action == Action::Rematch {
+            secret::new_game_id()
+        } else {
+            String::new()
+        };
+        let decision = self.state.decide(color, &action, now, &new_game)?;
+        let mut extra = Vec::new();
+        let mut rematch = None;
+        if decision
+            .events
+            .iter()
+            .any(|e| matches!(e, EventBody::Rematch { .. }))
+        {
+            let prepared = self.prepare_rematch(&new_game, now)?;
+            extra = std::mem::take(&mut rematch.insert(prepared).changes);
+        }
+        let seq = self
+            .commit(decision.events, decision.hidden.or(hidden), extra, now)
+            .await?;
+        let game = rematch.map(|p| {
+            self.hub.launch(p.state, p.seats);
+            new_game
+        });
+        Ok((seq, game))
+    }
+
+    /// The rematch: same variant and time, colours swapped, each player's
+    /// token carried over to its new seat.
+    fn prepare_rematch(&self, id: &str, now: Instant) -> Result<crate::hub::Prepared, ApiError> {
+        let old = self.state.setup();
+        let setup = Setup {
+            variant: old.variant,
+            clock: old.clock,
+            days: old.days,
+            seats: [old.seats[1], old.seats[0]],
+            rematch_of: Some(self.state.id().to_string()),
+        };
+        let seats = [Color::Black, Color::White].map(|c| SeatRow {
+            token_hash: self.seats[c.index()].token_hash.clone(),
+            invite: None,
+        });
+        self.hub.prepare(id, setup, seats, now)
+    }
+
+    async fn join(&mut self, invite: &str, now: Instant) -> Result<Joined, ApiError> {
+        self.check_time(now).await;
+        let color = [Color::White, Color::Black]
+            .into_iter()
+            .find(|c| self.seats[c.index()].invite.as_deref() == Some(invite))
+            .ok_or_else(|| {
+                ApiError::Forbidden("this invite is not valid (wrong or already used)".into())
+            })?;
+        let events = self.state.decide_join(color, now)?;
+        let token = secret::new_token();
+        let row = SeatRow {
+            token_hash: Some(secret::token_hash(&token)),
+            invite: None,
+        };
+        let seat = Change::Seat {
+            game: self.state.id().to_string(),
+            color,
+            token_hash: row.token_hash.clone(),
+            invite: None,
+        };
+        let seq = self.commit(events, None, vec![seat], now).await?;
+        self.seats[color.index()] = row;
+        Ok(Joined {
+            id: self.state.id().to_string(),
+            color: color.into(),
+            token,
+            seq,
+        })
+    }
+
+    /// Appends events: applies them in memory, writes them with `extra`
+    /// in one durable transaction, then broadcasts them. A failed write
+    /// reloads the game, so memory never runs ahead of the disk.
+    async fn commit(
+        &mut self,
+        bodies: Vec<EventBody>,
+        hidden: Option<Hidden>,
+        extra: Vec<Change>,
+        now: Instant,
+    ) -> Result<u64, ApiError> {
+        let first = self.state.seq() + 1;
+        let id = self.state.id().to_string();
+        let at = now_ms();
+        let mut changes = Vec::with_capacity(bodies.len() + 3);
+        let mut applied = Ok(());
+        for body in bodies {
+            let event = Event {
+                body,
+                seq: self.state.seq() + 1,
+                at,
+            };
+            applied = self.state.apply(&event, now);
+            if applied.is_err() {
+                break;
+            }
+            changes.push(Change::Event {
+                game: id.clone(),
+                event,
+            });
+        }
+        if let Some(h) = hidden {
+            self.state.remember(h.clone());
+            changes.push(Change::Hidden {
+                game: id.clone(),
+                hidden: h,
+            });
+        }
+        changes.push(Change::Summary {
+            game: id.clone(),
+            summary: self.state.summary(),
+        });
+        changes.extend(extra);
+        let written = match applied {
+            Ok(()) => self.hub.writer.write(changes).await.map_err(ApiError::from),
+            Err(e) => Err(ApiError::Internal(e.to_string())),
+        };
+        if let Err(e) = written {
+            tracing::error!("game {id}: {e}; reloading it");
+            self.reload().await;
+            return Err(e);
+        }
+        for logged in self.logged_after(first - 1) {
+            let _ = self.feed.send(logged);
+        }
+        Ok(self.state.seq())
+    }
+
+    /// Replaces the state by what the database holds.
+    async fn reload(&mut self) {
+        let id = self.state.id().to_string();
+        let store = self.hub.store();
+        let registry = self.hub.registry.clone();
+        let loaded = tokio::task::spawn_blocking(move || {
+            let stored = store
+                .load(&id)
+                .map_err(|e| e.to_string())?
+                .ok_or_else(|| format!("game {id} is gone"))?;
+            let state = GameState::replay(
+                &id,
+                &registry,
+                &stored.events,
+                &stored.hidden,
+                Instant::now(),
+            )
+            .map_err(|e| e.to_string())?;
+            Ok::<_, String>((state, stored.seats))
+        })
+        .await;
+        match loaded {
+            Ok(Ok((state, seats))) => {
+                self.state = state;
+                self.seats = seats;
+            }
+            Ok(Err(e)) => {
+                tracing::error!("{e}");
+                self.broken = true;
+            }
+            Err(e) => {
+                tracing::error!("{e}");
+                self.broken = true;
+            }
+        }
+    }
+
+    /// Ends the game if a clock fell or a reveal is overdue.
+    async fn check_time(&mut self, now: Instant) {
+        if let Some(finished) = self.state.timeout(now) {
+            if let Err(e) = self.commit(vec![finished], None, Vec::new(), now).await {
+                tracing::error!("game {}: time out not written: {e}", self.state.id());
+            }
+        }
+    }
+
+    /// What an engine seat does without thinking: decline a draw, accept a
+    /// rematch, reveal its committed move once both commitments are in.
+    fn engine_reply(&self) -> Option<(Color, Action)> {
+        let engines = [Color::White, Color::Black]
+            .into_iter()
+            .filter(|c| matches!(self.state.seat(*c), Seat::Engine { .. }));
+        for c in engines {
+            let asked = Some(c.other());
+            if self.state.status() == Status::Started && self.state.draw_offer() == asked {
+                return Some((c, Action::DrawNo));
+            }
+            if self.state.status() == Status::Finished
+                && self.state.rematch().is_none()
+                && self.state.rematch_offer() == asked
+            {
+                return Some((c, Action::Rematch));
+            }
+        }
+        self.state.engine_reveals().into_iter().next().map(|h| {
+            (
+                h.color,
+                Action::Reveal {
+                    mv: h.mv,
+                    nonce: h.nonce,
+                },
+            )
+        })
+    }
+
+    /// Engine seats' work: replies first, then searches for the seats that
+    /// must move or commit.
+    async fn duties(&mut self) {
+        while let Some((color, action)) = self.engine_reply() {
+            if let Err(e) = self.perform(color, action, None, Instant::now()).await {
+                tracing::error!("game {}: engine reply refused: {e}", self.state.id());
+                break;
+            }
+        }
+        let epoch = self.state.play().played();
+        for (color, level) in self.state.engine_turns() {
+            if self.thinking[color.index()] == Some(epoch) {
+                continue;
+            }
+            self.thinking[color.index()] = Some(epoch);
+            let job = Job::new(self.state.play(), color, level);
+            let pool = self.hub.engines.clone();
+            let me = self.me.clone();
+            tokio::spawn(async move {
+                let mv = pool.think(job).await;
+                let _ = me.send(Msg::Thought { color, epoch, mv }).await;
+            });
+        }
+    }
+
+    /// Plays (turn-based) or commits to (simultaneous) the engine's move.
+    async fn engine_move(&mut self, color: Color, mv: Move, now: Instant) {
+        let play = self.state.play();
+        let (uci, _) = play.names(color, mv);
+        let result = if play.is_simultaneous() {
+            let turn = play.turn();
+            let nonce = secret::new_nonce();
+            let commitment = secret::commitment(self.state.id(), turn, color, &uci, &nonce);
+            let hidden = Hidden {
+                turn,
+                color,
+                mv: uci,
+                nonce,
+            };
+            self.perform(color, Action::Commit(commitment), Some(hidden), now)
+                .await
+        } else {
+            self.perform(color, Action::Move(uci), None, now).await
+        };
+        if let Err(e) = result {
+            tracing::error!("game {}: engine move refused: {e}", self.state.id());
+        }
+    }
+}

@@ -1,0 +1,610 @@
+//! The HTTP and WebSocket API (`docs/server.md`, "HTTP and WebSocket API").
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::body::{Body, Bytes};
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::{Path, Query, State};
+use axum::http::header::{AUTHORIZATION, CONTENT_TYPE, COOKIE, SET_COOKIE};
+use axum::http::{HeaderMap, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{any, get, post};
+use axum::{Json, Router};
+use serde::de::DeserializeOwned;
+use serde::Deserialize;
+use tokio::sync::broadcast::error::RecvError;
+use tokio::sync::{broadcast, mpsc};
+
+use crate::actor::{Credentials, Logged, Presented};
+use crate::error::ApiError;
+use crate::event::LiveClock;
+use crate::hub::{ColorChoice, Hub, NewGame, Opponent};
+use crate::secret;
+use crate::state::{Action, VariantInfo};
+
+/// Silence after which a stream sends an empty line.
+const KEEPALIVE: Duration = Duration::from_secs(10);
+/// Other games' seat cookies looked at, at most.
+const MAX_COOKIES: usize = 64;
+const COOKIE_PREFIX: &str = "parity_seat_";
+
+pub fn router(hub: Arc<Hub>) -> Router {
+    Router::new()
+        .route("/api/variants", get(variants))
+        .route("/api/games", get(list_games).post(create_game))
+        .route("/api/games/{id}", get(game_full))
+        .route("/api/games/{id}/join", post(join))
+        .route("/api/games/{id}/record", get(record))
+        .route("/api/games/{id}/pgn", get(pgn))
+        .route("/api/board/game/stream/{id}", get(stream))
+        .route("/api/board/game/{id}/move/{uci}", post(play_move))
+        .route("/api/board/game/{id}/commit", post(commit))
+        .route("/api/board/game/{id}/reveal", post(reveal))
+        .route("/api/board/game/{id}/draw/{answer}", post(draw))
+        .route("/api/board/game/{id}/{action}", post(other_action))
+        .route("/api/ws/game/{id}", get(websocket))
+        .route("/api", any(no_such_endpoint))
+        .route("/api/{*rest}", any(no_such_endpoint))
+        .fallback(crate::assets::serve)
+        .with_state(hub)
+}
+
+async fn no_such_endpoint() -> ApiError {
+    ApiError::NotFound("no such endpoint".into())
+}
+
+/// Reads a JSON body; anything unreadable is a 400.
+fn json_body<T: DeserializeOwned>(body: &Bytes) -> Result<T, ApiError> {
+    serde_json::from_slice(body).map_err(|e| ApiError::BadRequest(format!("bad JSON: {e}")))
+}
+
+fn json_text(status: StatusCode, text: String) -> Response {
+    (status, [(CONTENT_TYPE, "application/json")], text).into_response()
+}
+
+fn present(token: &str, other_cookie: bool) -> Option<Presented> {
+    // Tokens are 43 characters; anything much longer is not one.
+    (!token.is_empty() && token.len() <= 128).then(|| Presented {
+        token: token.to_string(),
+        hash: secret::token_hash(token),
+        other_cookie,
+    })
+}
+
+/// The tokens a request carries: the Bearer token alone, or the cookie of
+/// this game first and then other games' seat cookies (a rematch keeps
+/// each player's token, so the old game's cookie opens the new seat).
+fn credentials(headers: &HeaderMap, id: &str) -> Credentials {
+    let bearer = headers
+        .get(AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "));
+    if let Some(token) = bearer {
+        return Credentials {
+            tokens: present(token.trim(), false).into_iter().collect(),
+        };
+    }
+    let own_name = format!("{COOKIE_PREFIX}{id}");
+    let mut own = None;
+    let mut others = Vec::new();
+    let pairs = headers
+        .get_all(COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .filter_map(|pair| pair.trim().split_once('='));
+    for (name, value) in pairs {
+        if name == own_name {
+            own = present(value, false);
+        } else if name.starts_with(COOKIE_PREFIX) && others.len() < MAX_COOKIES {
+            others.extend(present(value, true));
+        }
+    }
+    Credentials {
+        tokens: own.into_iter().chain(others).collect(),
+    }
+}
+
+/// The seat cookie of a game: the page keeps the token where scripts cannot read it.
+fn seat_cookie(id: &str, token: &str) -> HeaderValue {
+    let text =
+        format!("{COOKIE_PREFIX}{id}={token}; Path=/; HttpOnly; SameSite=Strict; Max-Age=31536000");
+    HeaderValue::from_str(&text).unwrap_or_else(|_| HeaderValue::from_static(""))
+}
+
+fn with_cookie(mut response: Response, id: &str, token: Option<&str>) -> Response {
+    if let Some(token) = token {
+        response
+            .headers_mut()
+            .append(SET_COOKIE, seat_cookie(id, token));
+    }
+    response
+}
+
+async fn variants(State(hub): State<Arc<Hub>>) -> Json<Vec<VariantInfo>> {
+    Json(hub.registry().iter().map(VariantInfo::new).collect())
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CreateRequest {
+    variant: String,
+    #[serde(default)]
+    clock: Option<LiveClock>,
+    #[serde(default)]
+    days: Option<u32>,
+    opponent: OpponentRequest,
+    #[serde(default = "random_color")]
+    color: ColorChoice,
+}
+
+fn random_color() -> ColorChoice {
+    ColorChoice::Random
+}
+
+/// `"friend"` or `{"engine": {"level": N}}`.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum OpponentRequest {
+    Named(String),
+    Engine { engine: EngineRequest },
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct EngineRequest {
+    level: u8,
+}
+
+async fn create_game(State(hub): State<Arc<Hub>>, body: Bytes) -> Result<Response, ApiError> {
+    let request: CreateRequest = json_body(&body)?;
+    let opponent = match request.opponent {
+        OpponentRequest::Named(name) if name == "friend" => Opponent::Friend,
+        OpponentRequest::Named(name) => {
+            return Err(ApiError::BadRequest(format!(
+                "opponent must be \"friend\" or {{\"engine\": {{\"level\": 1..8}}}}, not {name:?}"
+            )))
+        }
+        OpponentRequest::Engine { engine } => Opponent::Engine {
+            level: engine.level,
+        },
+    };
+    let created = hub
+        .create(NewGame {
+            variant: request.variant,
+            clock: request.clock,
+            days: request.days,
+            opponent,
+            color: request.color,
+        })
+        .await?;
+    let response = (StatusCode::CREATED, Json(&created)).into_response();
+    Ok(with_cookie(response, &created.id, Some(&created.token)))
+}
+
+async fn list_games(
+    State(hub): State<Arc<Hub>>,
+    Query(query): Query<HashMap<String, String>>,
+) -> Result<Response, ApiError> {
+    let finished = match query.get("status").map(String::as_str) {
+        None | Some("live") => false,
+        Some("finished") => true,
+        Some(other) => {
+            return Err(ApiError::BadRequest(format!(
+                "status must be live or finished, not {other:?}"
+            )))
+        }
+    };
+    Ok(Json(hub.list(finished).await?).into_response())
+}
+
+fn since_of(query: &HashMap<String, String>) -> Result<Option<u64>, ApiError> {
+    query
+        .get("since")
+        .map(|s| {
+            s.parse::<u64>()
+                .map_err(|_| ApiError::BadRequest(format!("since must be a seq number, not {s:?}")))
+        })
+        .transpose()
+}
+
+async fn game_full(
+    State(hub): State<Arc<Hub>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    let watching = hub
+        .watch(&id, &credentials(&headers, &id), None, true, false)
+        .await?;
+    let response = json_text(StatusCode::OK, watching.full.unwrap_or_default());
+    Ok(with_cookie(response, &id, watching.cookie.as_deref()))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct JoinRequest {
+    invite: String,
+}
+
+async fn join(
+    State(hub): State<Arc<Hub>>,
+    Path(id): Path<String>,
+    body: Bytes,
+) -> Result<Response, ApiError> {
+    let request: JoinRequest = json_body(&body)?;
+    let joined = hub.join(&id, &request.invite).await?;
+    let response = Json(&joined).into_response();
+    Ok(with_cookie(response, &id, Some(&joined.token)))
+}
+
+async fn record(State(hub): State<Arc<Hub>>, Path(id): Path<String>) -> Result<Response, ApiError> {
+    Ok(json_text(StatusCode::OK, hub.record(&id).await?))
+}
+
+async fn pgn(State(hub): State<Arc<Hub>>, Path(id): Path<String>) -> Result<Response, ApiError> {
+    let text = hub.pgn(&id).await?;
+    Ok((
+        [(CONTENT_TYPE, "application/x-chess-pgn; charset=utf-8")],
+        text,
+    )
+        .into_response())
+}
+
+/// A seat's action, answered once its events are durable.
+async fn act(hub: &Arc<Hub>, id: &str, headers: &HeaderMap, action: Action) -> Response {
+    let acted = hub.act(id, &credentials(headers, id), action).await;
+    match acted {
+        Ok(acted) => {
+            let mut body = serde_json::json!({"ok": true, "seq": acted.seq});
+            if let Some(game) = acted.game {
+                body["game"] = game.into();
+            }
+            with_cookie(Json(body).into_response(), id, acted.cookie.as_deref())
+        }
+        Err(e) => e.into_response(),
+    }
+}
+
+async fn play_move(
+    State(hub): State<Arc<Hub>>,
+    Path((id, uci)): Path<(String, String)>,
+    headers: HeaderMap,
+) -> Response {
+    act(&hub, &id, &headers, Action::Move(uci)).await
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CommitRequest {
+    commitment: String,
+}
+
+async fn commit(
+    State(hub): State<Arc<Hub>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Response {
+    match json_body::<CommitRequest>(&body) {
+        Ok(r) => act(&hub, &id, &headers, Action::Commit(r.commitment)).await,
+        Err(e) => e.into_response(),
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RevealRequest {
+    #[serde(rename = "move")]
+    mv: String,
+    nonce: String,
+}
+
+async fn reveal(
+    State(hub): State<Arc<Hub>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Response {
+    match json_body::<RevealRequest>(&body) {
+        Ok(r) => {
+            let action = Action::Reveal {
+                mv: r.mv,
+                nonce: r.nonce,
+            };
+            act(&hub, &id, &headers, action).await
+        }
+        Err(e) => e.into_response(),
+    }
+}
+
+async fn draw(
+    State(hub): State<Arc<Hub>>,
+    Path((id, answer)): Path<(String, String)>,
+    headers: HeaderMap,
+) -> Response {
+    match answer.as_str() {
+        "yes" => act(&hub, &id, &headers, Action::DrawYes).await,
+        "no" => act(&hub, &id, &headers, Action::DrawNo).await,
+        _ => ApiError::NotFound("draw/yes or draw/no".into()).into_response(),
+    }
+}
+
+async fn other_action(
+    State(hub): State<Arc<Hub>>,
+    Path((id, name)): Path<(String, String)>,
+    headers: HeaderMap,
+) -> Response {
+    let action = match name.as_str() {
+        "resign" => Action::Resign,
+        "abort" => Action::Abort,
+        "rematch" => Action::Rematch,
+        _ => return ApiError::NotFound(format!("no action {name:?}")).into_response(),
+    };
+    act(&hub, &id, &headers, action).await
+}
+
+/// The live events of a game from a known seq on. A viewer that falls
+/// behind the broadcast, or whose game's task restarted, catches up from
+/// the log, so no event is skipped or repeated.
+struct Feed {
+    hub: Arc<Hub>,
+    id: String,
+    credentials: Credentials,
+    last: u64,
+    live: broadcast::Receiver<Logged>,
+}
+
+impl Feed {
+    async fn next(&mut self) -> Result<Vec<Logged>, ApiError> {
+        loop {
+            match self.live.recv().await {
+                Ok(logged) if logged.seq <= self.last => continue,
+                Ok(logged) => {
+                    self.last = logged.seq;
+                    return Ok(vec![logged]);
+                }
+                Err(RecvError::Lagged(_) | RecvError::Closed) => {
+                    let watching = self
+                        .hub
+                        .watch(&self.id, &self.credentials, Some(self.last), false, true)
+                        .await?;
+                    let Some(live) = watching.live else {
+                        return Err(ApiError::Internal("no live feed".into()));
+                    };
+                    self.live = live;
+                    let missed: Vec<Logged> = watching
+                        .catchup
+                        .into_iter()
+                        .filter(|l| l.seq > self.last)
+                        .collect();
+                    if let Some(last) = missed.last() {
+                        self.last = last.seq;
+                        return Ok(missed);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The first lines of a stream (`gameFull`, then the events after
+/// `since`) and the feed that follows.
+async fn open_feed(
+    hub: &Arc<Hub>,
+    id: &str,
+    credentials: Credentials,
+    since: Option<u64>,
+) -> Result<(Vec<Arc<str>>, Feed, Option<String>), ApiError> {
+    let watching = hub.watch(id, &credentials, since, true, true).await?;
+    let mut first: Vec<Arc<str>> = watching.full.into_iter().map(Arc::from).collect();
+    first.extend(watching.catchup.into_iter().map(|l| l.line));
+    let live = watching
+        .live
+        .ok_or_else(|| ApiError::Internal("no live feed".into()))?;
+    let feed = Feed {
+        hub: hub.clone(),
+        id: id.to_string(),
+        credentials,
+        last: watching.seq,
+        live,
+    };
+    Ok((first, feed, watching.cookie))
+}
+
+async fn stream(
+    State(hub): State<Arc<Hub>>,
+    Path(id): Path<String>,
+    Query(query): Query<HashMap<String, String>>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    let since = since_of(&query)?;
+    let (first, mut feed, cookie) = open_feed(&hub, &id, credentials(&headers, &id), since).await?;
+    let (lines, rx) = mpsc::channel::<Bytes>(64);
+    tokio::spawn(async move {
+        for line in first {
+            if lines.send(Bytes::from(format!("{line}\n"))).await.is_err() {
+                return;
+            }
+        }
+        let mut keepalive =
+            tokio::time::interval_at(tokio::time::Instant::now() + KEEPALIVE, KEEPALIVE);
+        loop {
+            let out = tokio::select! {
+                next = feed.next() => match next {
+                    Ok(logged) => logged.iter().map(|l| format!("{}\n", l.line)).collect(),
+                    Err(_) => return,
+                },
+                _ = keepalive.tick() => "\n".to_string(),
+                _ = lines.closed() => return,
+            };
+            keepalive.reset();
+            if lines.send(Bytes::from(out)).await.is_err() {
+                return;
+            }
+        }
+    });
+    let body = futures_util::stream::unfold(rx, |mut rx| async move {
+        rx.recv()
+            .await
+            .map(|bytes| (Ok::<_, std::convert::Infallible>(bytes), rx))
+    });
+    let response = (
+        [(CONTENT_TYPE, "application/x-ndjson")],
+        Body::from_stream(body),
+    )
+        .into_response();
+    Ok(with_cookie(response, &id, cookie.as_deref()))
+}
+
+/// A client's message on the WebSocket.
+#[derive(Deserialize)]
+#[serde(tag = "t", rename_all = "lowercase")]
+enum WsCommand {
+    Move {
+        uci: String,
+    },
+    Commit {
+        commitment: String,
+    },
+    Reveal {
+        #[serde(rename = "move")]
+        mv: String,
+        nonce: String,
+    },
+    Resign,
+    Abort,
+    /// `yes: true` offers or accepts a draw, `false` declines.
+    Draw {
+        yes: bool,
+    },
+    Rematch,
+}
+
+impl From<WsCommand> for Action {
+    fn from(command: WsCommand) -> Action {
+        match command {
+            WsCommand::Move { uci } => Action::Move(uci),
+            WsCommand::Commit { commitment } => Action::Commit(commitment),
+            WsCommand::Reveal { mv, nonce } => Action::Reveal { mv, nonce },
+            WsCommand::Resign => Action::Resign,
+            WsCommand::Abort => Action::Abort,
+            WsCommand::Draw { yes: true } => Action::DrawYes,
+            WsCommand::Draw { yes: false } => Action::DrawNo,
+            WsCommand::Rematch => Action::Rematch,
+        }
+    }
+}
+
+/// Answers one client message with an `ack` or an `error`.
+async fn ws_action(hub: &Arc<Hub>, id: &str, credentials: &Credentials, text: &str) -> String {
+    let error = |request: &serde_json::Value, e: ApiError| serde_json::json!({"type": "error", "id": request, "status": e.status().as_u16(), "error": e.to_string()});
+    let value: serde_json::Value = match serde_json::from_str(text) {
+        Ok(v) => v,
+        Err(e) => {
+            let e = ApiError::BadRequest(format!("bad JSON: {e}"));
+            return error(&serde_json::Value::Null, e).to_string();
+        }
+    };
+    let request = value.get("id").cloned().unwrap_or_default();
+    let reply = match serde_json::from_value::<WsCommand>(value) {
+        Err(e) => error(&request, ApiError::BadRequest(format!("bad action: {e}"))),
+        Ok(command) => match hub.act(id, credentials, command.into()).await {
+            Ok(acted) => {
+                let mut ack = serde_json::json!({"type": "ack", "id": request, "seq": acted.seq});
+                if let Some(game) = acted.game {
+                    ack["game"] = game.into();
+                }
+                ack
+            }
+            Err(e) => error(&request, e),
+        },
+    };
+    reply.to_string()
+}
+
+async fn websocket(
+    State(hub): State<Arc<Hub>>,
+    Path(id): Path<String>,
+    Query(query): Query<HashMap<String, String>>,
+    headers: HeaderMap,
+    upgrade: WebSocketUpgrade,
+) -> Result<Response, ApiError> {
+    let since = since_of(&query)?;
+    let credentials = credentials(&headers, &id);
+    let (first, feed, _) = open_feed(&hub, &id, credentials.clone(), since).await?;
+    Ok(upgrade.on_upgrade(move |socket| async move {
+        ws_session(socket, hub, id, credentials, first, feed).await;
+    }))
+}
+
+async fn ws_session(
+    mut socket: WebSocket,
+    hub: Arc<Hub>,
+    id: String,
+    credentials: Credentials,
+    first: Vec<Arc<str>>,
+    mut feed: Feed,
+) {
+    for line in first {
+        if socket
+            .send(Message::Text(line.as_ref().into()))
+            .await
+            .is_err()
+        {
+            return;
+        }
+    }
+    let mut keepalive =
+        tokio::time::interval_at(tokio::time::Instant::now() + KEEPALIVE, KEEPALIVE);
+    loop {
+        let out: Vec<Message> = tokio::select! {
+            incoming = socket.recv() => match incoming {
+                Some(Ok(Message::Text(text))) => {
+                    let reply = ws_action(&hub, &id, &credentials, text.as_str()).await;
+                    vec![Message::Text(reply.into())]
+                }
+                Some(Ok(Message::Close(_))) | Some(Err(_)) | None => return,
+                Some(Ok(_)) => continue,
+            },
+            next = feed.next() => match next {
+                Ok(logged) => logged.iter().map(|l| Message::Text(l.line.as_ref().into())).collect(),
+                Err(_) => return,
+            },
+            _ = keepalive.tick() => vec![Message::Ping(Bytes::new())],
+        };
+        for message in out {
+            if socket.send(message).await.is_err() {
+                return;
+            }
+        }
+        keepalive.reset();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn credentials_prefer_bearer_then_this_games_cookie() {
+        let mut headers = HeaderMap::new();
+        headers.insert(
+            COOKIE,
+            HeaderValue::from_static("parity_seat_b=OLD; theme=dark; parity_seat_a=MINE"),
+        );
+        let c = credentials(&headers, "a");
+        let tokens: Vec<(&str, bool)> = c
+            .tokens
+            .iter()
+            .map(|p| (p.token.as_str(), p.other_cookie))
+            .collect();
+        assert_eq!(tokens, vec![("MINE", false), ("OLD", true)]);
+        headers.insert(AUTHORIZATION, HeaderValue::from_static("Bearer BOT"));
+        let c = credentials(&headers, "a");
+        assert_eq!(c.tokens.len(), 1);
+        assert_eq!(c.tokens[0].token, "BOT");
+        assert_eq!(c.tokens[0].hash, secret::token_hash("BOT"));
+    }
+}

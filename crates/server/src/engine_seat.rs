@@ -1,0 +1,207 @@
+//! Our engine in a seat. A search runs on tokio's blocking pool behind a
+//! semaphore with one permit per core, so thinking engines never stall
+//! the tasks that serve games, and never oversubscribe the machine.
+//!
+//! Levels 1..=8: turn-based and crowd variants search `level + 1` plies;
+//! simultaneous variants search 1 turn (levels 1-4) or 2 turns (5-8) with
+//! the mixed-strategy player. Every level also stops after `level * 250` ms.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use parity_engine::board::Board;
+use parity_engine::search::{Limits, Searcher, Shared};
+use parity_engine::simplay::{self, Strategy};
+use parity_engine::simsearch::SimLimits;
+use parity_rules::crowd::CrowdPosition;
+use parity_rules::simultaneous::SimPosition;
+use parity_rules::{Color, Move, Position};
+use rand::RngExt as _;
+use tokio::sync::Semaphore;
+
+use crate::play::Play;
+
+pub const MIN_LEVEL: u8 = 1;
+pub const MAX_LEVEL: u8 = 8;
+/// Transposition table per search, in MB: small, as levels search shallow.
+const HASH_MB: usize = 8;
+
+/// The search a level stands for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Strength {
+    /// Plies (turn-based) or turns (simultaneous).
+    pub depth: u32,
+    pub movetime: Duration,
+}
+
+impl Strength {
+    pub fn of(level: u8, simultaneous: bool) -> Strength {
+        let level = level.clamp(MIN_LEVEL, MAX_LEVEL);
+        Strength {
+            depth: if simultaneous {
+                if level <= 4 {
+                    1
+                } else {
+                    2
+                }
+            } else {
+                u32::from(level) + 1
+            },
+            movetime: Duration::from_millis(250 * u64::from(level)),
+        }
+    }
+}
+
+/// A position to think about, with the keys of the game before it (for repetitions).
+#[derive(Clone, Debug)]
+enum Root {
+    TurnBased(Position),
+    Crowd(CrowdPosition),
+    Simultaneous(SimPosition, Color),
+}
+
+#[derive(Clone, Debug)]
+pub struct Job {
+    root: Root,
+    keys: Vec<u64>,
+    strength: Strength,
+}
+
+impl Job {
+    /// What the engine playing `color` at `level` must think about now.
+    pub fn new(play: &Play, color: Color, level: u8) -> Job {
+        let strength = Strength::of(level, play.is_simultaneous());
+        let (root, keys) = match play {
+            Play::TurnBased(g) => {
+                let mut pos = *g.start();
+                let mut keys = Vec::with_capacity(g.moves().len());
+                for &mv in g.moves() {
+                    keys.push(pos.key());
+                    pos = pos.play(mv);
+                }
+                (Root::TurnBased(pos), keys)
+            }
+            Play::Crowd(g) => {
+                let mut pos = g.start().clone();
+                let mut keys = Vec::with_capacity(g.moves().len());
+                for &mv in g.moves() {
+                    keys.push(pos.key());
+                    pos = pos.play(mv);
+                }
+                (Root::Crowd(pos), keys)
+            }
+            Play::Simultaneous(g) => {
+                let (root, before) = g
+                    .positions()
+                    .split_last()
+                    .expect("a game has its start position");
+                (
+                    Root::Simultaneous(*root, color),
+                    before.iter().map(SimPosition::hash).collect(),
+                )
+            }
+        };
+        Job {
+            root,
+            keys,
+            strength,
+        }
+    }
+
+    /// Searches (blocking); none if there is no legal move.
+    pub fn think(self) -> Option<Move> {
+        let shared = Arc::new(Shared::new(HASH_MB));
+        let limits = Limits {
+            depth: Some(self.strength.depth as i32),
+            movetime: Some(self.strength.movetime),
+            ..Limits::default()
+        };
+        match self.root {
+            Root::TurnBased(pos) => {
+                Searcher::new(shared, pos, &self.keys, limits)
+                    .run(1, |_| {})
+                    .best
+            }
+            Root::Crowd(pos) => {
+                Searcher::new(shared, pos, &self.keys, limits)
+                    .run(1, |_| {})
+                    .best
+            }
+            Root::Simultaneous(pos, side) => {
+                let request = simplay::Request {
+                    side,
+                    strategy: Strategy::Mixed,
+                    limits: SimLimits {
+                        depth: Some(self.strength.depth),
+                        movetime: Some(self.strength.movetime),
+                        ..SimLimits::default()
+                    },
+                    u: rand::rng().random(),
+                    exploit: false,
+                };
+                simplay::choose(&pos, &self.keys, &request, shared, |_| {}).0
+            }
+        }
+    }
+}
+
+/// The bounded pool engine searches run in.
+#[derive(Clone)]
+pub struct EnginePool {
+    permits: Arc<Semaphore>,
+}
+
+impl EnginePool {
+    /// A pool running at most `threads` searches at once.
+    pub fn new(threads: usize) -> EnginePool {
+        EnginePool {
+            permits: Arc::new(Semaphore::new(threads.max(1))),
+        }
+    }
+
+    /// One permit per core.
+    pub fn per_core() -> EnginePool {
+        EnginePool::new(std::thread::available_parallelism().map_or(1, |n| n.get()))
+    }
+
+    /// Runs the job when a permit is free; none if there is no legal move
+    /// or the search failed.
+    pub async fn think(&self, job: Job) -> Option<Move> {
+        let _permit = self.permits.acquire().await.ok()?;
+        tokio::task::spawn_blocking(move || job.think())
+            .await
+            .ok()
+            .flatten()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use parity_rules::Registry;
+
+    #[test]
+    fn levels_map_to_depths() {
+        assert_eq!(Strength::of(1, false).depth, 2);
+        assert_eq!(Strength::of(8, false).depth, 9);
+        assert_eq!(Strength::of(4, true).depth, 1);
+        assert_eq!(Strength::of(5, true).depth, 2);
+        assert_eq!(Strength::of(99, true).depth, 2);
+    }
+
+    #[test]
+    fn the_engine_finds_a_legal_move_in_each_family() {
+        let reg = Registry::builtin();
+        for id in ["chess", "safety-in-numbers", "parity"] {
+            let play = Play::new(reg.get(id).unwrap());
+            for color in [Color::White, Color::Black] {
+                if play.to_move().is_some_and(|c| c != color) {
+                    continue;
+                }
+                let mv = Job::new(&play, color, 1).think().expect("a move");
+                let (uci, _) = play.names(color, mv);
+                assert!(play.legal(color).contains(&uci), "{id}: {uci}");
+            }
+        }
+    }
+}

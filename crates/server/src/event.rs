@@ -1,0 +1,273 @@
+//! The events of a game's log and the JSON shapes they share with
+//! `gameFull` (`docs/server.md`, "Events: one log per game").
+
+use parity_rules::simultaneous::{CheckKind, SideNotes};
+use parity_rules::{record, Color, Variant};
+use serde::{Deserialize, Serialize};
+
+/// A colour as the API writes it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Side {
+    White,
+    Black,
+}
+
+impl Side {
+    pub fn color(self) -> Color {
+        match self {
+            Side::White => Color::White,
+            Side::Black => Color::Black,
+        }
+    }
+}
+
+impl From<Color> for Side {
+    fn from(color: Color) -> Side {
+        match color {
+            Color::White => Side::White,
+            Color::Black => Side::Black,
+        }
+    }
+}
+
+/// Who plays a seat.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+pub enum Seat {
+    Human,
+    /// Our engine at a level 1..=8 (see `engine_seat`).
+    Engine {
+        level: u8,
+    },
+}
+
+/// A live clock as the API writes it: seconds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LiveClock {
+    pub initial: u32,
+    pub increment: u32,
+}
+
+/// Both clocks as of an event.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Clocks {
+    pub white_ms: i64,
+    pub black_ms: i64,
+    /// The sides whose clock runs, white first.
+    pub running: Vec<Side>,
+}
+
+/// A revealed move of a simultaneous turn, with what proves it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RevealedMove {
+    /// Exactly the text the commitment was computed over.
+    pub uci: String,
+    pub san: String,
+    pub nonce: String,
+    pub commitment: String,
+}
+
+/// The rules' `SideNotes` in words and square names.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Notes {
+    pub captured: Option<String>,
+    pub failed_capture: bool,
+    pub swap: bool,
+    pub co_occupied: Option<String>,
+    pub promotion: Option<String>,
+    pub en_passant: bool,
+    pub castled: bool,
+    /// `"immediate"`, `"delayed"` or null.
+    pub check: Option<String>,
+    pub failed_check: bool,
+    /// The human sentence of `record::describe`.
+    pub text: String,
+}
+
+impl Notes {
+    pub fn new(variant: &Variant, notes: &SideNotes) -> Notes {
+        let name = |k: parity_rules::Kind| variant.kind(k).name.to_lowercase();
+        Notes {
+            captured: notes.captured.map(name),
+            failed_capture: notes.failed_capture,
+            swap: notes.swap,
+            co_occupied: notes
+                .co_occupied
+                .map(|sq| variant.shape.name(sq).to_string()),
+            promotion: notes.promotion.map(name),
+            en_passant: notes.en_passant,
+            castled: notes.castled,
+            check: notes.check.map(|c| {
+                match c {
+                    CheckKind::Immediate => "immediate",
+                    CheckKind::Delayed => "delayed",
+                }
+                .to_string()
+            }),
+            failed_check: notes.failed_check,
+            text: record::describe(variant, notes),
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SideNotesPair {
+    pub white: Notes,
+    pub black: Notes,
+}
+
+/// What happened, without its place in the log.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum EventBody {
+    Created {
+        variant: String,
+        clock: Option<LiveClock>,
+        days: Option<u32>,
+        white: Seat,
+        black: Seat,
+        /// The game this one is a rematch of.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        rematch_of: Option<String>,
+    },
+    Joined {
+        color: Side,
+    },
+    Started {
+        fen: String,
+        clocks: Option<Clocks>,
+    },
+    Move {
+        color: Side,
+        uci: String,
+        san: String,
+        fen: String,
+        clocks: Option<Clocks>,
+    },
+    Committed {
+        color: Side,
+        turn: u32,
+        commitment: String,
+        clocks: Option<Clocks>,
+    },
+    Revealed {
+        color: Side,
+        turn: u32,
+    },
+    Turn {
+        turn: u32,
+        white: RevealedMove,
+        black: RevealedMove,
+        notes: Box<SideNotesPair>,
+        fen: String,
+        clocks: Option<Clocks>,
+    },
+    DrawOffer {
+        color: Side,
+    },
+    DrawDeclined {
+        color: Side,
+    },
+    Finished {
+        /// `"1-0"`, `"0-1"`, `"1/2-1/2"` or `"*"`.
+        result: String,
+        reason: String,
+        clocks: Option<Clocks>,
+    },
+    RematchOffer {
+        color: Side,
+    },
+    Rematch {
+        game: String,
+    },
+}
+
+impl EventBody {
+    /// The `type` tag, kept as the `kind` column of the events table.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            EventBody::Created { .. } => "created",
+            EventBody::Joined { .. } => "joined",
+            EventBody::Started { .. } => "started",
+            EventBody::Move { .. } => "move",
+            EventBody::Committed { .. } => "committed",
+            EventBody::Revealed { .. } => "revealed",
+            EventBody::Turn { .. } => "turn",
+            EventBody::DrawOffer { .. } => "draw_offer",
+            EventBody::DrawDeclined { .. } => "draw_declined",
+            EventBody::Finished { .. } => "finished",
+            EventBody::RematchOffer { .. } => "rematch_offer",
+            EventBody::Rematch { .. } => "rematch",
+        }
+    }
+}
+
+/// An event in its game's log.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Event {
+    #[serde(flatten)]
+    pub body: EventBody,
+    pub seq: u64,
+    /// Milliseconds since the Unix epoch.
+    pub at: i64,
+}
+
+/// Milliseconds since the Unix epoch, now.
+pub fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_millis() as i64)
+        .unwrap_or(0)
+}
+
+/// A game result as PGN writes it.
+pub fn result_text(winner: Option<Color>) -> &'static str {
+    match winner {
+        Some(Color::White) => "1-0",
+        Some(Color::Black) => "0-1",
+        None => "1/2-1/2",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn events_serialize_with_type_seq_and_at() {
+        let event = Event {
+            body: EventBody::Revealed {
+                color: Side::Black,
+                turn: 3,
+            },
+            seq: 9,
+            at: 1000,
+        };
+        let text = serde_json::to_string(&event).unwrap();
+        assert_eq!(
+            text,
+            r#"{"type":"revealed","color":"black","turn":3,"seq":9,"at":1000}"#
+        );
+        assert_eq!(serde_json::from_str::<Event>(&text).unwrap(), event);
+        let created = EventBody::Created {
+            variant: "parity".into(),
+            clock: Some(LiveClock {
+                initial: 300,
+                increment: 3,
+            }),
+            days: None,
+            white: Seat::Human,
+            black: Seat::Engine { level: 2 },
+            rematch_of: None,
+        };
+        let text = serde_json::to_string(&created).unwrap();
+        assert_eq!(
+            text,
+            r#"{"type":"created","variant":"parity","clock":{"initial":300,"increment":3},"days":null,"white":{"kind":"human"},"black":{"kind":"engine","level":2}}"#
+        );
+        assert_eq!(serde_json::from_str::<EventBody>(&text).unwrap(), created);
+        assert_eq!(created.kind(), "created");
+    }
+}

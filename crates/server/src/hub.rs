@@ -1,0 +1,405 @@
+//! The hub: finds or loads a game's actor, creates games, and recovers
+//! unfinished games on start.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use parity_rules::{Color, Registry};
+use rand::RngExt as _;
+use tokio::sync::{mpsc, oneshot};
+
+use crate::actor::{Acted, Credentials, GameActor, Joined, Msg, Watching};
+use crate::engine_seat::{EnginePool, MAX_LEVEL, MIN_LEVEL};
+use crate::error::ApiError;
+use crate::event::{now_ms, Event, EventBody, LiveClock, Seat, Side};
+use crate::secret;
+use crate::state::{Action, GameState, Setup};
+use crate::store::{Change, Listing, SeatRow, Store, Writer};
+
+/// Who the creator plays against.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Opponent {
+    Friend,
+    Engine { level: u8 },
+}
+
+/// The creator's colour choice.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ColorChoice {
+    White,
+    Black,
+    Random,
+}
+
+/// `POST /api/games`, checked for shape but not for sense.
+#[derive(Clone, Debug)]
+pub struct NewGame {
+    pub variant: String,
+    pub clock: Option<LiveClock>,
+    pub days: Option<u32>,
+    pub opponent: Opponent,
+    pub color: ColorChoice,
+}
+
+/// What the creator gets back.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct CreatedGame {
+    pub id: String,
+    pub color: Side,
+    pub token: String,
+    /// The invite token for the friend's seat.
+    pub invite: Option<String>,
+    /// The page's link for the friend: `/game/ID?invite=INVITE`.
+    pub invite_url: Option<String>,
+}
+
+/// The link that hands out an invited seat.
+pub fn invite_url(id: &str, invite: &str) -> String {
+    format!("/game/{id}?invite={invite}")
+}
+
+pub struct Hub {
+    pub(crate) registry: Registry,
+    store: Arc<Store>,
+    pub(crate) writer: Writer,
+    pub(crate) engines: EnginePool,
+    actors: Mutex<HashMap<String, mpsc::Sender<Msg>>>,
+    /// One load at a time, so no game ever gets two actors.
+    loading: tokio::sync::Mutex<()>,
+    /// How long a game with nothing pending and nobody watching keeps its actor.
+    pub(crate) idle: Duration,
+}
+
+/// A new game's rows and its state after them.
+pub(crate) struct Prepared {
+    pub changes: Vec<Change>,
+    pub state: GameState,
+    pub seats: [SeatRow; 2],
+}
+
+impl Hub {
+    pub fn new(registry: Registry, store: Arc<Store>, writer: Writer, engines: EnginePool) -> Hub {
+        Hub {
+            registry,
+            store,
+            writer,
+            engines,
+            actors: Mutex::new(HashMap::new()),
+            loading: tokio::sync::Mutex::new(()),
+            idle: Duration::from_secs(60),
+        }
+    }
+
+    pub fn registry(&self) -> &Registry {
+        &self.registry
+    }
+
+    pub(crate) fn store(&self) -> Arc<Store> {
+        self.store.clone()
+    }
+
+    /// Starts the actor of every unfinished game; returns how many. A game
+    /// that does not replay (say, of a variant file not loaded this time)
+    /// is logged and left alone.
+    pub async fn recover(self: &Arc<Self>) -> Result<usize, ApiError> {
+        let store = self.store.clone();
+        let ids = tokio::task::spawn_blocking(move || store.unfinished())
+            .await
+            .map_err(|e| ApiError::Internal(e.to_string()))??;
+        let mut resumed = 0;
+        for id in &ids {
+            match self.actor(id).await {
+                Ok(_) => resumed += 1,
+                Err(e) => tracing::error!("game {id} not resumed: {e}"),
+            }
+        }
+        Ok(resumed)
+    }
+
+    /// The mailbox of a game's actor, loading the game if it has none.
+    async fn actor(self: &Arc<Self>, id: &str) -> Result<mpsc::Sender<Msg>, ApiError> {
+        if !secret::is_game_id(id) {
+            return Err(ApiError::no_game(id));
+        }
+        let running = || {
+            self.actors
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .get(id)
+                .filter(|tx| !tx.is_closed())
+                .cloned()
+        };
+        if let Some(tx) = running() {
+            return Ok(tx);
+        }
+        let _one_load = self.loading.lock().await;
+        if let Some(tx) = running() {
+            return Ok(tx);
+        }
+        let store = self.store.clone();
+        let key = id.to_string();
+        let stored = tokio::task::spawn_blocking(move || store.load(&key))
+            .await
+            .map_err(|e| ApiError::Internal(e.to_string()))??
+            .ok_or_else(|| ApiError::no_game(id))?;
+        let state = GameState::replay(
+            id,
+            &self.registry,
+            &stored.events,
+            &stored.hidden,
+            Instant::now(),
+        )
+        .map_err(|e| {
+            tracing::error!("{e}");
+            ApiError::Internal(format!("game {id} does not replay: {e}"))
+        })?;
+        Ok(self.launch(state, stored.seats))
+    }
+
+    /// Starts the actor of a game and lists it.
+    pub(crate) fn launch(
+        self: &Arc<Self>,
+        state: GameState,
+        seats: [SeatRow; 2],
+    ) -> mpsc::Sender<Msg> {
+        let id = state.id().to_string();
+        let tx = GameActor::spawn(self.clone(), state, seats);
+        self.actors
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(id, tx.clone());
+        tx
+    }
+
+    /// Forgets an actor that stops (if it is still the listed one).
+    pub(crate) fn forget(&self, id: &str, tx: &mpsc::Sender<Msg>) {
+        let mut actors = self.actors.lock().unwrap_or_else(|e| e.into_inner());
+        if actors.get(id).is_some_and(|listed| listed.same_channel(tx)) {
+            actors.remove(id);
+        }
+    }
+
+    /// Sends a message to a game's actor and waits for its answer. An actor
+    /// that stopped in between is loaded again, once.
+    async fn ask<T>(
+        self: &Arc<Self>,
+        id: &str,
+        make: impl Fn(oneshot::Sender<T>) -> Msg,
+    ) -> Result<T, ApiError> {
+        for _ in 0..2 {
+            let tx = self.actor(id).await?;
+            let (reply, answer) = oneshot::channel();
+            if tx.send(make(reply)).await.is_err() {
+                self.forget(id, &tx);
+                continue;
+            }
+            if let Ok(value) = answer.await {
+                return Ok(value);
+            }
+        }
+        Err(ApiError::Internal(format!("game {id} is not answering")))
+    }
+
+    /// A seat's action. A token that belongs to no seat of this game is a
+    /// 403 if it is some other game's (a spectator here), else a 401.
+    pub async fn act(
+        self: &Arc<Self>,
+        id: &str,
+        credentials: &Credentials,
+        action: Action,
+    ) -> Result<Acted, ApiError> {
+        let result = self
+            .ask(id, |reply| Msg::Act {
+                credentials: credentials.clone(),
+                action: action.clone(),
+                reply,
+            })
+            .await?;
+        match result {
+            Err(ApiError::Unauthorized(_)) if credentials.is_empty() => Err(
+                ApiError::Unauthorized("a seat token is required (Bearer or cookie)".into()),
+            ),
+            Err(ApiError::Unauthorized(message)) => {
+                let store = self.store.clone();
+                let hashes = credentials.hashes();
+                let known = tokio::task::spawn_blocking(move || {
+                    hashes.iter().try_fold(false, |found, h| {
+                        Ok::<_, crate::store::StoreError>(found || store.token_known(h)?)
+                    })
+                })
+                .await
+                .map_err(|e| ApiError::Internal(e.to_string()))??;
+                Err(if known {
+                    ApiError::Forbidden("spectators cannot act in this game".into())
+                } else {
+                    ApiError::Unauthorized(message)
+                })
+            }
+            other => other,
+        }
+    }
+
+    pub async fn join(self: &Arc<Self>, id: &str, invite: &str) -> Result<Joined, ApiError> {
+        self.ask(id, |reply| Msg::Join {
+            invite: invite.to_string(),
+            reply,
+        })
+        .await?
+    }
+
+    /// The state for a viewer, the events after `since`, and the live
+    /// events from then on if `live`.
+    pub async fn watch(
+        self: &Arc<Self>,
+        id: &str,
+        credentials: &Credentials,
+        since: Option<u64>,
+        full: bool,
+        live: bool,
+    ) -> Result<Watching, ApiError> {
+        self.ask(id, |reply| Msg::Watch {
+            credentials: credentials.clone(),
+            since,
+            full,
+            live,
+            reply,
+        })
+        .await
+    }
+
+    pub async fn record(self: &Arc<Self>, id: &str) -> Result<String, ApiError> {
+        self.ask(id, |reply| Msg::Record { reply }).await
+    }
+
+    pub async fn pgn(self: &Arc<Self>, id: &str) -> Result<String, ApiError> {
+        self.ask(id, |reply| Msg::Pgn { reply }).await
+    }
+
+    pub async fn list(&self, finished: bool) -> Result<Vec<Listing>, ApiError> {
+        let store = self.store.clone();
+        Ok(
+            tokio::task::spawn_blocking(move || store.list(finished, 100))
+                .await
+                .map_err(|e| ApiError::Internal(e.to_string()))??,
+        )
+    }
+
+    /// Creates a game and starts its actor.
+    pub async fn create(self: &Arc<Self>, request: NewGame) -> Result<CreatedGame, ApiError> {
+        let variant = self
+            .registry
+            .get_or_err(&request.variant)
+            .map_err(|e| ApiError::BadRequest(e.to_string()))?;
+        let opponent = match request.opponent {
+            Opponent::Engine { level } if !(MIN_LEVEL..=MAX_LEVEL).contains(&level) => {
+                return Err(ApiError::BadRequest(format!(
+                    "engine level must be {MIN_LEVEL} to {MAX_LEVEL}"
+                )))
+            }
+            Opponent::Engine { level } => Seat::Engine { level },
+            Opponent::Friend => Seat::Human,
+        };
+        let color = match request.color {
+            ColorChoice::White => Color::White,
+            ColorChoice::Black => Color::Black,
+            ColorChoice::Random if rand::rng().random::<bool>() => Color::White,
+            ColorChoice::Random => Color::Black,
+        };
+        let mut seats = [opponent; 2];
+        seats[color.index()] = Seat::Human;
+        let id = secret::new_game_id();
+        let token = secret::new_token();
+        let invite = (request.opponent == Opponent::Friend).then(secret::new_token);
+        let mut rows = [SeatRow::default(), SeatRow::default()];
+        rows[color.index()].token_hash = Some(secret::token_hash(&token));
+        rows[color.other().index()].invite = invite.clone();
+        let setup = Setup {
+            variant,
+            clock: request.clock,
+            days: request.days,
+            seats,
+            rematch_of: None,
+        };
+        let prepared = self.prepare(&id, setup, rows, Instant::now())?;
+        self.writer.write(prepared.changes).await?;
+        self.launch(prepared.state, prepared.seats);
+        Ok(CreatedGame {
+            invite_url: invite.as_deref().map(|inv| invite_url(&id, inv)),
+            id,
+            color: color.into(),
+            token,
+            invite,
+        })
+    }
+
+    /// The rows of a new game and its state after its first events:
+    /// `created`, `joined` for each human seat that has a token, and
+    /// `started` once every seat is filled.
+    pub(crate) fn prepare(
+        &self,
+        id: &str,
+        setup: Setup,
+        seats: [SeatRow; 2],
+        now: Instant,
+    ) -> Result<Prepared, ApiError> {
+        let mut state = GameState::new(id, setup.clone(), now).map_err(ApiError::BadRequest)?;
+        let mut changes = vec![Change::NewGame {
+            id: id.to_string(),
+            variant: setup.variant.id().to_string(),
+            created_ms: now_ms(),
+            seats: setup.seats,
+            rematch_of: setup.rematch_of.clone(),
+        }];
+        for color in [Color::White, Color::Black] {
+            let row = &seats[color.index()];
+            changes.push(Change::Seat {
+                game: id.to_string(),
+                color,
+                token_hash: row.token_hash.clone(),
+                invite: row.invite.clone(),
+            });
+        }
+        let mut append = |state: &mut GameState, body: EventBody| -> Result<(), ApiError> {
+            let event = Event {
+                body,
+                seq: state.seq() + 1,
+                at: now_ms(),
+            };
+            state
+                .apply(&event, now)
+                .map_err(|e| ApiError::Internal(e.to_string()))?;
+            changes.push(Change::Event {
+                game: id.to_string(),
+                event,
+            });
+            Ok(())
+        };
+        append(&mut state, setup.created())?;
+        for color in [Color::White, Color::Black] {
+            if seats[color.index()].token_hash.is_some() {
+                append(
+                    &mut state,
+                    EventBody::Joined {
+                        color: color.into(),
+                    },
+                )?;
+            }
+        }
+        if state.joined(Color::White) && state.joined(Color::Black) {
+            for body in state.start_events(now) {
+                append(&mut state, body)?;
+            }
+        }
+        changes.push(Change::Summary {
+            game: id.to_string(),
+            summary: state.summary(),
+        });
+        Ok(Prepared {
+            changes,
+            state,
+            seats,
+        })
+    }
+}

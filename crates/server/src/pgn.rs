@@ -1,0 +1,66 @@
+//! `GET /api/games/GAMEID/pgn`: the game as PGN with a `[Variant]` tag,
+//! readable by `parity replay`. Simultaneous games are written by
+//! `parity_rules::record`, one numbered pair per turn.
+
+use std::fmt::Write as _;
+
+use parity_rules::record;
+
+use crate::event::Seat;
+use crate::play::Play;
+use crate::state::{GameState, MoveEntry};
+
+fn player(seat: Seat) -> String {
+    match seat {
+        Seat::Human => "human".into(),
+        Seat::Engine { level } => format!("Parity engine level {level}"),
+    }
+}
+
+pub fn write(state: &GameState) -> String {
+    let setup = state.setup();
+    let white = player(setup.seats[0]);
+    let black = player(setup.seats[1]);
+    let site = format!("/game/{}", state.id());
+    let result = state.result().unwrap_or("*");
+    let tags = [
+        ("Event", "Parity game"),
+        ("Site", site.as_str()),
+        ("White", white.as_str()),
+        ("Black", black.as_str()),
+        ("Result", result),
+    ];
+    let mut out = match state.play() {
+        Play::Simultaneous(game) => {
+            let mut text = record::write_simultaneous(game, &tags);
+            // The last line is the result; the reason goes before it.
+            if let Some(reason) = state.reason() {
+                let at = text.trim_end().rfind('\n').map_or(0, |i| i + 1);
+                text.insert_str(at, &format!("{{{reason}}}\n"));
+            }
+            return text;
+        }
+        Play::TurnBased(_) | Play::Crowd(_) => String::new(),
+    };
+    let _ = writeln!(out, "[Variant \"{}\"]", setup.variant.id());
+    for (key, value) in tags {
+        let _ = writeln!(out, "[{key} \"{value}\"]");
+    }
+    out.push('\n');
+    let mut number = 1;
+    for entry in state.moves() {
+        if let MoveEntry::Single { color, san, .. } = entry {
+            if *color == crate::event::Side::White {
+                let _ = write!(out, "{number}. {san} ");
+            } else {
+                let _ = write!(out, "{san} ");
+                number += 1;
+            }
+        }
+    }
+    if let Some(reason) = state.reason() {
+        let _ = write!(out, "{{{reason}}} ");
+    }
+    let _ = writeln!(out, "{result}");
+    out
+}

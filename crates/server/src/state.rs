@@ -1,0 +1,1347 @@
+//! A game's state as its events leave it, what a seat's action would add to
+//! the log, and the `gameFull` view.
+//!
+//! Every change goes the same way, live or on restart: [`GameState::decide`]
+//! checks an action against the state and returns the events it causes
+//! without changing anything; once they are durable,
+//! [`GameState::apply`] replays them onto the state. A restart is the
+//! same `apply` over the stored log.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use parity_rules::variant::Family;
+use parity_rules::{Color, Variant};
+use serde::Serialize;
+
+use crate::clock::{Clock, TimeControl};
+use crate::event::{
+    result_text, Clocks, Event, EventBody, LiveClock, Notes, RevealedMove, Seat, Side,
+    SideNotesPair,
+};
+use crate::play::{BoardSquare, MoveError, Play};
+use crate::secret;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    /// A friend has not taken the invited seat yet.
+    Waiting,
+    Started,
+    Finished,
+}
+
+impl Status {
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::Waiting => "waiting",
+            Status::Started => "started",
+            Status::Finished => "finished",
+        }
+    }
+}
+
+/// A move the server knows but does not show before the turn resolves: a
+/// side's reveal while the other's is missing, or an engine's choice.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Hidden {
+    pub turn: u32,
+    pub color: Color,
+    pub mv: String,
+    pub nonce: String,
+}
+
+/// What a seat asks for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Action {
+    Move(String),
+    Commit(String),
+    Reveal {
+        mv: String,
+        nonce: String,
+    },
+    Resign,
+    Abort,
+    /// Offer a draw, or accept the opponent's offer.
+    DrawYes,
+    /// Decline the opponent's offer.
+    DrawNo,
+    Rematch,
+}
+
+/// Why an action is refused; it changes nothing.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Refusal {
+    /// 400: the request cannot be read.
+    #[error("{0}")]
+    Malformed(String),
+    /// 409: not now.
+    #[error("{0}")]
+    NotNow(String),
+    /// 422: an illegal move or a reveal that does not match.
+    #[error("{0}")]
+    Unacceptable(String),
+}
+
+impl From<MoveError> for Refusal {
+    fn from(e: MoveError) -> Refusal {
+        match e {
+            MoveError::Garbled(_) => Refusal::Malformed(e.to_string()),
+            MoveError::Illegal(_) => Refusal::Unacceptable(e.to_string()),
+        }
+    }
+}
+
+/// What an accepted action adds: events, and maybe a move to keep hidden.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Decision {
+    pub events: Vec<EventBody>,
+    pub hidden: Option<Hidden>,
+}
+
+/// A stored log that does not replay.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("game {game}, event {seq}: {message}")]
+pub struct ReplayError {
+    pub game: String,
+    pub seq: u64,
+    pub message: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct MoveNames {
+    pub uci: String,
+    pub san: String,
+}
+
+/// One entry of `gameFull.moves`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(untagged)]
+pub enum MoveEntry {
+    Single {
+        color: Side,
+        uci: String,
+        san: String,
+    },
+    Pair {
+        white: MoveNames,
+        black: MoveNames,
+        notes: Box<SideNotesPair>,
+    },
+}
+
+/// The current simultaneous turn.
+#[derive(Clone, Debug, Default)]
+struct SimTurn {
+    commitments: [Option<String>; 2],
+    revealed: [bool; 2],
+    hidden: [Option<Hidden>; 2],
+    /// Set once both commitments are in and the time control limits reveals.
+    reveal_deadline: Option<Instant>,
+}
+
+/// The settings a game is created with.
+#[derive(Clone, Debug)]
+pub struct Setup {
+    pub variant: &'static Variant,
+    pub clock: Option<LiveClock>,
+    pub days: Option<u32>,
+    pub seats: [Seat; 2],
+    pub rematch_of: Option<String>,
+}
+
+impl Setup {
+    /// The first event of the game.
+    pub fn created(&self) -> EventBody {
+        EventBody::Created {
+            variant: self.variant.id().to_string(),
+            clock: self.clock,
+            days: self.days,
+            white: self.seats[0],
+            black: self.seats[1],
+            rematch_of: self.rematch_of.clone(),
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct GameState {
+    id: String,
+    setup: Setup,
+    time: TimeControl,
+    joined: [bool; 2],
+    status: Status,
+    result: Option<String>,
+    reason: Option<String>,
+    play: Play,
+    clock: Option<Clock>,
+    moves: Vec<MoveEntry>,
+    sim: SimTurn,
+    draw_offer: Option<Color>,
+    rematch_offer: Option<Color>,
+    rematch: Option<String>,
+    /// Each event as its JSON line, in seq order.
+    log: Vec<Arc<str>>,
+}
+
+const COLORS: [Color; 2] = [Color::White, Color::Black];
+
+impl GameState {
+    /// The state after the `created` event.
+    pub fn new(id: &str, setup: Setup, now: Instant) -> Result<GameState, String> {
+        let time = TimeControl::new(setup.clock, setup.days)?;
+        let joined = setup.seats.map(|s| matches!(s, Seat::Engine { .. }));
+        Ok(GameState {
+            id: id.to_string(),
+            time,
+            joined,
+            status: Status::Waiting,
+            result: None,
+            reason: None,
+            play: Play::new(setup.variant),
+            clock: Clock::new(time, now),
+            moves: Vec::new(),
+            sim: SimTurn::default(),
+            draw_offer: None,
+            rematch_offer: None,
+            rematch: None,
+            log: Vec::new(),
+            setup,
+        })
+    }
+
+    /// Rebuilds a game from its stored log; `hidden` are the stored hidden
+    /// moves (only those of the current turn matter).
+    pub fn replay(
+        id: &str,
+        variants: &parity_rules::Registry,
+        events: &[Event],
+        hidden: &[Hidden],
+        now: Instant,
+    ) -> Result<GameState, ReplayError> {
+        let fail = |seq: u64, message: String| ReplayError {
+            game: id.to_string(),
+            seq,
+            message,
+        };
+        let Some(first) = events.first() else {
+            return Err(fail(0, "no events".into()));
+        };
+        let EventBody::Created {
+            variant,
+            clock,
+            days,
+            white,
+            black,
+            rematch_of,
+        } = &first.body
+        else {
+            return Err(fail(first.seq, "the first event is not `created`".into()));
+        };
+        let variant = variants
+            .get(variant)
+            .ok_or_else(|| fail(first.seq, format!("unknown variant {variant}")))?;
+        let setup = Setup {
+            variant,
+            clock: *clock,
+            days: *days,
+            seats: [*white, *black],
+            rematch_of: rematch_of.clone(),
+        };
+        let mut state = GameState::new(id, setup, now).map_err(|e| fail(first.seq, e))?;
+        for event in events {
+            state.apply(event, now)?;
+        }
+        for h in hidden {
+            state.remember(h.clone());
+        }
+        Ok(state)
+    }
+
+    pub fn id(&self) -> &str {
+        &self.id
+    }
+    pub fn setup(&self) -> &Setup {
+        &self.setup
+    }
+    pub fn status(&self) -> Status {
+        self.status
+    }
+    pub fn result(&self) -> Option<&str> {
+        self.result.as_deref()
+    }
+    pub fn reason(&self) -> Option<&str> {
+        self.reason.as_deref()
+    }
+    pub fn play(&self) -> &Play {
+        &self.play
+    }
+    pub fn moves(&self) -> &[MoveEntry] {
+        &self.moves
+    }
+    pub fn seq(&self) -> u64 {
+        self.log.len() as u64
+    }
+    pub fn time(&self) -> TimeControl {
+        self.time
+    }
+    pub fn seat(&self, color: Color) -> Seat {
+        self.setup.seats[color.index()]
+    }
+    pub fn joined(&self, color: Color) -> bool {
+        self.joined[color.index()]
+    }
+    pub fn rematch(&self) -> Option<&str> {
+        self.rematch.as_deref()
+    }
+    /// The side whose draw offer stands.
+    pub fn draw_offer(&self) -> Option<Color> {
+        self.draw_offer
+    }
+    /// The side that asked for a rematch.
+    pub fn rematch_offer(&self) -> Option<Color> {
+        self.rematch_offer
+    }
+    /// The events' JSON lines after `since` (all with 0).
+    pub fn lines_after(&self, since: u64) -> &[Arc<str>] {
+        &self.log[(since as usize).min(self.log.len())..]
+    }
+
+    /// Keeps a hidden move of the current turn.
+    pub fn remember(&mut self, hidden: Hidden) {
+        if self.play.is_simultaneous() && hidden.turn == self.play.turn() {
+            let i = hidden.color.index();
+            self.sim.hidden[i] = Some(hidden);
+        }
+    }
+
+    /// The hidden move of `color` this turn, if the server knows it.
+    pub fn hidden(&self, color: Color) -> Option<&Hidden> {
+        self.sim.hidden[color.index()].as_ref()
+    }
+
+    pub fn committed(&self, color: Color) -> bool {
+        self.sim.commitments[color.index()].is_some()
+    }
+
+    pub fn revealed(&self, color: Color) -> bool {
+        self.sim.revealed[color.index()]
+    }
+
+    fn clocks_now(&self, now: Instant, running: [bool; 2]) -> Option<Clocks> {
+        self.clock.as_ref().map(|c| c.snapshot(now, running))
+    }
+
+    fn clocks_after_move(&self, now: Instant, mover: Color, running: [bool; 2]) -> Option<Clocks> {
+        self.clock
+            .as_ref()
+            .map(|c| c.after_move(now, mover, running))
+    }
+
+    /// The clocks that run at the start of a move or turn.
+    fn start_running(&self) -> [bool; 2] {
+        match self.play.to_move() {
+            Some(c) => [c == Color::White, c == Color::Black],
+            None => [true, true],
+        }
+    }
+
+    fn finished(&self, winner: Option<Color>, reason: &str, now: Instant) -> EventBody {
+        EventBody::Finished {
+            result: result_text(winner).to_string(),
+            reason: reason.to_string(),
+            clocks: self.clocks_now(now, [false; 2]),
+        }
+    }
+
+    /// Events that start the game now that both seats are filled.
+    pub fn start_events(&self, now: Instant) -> Vec<EventBody> {
+        vec![EventBody::Started {
+            fen: self.play.fen(),
+            clocks: self.clocks_now(now, self.start_running()),
+        }]
+    }
+
+    /// The events of a friend taking the invited seat `color`.
+    pub fn decide_join(&self, color: Color, now: Instant) -> Result<Vec<EventBody>, Refusal> {
+        if self.status != Status::Waiting {
+            return Err(Refusal::NotNow(
+                "the game is not waiting for a player".into(),
+            ));
+        }
+        if self.joined(color) {
+            return Err(Refusal::NotNow("the seat is taken".into()));
+        }
+        let mut events = vec![EventBody::Joined {
+            color: color.into(),
+        }];
+        if self.joined(color.other()) {
+            events.extend(self.start_events(now));
+        }
+        Ok(events)
+    }
+
+    /// A time loss or a missed reveal at `now`, if one happened.
+    pub fn timeout(&self, now: Instant) -> Option<EventBody> {
+        if self.status != Status::Started {
+            return None;
+        }
+        if let Some(flagged) = self.clock.as_ref().and_then(|c| c.flagged(now)) {
+            return Some(self.finished(Some(flagged.other()), "time", now));
+        }
+        if self.sim.reveal_deadline.is_some_and(|d| now >= d) {
+            let late: Vec<Color> = COLORS.into_iter().filter(|c| !self.revealed(*c)).collect();
+            let winner = match late.as_slice() {
+                [one] => Some(one.other()),
+                _ => None,
+            };
+            return Some(self.finished(winner, "no reveal", now));
+        }
+        None
+    }
+
+    /// When [`GameState::timeout`] may next have something to say.
+    pub fn next_deadline(&self) -> Option<Instant> {
+        if self.status != Status::Started {
+            return None;
+        }
+        let flag = self.clock.as_ref().and_then(Clock::deadline);
+        [flag, self.sim.reveal_deadline].into_iter().flatten().min()
+    }
+
+    /// The events `color`'s action causes at `now`, or why it is refused.
+    /// `new_game` is the id a rematch would get.
+    pub fn decide(
+        &self,
+        color: Color,
+        action: &Action,
+        now: Instant,
+        new_game: &str,
+    ) -> Result<Decision, Refusal> {
+        let events = |events: Vec<EventBody>| {
+            Ok(Decision {
+                events,
+                hidden: None,
+            })
+        };
+        let other = color.other();
+        if let Action::Rematch = action {
+            if self.status != Status::Finished {
+                return Err(Refusal::NotNow("the game is not over".into()));
+            }
+            if self.rematch.is_some() {
+                return Err(Refusal::NotNow("the rematch is already made".into()));
+            }
+            return match self.rematch_offer {
+                Some(c) if c == other => events(vec![EventBody::Rematch {
+                    game: new_game.to_string(),
+                }]),
+                Some(_) => Err(Refusal::NotNow("you already asked for a rematch".into())),
+                None => events(vec![EventBody::RematchOffer {
+                    color: color.into(),
+                }]),
+            };
+        }
+        match self.status {
+            Status::Finished => return Err(Refusal::NotNow("the game is over".into())),
+            Status::Waiting if *action != Action::Abort => {
+                return Err(Refusal::NotNow("the game has not started".into()))
+            }
+            _ => {}
+        }
+        match action {
+            Action::Move(text) => self.decide_move(color, text, now).map(|events| Decision {
+                events,
+                hidden: None,
+            }),
+            Action::Commit(commitment) => self.decide_commit(color, commitment, now),
+            Action::Reveal { mv, nonce } => self.decide_reveal(color, mv, nonce, now),
+            Action::Resign => events(vec![self.finished(Some(other), "resignation", now)]),
+            Action::Abort => {
+                let moved = if self.play.is_simultaneous() { 1 } else { 2 };
+                if self.play.played() >= moved {
+                    return Err(Refusal::NotNow(
+                        "both sides have moved: resign instead of aborting".into(),
+                    ));
+                }
+                events(vec![EventBody::Finished {
+                    result: "*".into(),
+                    reason: "abort".into(),
+                    clocks: self.clocks_now(now, [false; 2]),
+                }])
+            }
+            Action::DrawYes => match self.draw_offer {
+                Some(c) if c == other => events(vec![self.finished(None, "agreement", now)]),
+                Some(_) => Err(Refusal::NotNow("you already offered a draw".into())),
+                None => events(vec![EventBody::DrawOffer {
+                    color: color.into(),
+                }]),
+            },
+            Action::DrawNo => match self.draw_offer {
+                Some(c) if c == other => events(vec![EventBody::DrawDeclined {
+                    color: color.into(),
+                }]),
+                _ => Err(Refusal::NotNow("there is no draw offer to decline".into())),
+            },
+            Action::Rematch => unreachable!("handled above"),
+        }
+    }
+
+    fn decide_move(
+        &self,
+        color: Color,
+        text: &str,
+        now: Instant,
+    ) -> Result<Vec<EventBody>, Refusal> {
+        if self.play.is_simultaneous() {
+            return Err(Refusal::NotNow(
+                "both sides move at once here: commit, then reveal".into(),
+            ));
+        }
+        if self.play.to_move() != Some(color) {
+            return Err(Refusal::NotNow("it is not your turn".into()));
+        }
+        let mv = self.play.read_move(color, text)?;
+        let (uci, san) = self.play.names(color, mv);
+        let mut next = self.play.clone();
+        next.play(mv)?;
+        let ending = next.ending();
+        let running = if ending.is_some() {
+            [false; 2]
+        } else {
+            [color == Color::Black, color == Color::White]
+        };
+        let mut events = vec![EventBody::Move {
+            color: color.into(),
+            uci,
+            san,
+            fen: next.fen(),
+            clocks: self.clocks_after_move(now, color, running),
+        }];
+        if let Some(end) = ending {
+            events.push(EventBody::Finished {
+                result: result_text(end.winner).to_string(),
+                reason: end.reason.to_string(),
+                clocks: self.clocks_after_move(now, color, [false; 2]),
+            });
+        }
+        Ok(events)
+    }
+
+    fn decide_commit(
+        &self,
+        color: Color,
+        commitment: &str,
+        now: Instant,
+    ) -> Result<Decision, Refusal> {
+        if !self.play.is_simultaneous() {
+            return Err(Refusal::NotNow(
+                "this game is turn-based: send moves, not commitments".into(),
+            ));
+        }
+        if !secret::is_commitment(commitment) {
+            return Err(Refusal::Malformed(
+                "a commitment is 64 lowercase hex characters (SHA-256)".into(),
+            ));
+        }
+        if self.committed(color) {
+            return Err(Refusal::NotNow("you already committed this turn".into()));
+        }
+        let other = color.other();
+        let running = [Color::White, Color::Black].map(|c| c == other && !self.committed(other));
+        Ok(Decision {
+            events: vec![EventBody::Committed {
+                color: color.into(),
+                turn: self.play.turn(),
+                commitment: commitment.to_string(),
+                clocks: self.clocks_after_move(now, color, running),
+            }],
+            hidden: None,
+        })
+    }
+
+    fn decide_reveal(
+        &self,
+        color: Color,
+        text: &str,
+        nonce: &str,
+        now: Instant,
+    ) -> Result<Decision, Refusal> {
+        if !self.play.is_simultaneous() {
+            return Err(Refusal::NotNow(
+                "this game is turn-based: nothing to reveal".into(),
+            ));
+        }
+        if !self.committed(Color::White) || !self.committed(Color::Black) {
+            return Err(Refusal::NotNow(
+                "reveal only once both commitments are in".into(),
+            ));
+        }
+        if self.revealed(color) {
+            return Err(Refusal::NotNow("you already revealed this turn".into()));
+        }
+        if !secret::is_nonce(nonce) {
+            return Err(Refusal::Malformed(
+                "a nonce is 32 lowercase hex characters".into(),
+            ));
+        }
+        let turn = self.play.turn();
+        let commitment = self.sim.commitments[color.index()]
+            .as_deref()
+            .unwrap_or_default();
+        if secret::commitment(&self.id, turn, color, text, nonce) != commitment {
+            return Err(Refusal::Unacceptable(
+                "the move and nonce do not match your commitment".into(),
+            ));
+        }
+        let mv = self.play.read_move(color, text)?;
+        let hidden = Hidden {
+            turn,
+            color,
+            mv: text.to_string(),
+            nonce: nonce.to_string(),
+        };
+        let mut events = vec![EventBody::Revealed {
+            color: color.into(),
+            turn,
+        }];
+        let other = color.other();
+        if self.revealed(other) {
+            let Some(theirs) = self.hidden(other) else {
+                return Err(Refusal::NotNow(
+                    "the other reveal is not at hand; try again".into(),
+                ));
+            };
+            let their_mv = self.play.read_move(other, &theirs.mv)?;
+            events.extend(self.resolve_turn(&hidden, mv, theirs, their_mv, now)?);
+        }
+        Ok(Decision {
+            events,
+            hidden: Some(hidden),
+        })
+    }
+
+    /// The `turn` event (and `finished` if the game is over) for both reveals.
+    fn resolve_turn(
+        &self,
+        mine: &Hidden,
+        my_mv: parity_rules::Move,
+        theirs: &Hidden,
+        their_mv: parity_rules::Move,
+        now: Instant,
+    ) -> Result<Vec<EventBody>, Refusal> {
+        let (w, b, wm, bm) = if mine.color == Color::White {
+            (mine, theirs, my_mv, their_mv)
+        } else {
+            (theirs, mine, their_mv, my_mv)
+        };
+        let revealed = |h: &Hidden, mv| RevealedMove {
+            uci: h.mv.clone(),
+            san: self.play.names(h.color, mv).1,
+            nonce: h.nonce.clone(),
+            commitment: self.sim.commitments[h.color.index()]
+                .clone()
+                .unwrap_or_default(),
+        };
+        let mut next = self.play.clone();
+        let notes = next.play_turn(wm, bm)?;
+        let v = self.setup.variant;
+        let ending = next.ending();
+        let running = if ending.is_some() {
+            [false; 2]
+        } else {
+            [true; 2]
+        };
+        let mut events = vec![EventBody::Turn {
+            turn: self.play.turn(),
+            white: revealed(w, wm),
+            black: revealed(b, bm),
+            notes: Box::new(SideNotesPair {
+                white: Notes::new(v, &notes[0]),
+                black: Notes::new(v, &notes[1]),
+            }),
+            fen: next.fen(),
+            clocks: self.clocks_now(now, running),
+        }];
+        if let Some(end) = ending {
+            events.push(self.finished(end.winner, end.reason, now));
+        }
+        Ok(events)
+    }
+
+    /// Applies a durable event at `now`.
+    pub fn apply(&mut self, event: &Event, now: Instant) -> Result<(), ReplayError> {
+        let game = self.id.clone();
+        let fail = |message: String| ReplayError {
+            game: game.clone(),
+            seq: event.seq,
+            message,
+        };
+        if event.seq != self.seq() + 1 {
+            return Err(fail(format!("expected seq {}", self.seq() + 1)));
+        }
+        match &event.body {
+            EventBody::Created { .. } => {
+                if event.seq != 1 {
+                    return Err(fail("a second `created`".into()));
+                }
+            }
+            EventBody::Joined { color } => self.joined[color.color().index()] = true,
+            EventBody::Started { clocks, .. } => {
+                self.status = Status::Started;
+                self.set_clocks(clocks, now);
+            }
+            EventBody::Move {
+                color, uci, clocks, ..
+            } => {
+                let c = color.color();
+                if self.play.to_move() != Some(c) {
+                    return Err(fail(format!("{} moved out of turn", c.name())));
+                }
+                let mv = self
+                    .play
+                    .read_move(c, uci)
+                    .map_err(|e| fail(e.to_string()))?;
+                let (uci, san) = self.play.names(c, mv);
+                self.play.play(mv).map_err(|e| fail(e.to_string()))?;
+                self.moves.push(MoveEntry::Single {
+                    color: *color,
+                    uci,
+                    san,
+                });
+                if self.draw_offer == Some(c.other()) {
+                    self.draw_offer = None;
+                }
+                self.set_clocks(clocks, now);
+            }
+            EventBody::Committed {
+                color,
+                turn,
+                commitment,
+                clocks,
+            } => {
+                if *turn != self.play.turn() || self.committed(color.color()) {
+                    return Err(fail(format!("unexpected commitment for turn {turn}")));
+                }
+                self.sim.commitments[color.color().index()] = Some(commitment.clone());
+                if self.committed(Color::White) && self.committed(Color::Black) {
+                    self.sim.reveal_deadline = self.time.reveal_allowance().map(|d| now + d);
+                }
+                self.set_clocks(clocks, now);
+            }
+            EventBody::Revealed { color, turn } => {
+                if *turn != self.play.turn() || !self.committed(color.color()) {
+                    return Err(fail(format!("unexpected reveal for turn {turn}")));
+                }
+                self.sim.revealed[color.color().index()] = true;
+            }
+            EventBody::Turn {
+                white,
+                black,
+                notes,
+                clocks,
+                ..
+            } => {
+                let wm = self
+                    .play
+                    .read_move(Color::White, &white.uci)
+                    .map_err(|e| fail(e.to_string()))?;
+                let bm = self
+                    .play
+                    .read_move(Color::Black, &black.uci)
+                    .map_err(|e| fail(e.to_string()))?;
+                let names = |h: &RevealedMove| MoveNames {
+                    uci: h.uci.clone(),
+                    san: h.san.clone(),
+                };
+                self.play
+                    .play_turn(wm, bm)
+                    .map_err(|e| fail(e.to_string()))?;
+                self.moves.push(MoveEntry::Pair {
+                    white: names(white),
+                    black: names(black),
+                    notes: notes.clone(),
+                });
+                self.sim = SimTurn::default();
+                self.draw_offer = None;
+                self.set_clocks(clocks, now);
+            }
+            EventBody::DrawOffer { color } => self.draw_offer = Some(color.color()),
+            EventBody::DrawDeclined { .. } => self.draw_offer = None,
+            EventBody::Finished {
+                result,
+                reason,
+                clocks,
+            } => {
+                self.status = Status::Finished;
+                self.result = Some(result.clone());
+                self.reason = Some(reason.clone());
+                self.draw_offer = None;
+                self.sim.reveal_deadline = None;
+                if let Some(clock) = self.clock.as_mut() {
+                    clock.stop(now);
+                }
+                self.set_clocks(clocks, now);
+            }
+            EventBody::RematchOffer { color } => self.rematch_offer = Some(color.color()),
+            EventBody::Rematch { game } => self.rematch = Some(game.clone()),
+        }
+        let line = serde_json::to_string(event).map_err(|e| fail(e.to_string()))?;
+        self.log.push(line.into());
+        Ok(())
+    }
+
+    fn set_clocks(&mut self, clocks: &Option<Clocks>, now: Instant) {
+        if let (Some(clock), Some(c)) = (self.clock.as_mut(), clocks) {
+            clock.set(c, now);
+        }
+    }
+
+    /// Seats our engine must act for now: move (turn-based) or commit (simultaneous).
+    pub fn engine_turns(&self) -> Vec<(Color, u8)> {
+        if self.status != Status::Started {
+            return Vec::new();
+        }
+        COLORS
+            .into_iter()
+            .filter_map(|c| match self.seat(c) {
+                Seat::Engine { level } => Some((c, level)),
+                Seat::Human => None,
+            })
+            .filter(|&(c, _)| match self.play.to_move() {
+                Some(to_move) => to_move == c,
+                None => !self.committed(c),
+            })
+            .collect()
+    }
+
+    /// Engine seats whose reveal is due, with the move they committed to.
+    pub fn engine_reveals(&self) -> Vec<Hidden> {
+        if self.status != Status::Started
+            || !self.committed(Color::White)
+            || !self.committed(Color::Black)
+        {
+            return Vec::new();
+        }
+        COLORS
+            .into_iter()
+            .filter(|&c| matches!(self.seat(c), Seat::Engine { .. }) && !self.revealed(c))
+            .filter_map(|c| self.hidden(c).cloned())
+            .collect()
+    }
+
+    /// The row of the games table.
+    pub fn summary(&self) -> Summary {
+        Summary {
+            status: self.status,
+            result: self.result.clone(),
+            reason: self.reason.clone(),
+            turn: self.play.turn(),
+        }
+    }
+
+    /// `gameFull` as seen by `you`; `invite` is the unused invite link,
+    /// given only to the game's creator.
+    pub fn full(&self, you: Option<Color>, invite: Option<String>, now: Instant) -> GameFull<'_> {
+        let started = self.status == Status::Started;
+        let sim = self.play.is_simultaneous();
+        let legal = |c| {
+            if started {
+                self.play.legal(c)
+            } else {
+                Vec::new()
+            }
+        };
+        let pair = |f: &dyn Fn(Color) -> bool| BothSides {
+            white: f(Color::White),
+            black: f(Color::Black),
+        };
+        GameFull {
+            kind: "gameFull",
+            id: &self.id,
+            seq: self.seq(),
+            variant: VariantInfo::new(self.setup.variant),
+            clock: self.setup.clock,
+            days: self.setup.days,
+            white: SeatView::new(self.seat(Color::White), self.joined(Color::White)),
+            black: SeatView::new(self.seat(Color::Black), self.joined(Color::Black)),
+            you: you.map(Side::from),
+            status: self.status,
+            result: self.result.as_deref(),
+            reason: self.reason.as_deref(),
+            fen: self.play.fen(),
+            turn: self.play.turn(),
+            to_move: if started {
+                self.play.to_move().map(Side::from)
+            } else {
+                None
+            },
+            board: self.play.board(),
+            moves: &self.moves,
+            committed: sim.then(|| pair(&|c| self.committed(c))),
+            revealed: sim.then(|| pair(&|c| self.revealed(c))),
+            legal: Legal {
+                white: legal(Color::White),
+                black: legal(Color::Black),
+            },
+            clocks: self.clock.as_ref().map(|c| c.snapshot(now, c.running())),
+            draw_offer: self.draw_offer.map(Side::from),
+            rematch: match (&self.rematch, self.rematch_offer) {
+                (Some(game), _) => Some(RematchView::Game { game: game.clone() }),
+                (None, Some(c)) => Some(RematchView::Offer { offer: c.into() }),
+                (None, None) => None,
+            },
+            rematch_of: self.setup.rematch_of.as_deref(),
+            invite,
+        }
+    }
+}
+
+/// The games table's view of a game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Summary {
+    pub status: Status,
+    pub result: Option<String>,
+    pub reason: Option<String>,
+    pub turn: u32,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct PieceInfo {
+    pub letter: String,
+    pub name: String,
+    pub betza: String,
+}
+
+/// A variant as `GET /api/variants` and `gameFull.variant` describe it.
+#[derive(Clone, Debug, Serialize)]
+pub struct VariantInfo {
+    pub id: String,
+    pub name: String,
+    /// `"turn-based"`, `"crowd"` or `"simultaneous"`.
+    pub family: &'static str,
+    pub files: u8,
+    pub ranks: u8,
+    pub pieces: Vec<PieceInfo>,
+}
+
+impl VariantInfo {
+    pub fn new(v: &Variant) -> VariantInfo {
+        VariantInfo {
+            id: v.id().to_string(),
+            name: v.spec.name.clone(),
+            family: match v.spec.family {
+                Family::TurnBased => "turn-based",
+                Family::Crowd => "crowd",
+                Family::Simultaneous => "simultaneous",
+            },
+            files: v.shape.files,
+            ranks: v.shape.ranks,
+            pieces: v
+                .spec
+                .pieces
+                .iter()
+                .map(|p| PieceInfo {
+                    letter: p.letter.to_string(),
+                    name: p.name.to_lowercase(),
+                    betza: p.betza.clone(),
+                })
+                .collect(),
+        }
+    }
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct SeatView {
+    #[serde(flatten)]
+    pub seat: Seat,
+    /// Human seats: whether someone holds the seat's token.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub joined: Option<bool>,
+}
+
+impl SeatView {
+    fn new(seat: Seat, joined: bool) -> SeatView {
+        SeatView {
+            seat,
+            joined: matches!(seat, Seat::Human).then_some(joined),
+        }
+    }
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct BothSides {
+    pub white: bool,
+    pub black: bool,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Legal {
+    pub white: Vec<String>,
+    pub black: Vec<String>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+#[serde(untagged)]
+pub enum RematchView {
+    Offer { offer: Side },
+    Game { game: String },
+}
+
+/// The whole state of a game for one viewer (`docs/server.md`, "Game state").
+#[derive(Clone, Debug, Serialize)]
+pub struct GameFull<'a> {
+    #[serde(rename = "type")]
+    pub kind: &'static str,
+    pub id: &'a str,
+    pub seq: u64,
+    pub variant: VariantInfo,
+    pub clock: Option<LiveClock>,
+    pub days: Option<u32>,
+    pub white: SeatView,
+    pub black: SeatView,
+    pub you: Option<Side>,
+    pub status: Status,
+    pub result: Option<&'a str>,
+    pub reason: Option<&'a str>,
+    pub fen: String,
+    pub turn: u32,
+    pub to_move: Option<Side>,
+    pub board: Vec<BoardSquare>,
+    pub moves: &'a [MoveEntry],
+    pub committed: Option<BothSides>,
+    pub revealed: Option<BothSides>,
+    pub legal: Legal,
+    pub clocks: Option<Clocks>,
+    pub draw_offer: Option<Side>,
+    pub rematch: Option<RematchView>,
+    pub rematch_of: Option<&'a str>,
+    pub invite: Option<String>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use parity_rules::Registry;
+    use std::time::Duration;
+
+    fn game(variant: &str, clock: Option<LiveClock>, seats: [Seat; 2]) -> (GameState, Instant) {
+        let now = Instant::now();
+        let setup = Setup {
+            variant: Registry::builtin().get(variant).unwrap(),
+            clock,
+            days: None,
+            seats,
+            rematch_of: None,
+        };
+        let mut state = GameState::new("a1B2c3D4e5", setup.clone(), now).unwrap();
+        let mut bodies = vec![setup.created()];
+        for c in COLORS {
+            if setup.seats[c.index()] == Seat::Human {
+                bodies.push(EventBody::Joined { color: c.into() });
+            }
+        }
+        for body in bodies {
+            append(&mut state, body, now);
+        }
+        for body in state.start_events(now) {
+            append(&mut state, body, now);
+        }
+        (state, now)
+    }
+
+    fn append(state: &mut GameState, body: EventBody, now: Instant) {
+        let event = Event {
+            body,
+            seq: state.seq() + 1,
+            at: 0,
+        };
+        state.apply(&event, now).unwrap();
+    }
+
+    /// Decides and applies; returns the kinds of the events added.
+    fn act(
+        state: &mut GameState,
+        color: Color,
+        action: Action,
+        now: Instant,
+    ) -> Result<Vec<&'static str>, Refusal> {
+        let decision = state.decide(color, &action, now, "n3wGame000")?;
+        let kinds = decision.events.iter().map(EventBody::kind).collect();
+        if let Some(h) = decision.hidden {
+            state.remember(h);
+        }
+        for body in decision.events {
+            append(state, body, now);
+        }
+        Ok(kinds)
+    }
+
+    fn commit_to(state: &GameState, color: Color, mv: &str) -> (String, String) {
+        let nonce = secret::new_nonce();
+        (
+            secret::commitment(state.id(), state.play().turn(), color, mv, &nonce),
+            nonce,
+        )
+    }
+
+    fn reveal(mv: &str, nonce: &str) -> Action {
+        Action::Reveal {
+            mv: mv.into(),
+            nonce: nonce.into(),
+        }
+    }
+
+    const HUMANS: [Seat; 2] = [Seat::Human, Seat::Human];
+    use Color::{Black, White};
+
+    #[test]
+    fn a_simultaneous_turn_goes_commit_commit_reveal_reveal() {
+        let (mut s, now) = game("parity", None, HUMANS);
+        let (cw, nw) = commit_to(&s, White, "e2e4");
+        let (cb, nb) = commit_to(&s, Black, "d7d5");
+        assert!(matches!(
+            act(&mut s, White, reveal("e2e4", &nw), now),
+            Err(Refusal::NotNow(_))
+        ));
+        assert!(matches!(
+            act(&mut s, White, Action::Commit("E2E4".into()), now),
+            Err(Refusal::Malformed(_))
+        ));
+        assert!(matches!(
+            act(&mut s, White, Action::Move("e2e4".into()), now),
+            Err(Refusal::NotNow(_))
+        ));
+        assert_eq!(
+            act(&mut s, White, Action::Commit(cw.clone()), now),
+            Ok(vec!["committed"])
+        );
+        assert!(matches!(
+            act(&mut s, White, Action::Commit(cw.clone()), now),
+            Err(Refusal::NotNow(_))
+        ));
+        // Nothing of white's move is anywhere before both commitments are in.
+        let seen = serde_json::to_string(&s.full(Some(Black), None, now)).unwrap()
+            + &s.lines_after(0).join("\n");
+        assert!(!seen.contains(&nw), "{seen}");
+        assert_eq!(
+            act(&mut s, Black, Action::Commit(cb), now),
+            Ok(vec!["committed"])
+        );
+        assert!(matches!(
+            act(&mut s, White, reveal("e2e4", &nb), now),
+            Err(Refusal::Unacceptable(_))
+        ));
+        assert!(matches!(
+            act(&mut s, White, reveal("d2d4", &nw), now),
+            Err(Refusal::Unacceptable(_))
+        ));
+        assert!(matches!(
+            act(&mut s, White, reveal("e2e4", "xyz"), now),
+            Err(Refusal::Malformed(_))
+        ));
+        let before = s.seq();
+        assert_eq!(
+            act(&mut s, White, reveal("e2e4", &nw), now),
+            Ok(vec!["revealed"])
+        );
+        let seen = serde_json::to_string(&s.full(Some(Black), None, now)).unwrap()
+            + &s.lines_after(before).join("\n");
+        assert!(!seen.contains(&nw), "the first reveal stays hidden: {seen}");
+        assert!(matches!(
+            act(&mut s, White, reveal("e2e4", &nw), now),
+            Err(Refusal::NotNow(_))
+        ));
+        assert_eq!(
+            act(&mut s, Black, reveal("d7d5", &nb), now),
+            Ok(vec!["revealed", "turn"])
+        );
+        assert_eq!(s.play().turn(), 2);
+        assert!(!s.committed(White) && !s.revealed(White));
+        let turn = s.lines_after(s.seq() - 1)[0].to_string();
+        assert!(
+            turn.contains(&nw) && turn.contains(&cw) && turn.contains("\"san\":\"e4\""),
+            "{turn}"
+        );
+    }
+
+    #[test]
+    fn an_illegal_committed_move_is_refused_and_the_side_keeps_its_commitment() {
+        let (mut s, now) = game("parity", None, HUMANS);
+        let (cw, nw) = commit_to(&s, White, "e2e5");
+        let (cb, _) = commit_to(&s, Black, "d7d5");
+        act(&mut s, White, Action::Commit(cw), now).unwrap();
+        act(&mut s, Black, Action::Commit(cb), now).unwrap();
+        let seq = s.seq();
+        assert!(matches!(
+            act(&mut s, White, reveal("e2e5", &nw), now),
+            Err(Refusal::Unacceptable(_))
+        ));
+        assert_eq!(s.seq(), seq);
+        assert!(s.committed(White) && !s.revealed(White));
+    }
+
+    #[test]
+    fn fools_mate_ends_the_game_and_moves_keep_their_turn() {
+        let (mut s, now) = game("chess", None, HUMANS);
+        assert!(matches!(
+            act(&mut s, Black, Action::Move("e7e5".into()), now),
+            Err(Refusal::NotNow(_))
+        ));
+        assert!(matches!(
+            act(&mut s, White, Action::Move("e2e5".into()), now),
+            Err(Refusal::Unacceptable(_))
+        ));
+        assert!(matches!(
+            act(&mut s, White, Action::Move("hello".into()), now),
+            Err(Refusal::Malformed(_))
+        ));
+        assert!(matches!(
+            act(&mut s, White, Action::Commit("ab".repeat(32)), now),
+            Err(Refusal::NotNow(_))
+        ));
+        for (c, mv) in [(White, "f2f3"), (Black, "e7e5"), (White, "g2g4")] {
+            assert_eq!(
+                act(&mut s, c, Action::Move(mv.into()), now),
+                Ok(vec!["move"])
+            );
+        }
+        assert_eq!(
+            act(&mut s, Black, Action::Move("d8h4".into()), now),
+            Ok(vec!["move", "finished"])
+        );
+        assert_eq!((s.result(), s.reason()), (Some("0-1"), Some("checkmate")));
+        assert!(matches!(
+            act(&mut s, White, Action::Resign, now),
+            Err(Refusal::NotNow(_))
+        ));
+    }
+
+    #[test]
+    fn clocks_flag_and_late_reveals_lose() {
+        let clock = Some(LiveClock {
+            initial: 10,
+            increment: 0,
+        });
+        let (s, now) = game("chess", clock, HUMANS);
+        assert_eq!(s.next_deadline(), Some(now + Duration::from_secs(10)));
+        assert_eq!(s.timeout(now + Duration::from_secs(9)), None);
+        let Some(EventBody::Finished { result, reason, .. }) =
+            s.timeout(now + Duration::from_secs(10))
+        else {
+            panic!("white's flag")
+        };
+        assert_eq!((result.as_str(), reason.as_str()), ("0-1", "time"));
+
+        let (mut s, now) = game(
+            "parity",
+            Some(LiveClock {
+                initial: 60,
+                increment: 0,
+            }),
+            HUMANS,
+        );
+        let (cw, nw) = commit_to(&s, White, "e2e4");
+        let (cb, _) = commit_to(&s, Black, "e7e5");
+        act(&mut s, White, Action::Commit(cw), now).unwrap();
+        act(&mut s, Black, Action::Commit(cb), now).unwrap();
+        act(&mut s, White, reveal("e2e4", &nw), now).unwrap();
+        assert_eq!(s.next_deadline(), Some(now + crate::clock::LIVE_REVEAL));
+        let Some(EventBody::Finished { result, reason, .. }) =
+            s.timeout(now + crate::clock::LIVE_REVEAL)
+        else {
+            panic!("black did not reveal")
+        };
+        assert_eq!((result.as_str(), reason.as_str()), ("1-0", "no reveal"));
+    }
+
+    #[test]
+    fn draws_aborts_and_rematches() {
+        let (mut s, now) = game("chess", None, HUMANS);
+        assert!(matches!(
+            act(&mut s, White, Action::DrawNo, now),
+            Err(Refusal::NotNow(_))
+        ));
+        assert_eq!(
+            act(&mut s, White, Action::DrawYes, now),
+            Ok(vec!["draw_offer"])
+        );
+        assert!(matches!(
+            act(&mut s, White, Action::DrawYes, now),
+            Err(Refusal::NotNow(_))
+        ));
+        assert_eq!(
+            act(&mut s, Black, Action::DrawNo, now),
+            Ok(vec!["draw_declined"])
+        );
+        act(&mut s, White, Action::Move("e2e4".into()), now).unwrap();
+        act(&mut s, Black, Action::Move("e7e5".into()), now).unwrap();
+        assert!(matches!(
+            act(&mut s, White, Action::Abort, now),
+            Err(Refusal::NotNow(_))
+        ));
+        assert!(matches!(
+            act(&mut s, White, Action::Rematch, now),
+            Err(Refusal::NotNow(_))
+        ));
+        act(&mut s, Black, Action::DrawYes, now).unwrap();
+        assert_eq!(
+            act(&mut s, White, Action::DrawYes, now),
+            Ok(vec!["finished"])
+        );
+        assert_eq!(
+            (s.result(), s.reason()),
+            (Some("1/2-1/2"), Some("agreement"))
+        );
+        assert_eq!(
+            act(&mut s, Black, Action::Rematch, now),
+            Ok(vec!["rematch_offer"])
+        );
+        assert_eq!(
+            act(&mut s, White, Action::Rematch, now),
+            Ok(vec!["rematch"])
+        );
+        assert_eq!(s.rematch(), Some("n3wGame000"));
+
+        let (mut s, now) = game("parity", None, HUMANS);
+        assert_eq!(act(&mut s, Black, Action::Abort, now), Ok(vec!["finished"]));
+        assert_eq!(s.result(), Some("*"));
+    }
+
+    #[test]
+    fn replaying_the_log_gives_the_same_state() {
+        let (mut s, now) = game(
+            "parity",
+            Some(LiveClock {
+                initial: 60,
+                increment: 2,
+            }),
+            HUMANS,
+        );
+        for (w, b) in [("g1f3", "b8c6"), ("e2e3", "e7e6"), ("f3e5", "c6e5")] {
+            let (cw, nw) = commit_to(&s, White, w);
+            let (cb, nb) = commit_to(&s, Black, b);
+            act(&mut s, White, Action::Commit(cw), now).unwrap();
+            act(&mut s, Black, Action::Commit(cb), now).unwrap();
+            act(&mut s, Black, reveal(b, &nb), now).unwrap();
+            act(&mut s, White, reveal(w, &nw), now).unwrap();
+        }
+        let events: Vec<Event> = s
+            .lines_after(0)
+            .iter()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        let again = GameState::replay(s.id(), &Registry::builtin(), &events, &[], now).unwrap();
+        let view = |s: &GameState| serde_json::to_string(&s.full(None, None, now)).unwrap();
+        assert_eq!(view(&again), view(&s));
+        assert!(view(&s).contains("shares e5"), "{}", view(&s));
+        // A log with an illegal move does not replay.
+        let mut tampered = events.clone();
+        let last = tampered.len() - 1;
+        let EventBody::Turn { white, .. } = &mut tampered[last].body else {
+            panic!("the last event is the third turn")
+        };
+        white.uci = "f3f5".into();
+        assert!(GameState::replay(s.id(), &Registry::builtin(), &tampered, &[], now).is_err());
+    }
+}

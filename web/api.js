@@ -1,0 +1,128 @@
+// The server's HTTP API and the live feed of a game (docs/server.md). The
+// seat token travels as the HttpOnly cookie the server sets, so requests
+// only need `credentials: 'same-origin'` (the default).
+
+export class ApiError extends Error {
+  constructor(status, message) {
+    super(message);
+    this.status = status;
+  }
+}
+
+/** Sends a request and returns the parsed JSON answer, or throws ApiError. */
+export async function request(method, path, body) {
+  const init = { method, headers: {} };
+  if (body !== undefined) {
+    init.headers['Content-Type'] = 'application/json';
+    init.body = JSON.stringify(body);
+  }
+  let response;
+  try {
+    response = await fetch(path, init);
+  } catch (e) {
+    throw new ApiError(0, `network error: ${e.message}`);
+  }
+  const text = await response.text();
+  let json = null;
+  try {
+    json = text ? JSON.parse(text) : null;
+  } catch {
+    // A non-JSON answer (a proxy's error page): keep the text as the message.
+  }
+  if (!response.ok) {
+    throw new ApiError(response.status, json?.error ?? (text || response.statusText));
+  }
+  return json;
+}
+
+export const api = {
+  variants: () => request('GET', '/api/variants'),
+  games: (status) => request('GET', `/api/games?status=${status}`),
+  createGame: (spec) => request('POST', '/api/games', spec),
+  join: (id, invite) => request('POST', `/api/games/${id}/join`, { invite }),
+  game: (id) => request('GET', `/api/games/${id}`),
+  /** A seat action: `move/e2e4`, `commit`, `reveal`, `resign`, `draw/yes`, ... */
+  act: (id, action, body) => request('POST', `/api/board/game/${id}/${action}`, body),
+  pgnUrl: (id) => `/api/games/${id}/pgn`,
+};
+
+/**
+ * The live feed of one game: a WebSocket that sends `gameFull` and then the
+ * events; on a drop it reconnects with `since=` the last seq seen, so no
+ * event is lost. Where WebSockets never connect (a proxy that refuses the
+ * upgrade), it polls `gameFull` instead.
+ */
+export class GameFeed {
+  constructor(gameId, onMessage, onStatus) {
+    this.gameId = gameId;
+    this.onMessage = onMessage;
+    this.onStatus = onStatus;
+    this.seq = 0;
+    this.failures = 0;
+    this.everOpened = false;
+    this.closed = false;
+    this.socket = null;
+    this.timer = null;
+  }
+
+  start() {
+    this.connect();
+  }
+
+  stop() {
+    this.closed = true;
+    clearTimeout(this.timer);
+    this.socket?.close();
+  }
+
+  deliver(message) {
+    if (typeof message.seq === 'number') this.seq = Math.max(this.seq, message.seq);
+    this.onMessage(message);
+  }
+
+  connect() {
+    if (this.closed) return;
+    const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
+    const url = `${scheme}://${location.host}/api/ws/game/${this.gameId}?since=${this.seq}`;
+    const socket = new WebSocket(url);
+    this.socket = socket;
+    socket.onopen = () => {
+      this.everOpened = true;
+      this.failures = 0;
+      this.onStatus('live');
+    };
+    socket.onmessage = (e) => {
+      let message;
+      try {
+        message = JSON.parse(e.data);
+      } catch {
+        return; // keep-alive or garbage: nothing to apply
+      }
+      this.deliver(message);
+    };
+    socket.onclose = () => {
+      if (this.closed || socket !== this.socket) return;
+      this.failures += 1;
+      if (!this.everOpened && this.failures >= 3) {
+        this.onStatus('polling');
+        this.poll();
+        return;
+      }
+      this.onStatus('reconnecting');
+      const delay = Math.min(1000 * 2 ** (this.failures - 1), 10000);
+      this.timer = setTimeout(() => this.connect(), delay);
+    };
+  }
+
+  async poll() {
+    if (this.closed) return;
+    try {
+      const full = await api.game(this.gameId);
+      if (full.seq !== this.seq) this.deliver(full);
+      this.onStatus('polling');
+    } catch {
+      this.onStatus('reconnecting');
+    }
+    this.timer = setTimeout(() => this.poll(), 2000);
+  }
+}

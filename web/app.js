@@ -1,0 +1,35 @@
+// Entry point: `/` is the lobby, `/game/ID` a game. An invite link
+// (`/game/ID?invite=TOKEN`) first takes the invited seat, then drops the
+// token from the address so a reload or a shared URL does not reuse it.
+
+import { api } from './api.js';
+import { showLobby } from './lobby.js';
+import { showGame } from './game.js';
+
+async function route() {
+  const root = document.getElementById('app');
+  const match = /^\/game\/([A-Za-z0-9]+)\/?$/.exec(location.pathname);
+  if (!match) {
+    await showLobby(root);
+    return;
+  }
+  const id = match[1];
+  const invite = new URLSearchParams(location.search).get('invite');
+  let joinError = null;
+  if (invite) {
+    try {
+      await api.join(id, invite);
+    } catch (e) {
+      joinError = e;
+    }
+    history.replaceState(null, '', `/game/${id}`);
+  }
+  await showGame(root, id);
+  if (joinError) {
+    const box = root.querySelector('.error');
+    box.textContent = `could not join with this invite: ${joinError.message}`;
+    box.hidden = false;
+  }
+}
+
+route();
