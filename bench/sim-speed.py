@@ -29,6 +29,9 @@ def instructions(binary):
         for line in engine.stdout:
             if line.startswith("bestmove"):
                 break
+            if "error" in line:
+                engine.kill()
+                sys.exit(f"{binary}: {line.strip()}")
     engine.stdin.write("quit\n")
     engine.stdin.flush()
     _, err = engine.communicate()
