@@ -342,14 +342,15 @@ impl GameActor {
             let prepared = self.prepare_rematch(&new_game, now)?;
             extra = std::mem::take(&mut rematch.insert(prepared).changes);
         }
-        let seq = self
-            .commit(decision.events, decision.hidden.or(hidden), extra, now)
+        let first = self
+            .write(decision.events, decision.hidden.or(hidden), extra, now)
             .await?;
+        // The new game's task runs before anyone can learn its id.
         let game = rematch.map(|p| {
             self.hub.launch(p.state, p.seats);
             new_game
         });
-        Ok((seq, game))
+        Ok((self.publish(first), game))
     }
 
     /// The rematch: same variant and time, colours swapped, each player's
@@ -400,10 +401,30 @@ impl GameActor {
         })
     }
 
-    /// Appends events: applies them in memory, writes them with `extra`
-    /// in one durable transaction, then broadcasts them. A failed write
-    /// reloads the game, so memory never runs ahead of the disk.
+    /// Appends events: [`GameActor::write`], then [`GameActor::publish`].
     async fn commit(
+        &mut self,
+        bodies: Vec<EventBody>,
+        hidden: Option<Hidden>,
+        extra: Vec<Change>,
+        now: Instant,
+    ) -> Result<u64, ApiError> {
+        let first = self.write(bodies, hidden, extra, now).await?;
+        Ok(self.publish(first))
+    }
+
+    /// Broadcasts the events from seq `first` on; returns the last seq.
+    fn publish(&self, first: u64) -> u64 {
+        for logged in self.logged_after(first - 1) {
+            let _ = self.feed.send(logged);
+        }
+        self.state.seq()
+    }
+
+    /// Applies events in memory and writes them with `extra` in one
+    /// durable transaction; returns the seq of the first. A failed write
+    /// reloads the game, so memory never runs ahead of the disk.
+    async fn write(
         &mut self,
         bodies: Vec<EventBody>,
         hidden: Option<Hidden>,
@@ -451,10 +472,7 @@ impl GameActor {
             self.reload().await;
             return Err(e);
         }
-        for logged in self.logged_after(first - 1) {
-            let _ = self.feed.send(logged);
-        }
-        Ok(self.state.seq())
+        Ok(first)
     }
 
     /// Replaces the state by what the database holds.

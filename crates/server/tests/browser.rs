@@ -155,12 +155,14 @@ impl Page {
         }
     }
 
+    /// Clicks `css`, finding it again if the page redrew it between the
+    /// find and the click (the board is redrawn on every update).
     async fn click(&self, css: &str) {
-        self.find(css)
-            .await
-            .click()
-            .await
-            .unwrap_or_else(|e| panic!("click on `{css}`: {e}"));
+        self.wait_for(&format!("a click on `{css}`"), async || {
+            let element = self.client.find(Locator::Css(css)).await.ok()?;
+            element.click().await.ok()
+        })
+        .await
     }
 
     /// Polls `probe` until it finds something; fails after `WAIT`.
