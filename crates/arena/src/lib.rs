@@ -18,9 +18,9 @@ pub mod xboard;
 
 pub use engine::{EngineSpec, OwnEngine, Protocol};
 pub use game::{
-    Adjudication, DrawRule, GameRecord, PlayedMove, PlayedTurn, ResignRule, Termination,
+    Adjudication, Cause, DrawRule, GameRecord, PlayedMove, PlayedTurn, ResignRule, Termination,
 };
 pub use limits::{Limits, TimeControl};
 pub use openings::Opening;
 pub use stats::Sprt;
-pub use tournament::{Event, MatchConfig, Summary};
+pub use tournament::{Event, MatchConfig, Pairing, Summary};
