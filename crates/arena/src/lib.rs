@@ -12,6 +12,7 @@ pub mod openings;
 pub mod pgn;
 pub mod sim;
 pub mod stats;
+pub mod study;
 pub mod tournament;
 pub mod uci;
 pub mod xboard;
