@@ -291,6 +291,9 @@ pub struct GameSetup {
     pub color: Color,
     /// A simultaneous variant, played with joint moves (docs/protocol.md).
     pub simultaneous: bool,
+    /// Sent as UCI `setoption name Seed value S` when the engine offers
+    /// `Seed` (our engine seeds its sampling of mixed strategies with it).
+    pub seed: Option<u64>,
 }
 
 /// A request for a move.

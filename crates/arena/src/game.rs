@@ -115,11 +115,67 @@ impl Termination {
     }
 }
 
+/// How a game ended, in classes common to every rule family (a study
+/// counts these; [`Termination`] is coarser, `reason` free text).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Cause {
+    Checkmate,
+    Stalemate,
+    /// A side without a legal move in a simultaneous variant (in parity
+    /// this covers mate, stalemate and having only the waiting piece).
+    NoLegalMove,
+    Repetition,
+    /// The fifty-move rule, or the fifty-turn rule of simultaneous variants.
+    FiftyMove,
+    /// Insufficient material, kings alone.
+    DeadPosition,
+    /// By the arena: the ply or turn limit, or a score rule.
+    Adjudication,
+    /// An engine crashed, hung, lost on time or broke the protocol.
+    EngineFailure,
+    /// Anything else: a resignation, the kings sharing a square.
+    Other,
+}
+
+impl Cause {
+    pub const ALL: [Cause; 9] = [
+        Cause::Checkmate,
+        Cause::Stalemate,
+        Cause::NoLegalMove,
+        Cause::Repetition,
+        Cause::FiftyMove,
+        Cause::DeadPosition,
+        Cause::Adjudication,
+        Cause::EngineFailure,
+        Cause::Other,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Cause::Checkmate => "checkmate",
+            Cause::Stalemate => "stalemate",
+            Cause::NoLegalMove => "no legal move",
+            Cause::Repetition => "repetition",
+            Cause::FiftyMove => "fifty-move",
+            Cause::DeadPosition => "dead position",
+            Cause::Adjudication => "adjudication",
+            Cause::EngineFailure => "engine failure",
+            Cause::Other => "other",
+        }
+    }
+
+    /// The cause of this [`Cause::name`].
+    pub fn from_name(name: &str) -> Option<Cause> {
+        Cause::ALL.into_iter().find(|c| c.name() == name)
+    }
+}
+
 /// The end of a game.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Ending {
     pub result: GameResult,
     pub termination: Termination,
+    pub cause: Cause,
     /// In words, e.g. "White mates", "Black loses on time".
     pub reason: String,
 }
@@ -199,6 +255,8 @@ pub struct GameSettings {
     pub time_margin: Duration,
     /// How long to wait for an answer when no clock runs.
     pub hang_timeout: Duration,
+    /// White's and Black's engine seeds for this game (UCI `Seed`).
+    pub seeds: [Option<u64>; 2],
 }
 
 pub(crate) fn side_name(c: Color) -> &'static str {
@@ -223,7 +281,16 @@ pub(crate) fn loss(loser: Color, failure: &Failure) -> Ending {
     Ending {
         result: GameResult::Win(loser.other()),
         termination: termination_of(failure.kind),
+        cause: cause_of(failure.kind),
         reason: format!("{} {}", side_name(loser), failure.detail),
+    }
+}
+
+/// The cause of a game lost by a failure of this kind.
+pub(crate) fn cause_of(kind: FailureKind) -> Cause {
+    match kind {
+        FailureKind::Resign => Cause::Other,
+        _ => Cause::EngineFailure,
     }
 }
 
@@ -245,9 +312,17 @@ fn rules_ending(o: parity_rules::Outcome, mover: Color) -> Ending {
         Reason::Repetition => "Draw by repetition".into(),
         Reason::InsufficientMaterial => "Draw by insufficient material".into(),
     };
+    let cause = match o.reason {
+        Reason::Checkmate => Cause::Checkmate,
+        Reason::Stalemate => Cause::Stalemate,
+        Reason::FiftyMoves => Cause::FiftyMove,
+        Reason::Repetition => Cause::Repetition,
+        Reason::InsufficientMaterial => Cause::DeadPosition,
+    };
     Ending {
         result: o.result,
         termination: Termination::Normal,
+        cause,
         reason,
     }
 }
@@ -273,6 +348,7 @@ impl GameRecord {
             ending: Ending {
                 result: GameResult::Draw,
                 termination: Termination::Normal,
+                cause: Cause::Other,
                 reason: String::new(),
             },
             limits: settings.limits,
@@ -314,6 +390,7 @@ pub fn play(
             limits: settings.limits[i],
             color,
             simultaneous: false,
+            seed: settings.seeds[i],
         };
         if let Err(f) = engines[i].new_game(&setup) {
             record.failed[i] = true;
@@ -339,6 +416,7 @@ pub fn play(
                 break Ending {
                     result: GameResult::Draw,
                     termination: Termination::Adjudication,
+                    cause: Cause::Adjudication,
                     reason: format!("Draw by adjudication: {max} plies"),
                 };
             }
@@ -478,6 +556,7 @@ fn adjudicate(
                     return Some(Ending {
                         result: GameResult::Win(loser.other()),
                         termination: Termination::Adjudication,
+                        cause: Cause::Adjudication,
                         reason: format!("{} wins by adjudication: both engines score {} at least {} cp behind for {} moves", side_name(loser.other()), side_name(loser), r.score, r.moves),
                     });
                 }
@@ -491,6 +570,7 @@ fn adjudicate(
                     return Some(Ending {
                         result: GameResult::Draw,
                         termination: Termination::Adjudication,
+                        cause: Cause::Adjudication,
                         reason: format!(
                             "Draw by adjudication: scores within {} cp for {} moves",
                             d.score, d.moves

@@ -12,15 +12,16 @@ pub mod openings;
 pub mod pgn;
 pub mod sim;
 pub mod stats;
+pub mod study;
 pub mod tournament;
 pub mod uci;
 pub mod xboard;
 
 pub use engine::{EngineSpec, OwnEngine, Protocol};
 pub use game::{
-    Adjudication, DrawRule, GameRecord, PlayedMove, PlayedTurn, ResignRule, Termination,
+    Adjudication, Cause, DrawRule, GameRecord, PlayedMove, PlayedTurn, ResignRule, Termination,
 };
 pub use limits::{Limits, TimeControl};
 pub use openings::Opening;
 pub use stats::Sprt;
-pub use tournament::{Event, MatchConfig, Summary};
+pub use tournament::{Event, MatchConfig, Pairing, Summary};

@@ -41,9 +41,9 @@ use parity_rules::{Color, Variant};
 use crate::board::Board;
 use crate::sim;
 
-/// A start for a pair of games: a FEN (none: the variant's start) and moves
-/// played from it before the engines take over.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// A start for games: a FEN (none: the variant's start) and moves played
+/// from it before the engines take over.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Opening {
     pub fen: Option<String>,
     /// Coordinate moves.

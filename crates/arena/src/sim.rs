@@ -28,8 +28,8 @@ use parity_rules::{Color, Kind, Move, Variant};
 use crate::board::read_move;
 use crate::engine::{Engine, Failure, FailureKind, GameSetup, MoveRequest, Reply};
 use crate::game::{
-    loss, side_name, termination_of, Ending, GameRecord, GameSettings, PlayedMove, PlayedTurn,
-    Termination,
+    cause_of, loss, side_name, termination_of, Cause, Ending, GameRecord, GameSettings, PlayedMove,
+    PlayedTurn, Termination,
 };
 use crate::openings::Opening;
 
@@ -149,9 +149,19 @@ pub fn rules_ending(o: SimOutcome) -> Ending {
         Some(c) => GameResult::Win(c),
         None => GameResult::Draw,
     };
+    let cause = match o.reason {
+        SimReason::NoLegalMove => Cause::NoLegalMove,
+        SimReason::Checkmate | SimReason::BothCheckmated => Cause::Checkmate,
+        SimReason::Stalemate => Cause::Stalemate,
+        SimReason::KingsShareSquare => Cause::Other,
+        SimReason::FiftyTurns => Cause::FiftyMove,
+        SimReason::Repetition => Cause::Repetition,
+        SimReason::DeadPosition => Cause::DeadPosition,
+    };
     Ending {
         result,
         termination: Termination::Normal,
+        cause,
         reason,
     }
 }
@@ -165,6 +175,7 @@ fn failure_ending(failures: &[Option<Failure>; 2]) -> Option<Ending> {
         [Some(w), Some(b)] => Some(Ending {
             result: GameResult::Draw,
             termination: termination_of(w.kind).max(termination_of(b.kind)),
+            cause: cause_of(w.kind).min(cause_of(b.kind)),
             reason: format!(
                 "Draw: both fail in the same turn: White {}; Black {}",
                 w.detail, b.detail
@@ -209,6 +220,7 @@ pub fn play(
             limits: settings.limits[i],
             color,
             simultaneous: true,
+            seed: settings.seeds[i],
         };
         if let Err(f) = engines[i].new_game(&setup) {
             record.failed[i] = true;
@@ -236,6 +248,7 @@ pub fn play(
                 break Ending {
                     result: GameResult::Draw,
                     termination: Termination::Adjudication,
+                    cause: Cause::Adjudication,
                     reason: format!("Draw by adjudication: {max} turns"),
                 };
             }

@@ -139,6 +139,32 @@ pub fn pentanomial_estimate(p: &Pentanomial) -> Option<Estimate> {
     estimate(&p.pdf())
 }
 
+/// A proportion with its 95% interval.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Proportion {
+    pub value: f64,
+    pub low: f64,
+    pub high: f64,
+}
+
+/// `k` of `n` with the Wilson score interval, which unlike `p ± z·σ`
+/// stays inside [0, 1] and is not empty at 0 or n; `None` when `n` is 0.
+pub fn wilson(k: u32, n: u32) -> Option<Proportion> {
+    if n == 0 {
+        return None;
+    }
+    let (k, n) = (k.min(n) as f64, n as f64);
+    let p = k / n;
+    let z2 = Z95 * Z95;
+    let centre = (p + z2 / (2.0 * n)) / (1.0 + z2 / n);
+    let half = Z95 / (1.0 + z2 / n) * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
+    Some(Proportion {
+        value: p,
+        low: (centre - half).max(0.0),
+        high: (centre + half).min(1.0),
+    })
+}
+
 /// Likelihood of superiority: the probability that the first engine is the
 /// stronger, from wins and losses (draws carry no information here).
 pub fn los(t: &Trinomial) -> f64 {
@@ -399,6 +425,25 @@ mod tests {
         assert!(close(e.score_high - 0.5, 0.169_738, 1e-6), "{e:?}");
         assert!(close(e.score_low, 0.5 - 0.169_738, 1e-6), "{e:?}");
         assert!(close(e.elo_low, -e.elo_high, 1e-9));
+    }
+
+    #[test]
+    fn wilson_by_hand() {
+        // 0 of 10: [0, z²/(n + z²)] = [0, 3.841459/13.841459] = [0, 0.277533].
+        let p = wilson(0, 10).unwrap();
+        assert_eq!((p.value, p.low), (0.0, 0.0));
+        assert!(close(p.high, 0.277_533, 1e-6), "{p:?}");
+        // 10 of 10 mirrors it.
+        let p = wilson(10, 10).unwrap();
+        assert!(close(p.low, 1.0 - 0.277_533, 1e-6) && close(p.high, 1.0, 1e-12));
+        // 20 of 100: centre (0.2 + z²/200)/(1 + z²/100) = 0.211098, half-width
+        // z/(1 + z²/100)·√(0.0016 + z²/40000) = 0.077731.
+        let p = wilson(20, 100).unwrap();
+        assert!(
+            close(p.low, 0.133_367, 1e-6) && close(p.high, 0.288_829, 1e-6),
+            "{p:?}"
+        );
+        assert_eq!(wilson(0, 0), None);
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! A match: two engines, games in parallel on worker threads, colours
-//! alternated over each opening, results gathered into statistics, and an
-//! early stop when an SPRT decides.
+//! alternated over each opening (or one opening per game for self-play),
+//! results gathered into statistics, and an early stop when an SPRT decides.
 
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
@@ -13,11 +13,44 @@ use parity_rules::{Color, Variant};
 
 use crate::board::Board;
 use crate::engine::{self, Engine, EngineSpec, Failure, GameSetup, Log};
-use crate::game::{self, Adjudication, Ending, GameRecord, GameSettings, Termination};
+use crate::game::{self, Adjudication, GameRecord, GameSettings};
 use crate::limits::Limits;
 use crate::openings::Opening;
 use crate::sim;
 use crate::stats::{self, Pentanomial, Sprt, SprtState, Trinomial};
+
+/// How the games of a match take their openings.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Pairing {
+    /// Each opening twice, colours swapped (games 2k and 2k + 1), so that
+    /// two engines meet on equal terms; the pairs give the pentanomial.
+    #[default]
+    ColoursSwapped,
+    /// Game i plays opening i (again from the first when the games
+    /// outnumber them): self-play of one engine, where the swapped game
+    /// would only repeat the first.
+    OnePerGame,
+}
+
+/// The `Seed` a game's engine gets: a mix of the match's seed, the game's
+/// index (0-based) and the side, so that a game is the same whichever
+/// worker plays it and whatever that worker played before. Below 2^32, the
+/// range of our engine's `Seed` option.
+pub fn game_seed(seed: u64, index: usize, side: Color) -> u64 {
+    let side = match side {
+        Color::White => 1,
+        Color::Black => 2,
+    };
+    mix(mix(seed ^ mix(index as u64)) ^ side) & 0xffff_ffff
+}
+
+/// SplitMix64's finaliser: a bijection that spreads every input bit.
+pub fn mix(x: u64) -> u64 {
+    let mut z = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
 
 /// Everything a match needs.
 #[derive(Clone)]
@@ -27,10 +60,17 @@ pub struct MatchConfig {
     pub engines: [EngineSpec; 2],
     /// Limits for both engines; an engine's own limits take precedence.
     pub limits: Limits,
-    /// Each opening gives two games with colours swapped; used in order,
-    /// again from the first when the games outnumber them.
+    /// Used in order, again from the first when the games outnumber them;
+    /// [`Pairing`] says whether each gives two games or one.
     pub openings: Vec<Opening>,
+    pub pairing: Pairing,
     pub games: usize,
+    /// Play only these games (0-based indices below `games`), e.g. those
+    /// an interrupted study still lacks; `None`: all of them.
+    pub only: Option<Vec<usize>>,
+    /// When set, each game's engines that offer a UCI option `Seed` get
+    /// `setoption name Seed value S` before it, S = [`game_seed`].
+    pub engine_seed: Option<u64>,
     pub concurrency: usize,
     pub adjudication: Adjudication,
     pub time_margin: Duration,
@@ -224,6 +264,17 @@ pub fn check(config: &MatchConfig) -> Result<(), String> {
     if config.games == 0 {
         return Err("no games to play".into());
     }
+    if let Some(only) = &config.only {
+        if only.is_empty() {
+            return Err("no games to play".into());
+        }
+        if let Some(i) = only.iter().find(|&&i| i >= config.games) {
+            return Err(format!(
+                "game index {i} is beyond the match's {} games",
+                config.games
+            ));
+        }
+    }
     let probe = config
         .openings
         .iter()
@@ -272,6 +323,7 @@ pub fn check(config: &MatchConfig) -> Result<(), String> {
             limits,
             color: Color::White,
             simultaneous,
+            seed: None,
         };
         let ready = e.new_game(&setup);
         e.quit();
@@ -283,16 +335,17 @@ pub fn check(config: &MatchConfig) -> Result<(), String> {
 /// Plays the match. `on_event` runs on the calling thread.
 pub fn run(config: &MatchConfig, mut on_event: impl FnMut(Event)) -> Result<Summary, String> {
     check(config)?;
+    let planned = config.only.as_ref().map_or(config.games, Vec::len);
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
-    let workers = config.concurrency.clamp(1, config.games.max(1));
+    let workers = config.concurrency.clamp(1, planned.max(1));
     let (tx, rx) = mpsc::channel::<Message>();
     let mut summary = Summary {
         names: [
             config.engines[0].name.clone(),
             config.engines[1].name.clone(),
         ],
-        planned: config.games,
+        planned,
         sprt: config.sprt.map(|s| (s, 0.0, SprtState::Continue)),
         ..Summary::default()
     };
@@ -344,11 +397,13 @@ pub fn run(config: &MatchConfig, mut on_event: impl FnMut(Event)) -> Result<Summ
                             _ => w.losses += 1,
                         }
                     }
-                    let pair = (game.number - 1) / 2;
-                    match half_pairs.remove(&pair) {
-                        Some(other) => summary.pentanomial.add(other + half_points),
-                        None => {
-                            half_pairs.insert(pair, half_points);
+                    if config.pairing == Pairing::ColoursSwapped {
+                        let pair = (game.number - 1) / 2;
+                        match half_pairs.remove(&pair) {
+                            Some(other) => summary.pentanomial.add(other + half_points),
+                            None => {
+                                half_pairs.insert(pair, half_points);
+                            }
                         }
                     }
                     summary.games += 1;
@@ -370,7 +425,7 @@ pub fn run(config: &MatchConfig, mut on_event: impl FnMut(Event)) -> Result<Summ
                         };
                         summary.sprt = Some((s, llr, state));
                         if state != SprtState::Continue && !stop.swap(true, Ordering::SeqCst) {
-                            summary.stopped_by_sprt = summary.games < config.games;
+                            summary.stopped_by_sprt = summary.games < planned;
                         }
                     }
                     on_event(Event::GameFinished {
@@ -381,7 +436,7 @@ pub fn run(config: &MatchConfig, mut on_event: impl FnMut(Event)) -> Result<Summ
             }
         }
     });
-    if summary.stopped_by_sprt && summary.games >= config.games {
+    if summary.stopped_by_sprt && summary.games >= planned {
         summary.stopped_by_sprt = false;
     }
     Ok(summary)
@@ -408,12 +463,20 @@ fn worker(
         if stop.load(Ordering::SeqCst) {
             break;
         }
-        let index = next.fetch_add(1, Ordering::SeqCst);
-        if index >= config.games {
-            break;
-        }
+        let k = next.fetch_add(1, Ordering::SeqCst);
+        let index = match &config.only {
+            Some(only) => match only.get(k) {
+                Some(&i) => i,
+                None => break,
+            },
+            None if k < config.games => k,
+            None => break,
+        };
         let number = index + 1;
-        let opening = &config.openings[(index / 2) % config.openings.len()];
+        let opening = match config.pairing {
+            Pairing::ColoursSwapped => &config.openings[(index / 2) % config.openings.len()],
+            Pairing::OnePerGame => &config.openings[index % config.openings.len()],
+        };
         // Engine 0 is White in even games (numbered from 0), Black in odd ones.
         let order = if index % 2 == 0 { [0, 1] } else { [1, 0] };
         let names = order.map(|e| config.engines[e].name.clone());
@@ -431,6 +494,8 @@ fn worker(
             adjudication: config.adjudication,
             time_margin: config.time_margin,
             hang_timeout: config.hang_timeout,
+            seeds: [Color::White, Color::Black]
+                .map(|side| config.engine_seed.map(|s| game_seed(s, index, side))),
         };
         // (Re)start engines that are not running; a failure loses the game.
         let mut start_failure: Option<(Color, Failure)> = None;
@@ -466,19 +531,7 @@ fn worker(
                 opening: Vec::new(),
                 moves: Vec::new(),
                 turns: Vec::new(),
-                ending: Ending {
-                    result: GameResult::Win(loser.other()),
-                    termination: Termination::Abandoned,
-                    reason: format!(
-                        "{} {}",
-                        if loser == Color::White {
-                            "White"
-                        } else {
-                            "Black"
-                        },
-                        f.detail
-                    ),
-                },
+                ending: game::loss(loser, &f),
                 limits: settings.limits,
                 failed: [false, false],
             },

@@ -3,7 +3,9 @@
 //! Start: `uci` ... `uciok` (the options it lists are remembered), then the
 //! spec's `setoption`s in order, `isready` ... `readyok`. A game:
 //! `setoption name UCI_Variant value <name>` when the variant is not chess
-//! or the engine lists a `UCI_Variant` option, `ucinewgame`, `isready`.
+//! or the engine lists a `UCI_Variant` option, `setoption name Seed value S`
+//! when the game has a seed and the engine lists `Seed`, `ucinewgame`,
+//! `isready`.
 //! A move: `position startpos|fen <fen> moves ...`, `go` with `wtime btime
 //! winc binc`, `nodes`, `depth`, `movetime` as set, then `info` lines (the
 //! last `score` is kept) until `bestmove`.
@@ -253,6 +255,10 @@ impl crate::engine::Engine for UciEngine {
                 "setoption name UCI_Variant value {}",
                 setup.variant
             ))?;
+        }
+        if let Some(seed) = setup.seed.filter(|_| self.has_option("Seed")) {
+            self.process
+                .send(&format!("setoption name Seed value {seed}"))?;
         }
         self.process.send("ucinewgame")?;
         self.start_fen = setup.start_fen.clone();

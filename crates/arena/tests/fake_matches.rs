@@ -400,3 +400,36 @@ fn sprt_stops_a_lopsided_match() {
         summary.report()
     );
 }
+
+#[test]
+fn self_play_options_give_each_game_its_opening_a_subset_and_seeds() {
+    use parity_arena::Pairing;
+    let a = fake("a", "--mode random");
+    let b = fake("b", "--mode random");
+    let mut c = config("chess", a, b, 6);
+    let variant = Registry::builtin().get("chess").unwrap();
+    c.openings = openings::random_balanced(variant, 6, 4, 9).unwrap();
+    c.pairing = Pairing::OnePerGame;
+    c.only = Some(vec![1, 4, 5]);
+    c.engine_seed = Some(21);
+    // One worker: game 5 follows game 2 in the same engine processes.
+    c.concurrency = 1;
+    let (summary, games) = run(&c);
+    assert_eq!((summary.games, summary.planned), (3, 3));
+    // No colour-swapped pairs, so no pentanomial.
+    assert_eq!(summary.pentanomial.pairs(), 0);
+    let numbers: Vec<usize> = games.iter().map(|g| g.number).collect();
+    assert_eq!(numbers, [2, 5, 6]);
+    for g in &games {
+        let coords: Vec<&str> = g.opening.iter().map(|(uci, _)| uci.as_str()).collect();
+        assert_eq!(coords, c.openings[g.number - 1].moves, "game {}", g.number);
+    }
+    // Seeded per game: game 5 alone is game 5 of the three.
+    c.only = Some(vec![4]);
+    let (_, again) = run(&c);
+    let uci = |g: &GameRecord| g.moves.iter().map(|m| m.uci.clone()).collect::<Vec<_>>();
+    assert_eq!(uci(&again[0]), uci(&games[1]));
+    // Indices beyond the match are refused.
+    c.only = Some(vec![6]);
+    assert!(tournament::run(&c, |_| {}).unwrap_err().contains("beyond"));
+}

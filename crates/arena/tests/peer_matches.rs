@@ -9,7 +9,7 @@ use std::time::Duration;
 use parity_arena::engine::EngineSpec;
 use parity_arena::game::Termination;
 use parity_arena::openings;
-use parity_arena::tournament::{self, Event, MatchConfig};
+use parity_arena::tournament::{self, Event, MatchConfig, Pairing};
 use parity_arena::{pgn, Adjudication, GameRecord, Limits, TimeControl};
 use parity_rules::Registry;
 
@@ -45,7 +45,10 @@ fn config(variant: &str, a: &str, b: &str, games: usize, limits: Limits) -> Matc
         ],
         limits,
         openings: openings::random_balanced(variant, games.div_ceil(2), 6, 11).unwrap(),
+        pairing: Pairing::ColoursSwapped,
         games,
+        only: None,
+        engine_seed: None,
         concurrency: 2,
         adjudication: Adjudication {
             max_plies: Some(160),

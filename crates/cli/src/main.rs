@@ -2,6 +2,7 @@
 
 mod match_cmd;
 mod solve_cmd;
+mod study_cmd;
 
 use std::io::{self, Write};
 use std::path::PathBuf;
@@ -58,6 +59,8 @@ enum Command {
     Uci,
     /// Play engine-vs-engine games (UCI or XBoard engines, ours included).
     Match(Box<match_cmd::MatchArgs>),
+    /// Self-play studies of the variants: White's first-move advantage.
+    Study(study_cmd::StudyArgs),
     /// Solve a small simultaneous position exactly: value and equilibrium.
     Solve(solve_cmd::SolveArgs),
     /// Our engine's root strategy against the best response to it, played exactly.
@@ -197,6 +200,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
                 .map_err(|e| format!("{}: the record does not verify: {e}", file.display()))?;
             writeln!(out, "ok: {verified}")?;
         }
+        Command::Study(args) => study_cmd::run(&mut out, &registry, args)?,
         Command::Solve(args) => solve_cmd::solve(&mut out, &registry, args)?,
         Command::Exploit(args) => solve_cmd::exploit(&mut out, &registry, args)?,
     }

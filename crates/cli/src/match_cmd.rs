@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressStyle};
 use parity_arena::engine::{EngineSpec, Log, OwnEngine};
-use parity_arena::tournament::{self, Event, MatchConfig};
+use parity_arena::tournament::{self, Event, MatchConfig, Pairing};
 use parity_arena::{openings, pgn, Adjudication, DrawRule, Limits, ResignRule, Sprt, TimeControl};
 use parity_rules::Registry;
 
@@ -149,7 +149,10 @@ fn config(registry: &Registry, a: &MatchArgs) -> Result<MatchConfig, String> {
         engines,
         limits,
         openings,
+        pairing: Pairing::ColoursSwapped,
         games,
+        only: None,
+        engine_seed: None,
         concurrency: a.concurrency.max(1),
         adjudication: Adjudication {
             max_plies: (a.max_plies > 0).then_some(a.max_plies),

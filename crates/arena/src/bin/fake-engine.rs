@@ -23,6 +23,9 @@
 //! uniformly (and plays one at random). `wrong-side` answers with a move of
 //! the other side. `--no-sim` leaves the simultaneous variants out of its
 //! `UCI_Variant` combo.
+//!
+//! Over UCI it offers the option `Seed`, which reseeds its random moves
+//! (as `--seed` does at the start).
 
 use std::io::{self, BufRead, Write};
 use std::time::Duration;
@@ -217,6 +220,7 @@ impl Fake {
                 self.say("id name Fake Engine");
                 self.say("id author Parity tests");
                 self.say("option name Hash type spin default 16 min 1 max 1024");
+                self.say("option name Seed type spin default 1 min 0 max 4294967295");
                 let sim = if self.sim_variants {
                     " var parity var parity-single var move-neutral"
                 } else {
@@ -228,9 +232,15 @@ impl Fake {
             Some("isready") => self.say("readyok"),
             Some("setoption") => {
                 if let (Some(n), Some(v)) = (line.find("name "), line.find(" value ")) {
-                    if line[n + 5..v].trim() == "UCI_Variant" {
-                        let value = line[v + 7..].trim().to_string();
-                        self.set_variant(&value);
+                    let value = line[v + 7..].trim().to_string();
+                    match line[n + 5..v].trim() {
+                        "UCI_Variant" => self.set_variant(&value),
+                        "Seed" => {
+                            if let Ok(seed) = value.parse() {
+                                self.rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+                            }
+                        }
+                        _ => {}
                     }
                 }
             }

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use parity_arena::engine::EngineSpec;
 use parity_arena::openings;
-use parity_arena::tournament::{self, Event, MatchConfig, Summary};
+use parity_arena::tournament::{self, Event, MatchConfig, Pairing, Summary};
 use parity_arena::{Adjudication, GameRecord, Limits};
 use parity_rules::Registry;
 
@@ -42,7 +42,10 @@ pub fn config(
             ..Limits::default()
         },
         openings: openings::random_balanced(variant, games.div_ceil(2), opening_length, 1).unwrap(),
+        pairing: Pairing::ColoursSwapped,
         games,
+        only: None,
+        engine_seed: None,
         concurrency: 2,
         adjudication,
         time_margin: Duration::from_millis(200),
