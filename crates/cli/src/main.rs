@@ -74,6 +74,19 @@ enum Command {
         #[arg(long, default_value = "127.0.0.1:8080")]
         addr: String,
     },
+    /// Load-test the server: N simultaneous games over loopback WebSockets,
+    /// random legal moves, durable writes; prints moves/s and turn latency.
+    Loadtest {
+        /// Games played at once.
+        #[arg(long, default_value_t = 1000)]
+        games: usize,
+        /// Turns per game at most (then the game is resigned).
+        #[arg(long, default_value_t = 20)]
+        turns: u32,
+        /// A simultaneous variant.
+        #[arg(long, default_value = "parity")]
+        variant: String,
+    },
     /// Check a game record from the server (GET /api/games/ID/record) without
     /// the server: commitments against moves and nonces, legality, the result.
     Verify { file: PathBuf },
@@ -192,6 +205,20 @@ fn run(cli: Cli) -> Result<(), Failure> {
         Command::Serve { db, addr } => {
             drop(out);
             serve(registry, &db, &addr)?;
+        }
+        Command::Loadtest {
+            games,
+            turns,
+            variant,
+        } => {
+            let config = parity_server::loadtest::LoadConfig {
+                games,
+                turns,
+                variant,
+            };
+            let report = parity_server::loadtest::run_blocking(&config)
+                .map_err(|e| format!("loadtest: {e}"))?;
+            writeln!(out, "{report}")?;
         }
         Command::Verify { file } => {
             let text =

@@ -267,3 +267,25 @@ fn a_killed_server_keeps_every_acknowledged_event_and_the_games_go_on() {
     let (ok, out) = verify(&file);
     assert!(!ok && out.contains("the rules say 0-1"), "{out}");
 }
+
+#[test]
+fn loadtest_plays_games_over_websockets_and_reports() {
+    let out = Command::new(env!("CARGO_BIN_EXE_parity"))
+        .args(["loadtest", "--games", "4", "--turns", "3"])
+        .output()
+        .expect("parity loadtest runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(text.starts_with("games 4, turns "), "{text}");
+    assert!(text.contains("moves/s") && text.contains("p99"), "{text}");
+    let bad = Command::new(env!("CARGO_BIN_EXE_parity"))
+        .args(["loadtest", "--games", "1", "--variant", "chess"])
+        .output()
+        .expect("parity loadtest runs");
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("not a simultaneous variant"));
+}

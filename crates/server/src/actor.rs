@@ -60,8 +60,6 @@ pub struct Joined {
     pub id: String,
     pub color: Side,
     pub token: String,
-    #[serde(skip)]
-    pub seq: u64,
 }
 
 /// An event line with its place in the log.
@@ -79,7 +77,6 @@ pub struct Watching {
     pub live: Option<broadcast::Receiver<Logged>>,
     /// The log's length when this was taken.
     pub seq: u64,
-    pub you: Option<Color>,
     pub cookie: Option<String>,
 }
 
@@ -249,7 +246,6 @@ impl GameActor {
                     catchup,
                     live: live.then(|| self.feed.subscribe()),
                     seq: self.state.seq(),
-                    you,
                     cookie: seat
                         .filter(|(_, p)| p.other_cookie)
                         .map(|(_, p)| p.token.clone()),
@@ -391,13 +387,12 @@ impl GameActor {
             token_hash: row.token_hash.clone(),
             invite: None,
         };
-        let seq = self.commit(events, None, vec![seat], now).await?;
+        self.commit(events, None, vec![seat], now).await?;
         self.seats[color.index()] = row;
         Ok(Joined {
             id: self.state.id().to_string(),
             color: color.into(),
             token,
-            seq,
         })
     }
 

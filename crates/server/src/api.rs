@@ -135,7 +135,7 @@ struct CreateRequest {
     clock: Option<LiveClock>,
     #[serde(default)]
     days: Option<u32>,
-    opponent: OpponentRequest,
+    opponent: serde_json::Value,
     #[serde(default = "random_color")]
     color: ColorChoice,
 }
@@ -145,32 +145,25 @@ fn random_color() -> ColorChoice {
 }
 
 /// `"friend"` or `{"engine": {"level": N}}`.
-#[derive(Deserialize)]
-#[serde(untagged)]
-enum OpponentRequest {
-    Named(String),
-    Engine { engine: EngineRequest },
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct EngineRequest {
-    level: u8,
+fn opponent_of(value: &serde_json::Value) -> Result<Opponent, ApiError> {
+    let level = value
+        .get("engine")
+        .and_then(|engine| engine.get("level"))
+        .and_then(serde_json::Value::as_u64);
+    match (value.as_str(), level) {
+        (Some("friend"), _) => Ok(Opponent::Friend),
+        (None, Some(level)) => Ok(Opponent::Engine {
+            level: u8::try_from(level).unwrap_or(u8::MAX),
+        }),
+        _ => Err(ApiError::BadRequest(format!(
+            "opponent must be \"friend\" or {{\"engine\": {{\"level\": 1..8}}}}, not {value}"
+        ))),
+    }
 }
 
 async fn create_game(State(hub): State<Arc<Hub>>, body: Bytes) -> Result<Response, ApiError> {
     let request: CreateRequest = json_body(&body)?;
-    let opponent = match request.opponent {
-        OpponentRequest::Named(name) if name == "friend" => Opponent::Friend,
-        OpponentRequest::Named(name) => {
-            return Err(ApiError::BadRequest(format!(
-                "opponent must be \"friend\" or {{\"engine\": {{\"level\": 1..8}}}}, not {name:?}"
-            )))
-        }
-        OpponentRequest::Engine { engine } => Opponent::Engine {
-            level: engine.level,
-        },
-    };
+    let opponent = opponent_of(&request.opponent)?;
     let created = hub
         .create(NewGame {
             variant: request.variant,
@@ -253,25 +246,29 @@ async fn pgn(State(hub): State<Arc<Hub>>, Path(id): Path<String>) -> Result<Resp
 }
 
 /// A seat's action, answered once its events are durable.
-async fn act(hub: &Arc<Hub>, id: &str, headers: &HeaderMap, action: Action) -> Response {
-    let acted = hub.act(id, &credentials(headers, id), action).await;
-    match acted {
-        Ok(acted) => {
-            let mut body = serde_json::json!({"ok": true, "seq": acted.seq});
-            if let Some(game) = acted.game {
-                body["game"] = game.into();
-            }
-            with_cookie(Json(body).into_response(), id, acted.cookie.as_deref())
-        }
-        Err(e) => e.into_response(),
+async fn act(
+    hub: &Arc<Hub>,
+    id: &str,
+    headers: &HeaderMap,
+    action: Action,
+) -> Result<Response, ApiError> {
+    let acted = hub.act(id, &credentials(headers, id), action).await?;
+    let mut body = serde_json::json!({"ok": true, "seq": acted.seq});
+    if let Some(game) = acted.game {
+        body["game"] = game.into();
     }
+    Ok(with_cookie(
+        Json(body).into_response(),
+        id,
+        acted.cookie.as_deref(),
+    ))
 }
 
 async fn play_move(
     State(hub): State<Arc<Hub>>,
     Path((id, uci)): Path<(String, String)>,
     headers: HeaderMap,
-) -> Response {
+) -> Result<Response, ApiError> {
     act(&hub, &id, &headers, Action::Move(uci)).await
 }
 
@@ -286,11 +283,9 @@ async fn commit(
     Path(id): Path<String>,
     headers: HeaderMap,
     body: Bytes,
-) -> Response {
-    match json_body::<CommitRequest>(&body) {
-        Ok(r) => act(&hub, &id, &headers, Action::Commit(r.commitment)).await,
-        Err(e) => e.into_response(),
-    }
+) -> Result<Response, ApiError> {
+    let request: CommitRequest = json_body(&body)?;
+    act(&hub, &id, &headers, Action::Commit(request.commitment)).await
 }
 
 #[derive(Deserialize)]
@@ -306,41 +301,38 @@ async fn reveal(
     Path(id): Path<String>,
     headers: HeaderMap,
     body: Bytes,
-) -> Response {
-    match json_body::<RevealRequest>(&body) {
-        Ok(r) => {
-            let action = Action::Reveal {
-                mv: r.mv,
-                nonce: r.nonce,
-            };
-            act(&hub, &id, &headers, action).await
-        }
-        Err(e) => e.into_response(),
-    }
+) -> Result<Response, ApiError> {
+    let request: RevealRequest = json_body(&body)?;
+    let action = Action::Reveal {
+        mv: request.mv,
+        nonce: request.nonce,
+    };
+    act(&hub, &id, &headers, action).await
 }
 
 async fn draw(
     State(hub): State<Arc<Hub>>,
     Path((id, answer)): Path<(String, String)>,
     headers: HeaderMap,
-) -> Response {
-    match answer.as_str() {
-        "yes" => act(&hub, &id, &headers, Action::DrawYes).await,
-        "no" => act(&hub, &id, &headers, Action::DrawNo).await,
-        _ => ApiError::NotFound("draw/yes or draw/no".into()).into_response(),
-    }
+) -> Result<Response, ApiError> {
+    let action = match answer.as_str() {
+        "yes" => Action::DrawYes,
+        "no" => Action::DrawNo,
+        _ => return Err(ApiError::NotFound("draw/yes or draw/no".into())),
+    };
+    act(&hub, &id, &headers, action).await
 }
 
 async fn other_action(
     State(hub): State<Arc<Hub>>,
     Path((id, name)): Path<(String, String)>,
     headers: HeaderMap,
-) -> Response {
+) -> Result<Response, ApiError> {
     let action = match name.as_str() {
         "resign" => Action::Resign,
         "abort" => Action::Abort,
         "rematch" => Action::Rematch,
-        _ => return ApiError::NotFound(format!("no action {name:?}")).into_response(),
+        _ => return Err(ApiError::NotFound(format!("no action {name:?}"))),
     };
     act(&hub, &id, &headers, action).await
 }

@@ -11,6 +11,7 @@ pub mod engine_seat;
 pub mod error;
 pub mod event;
 pub mod hub;
+pub mod loadtest;
 mod pgn;
 pub mod play;
 pub mod secret;

@@ -282,9 +282,6 @@ impl GameState {
     pub fn seq(&self) -> u64 {
         self.log.len() as u64
     }
-    pub fn time(&self) -> TimeControl {
-        self.time
-    }
     pub fn seat(&self, color: Color) -> Seat {
         self.setup.seats[color.index()]
     }
