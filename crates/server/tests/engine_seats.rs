@@ -63,8 +63,9 @@ async fn the_engine_answers_each_move_in_chess() {
         "the rematch swaps colours and keeps the token"
     );
     assert_eq!(full["rematch_of"], id.as_str());
-    // The engine, now white, opens the new game.
-    let mut again = s.stream(new_id, Some(&token), None).await;
+    // The engine, now white, opens the new game. From seq 0: it may have
+    // moved before the stream opens.
+    let mut again = s.stream(new_id, Some(&token), Some(0)).await;
     again
         .until("the engine's first move", |v| v["type"] == "move")
         .await;
