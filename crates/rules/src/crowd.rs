@@ -705,11 +705,12 @@ impl CrowdPosition {
             let victim = shape.offset(target, 0, them.forward());
             let origin = shape.offset(target, 0, -them.forward());
             let valid = match (victim, origin) {
-                (Some(v), Some(o)) => {
+                (Some(v), Some(_)) => {
                     let lone_pawn = pos
                         .single(v)
                         .is_some_and(|p| p.color == them && variant.kinds[p.kind.index()].pawn);
-                    lone_pawn && !occupied.contains(target) && !occupied.contains(o)
+                    // The origin may still hold a crowd the pawn stepped out of.
+                    lone_pawn && !occupied.contains(target)
                 }
                 _ => false,
             };
@@ -1037,6 +1038,25 @@ mod tests {
         assert_eq!(pos.to_fen(), "4k3/8/8/3(PPbn)4/8/8/8/4K3 b - - 3 20");
         assert!(CrowdPosition::from_fen(v, "4k3/8/8/3(P)4/8/8/8/4K3 w - - 0 1").is_err());
         assert!(CrowdPosition::from_fen(v, "4k3/8/8/3(PK)4/8/8/8/4K3 w - - 0 1").is_err());
+    }
+
+    #[test]
+    fn double_step_out_of_a_crowd_round_trips_with_en_passant() {
+        let v = sin();
+        let before = CrowdPosition::from_fen(v, "k7/5(Pp)2/8/4P3/8/8/8/4K3 b - - 0 1").unwrap();
+        let mv = before
+            .legal_moves()
+            .into_iter()
+            .find(|m| crate::notation::uci(&before, *m) == "f7f5")
+            .expect("f7f5 is legal");
+        let after = before.play(mv);
+        let fen = after.to_fen();
+        assert_eq!(fen, "k7/5P2/8/4Pp2/8/8/8/4K3 w - f6 0 2");
+        assert_eq!(CrowdPosition::from_fen(v, &fen).unwrap(), after);
+        // Found by random play (crowd_examples).
+        let found = "rnk2b2/1p1b1Prp/p7/1B(Pp)(Pp)pp(Pp)q/Q6P/1P5N/P2K1P2/RNB4R w - f6 0 22";
+        let pos = CrowdPosition::from_fen(v, found).unwrap();
+        assert_eq!(pos.to_fen(), found);
     }
 
     #[test]
