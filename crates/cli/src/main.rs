@@ -86,6 +86,10 @@ enum Command {
         /// A simultaneous variant.
         #[arg(long, default_value = "parity")]
         variant: String,
+        /// Moves per second offered by all games together, each game on a
+        /// fixed schedule (0: every game as fast as it can).
+        #[arg(long, default_value_t = 1000.0)]
+        rate: f64,
     },
     /// Check a game record from the server (GET /api/games/ID/record) without
     /// the server: commitments against moves and nonces, legality, the result.
@@ -210,11 +214,13 @@ fn run(cli: Cli) -> Result<(), Failure> {
             games,
             turns,
             variant,
+            rate,
         } => {
             let config = parity_server::loadtest::LoadConfig {
                 games,
                 turns,
                 variant,
+                rate: (rate != 0.0).then_some(rate),
             };
             let report = parity_server::loadtest::run_blocking(&config)
                 .map_err(|e| format!("loadtest: {e}"))?;

@@ -3,6 +3,12 @@
 //! pick random legal moves. It reports the sustained moves per second
 //! (every event durable before it is acknowledged) and the latency from a
 //! turn's last reveal to its `turn` broadcast.
+//!
+//! With a target rate, each game plays a turn every `2 * games / rate`
+//! seconds on a fixed schedule (games evenly staggered), as people do who
+//! think between moves; a game that falls behind plays its late turns at
+//! once. Without one, every game plays as fast as it can: that measures
+//! capacity, and latency is then mostly the queue the clients build.
 
 use std::fmt;
 use std::sync::Arc;
@@ -31,6 +37,8 @@ pub struct LoadConfig {
     pub turns: u32,
     /// A simultaneous variant.
     pub variant: String,
+    /// Moves per second offered by all games together; `None`: as fast as possible.
+    pub rate: Option<f64>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -44,10 +52,14 @@ pub enum LoadError {
 #[derive(Debug)]
 pub struct LoadReport {
     pub games: usize,
+    pub rate: Option<f64>,
     pub turns: usize,
     pub elapsed: Duration,
     /// From the last reveal sent to the `turn` event received, per turn.
     pub latencies: Vec<Duration>,
+    /// Paced runs: moves per second completed while every game was on its
+    /// schedule (from the end of the first period to the last scheduled turn).
+    pub steady: Option<f64>,
 }
 
 fn percentile(sorted: &[Duration], p: f64) -> Duration {
@@ -65,15 +77,22 @@ impl fmt::Display for LoadReport {
         let mut sorted = self.latencies.clone();
         sorted.sort();
         let ms = |d: Duration| d.as_secs_f64() * 1000.0;
+        let offered = match self.rate {
+            Some(rate) => format!("{rate:.0} moves/s offered"),
+            None => "as fast as possible".to_string(),
+        };
         writeln!(
             f,
-            "games {}, turns {} ({} moves) in {:.2} s",
+            "games {}, {offered}: turns {} ({} moves) in {:.2} s",
             self.games, self.turns, moves, secs
         )?;
+        let sustained = match self.steady {
+            Some(steady) => format!("{steady:.0} sustained while every game was on its schedule"),
+            None => format!("{:.0} sustained", moves as f64 / secs),
+        };
         writeln!(
             f,
-            "moves/s {:.0} sustained (5 durable events per turn: 2 commits, 2 reveals, the turn)",
-            moves as f64 / secs
+            "moves/s {sustained} (5 durable events per turn: 2 commits, 2 reveals, the turn)"
         )?;
         write!(
             f,
@@ -182,6 +201,20 @@ struct Table {
     play: Play,
 }
 
+/// What it takes to set a new table.
+#[derive(Clone)]
+struct TableStart {
+    hub: Arc<Hub>,
+    base: String,
+    variant: String,
+}
+
+impl TableStart {
+    async fn set(&self) -> Result<Table, String> {
+        set_table(&self.hub, &self.base, &self.variant).await
+    }
+}
+
 async fn set_table(hub: &Arc<Hub>, base: &str, variant: &str) -> Result<Table, String> {
     let created = hub
         .create(NewGame {
@@ -213,12 +246,37 @@ async fn set_table(hub: &Arc<Hub>, base: &str, variant: &str) -> Result<Table, S
 
 const COLORS: [Color; 2] = [Color::White, Color::Black];
 
-/// Plays random legal moves for up to `turns` turns; returns the latency of each turn.
-async fn play_table(mut table: Table, turns: u32) -> Result<Vec<Duration>, String> {
-    let mut latencies = Vec::new();
-    for _ in 0..turns {
+/// When a paced game plays its turns: the first at `first`, then one every `period`.
+#[derive(Clone, Copy)]
+struct Pace {
+    first: tokio::time::Instant,
+    period: Duration,
+}
+
+/// One turn played: when its `turn` event arrived, and how long after the last reveal.
+struct TurnTiming {
+    resolved: Instant,
+    latency: Duration,
+}
+
+/// Plays random legal moves for `turns` turns; a paced game that ends is
+/// replaced by a new one, so the offered load holds; an unpaced one stops.
+async fn play_table(
+    mut table: Table,
+    next: TableStart,
+    turns: u32,
+    pace: Option<Pace>,
+) -> Result<Vec<TurnTiming>, String> {
+    let mut timings = Vec::new();
+    for k in 0..turns {
         if table.play.ending().is_some() {
-            return Ok(latencies);
+            if pace.is_none() {
+                return Ok(timings);
+            }
+            table = next.set().await?;
+        }
+        if let Some(pace) = pace {
+            tokio::time::sleep_until(pace.first + pace.period * k).await;
         }
         let turn = table.play.turn();
         let mut chosen = Vec::with_capacity(2);
@@ -252,7 +310,10 @@ async fn play_table(mut table: Table, turns: u32) -> Result<Vec<Duration>, Strin
             let found = seat.all(&[&answered(id), &is_turn]).await?;
             check_ack(&found[0].0)?;
             if resolved.is_null() {
-                latencies.push(found[1].1 - last_reveal);
+                timings.push(TurnTiming {
+                    resolved: found[1].1,
+                    latency: found[1].1 - last_reveal,
+                });
                 resolved = found[1].0.clone();
             }
         }
@@ -272,12 +333,17 @@ async fn play_table(mut table: Table, turns: u32) -> Result<Vec<Duration>, Strin
         let id = table.seats[0].send(json!({"t": "resign"})).await?;
         table.seats[0].acked(id).await?;
     }
-    Ok(latencies)
+    Ok(timings)
 }
 
 /// Runs the load test on the current tokio runtime.
 pub async fn run(config: &LoadConfig) -> Result<LoadReport, LoadError> {
     let setup = |e: String| LoadError::Setup(e);
+    if config.rate.is_some_and(|r| !(r.is_finite() && r > 0.0)) {
+        return Err(setup(
+            "the rate must be a positive number of moves per second".into(),
+        ));
+    }
     let registry = Registry::builtin();
     let variant = registry
         .get_or_err(&config.variant)
@@ -295,21 +361,20 @@ pub async fn run(config: &LoadConfig) -> Result<LoadReport, LoadError> {
     let server = crate::start(&dir.path().join("load.sqlite"), listener, registry)
         .await
         .map_err(|e| setup(e.to_string()))?;
-    let base = format!("ws://{}", server.addr);
 
+    let next = TableStart {
+        hub: server.hub.clone(),
+        base: format!("ws://{}", server.addr),
+        variant: config.variant.clone(),
+    };
     // Tables are set a few at a time, so connections do not pile up in the backlog.
     let setting = Arc::new(Semaphore::new(32));
     let mut pending = Vec::with_capacity(config.games);
     for _ in 0..config.games {
-        let (hub, base, variant, setting) = (
-            server.hub.clone(),
-            base.clone(),
-            config.variant.clone(),
-            setting.clone(),
-        );
+        let (next, setting) = (next.clone(), setting.clone());
         pending.push(tokio::spawn(async move {
             let _permit = setting.acquire_owned().await.map_err(|e| e.to_string())?;
-            set_table(&hub, &base, &variant).await
+            next.set().await
         }));
     }
     let mut tables = Vec::with_capacity(config.games);
@@ -322,27 +387,52 @@ pub async fn run(config: &LoadConfig) -> Result<LoadReport, LoadError> {
     }
 
     let start = Instant::now();
+    let period = config
+        .rate
+        .map(|rate| Duration::from_secs_f64(2.0 * config.games as f64 / rate));
     let games: Vec<_> = tables
         .into_iter()
-        .map(|table| {
+        .enumerate()
+        .map(|(i, table)| {
             let id = table.id.clone();
-            let turns = config.turns;
-            (id, tokio::spawn(play_table(table, turns)))
+            let pace = period.map(|period| Pace {
+                first: tokio::time::Instant::from_std(start)
+                    + period.mul_f64(i as f64 / config.games as f64),
+                period,
+            });
+            let next = next.clone();
+            (
+                id,
+                tokio::spawn(play_table(table, next, config.turns, pace)),
+            )
         })
         .collect();
-    let mut latencies = Vec::new();
+    let mut timings = Vec::new();
     for (game, task) in games {
         let played = task.await.map_err(|e| LoadError::Game {
             game: game.clone(),
             message: e.to_string(),
         })?;
-        latencies.extend(played.map_err(|message| LoadError::Game { game, message })?);
+        timings.extend(played.map_err(|message| LoadError::Game { game, message })?);
     }
+    let elapsed = start.elapsed();
+    // Every game is on its schedule from the end of the first period (the
+    // last one has started) to the last scheduled turn.
+    let steady = period.filter(|_| config.turns >= 2).map(|period| {
+        let (from, to) = (start + period, start + period * config.turns);
+        let done = timings
+            .iter()
+            .filter(|t| (from..=to).contains(&t.resolved))
+            .count();
+        2.0 * done as f64 / (to - from).as_secs_f64()
+    });
     Ok(LoadReport {
         games: config.games,
-        turns: latencies.len(),
-        elapsed: start.elapsed(),
-        latencies,
+        rate: config.rate,
+        turns: timings.len(),
+        elapsed,
+        latencies: timings.into_iter().map(|t| t.latency).collect(),
+        steady,
     })
 }
 
@@ -373,11 +463,37 @@ mod tests {
             games: 3,
             turns: 4,
             variant: "parity".into(),
+            rate: None,
         };
         let report = run(&config).await.expect("runs");
         assert_eq!(report.games, 3);
         assert!(report.turns >= 3, "{report}");
         assert_eq!(report.latencies.len(), report.turns);
         assert!(report.to_string().contains("p99"), "{report}");
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_paced_load_test_keeps_to_its_schedule() {
+        // 4 games at 16 moves/s: one turn per game every 0.5 s, so 3 turns
+        // take at least 1 s (the last game starts 3/8 s late).
+        let config = LoadConfig {
+            games: 4,
+            turns: 3,
+            variant: "parity".into(),
+            rate: Some(16.0),
+        };
+        let report = run(&config).await.expect("runs");
+        assert_eq!(report.turns, 12, "{report}");
+        assert!(report.steady.is_some_and(|s| s > 0.0), "{report}");
+        assert!(report.elapsed >= Duration::from_millis(1000), "{report}");
+        assert!(
+            report.to_string().contains("16 moves/s offered"),
+            "{report}"
+        );
+        let bad = LoadConfig {
+            rate: Some(0.0),
+            ..config
+        };
+        assert!(matches!(run(&bad).await, Err(LoadError::Setup(_))));
     }
 }
