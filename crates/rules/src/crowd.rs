@@ -171,12 +171,12 @@ impl CrowdPosition {
         }
     }
 
-    /// The kinds of `color` on `sq`, each once.
-    pub fn kinds_at(&self, color: Color, sq: Square) -> Vec<Kind> {
+    /// The kinds of `color` on `sq`, each once, lowest first.
+    pub fn kinds_at(&self, color: Color, sq: Square) -> impl Iterator<Item = Kind> + Clone + '_ {
+        let presence = &self.presence[color.index()];
         (0..self.variant.kinds.len())
-            .filter(|&k| self.presence[color.index()][k].contains(sq))
+            .filter(move |&k| presence[k].contains(sq))
             .map(|k| Kind(k as u8))
-            .collect()
     }
 
     /// Number of pieces on the board.
@@ -217,6 +217,14 @@ impl CrowdPosition {
     }
 
     fn remove_piece(&mut self, sq: Square, piece: Piece) {
+        // A lone piece: no crowd list to touch (the common case, kept cheap).
+        if !self.crowd_squares.contains(sq) {
+            let presence = &mut self.presence[piece.color.index()][piece.kind.index()];
+            debug_assert!(presence.contains(sq), "the piece to remove stands there");
+            *presence = presence.without(sq);
+            self.occupied = self.occupied.without(sq);
+            return;
+        }
         let mut here = self.contents(sq);
         let i = here
             .iter()
@@ -227,6 +235,11 @@ impl CrowdPosition {
     }
 
     fn add_piece(&mut self, sq: Square, piece: Piece) {
+        if !self.occupied.contains(sq) {
+            self.presence[piece.color.index()][piece.kind.index()] |= sq.bit();
+            self.occupied = self.occupied.with(sq);
+            return;
+        }
         let mut here = self.contents(sq);
         here.push(piece);
         self.set_square(sq, here);
@@ -236,21 +249,23 @@ impl CrowdPosition {
         let v = self.variant;
         let keys = &v.zobrist;
         let mut h = 0;
-        for sq in self.occupied {
-            let here = self.contents(sq);
-            let crowded = here.len() >= 2;
+        for color in [Color::White, Color::Black] {
+            for k in 0..v.kinds.len() {
+                let kind = Kind(k as u8);
+                for sq in self.presence[color.index()][k] & !self.crowd_squares {
+                    h ^= keys.piece(color, kind, sq);
+                }
+            }
+        }
+        for (sq, members) in &self.crowds {
             let mut i = 0;
-            while i < here.len() {
-                let p = here[i];
-                let n = here[i..].iter().take_while(|q| **q == p).count();
-                let key = keys.piece(p.color, p.kind, sq);
-                // A lone piece keeps the plain key; crowd members are told
-                // apart from it and by how many of them stand there.
-                h ^= if crowded {
-                    key.rotate_left(n as u32 * 7) ^ 0x9e37_79b9_7f4a_7c15u64.rotate_left(n as u32)
-                } else {
-                    key
-                };
+            while i < members.len() {
+                let p = members[i];
+                let n = members[i..].iter().take_while(|q| **q == p).count();
+                // Crowd members are told apart from a lone piece and by how
+                // many of them stand there.
+                let key = keys.piece(p.color, p.kind, *sq);
+                h ^= key.rotate_left(n as u32 * 7) ^ 0x9e37_79b9_7f4a_7c15u64.rotate_left(n as u32);
                 i += n;
             }
         }
@@ -322,10 +337,13 @@ impl CrowdPosition {
                 .find(|&k| v.tables(us, k).en_passant[mv.from.index()].contains(mv.to)),
             special => match special.named_kind() {
                 Some(k) => self.presence(us, k).contains(mv.from).then_some(k),
-                None => match self.kinds_at(us, mv.from).as_slice() {
-                    [k] => Some(*k),
-                    _ => None,
-                },
+                None => {
+                    let mut kinds = self.kinds_at(us, mv.from);
+                    match (kinds.next(), kinds.next()) {
+                        (Some(k), None) => Some(k),
+                        _ => None,
+                    }
+                }
             },
         }
     }
@@ -339,11 +357,12 @@ impl CrowdPosition {
         let occ = self.occupied;
         let promo_options: Vec<Option<Kind>> =
             v.promotion_kinds.iter().copied().map(Some).collect();
+        let theirs = self.by_color(them);
         let mut out = Vec::new();
         for from in self.by_color(us) {
             let kinds = self.kinds_at(us, from);
-            let tag = kinds.len() > 1;
-            for &kind in &kinds {
+            let tag = kinds.clone().nth(1).is_some();
+            for kind in kinds {
                 let t = v.tables(us, kind);
                 let quiet = v.reach(&t.quiet, from, occ);
                 let capture = v.reach(&t.capture, from, occ);
@@ -360,7 +379,7 @@ impl CrowdPosition {
                         quiet.contains(to)
                     } else if lone {
                         // One piece: capture it, or join it by move power.
-                        self.single(to).is_some_and(|p| p.color == them)
+                        theirs.contains(to)
                     } else {
                         self.crowd(to).iter().any(|p| p.color == them)
                     };
@@ -824,7 +843,7 @@ impl crate::notation::MoveContext for CrowdPosition {
     /// The lowest kind of `color` on `sq` (a crowd may hold several; moves
     /// out of such a square name theirs with [`Special::FromCrowd`]).
     fn kind_at(&self, color: Color, sq: Square) -> Option<Kind> {
-        self.kinds_at(color, sq).first().copied()
+        self.kinds_at(color, sq).next()
     }
     fn captured(&self, mv: Move) -> Option<Kind> {
         CrowdPosition::captured(self, mv).map(|p| p.kind)
@@ -833,7 +852,7 @@ impl crate::notation::MoveContext for CrowdPosition {
         CrowdPosition::mover_kind(self, mv)
     }
     fn several_kinds(&self, color: Color, sq: Square) -> bool {
-        self.kinds_at(color, sq).len() > 1
+        self.kinds_at(color, sq).nth(1).is_some()
     }
 }
 
