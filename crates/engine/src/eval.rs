@@ -45,7 +45,14 @@ pub struct EvalTables {
     /// Squares one and two ranks in front of a king, per colour.
     shield: [Vec<Bitboard>; 2],
     light_squares: Bitboard,
+    /// Manhattan distance from the centre in half-squares, per square
+    /// (corners farthest), and its maximum.
+    from_centre: Vec<i32>,
+    max_from_centre: i32,
 }
+
+/// A material lead from which the stronger side is steered to mate (mop-up).
+const MOP_UP_LEAD: Score = 400;
 
 /// The tables of a variant (variants are interned, so the address is its identity).
 pub fn tables(variant: &'static Variant) -> Arc<EvalTables> {
@@ -217,7 +224,17 @@ impl EvalTables {
             .squares()
             .filter(|&sq| (shape.file(sq) + shape.rank(sq)) % 2 == 1)
             .fold(Bitboard::EMPTY, |b, s| b | s.bit());
+        let from_centre: Vec<i32> = shape
+            .squares()
+            .map(|sq| {
+                (2 * shape.file(sq) as i32 + 1 - shape.files as i32).abs()
+                    + (2 * shape.rank(sq) as i32 + 1 - shape.ranks as i32).abs()
+            })
+            .collect();
+        let max_from_centre = from_centre.iter().copied().max().unwrap_or(0).max(1);
         EvalTables {
+            from_centre,
+            max_from_centre,
             value,
             royal: v.royal,
             pawn,
@@ -274,8 +291,10 @@ pub fn evaluate_white<V: PieceView>(pos: &V, t: &EvalTables, alpha: Score, beta:
     let mut phase = 0;
     let mut pawns = [Bitboard::EMPTY; 2];
     let mut bound_colours = [[0u8; MAX_KINDS]; 2];
+    let mut material = [0; 2];
     pos.for_each_piece(|color, kind, sq| {
         let k = kind.index();
+        material[color.index()] += t.value[k];
         let s = &mut side[color.index()];
         s.mg += t.mg[color.index()][sq.index()][k];
         s.eg += t.eg[color.index()][sq.index()][k];
@@ -327,6 +346,7 @@ pub fn evaluate_white<V: PieceView>(pos: &V, t: &EvalTables, alpha: Score, beta:
             }
         }
     }
+    mop_up(&mut side, &material, &kings, t, v);
     let phase = phase.min(t.full_phase);
     let taper = |side: &[Side; 2]| {
         let mg = side[0].mg - side[1].mg;
@@ -386,6 +406,33 @@ pub fn evaluate_white<V: PieceView>(pos: &V, t: &EvalTables, alpha: Score, beta:
     taper(&side)
 }
 
+/// Far ahead in material, the endgame score also counts the losing king's
+/// distance from the centre and the kings' closeness, so that a shallow
+/// search finds the way to mate instead of shuffling (or repeating).
+fn mop_up(
+    side: &mut [Side; 2],
+    material: &[Score; 2],
+    kings: &[Option<Square>; 2],
+    t: &EvalTables,
+    v: &Variant,
+) {
+    let lead = material[0] - material[1];
+    if lead.abs() < MOP_UP_LEAD {
+        return;
+    }
+    let (strong, weak) = if lead > 0 { (0, 1) } else { (1, 0) };
+    let (Some(hunter), Some(prey)) = (kings[strong], kings[weak]) else {
+        return;
+    };
+    let shape = v.shape;
+    let apart = |a: u8, b: u8| (a as i32 - b as i32).abs();
+    let distance = apart(shape.file(hunter), shape.file(prey))
+        .max(apart(shape.rank(hunter), shape.rank(prey)));
+    let farthest = shape.files.max(shape.ranks) as i32 - 1;
+    side[strong].eg +=
+        120 * t.from_centre[prey.index()] / t.max_from_centre + 10 * (farthest - distance);
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -428,6 +475,25 @@ mod tests {
         assert!(up > 700, "{up}");
         let down = eval_fen("chess", "4k3/8/8/8/8/8/8/3QK3 b - - 0 1");
         assert!(down < -700, "{down}");
+    }
+
+    #[test]
+    fn far_ahead_the_lone_king_belongs_on_the_edge_near_ours() {
+        // Only the black king differs, at the same distance from White's.
+        let centre = eval_fen("chess", "8/8/8/8/4k3/8/8/3QK3 w - - 0 1");
+        let edge = eval_fen("chess", "8/8/8/8/1k6/8/8/3QK3 w - - 0 1");
+        assert!(edge > centre + 30, "edge {edge}, centre {centre}");
+        let side = eval_fen("chess", "4k3/8/8/8/8/8/8/3QK3 w - - 0 1");
+        let corner = eval_fen("chess", "7k/8/8/8/8/8/8/3QK3 w - - 0 1");
+        assert!(corner > side + 30, "corner {corner}, side {side}");
+        // Kings closer (the opposition) is better for the side ahead.
+        let near = eval_fen("chess", "4k3/8/4K3/8/8/8/8/3Q4 w - - 0 1");
+        let far = eval_fen("chess", "4k3/8/8/8/8/8/8/3QK3 w - - 0 1");
+        assert!(near > far, "near {near}, far {far}");
+        // Level material: no such term.
+        let a = eval_fen("chess", "8/8/8/4k3/8/8/8/3QK2q w - - 0 1");
+        let b = eval_fen("chess", "4k3/8/8/8/8/8/8/3QK2q w - - 0 1");
+        assert!((a - b).abs() < 30, "{a} {b}");
     }
 
     #[test]
