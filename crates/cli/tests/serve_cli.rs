@@ -280,7 +280,10 @@ fn loadtest_plays_games_over_websockets_and_reports() {
         "{text}{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    assert!(text.starts_with("games 4, turns "), "{text}");
+    assert!(
+        text.starts_with("games 4, 1000 moves/s offered: turns "),
+        "{text}"
+    );
     assert!(text.contains("moves/s") && text.contains("p99"), "{text}");
     let bad = Command::new(env!("CARGO_BIN_EXE_parity"))
         .args(["loadtest", "--games", "1", "--variant", "chess"])
