@@ -1,21 +1,10 @@
 //! The `parity` binary end to end: output and errors as a user sees them.
 
-use std::process::{Command, Output};
+mod common;
 
-fn parity(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_parity"))
-        .args(args)
-        .output()
-        .expect("binary runs")
-}
+use std::process::Command;
 
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+use common::{parity, stderr, stdout};
 
 #[test]
 fn perft_prints_nodes_time_and_speed() {

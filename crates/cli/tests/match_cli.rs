@@ -1,14 +1,11 @@
 //! `parity match` end to end with the fake engine of `parity-arena`.
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
+mod common;
 
-fn parity(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_parity"))
-        .args(args)
-        .output()
-        .expect("binary runs")
-}
+use std::path::PathBuf;
+use std::process::Command;
+
+use common::{parity, text};
 
 /// The fake engine of `parity-arena`, beside `parity`. `cargo test --workspace`
 /// builds it; when only this package is tested it is built here, once.
@@ -63,15 +60,7 @@ fn fake() -> String {
 }
 
 fn temp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("parity-match-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
-    let _ = std::fs::remove_file(&path);
-    path
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
+    common::temp("match-cli", name)
 }
 
 #[test]

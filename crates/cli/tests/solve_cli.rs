@@ -1,21 +1,8 @@
 //! `parity solve` and `parity exploit` end to end: output and errors.
 
-use std::process::{Command, Output};
+mod common;
 
-fn parity(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_parity"))
-        .args(args)
-        .output()
-        .expect("binary runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+use common::{parity, stderr, stdout};
 
 /// The number after `key` on the line that starts with it.
 fn number(out: &str, key: &str) -> f64 {

@@ -2,28 +2,17 @@
 //! and resumed gives the same games as one run straight through, the
 //! report is written, and bad input is an error with a message.
 
+mod common;
+
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-fn parity(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_parity"))
-        .args(args)
-        .output()
-        .expect("binary runs")
-}
+use common::{parity, text};
 
 fn temp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("parity-study-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
-    let _ = std::fs::remove_file(&path);
-    path
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
+    common::temp("study-cli", name)
 }
 
 /// chess at 200 nodes and parity at depth 1, 6 games each, short games.
