@@ -240,6 +240,22 @@ impl Failure {
             detail: detail.into(),
         }
     }
+
+    /// No move by the deadline, after `waited`: a loss on time when `late`
+    /// is `Time` (a clock or move time ran out), else a hang.
+    pub fn late(late: FailureKind, waited: Duration) -> Failure {
+        let waited = waited.as_secs_f64();
+        match late {
+            FailureKind::Time => Failure::new(
+                FailureKind::Time,
+                format!("loses on time (no move after {waited:.2} s)"),
+            ),
+            _ => Failure::new(
+                FailureKind::Hang,
+                format!("hangs (no move after {waited:.1} s)"),
+            ),
+        }
+    }
 }
 
 impl fmt::Display for Failure {

@@ -357,6 +357,63 @@ impl GameRecord {
     }
 }
 
+/// Tells both engines that a game starts; what went wrong, per side.
+pub(crate) fn start_game(
+    engines: &mut [&mut dyn Engine; 2],
+    settings: &GameSettings,
+    start_fen: &Option<String>,
+    simultaneous: bool,
+) -> [Option<Failure>; 2] {
+    [Color::White, Color::Black].map(|color| {
+        let i = color.index();
+        let setup = GameSetup {
+            variant_id: settings.variant.id().to_string(),
+            variant: settings.variant_names[i].clone(),
+            start_fen: start_fen.clone(),
+            limits: settings.limits[i],
+            color,
+            simultaneous,
+            seed: settings.seeds[i],
+        };
+        engines[i]
+            .new_game(&setup)
+            .err()
+            .map(|f| Failure::new(f.kind, format!("fails to start the game: {}", f.detail)))
+    })
+}
+
+/// Each side's clock at the start (None: no clock runs).
+pub(crate) fn start_clocks(settings: &GameSettings) -> [Option<Duration>; 2] {
+    settings.limits.map(|l| l.tc.map(|t| t.base))
+}
+
+/// What `color`'s engine is asked at `now`: its deadline from its clock,
+/// its move time or the hang timeout.
+pub(crate) fn move_request<'a>(
+    settings: &GameSettings,
+    clocks: &[Option<Duration>; 2],
+    color: Color,
+    moves: &'a [String],
+    side: Option<Color>,
+    now: Instant,
+) -> MoveRequest<'a> {
+    let i = color.index();
+    let limits = settings.limits[i];
+    let (deadline, late) = match (clocks[i], limits.movetime) {
+        (Some(left), _) => (now + left + settings.time_margin, FailureKind::Time),
+        (None, Some(m)) => (now + m + settings.time_margin, FailureKind::Time),
+        (None, None) => (now + settings.hang_timeout, FailureKind::Hang),
+    };
+    MoveRequest {
+        moves,
+        clocks: clocks[i].map(|own| [clocks[0].unwrap_or(own), clocks[1].unwrap_or(own)]),
+        increment: limits.tc.map(|t| t.increment).unwrap_or_default(),
+        deadline,
+        late,
+        side,
+    }
+}
+
 pub fn play(
     engines: [&mut dyn Engine; 2],
     opening: &Opening,
@@ -380,30 +437,16 @@ pub fn play(
     }
     let mut record = GameRecord::start(settings, variant, start_fen.clone(), book);
 
-    // Start of the game for both engines.
+    let failures = start_game(&mut engines, settings, &start_fen, false);
     for color in [Color::White, Color::Black] {
-        let i = color.index();
-        let setup = GameSetup {
-            variant_id: variant.id().to_string(),
-            variant: settings.variant_names[i].clone(),
-            start_fen: start_fen.clone(),
-            limits: settings.limits[i],
-            color,
-            simultaneous: false,
-            seed: settings.seeds[i],
-        };
-        if let Err(f) = engines[i].new_game(&setup) {
-            record.failed[i] = true;
-            let f = Failure::new(f.kind, format!("fails to start the game: {}", f.detail));
-            record.ending = loss(color, &f);
+        if let Some(f) = &failures[color.index()] {
+            record.failed[color.index()] = true;
+            record.ending = loss(color, f);
             return record;
         }
     }
 
-    let mut clocks: [Option<Duration>; 2] = [
-        settings.limits[0].tc.map(|t| t.base),
-        settings.limits[1].tc.map(|t| t.base),
-    ];
+    let mut clocks = start_clocks(settings);
     // Scores from White's point of view, per engine, latest last (None: no score).
     let mut scores: [Vec<Option<i32>>; 2] = [Vec::new(), Vec::new()];
     let ending = loop {
@@ -423,21 +466,7 @@ pub fn play(
         }
         let i = mover.index();
         let limits = settings.limits[i];
-        let now = Instant::now();
-        let (deadline, late) = match (clocks[i], limits.movetime) {
-            (Some(left), _) => (now + left + settings.time_margin, FailureKind::Time),
-            (None, Some(m)) => (now + m + settings.time_margin, FailureKind::Time),
-            (None, None) => (now + settings.hang_timeout, FailureKind::Hang),
-        };
-        let own = clocks[i];
-        let request = MoveRequest {
-            moves: &coords,
-            clocks: own.map(|own| [clocks[0].unwrap_or(own), clocks[1].unwrap_or(own)]),
-            increment: limits.tc.map(|t| t.increment).unwrap_or_default(),
-            deadline,
-            late,
-            side: None,
-        };
+        let request = move_request(settings, &clocks, mover, &coords, None, Instant::now());
         let reply = match engines[i].go(&request) {
             Ok(r) => r,
             Err(f) => {

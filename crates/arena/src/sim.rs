@@ -16,7 +16,7 @@
 //! [`Termination`]: time forfeit, rules infraction, abandoned, stalled
 //! connection), and the reason names both failures.
 
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use parity_rules::game::Result as GameResult;
 use parity_rules::notation;
@@ -26,10 +26,10 @@ use parity_rules::variant::Family;
 use parity_rules::{Color, Kind, Move, Variant};
 
 use crate::board::read_move;
-use crate::engine::{Engine, Failure, FailureKind, GameSetup, MoveRequest, Reply};
+use crate::engine::{Engine, Failure, FailureKind, Reply};
 use crate::game::{
-    cause_of, loss, side_name, termination_of, Cause, Ending, GameRecord, GameSettings, PlayedMove,
-    PlayedTurn, Termination,
+    cause_of, loss, move_request, side_name, start_clocks, start_game, termination_of, Cause,
+    Ending, GameRecord, GameSettings, PlayedMove, PlayedTurn, Termination,
 };
 use crate::openings::Opening;
 
@@ -209,36 +209,16 @@ pub fn play(
     }
     let mut record = GameRecord::start(settings, variant, start_fen.clone(), book);
 
-    // Start of the game for both engines.
-    let mut failures: [Option<Failure>; 2] = [None, None];
-    for color in [Color::White, Color::Black] {
-        let i = color.index();
-        let setup = GameSetup {
-            variant_id: variant.id().to_string(),
-            variant: settings.variant_names[i].clone(),
-            start_fen: start_fen.clone(),
-            limits: settings.limits[i],
-            color,
-            simultaneous: true,
-            seed: settings.seeds[i],
-        };
-        if let Err(f) = engines[i].new_game(&setup) {
-            record.failed[i] = true;
-            failures[i] = Some(Failure::new(
-                f.kind,
-                format!("fails to start the game: {}", f.detail),
-            ));
-        }
+    let failures = start_game(&mut engines, settings, &start_fen, true);
+    for (i, f) in failures.iter().enumerate() {
+        record.failed[i] = f.is_some();
     }
     if let Some(e) = failure_ending(&failures) {
         record.ending = e;
         return record;
     }
 
-    let mut clocks: [Option<Duration>; 2] = [
-        settings.limits[0].tc.map(|t| t.base),
-        settings.limits[1].tc.map(|t| t.base),
-    ];
+    let mut clocks = start_clocks(settings);
     let ending = loop {
         if let Some(o) = game.outcome() {
             break rules_ending(o);
@@ -255,23 +235,8 @@ pub fn play(
         }
         let pos = *game.position();
         let now = Instant::now();
-        let requests = [Color::White, Color::Black].map(|color| {
-            let i = color.index();
-            let limits = settings.limits[i];
-            let (deadline, late) = match (clocks[i], limits.movetime) {
-                (Some(left), _) => (now + left + settings.time_margin, FailureKind::Time),
-                (None, Some(m)) => (now + m + settings.time_margin, FailureKind::Time),
-                (None, None) => (now + settings.hang_timeout, FailureKind::Hang),
-            };
-            MoveRequest {
-                moves: &joint,
-                clocks: clocks[i].map(|own| [clocks[0].unwrap_or(own), clocks[1].unwrap_or(own)]),
-                increment: limits.tc.map(|t| t.increment).unwrap_or_default(),
-                deadline,
-                late,
-                side: Some(color),
-            }
-        });
+        let requests = [Color::White, Color::Black]
+            .map(|color| move_request(settings, &clocks, color, &joint, Some(color), now));
         // Both engines think at once.
         let replies: [Result<Reply, Failure>; 2] = {
             let [w, b] = &mut engines;

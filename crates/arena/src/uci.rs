@@ -313,17 +313,7 @@ impl crate::engine::Engine for UciEngine {
                 Err(ReadError::Eof) => return Err(self.process.crashed()),
                 Err(ReadError::Timeout) => {
                     let _ = self.process.send("stop");
-                    let waited = started.elapsed().as_secs_f64();
-                    return Err(match request.late {
-                        FailureKind::Time => Failure::new(
-                            FailureKind::Time,
-                            format!("loses on time (no move after {waited:.2} s)"),
-                        ),
-                        _ => Failure::new(
-                            FailureKind::Hang,
-                            format!("hangs (no move after {waited:.1} s)"),
-                        ),
-                    });
+                    return Err(Failure::late(request.late, started.elapsed()));
                 }
             };
             let line = line.trim();
