@@ -27,11 +27,19 @@ const EPSILON: f64 = 1e-4;
 /// Candidate moves of each side that seed a restricted game.
 const SEED_MOVES: usize = 2;
 
-/// Maps a centipawn score to a payoff in [-1, 1]: twice the logistic
-/// expected score less one (400 cp ~ 0.82).
+/// Maps a centipawn score to a payoff in (-1, 1): mostly twice the
+/// logistic expected score less one, plus a little of a slower curve
+/// (400 cp ~ 0.79).
 pub fn payoff_of_score(cp: Score) -> f64 {
-    2.0 / (1.0 + 10f64.powf(-(cp as f64) / 400.0)) - 1.0
+    let cp = cp as f64;
+    let logistic = 2.0 / (1.0 + 10f64.powf(-cp / 400.0)) - 1.0;
+    // The logistic is flat far ahead (+1500 cp: 0.99964, +1550: 0.99973),
+    // so progress there would fall below EPSILON; a slower curve keeps it.
+    (1.0 - SLOW_SHARE) * logistic + SLOW_SHARE * (cp / 2000.0).tanh()
 }
+
+/// The share of the slow curve in a leaf's payoff.
+const SLOW_SHARE: f64 = 0.05;
 
 /// The static payoff of a position for White.
 pub fn leaf_payoff(pos: &SimPosition, t: &EvalTables) -> f64 {
@@ -739,9 +747,16 @@ mod tests {
     #[test]
     fn payoffs_are_bounded_and_odd() {
         assert_eq!(payoff_of_score(0), 0.0);
-        assert!((payoff_of_score(400) - 0.818).abs() < 0.01);
+        assert!((payoff_of_score(400) - 0.787).abs() < 0.01);
         assert!((payoff_of_score(-400) + payoff_of_score(400)).abs() < 1e-12);
-        assert!(payoff_of_score(10_000) <= 1.0 && payoff_of_score(-10_000) >= -1.0);
+        assert!(payoff_of_score(10_000) < 1.0 && payoff_of_score(-10_000) > -1.0);
+    }
+
+    #[test]
+    fn progress_far_ahead_outweighs_the_best_response_threshold() {
+        for cp in [1500, 2500] {
+            assert!(payoff_of_score(cp + 50) - payoff_of_score(cp) > EPSILON, "at {cp} cp");
+        }
     }
 
     #[test]
