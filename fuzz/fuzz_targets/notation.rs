@@ -9,6 +9,7 @@
 use std::sync::OnceLock;
 
 use libfuzzer_sys::fuzz_target;
+use parity_rules::TurnPosition;
 use parity_rules::crowd::CrowdPosition;
 use parity_rules::notation::{self, MoveContext};
 use parity_rules::simultaneous::SimPosition;

@@ -9,6 +9,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
+use parity_rules::TurnPosition;
 use parity_rules::crowd::CrowdPosition;
 use parity_rules::simultaneous::SimPosition;
 use parity_rules::variant::Family;
@@ -32,7 +33,7 @@ fn turn_based(v: &'static Variant) {
     assert_eq!(moves.len() as u64, start.count_legal_moves(), "move list and count disagree in {written:?}");
     for mv in moves {
         let _ = start.play(mv).legal_moves();
-        let san = notation::san(&start, mv);
+        let san = start.san(mv);
         assert_eq!(notation::parse_san(&start, &san), Ok(mv), "SAN {san:?} does not read back in {written:?}");
         let uci = notation::uci(&start, mv);
         assert_eq!(notation::parse_uci(&start, &uci), Ok(mv), "UCI {uci:?} does not read back in {written:?}");

@@ -4,10 +4,10 @@
 
 use std::time::{Duration, Instant};
 
-use parity_rules::game::{Reason, Result as GameResult};
+use parity_rules::{Outcome, Reason};
 use parity_rules::{Color, Variant};
 
-use crate::board::Board;
+use crate::board::{mover as side_to_move, turn_game};
 use crate::engine::{Engine, Failure, FailureKind, GameSetup, MoveRequest, Score, Strategy};
 use crate::limits::Limits;
 use crate::openings::Opening;
@@ -164,6 +164,23 @@ impl Cause {
         }
     }
 
+    /// The class of an ending by the rules or the players.
+    pub fn of(reason: Reason) -> Cause {
+        match reason {
+            Reason::Checkmate | Reason::BothCheckmated => Cause::Checkmate,
+            Reason::Stalemate => Cause::Stalemate,
+            Reason::NoLegalMove => Cause::NoLegalMove,
+            Reason::Repetition => Cause::Repetition,
+            Reason::FiftyMoves => Cause::FiftyMove,
+            Reason::InsufficientMaterial => Cause::DeadPosition,
+            Reason::Time | Reason::NoReveal => Cause::EngineFailure,
+            Reason::KingsShareSquare
+            | Reason::Resignation
+            | Reason::Agreement
+            | Reason::Abort => Cause::Other,
+        }
+    }
+
     /// The cause of this [`Cause::name`].
     pub fn from_name(name: &str) -> Option<Cause> {
         Cause::ALL.into_iter().find(|c| c.name() == name)
@@ -173,7 +190,7 @@ impl Cause {
 /// The end of a game.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Ending {
-    pub result: GameResult,
+    pub winner: Option<Color>,
     pub termination: Termination,
     pub cause: Cause,
     /// In words, e.g. "White mates", "Black loses on time".
@@ -183,10 +200,10 @@ pub struct Ending {
 impl Ending {
     /// `1-0`, `0-1` or `1/2-1/2`.
     pub fn result_text(&self) -> &'static str {
-        match self.result {
-            GameResult::Win(Color::White) => "1-0",
-            GameResult::Win(Color::Black) => "0-1",
-            GameResult::Draw => "1/2-1/2",
+        match self.winner {
+            Some(Color::White) => "1-0",
+            Some(Color::Black) => "0-1",
+            None => "1/2-1/2",
         }
     }
 }
@@ -279,7 +296,7 @@ pub(crate) fn termination_of(kind: FailureKind) -> Termination {
 
 pub(crate) fn loss(loser: Color, failure: &Failure) -> Ending {
     Ending {
-        result: GameResult::Win(loser.other()),
+        winner: Some(loser.other()),
         termination: termination_of(failure.kind),
         cause: cause_of(failure.kind),
         reason: format!("{} {}", side_name(loser), failure.detail),
@@ -294,36 +311,13 @@ pub(crate) fn cause_of(kind: FailureKind) -> Cause {
     }
 }
 
-fn rules_ending(o: parity_rules::Outcome, mover: Color) -> Ending {
-    let reason = match o.reason {
-        Reason::Checkmate => match o.result {
-            GameResult::Win(c) => format!("{} mates", side_name(c)),
-            GameResult::Draw => "checkmate".into(),
-        },
-        Reason::Stalemate => match o.result {
-            GameResult::Draw => "Draw by stalemate".into(),
-            GameResult::Win(c) => format!(
-                "{} wins by stalemate ({} has no move)",
-                side_name(c),
-                side_name(mover)
-            ),
-        },
-        Reason::FiftyMoves => "Draw by fifty-move rule".into(),
-        Reason::Repetition => "Draw by repetition".into(),
-        Reason::InsufficientMaterial => "Draw by insufficient material".into(),
-    };
-    let cause = match o.reason {
-        Reason::Checkmate => Cause::Checkmate,
-        Reason::Stalemate => Cause::Stalemate,
-        Reason::FiftyMoves => Cause::FiftyMove,
-        Reason::Repetition => Cause::Repetition,
-        Reason::InsufficientMaterial => Cause::DeadPosition,
-    };
+/// The end of a game by the rules, in the rules' words.
+pub(crate) fn rules_ending(o: Outcome) -> Ending {
     Ending {
-        result: o.result,
+        winner: o.winner,
         termination: Termination::Normal,
-        cause,
-        reason,
+        cause: Cause::of(o.reason),
+        reason: o.sentence(),
     }
 }
 
@@ -346,7 +340,7 @@ impl GameRecord {
             moves: Vec::new(),
             turns: Vec::new(),
             ending: Ending {
-                result: GameResult::Draw,
+                winner: None,
                 termination: Termination::Normal,
                 cause: Cause::Other,
                 reason: String::new(),
@@ -423,16 +417,17 @@ pub fn play(
     let mut engines: [&mut dyn Engine; 2] = [white, black];
     let variant = settings.variant;
     let mut board =
-        Board::new(variant, opening.fen.as_deref()).expect("openings are checked when read");
+        turn_game(variant, opening.fen.as_deref()).expect("openings are checked when read");
     let start_fen = (!board.starts_from_variant_start()).then(|| board.start_fen());
     let mut coords: Vec<String> = Vec::new();
     let mut book = Vec::new();
     for text in &opening.moves {
+        let side = side_to_move(&board);
         let mv = board
-            .parse_move(text)
+            .read_move(side, text)
             .expect("openings are checked when read");
-        book.push((board.uci(mv), board.san(mv)));
-        coords.push(board.uci(mv));
+        book.push((board.uci(side, mv), board.san(side, mv)));
+        coords.push(board.uci(side, mv));
         board.play(mv).expect("legal");
     }
     let mut record = GameRecord::start(settings, variant, start_fen.clone(), book);
@@ -450,14 +445,14 @@ pub fn play(
     // Scores from White's point of view, per engine, latest last (None: no score).
     let mut scores: [Vec<Option<i32>>; 2] = [Vec::new(), Vec::new()];
     let ending = loop {
-        let mover = board.side_to_move();
+        let mover = side_to_move(&board);
         if let Some(o) = board.outcome() {
-            break rules_ending(o, mover);
+            break rules_ending(o);
         }
         if let Some(max) = settings.adjudication.max_plies {
             if coords.len() as u32 >= max {
                 break Ending {
-                    result: GameResult::Draw,
+                    winner: None,
                     termination: Termination::Adjudication,
                     cause: Cause::Adjudication,
                     reason: format!("Draw by adjudication: {max} plies"),
@@ -507,7 +502,7 @@ pub fn play(
                 );
             }
         }
-        let mv = match board.parse_move(&reply.text) {
+        let mv = match board.read_move(mover, &reply.text) {
             Ok(mv) => mv,
             Err(e) => {
                 record.failed[i] = true;
@@ -519,9 +514,9 @@ pub fn play(
                 break loss(mover, &Failure::new(FailureKind::Protocol, what));
             }
         };
-        let uci = board.uci(mv);
-        let san = board.san(mv);
-        board.play(mv).expect("parse_move returns legal moves");
+        let uci = board.uci(mover, mv);
+        let san = board.san(mover, mv);
+        board.play(mv).expect("read_move returns legal moves");
         coords.push(uci.clone());
         record.moves.push(PlayedMove {
             uci,
@@ -541,7 +536,7 @@ pub fn play(
             }
         });
         scores[i].push(white_pov);
-        if let Some(e) = adjudicate(&settings.adjudication, &scores, board.fullmove_number()) {
+        if let Some(e) = adjudicate(&settings.adjudication, &scores, board.turn()) {
             break e;
         }
     };
@@ -583,7 +578,7 @@ fn adjudicate(
                 });
                 if behind {
                     return Some(Ending {
-                        result: GameResult::Win(loser.other()),
+                        winner: Some(loser.other()),
                         termination: Termination::Adjudication,
                         cause: Cause::Adjudication,
                         reason: format!("{} wins by adjudication: both engines score {} at least {} cp behind for {} moves", side_name(loser.other()), side_name(loser), r.score, r.moves),
@@ -597,7 +592,7 @@ fn adjudicate(
             if let Some(all) = last(d.moves) {
                 if all.iter().all(|s| s.abs() <= d.score) {
                     return Some(Ending {
-                        result: GameResult::Draw,
+                        winner: None,
                         termination: Termination::Adjudication,
                         cause: Cause::Adjudication,
                         reason: format!(
@@ -657,8 +652,8 @@ mod tests {
         let s = [vec![Some(-600), Some(-700)], vec![Some(-550), Some(-900)]];
         let e = adjudicate(&rules, &s, 5).unwrap();
         assert_eq!(
-            (e.result, e.termination),
-            (GameResult::Win(Color::Black), Termination::Adjudication)
+            (e.winner, e.termination),
+            (Some(Color::Black), Termination::Adjudication)
         );
         // One engine disagrees: play on.
         let s = [vec![Some(-600), Some(-700)], vec![Some(-550), Some(100)]];
@@ -669,6 +664,6 @@ mod tests {
         // Quiet scores draw only from move 10.
         let s = [vec![Some(3), Some(0)], vec![Some(-5), Some(1)]];
         assert_eq!(adjudicate(&rules, &s, 9), None);
-        assert_eq!(adjudicate(&rules, &s, 10).unwrap().result, GameResult::Draw);
+        assert_eq!(adjudicate(&rules, &s, 10).unwrap().winner, None);
     }
 }

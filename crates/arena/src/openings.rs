@@ -38,7 +38,8 @@ use rand_chacha::ChaCha8Rng;
 
 use parity_rules::{Color, Variant};
 
-use crate::board::Board;
+use crate::board::{mover, turn_game};
+use parity_rules::{AnyGame, PieceView};
 use crate::sim;
 
 /// A start for games: a FEN (none: the variant's start) and moves played
@@ -60,13 +61,13 @@ impl Opening {
     }
 
     /// The board after the opening's moves (turn-based and crowd variants).
-    pub fn board(&self, variant: &'static Variant) -> Result<Board, String> {
-        let mut board = Board::new(variant, self.fen.as_deref()).map_err(|e| e.to_string())?;
+    pub fn board(&self, variant: &'static Variant) -> Result<AnyGame, String> {
+        let mut board = turn_game(variant, self.fen.as_deref()).map_err(|e| e.to_string())?;
         for text in &self.moves {
             let mv = board
-                .parse_move(text)
+                .read_move(mover(&board), text)
                 .map_err(|e| format!("`{text}`: {e}"))?;
-            board.play(mv)?;
+            board.play(mv).map_err(|e| e.to_string())?;
         }
         Ok(board)
     }
@@ -201,9 +202,12 @@ fn parse_pgn(text: &str, variant: &'static Variant) -> Result<Vec<Opening>, Stri
         }
         let fen = record.tag("FEN").map(str::to_string);
         let opening = if sim::is_simultaneous(variant) {
-            parity_rules::record::replay_simultaneous(variant, &record, |_, _, _, _| {})
+            parity_rules::record::replay_with(variant, &record, |_, _| {})
                 .map_err(|e| e.to_string())
                 .and_then(|game| {
+                    let AnyGame::Simultaneous(game) = game else {
+                        unreachable!("a simultaneous variant's record")
+                    };
                     let turns = game
                         .turns()
                         .iter()
@@ -227,14 +231,15 @@ fn checked(
     fen: Option<String>,
     moves: &[String],
 ) -> Result<Opening, String> {
-    let mut board = Board::new(variant, fen.as_deref()).map_err(|e| e.to_string())?;
+    let mut board = turn_game(variant, fen.as_deref()).map_err(|e| e.to_string())?;
     let mut coords = Vec::new();
     for text in moves {
+        let side = mover(&board);
         let mv = board
-            .parse_move(text)
+            .read_move(side, text)
             .map_err(|e| format!("`{text}`: {e}"))?;
-        coords.push(board.uci(mv));
-        board.play(mv)?;
+        coords.push(board.uci(side, mv));
+        board.play(mv).map_err(|e| e.to_string())?;
     }
     if let Some(o) = board.outcome() {
         return Err(format!("the opening ends the game ({o})"));
@@ -351,7 +356,7 @@ fn random_simultaneous(
         {
             continue;
         }
-        let [w, b] = sim::material(pos);
+        let [w, b] = pos.material();
         if w != b || !seen.insert(pos.hash()) {
             continue;
         }
@@ -371,7 +376,7 @@ pub fn random_balanced(
     if sim::is_simultaneous(variant) {
         return random_simultaneous(variant, count, plies, seed);
     }
-    let start = Board::new(variant, None).map_err(|e| e.to_string())?;
+    let start = turn_game(variant, None).map_err(|e| e.to_string())?;
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut seen = std::collections::HashSet::new();
     let mut out = Vec::new();
@@ -390,20 +395,22 @@ pub fn random_balanced(
         let mut moves = Vec::new();
         let mut dead = false;
         for _ in 0..plies {
-            let legal = board.legal_moves();
+            let side = mover(&board);
+            let legal = board.legal_moves(side);
             if legal.is_empty() || board.outcome().is_some() {
                 dead = true;
                 break;
             }
             let mv = legal[rng.random_range(0..legal.len())];
-            moves.push(board.uci(mv));
+            moves.push(board.uci(side, mv));
             board.play(mv).map_err(|e| format!("random opening: {e}"))?;
         }
-        if dead || board.outcome().is_some() || board.is_check() || board.legal_moves().is_empty() {
+        let side = mover(&board);
+        if dead || board.outcome().is_some() || board.in_check(side) {
             continue;
         }
         let [w, b] = board.material();
-        if w != b || !seen.insert(board.position_key()) {
+        if w != b || !seen.insert(board.key()) {
             continue;
         }
         out.push(Opening { fen: None, moves });
@@ -488,8 +495,8 @@ mod tests {
                 let board = o.board(v(id)).unwrap();
                 let [w, b] = board.material();
                 assert_eq!(w, b, "{id} {:?}", o.moves);
-                assert!(!board.is_check() && board.outcome().is_none());
-                assert!(keys.insert(board.position_key()));
+                assert!(!board.in_check(mover(&board)) && board.outcome().is_none());
+                assert!(keys.insert(board.key()));
             }
             assert_ne!(random_balanced(v(id), 20, 8, 8).unwrap(), a);
         }
@@ -509,7 +516,7 @@ mod tests {
                 assert!(o.moves.iter().all(|m| m.contains(':')), "{:?}", o.moves);
                 let game = o.sim_game(v(id)).unwrap();
                 assert!(game.outcome().is_none());
-                let [w, b] = sim::material(game.position());
+                let [w, b] = game.position().material();
                 assert_eq!(w, b);
                 assert!(keys.insert(game.position().hash()));
             }

@@ -18,17 +18,17 @@
 
 use std::time::Instant;
 
-use parity_rules::game::Result as GameResult;
 use parity_rules::notation;
 use parity_rules::record;
-use parity_rules::simultaneous::{SimGame, SimOutcome, SimPosition, SimReason};
+use parity_rules::simultaneous::{SimGame, SimPosition};
 use parity_rules::variant::Family;
-use parity_rules::{Color, Kind, Move, Variant};
+use parity_rules::{Color, Move, Variant};
 
-use crate::board::read_move;
+use parity_rules::notation::parse_lenient as read_move;
+
 use crate::engine::{Engine, Failure, FailureKind, Reply};
 use crate::game::{
-    cause_of, loss, move_request, side_name, start_clocks, start_game, termination_of, Cause,
+    cause_of, loss, move_request, rules_ending, start_clocks, start_game, termination_of, Cause,
     Ending, GameRecord, GameSettings, PlayedMove, PlayedTurn, Termination,
 };
 use crate::openings::Opening;
@@ -112,60 +112,6 @@ pub fn opening_game(variant: &'static Variant, opening: &Opening) -> Result<SimG
     Ok(game)
 }
 
-/// Material of each side by the variant's piece values (kings count 0).
-pub fn material(pos: &SimPosition) -> [i64; 2] {
-    let v = pos.variant();
-    let mut out = [0i64; 2];
-    for color in [Color::White, Color::Black] {
-        for (k, info) in v.kinds.iter().enumerate() {
-            out[color.index()] +=
-                pos.pieces(color, Kind(k as u8)).count() as i64 * info.value as i64;
-        }
-    }
-    out
-}
-
-/// The end of a game by the rules, in words.
-pub fn rules_ending(o: SimOutcome) -> Ending {
-    let reason = match (o.reason, o.winner) {
-        (SimReason::NoLegalMove, Some(c)) => format!(
-            "{} wins: {} has no legal move",
-            side_name(c),
-            side_name(c.other())
-        ),
-        (SimReason::NoLegalMove, None) => "Draw: neither side has a legal move".into(),
-        (SimReason::Checkmate, Some(c)) => format!("{} mates", side_name(c)),
-        (SimReason::Checkmate, None) | (SimReason::BothCheckmated, None) => {
-            "Draw: both kings are checkmated".into()
-        }
-        (SimReason::Stalemate, None) => "Draw by stalemate".into(),
-        (SimReason::KingsShareSquare, None) => "Draw: the kings share a square".into(),
-        (SimReason::FiftyTurns, None) => "Draw by the fifty-turn rule".into(),
-        (SimReason::Repetition, None) => "Draw by repetition".into(),
-        (SimReason::DeadPosition, None) => "Draw: kings alone".into(),
-        (_, Some(c)) => format!("{} wins: {o}", side_name(c)),
-    };
-    let result = match o.winner {
-        Some(c) => GameResult::Win(c),
-        None => GameResult::Draw,
-    };
-    let cause = match o.reason {
-        SimReason::NoLegalMove => Cause::NoLegalMove,
-        SimReason::Checkmate | SimReason::BothCheckmated => Cause::Checkmate,
-        SimReason::Stalemate => Cause::Stalemate,
-        SimReason::KingsShareSquare => Cause::Other,
-        SimReason::FiftyTurns => Cause::FiftyMove,
-        SimReason::Repetition => Cause::Repetition,
-        SimReason::DeadPosition => Cause::DeadPosition,
-    };
-    Ending {
-        result,
-        termination: Termination::Normal,
-        cause,
-        reason,
-    }
-}
-
 /// The ending when one or both sides failed in a turn.
 fn failure_ending(failures: &[Option<Failure>; 2]) -> Option<Ending> {
     match failures {
@@ -173,7 +119,7 @@ fn failure_ending(failures: &[Option<Failure>; 2]) -> Option<Ending> {
         [Some(f), None] => Some(loss(Color::White, f)),
         [None, Some(f)] => Some(loss(Color::Black, f)),
         [Some(w), Some(b)] => Some(Ending {
-            result: GameResult::Draw,
+            winner: None,
             termination: termination_of(w.kind).max(termination_of(b.kind)),
             cause: cause_of(w.kind).min(cause_of(b.kind)),
             reason: format!(
@@ -226,7 +172,7 @@ pub fn play(
         if let Some(max) = settings.adjudication.max_turns {
             if game.turns().len() as u32 >= max {
                 break Ending {
-                    result: GameResult::Draw,
+                    winner: None,
                     termination: Termination::Adjudication,
                     cause: Cause::Adjudication,
                     reason: format!("Draw by adjudication: {max} turns"),
@@ -340,7 +286,7 @@ pub fn play(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use parity_rules::Registry;
+    use parity_rules::{Outcome, PieceView, Reason, Registry};
 
     fn v(id: &str) -> &'static Variant {
         Registry::builtin().get(id).unwrap()
@@ -363,31 +309,22 @@ mod tests {
             .contains("white:black"));
         assert!(parse_turn(&pos, "e2e4:e2e4").unwrap_err().contains("black"));
         assert!(parse_turn(&pos, "a1a1:e7e5").unwrap_err().contains("white"));
-        assert_eq!(material(&pos)[0], material(&pos)[1]);
+        assert_eq!(pos.material()[0], pos.material()[1]);
         assert!(is_variant_start(&pos));
         assert!(start_position(v("chess"), None).is_err());
     }
 
     #[test]
     fn endings_in_words() {
-        let e = rules_ending(SimOutcome {
-            winner: Some(Color::Black),
-            reason: SimReason::NoLegalMove,
-        });
+        let e = rules_ending(Outcome::win(Color::Black, Reason::NoLegalMove));
         assert_eq!(
-            (e.result, e.reason.as_str()),
-            (
-                GameResult::Win(Color::Black),
-                "Black wins: White has no legal move"
-            )
+            (e.winner, e.reason.as_str(), e.cause),
+            (Some(Color::Black), "Black wins: no legal move", Cause::NoLegalMove)
         );
-        let e = rules_ending(SimOutcome {
-            winner: None,
-            reason: SimReason::KingsShareSquare,
-        });
+        let e = rules_ending(Outcome::draw(Reason::KingsShareSquare));
         assert_eq!(
-            (e.result, e.termination),
-            (GameResult::Draw, Termination::Normal)
+            (e.winner, e.termination, e.reason.as_str()),
+            (None, Termination::Normal, "Draw: the kings share a square")
         );
         let both = failure_ending(&[
             Some(Failure::new(FailureKind::Crash, "crashed")),
@@ -395,8 +332,8 @@ mod tests {
         ])
         .unwrap();
         assert_eq!(
-            (both.result, both.termination),
-            (GameResult::Draw, Termination::Abandoned)
+            (both.winner, both.termination),
+            (None, Termination::Abandoned)
         );
         assert_eq!(
             both.reason,
@@ -408,8 +345,8 @@ mod tests {
         ])
         .unwrap();
         assert_eq!(
-            (one.result, one.termination),
-            (GameResult::Win(Color::White), Termination::RulesInfraction)
+            (one.winner, one.termination),
+            (Some(Color::White), Termination::RulesInfraction)
         );
         assert!(failure_ending(&[None, None]).is_none());
     }

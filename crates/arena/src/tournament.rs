@@ -8,10 +8,9 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::Duration;
 
-use parity_rules::game::Result as GameResult;
 use parity_rules::{Color, Variant};
 
-use crate::board::Board;
+use crate::board::turn_game;
 use crate::engine::{self, Engine, EngineSpec, Failure, GameSetup, Log};
 use crate::game::{self, Adjudication, GameRecord, GameSettings};
 use crate::limits::Limits;
@@ -256,7 +255,7 @@ impl Summary {
 pub fn check(config: &MatchConfig) -> Result<(), String> {
     let simultaneous = sim::is_simultaneous(config.variant);
     if !simultaneous {
-        Board::new(config.variant, None).map_err(|e| e.to_string())?;
+        turn_game(config.variant, None).map_err(|e| e.to_string())?;
     }
     if config.openings.is_empty() {
         return Err("no openings".into());
@@ -371,10 +370,10 @@ pub fn run(config: &MatchConfig, mut on_event: impl FnMut(Event)) -> Result<Summ
                 }),
                 Message::Finished(game) => {
                     let first_is_white = (game.number - 1) % 2 == 0;
-                    let half_points = match (game.ending.result, first_is_white) {
-                        (GameResult::Draw, _) => 1,
-                        (GameResult::Win(Color::White), true)
-                        | (GameResult::Win(Color::Black), false) => 2,
+                    let half_points = match (game.ending.winner, first_is_white) {
+                        (None, _) => 1,
+                        (Some(Color::White), true)
+                        | (Some(Color::Black), false) => 2,
                         _ => 0,
                     };
                     let t = &mut summary.trinomial;
@@ -384,10 +383,10 @@ pub fn run(config: &MatchConfig, mut on_event: impl FnMut(Event)) -> Result<Summ
                         _ => t.losses += 1,
                     }
                     let c = &mut summary.by_colour;
-                    match game.ending.result {
-                        GameResult::Win(Color::White) => c.wins += 1,
-                        GameResult::Draw => c.draws += 1,
-                        GameResult::Win(Color::Black) => c.losses += 1,
+                    match game.ending.winner {
+                        Some(Color::White) => c.wins += 1,
+                        None => c.draws += 1,
+                        Some(Color::Black) => c.losses += 1,
                     }
                     if first_is_white {
                         let w = &mut summary.as_white;

@@ -8,7 +8,6 @@ use parity_arena::game::Termination;
 use parity_arena::openings;
 use parity_arena::tournament::{self, MatchConfig, Summary};
 use parity_arena::{pgn, Adjudication, GameRecord, Limits, ResignRule, TimeControl};
-use parity_rules::game::Result as GameResult;
 use parity_rules::{Color, Registry};
 
 mod common;
@@ -60,8 +59,8 @@ fn bad_engine_lost_all(
             Color::Black
         };
         assert_eq!(
-            g.ending.result,
-            GameResult::Win(bad.other()),
+            g.ending.winner,
+            Some(bad.other()),
             "game {}: {:?}",
             g.number,
             g.ending
@@ -249,7 +248,7 @@ fn resign_adjudication_needs_both_engines() {
     assert!(games
         .iter()
         .all(|g| g.ending.termination != Termination::Adjudication
-            || g.ending.result == GameResult::Draw));
+            || g.ending.winner == None));
 }
 
 #[test]

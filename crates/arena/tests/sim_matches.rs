@@ -12,7 +12,6 @@ use parity_arena::game::Termination;
 use parity_arena::openings::{self, Opening};
 use parity_arena::tournament::{self, MatchConfig, Summary};
 use parity_arena::{pgn, Adjudication, DrawRule, GameRecord, Limits, ResignRule, TimeControl};
-use parity_rules::game::Result as GameResult;
 use parity_rules::{Color, Registry};
 
 mod common;
@@ -39,7 +38,7 @@ fn replays(games: &[GameRecord]) {
         let text = pgn::write(g, "test", "2026.01.01");
         let replayed = parity_rules::record::replay(&registry, &text)
             .unwrap_or_else(|e| panic!("{e}\n{text}"));
-        let parity_rules::record::Replayed::Simultaneous(game) = replayed else {
+        let parity_rules::AnyGame::Simultaneous(game) = replayed else {
             panic!("not simultaneous:\n{text}")
         };
         assert_eq!(
@@ -69,8 +68,8 @@ fn replays(games: &[GameRecord]) {
                 .outcome()
                 .unwrap_or_else(|| panic!("replay does not end: {:?}\n{text}", g.ending));
             assert_eq!(
-                o.winner.map(GameResult::Win).unwrap_or(GameResult::Draw),
-                g.ending.result,
+                o.winner,
+                g.ending.winner,
                 "{text}"
             );
         }
@@ -92,8 +91,8 @@ fn bad_engine_lost_all(
             Color::Black
         };
         assert_eq!(
-            g.ending.result,
-            GameResult::Win(bad.other()),
+            g.ending.winner,
+            Some(bad.other()),
             "game {}: {:?}",
             g.number,
             g.ending
@@ -351,7 +350,7 @@ fn both_failing_in_one_turn_is_a_draw() {
     let (summary, games) = run(&c);
     assert_eq!(summary.trinomial.draws, 2);
     for g in &games {
-        assert_eq!(g.ending.result, GameResult::Draw, "{:?}", g.ending);
+        assert_eq!(g.ending.winner, None, "{:?}", g.ending);
         assert_eq!(
             g.ending.termination,
             Termination::Abandoned,

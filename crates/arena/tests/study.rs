@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use parity_arena::study::report::{self, PLOTS};
-use parity_arena::study::results::{self, GameLine, Outcome};
+use parity_arena::study::results::{self, GameLine, GameResult};
 use parity_arena::study::{
     self, Budget, BudgetLists, OpeningSet, Progress, RunOptions, StudyParams,
 };
@@ -87,7 +87,7 @@ fn games(path: &Path) -> BTreeMap<(String, Budget, usize), GameLine> {
 }
 
 /// A results file of one chess budget holding these results.
-fn synthetic(dir: &Path, outcomes: &[(Outcome, usize)]) -> report::Tally {
+fn synthetic(dir: &Path, outcomes: &[(GameResult, usize)]) -> report::Tally {
     let p = StudyParams::first_move(
         &Registry::builtin(),
         &["chess".to_string()],
@@ -118,7 +118,7 @@ fn synthetic(dir: &Path, outcomes: &[(Outcome, usize)]) -> report::Tally {
                 fen: None,
                 opening: "e2e4 e7e5".into(),
                 result,
-                end: if result == Outcome::Draw {
+                end: if result == GameResult::Draw {
                     Cause::Repetition
                 } else {
                     Cause::Checkmate
@@ -139,7 +139,7 @@ fn white_score_and_draw_rate_intervals_match_hand_values() {
     // 50 White wins, 50 Black wins: s = 0.5; σ² = 0.25, σ/√100 = 0.05;
     // 0.5 ± 1.959964·0.05 = [0.402002, 0.597998]; Elo 0.
     // No draw in 100: Wilson [0, z²/(n + z²)] = [0, 3.841459/103.841459] = [0, 0.036993].
-    let t = synthetic(&dir, &[(Outcome::WhiteWins, 50), (Outcome::BlackWins, 50)]);
+    let t = synthetic(&dir, &[(GameResult::WhiteWins, 50), (GameResult::BlackWins, 50)]);
     let c = &t.cells[0];
     assert_eq!((c.white.wins, c.white.draws, c.white.losses), (50, 0, 50));
     let e = c.score().unwrap();
@@ -161,9 +161,9 @@ fn white_score_and_draw_rate_intervals_match_hand_values() {
     let t = synthetic(
         &dir,
         &[
-            (Outcome::WhiteWins, 60),
-            (Outcome::Draw, 20),
-            (Outcome::BlackWins, 20),
+            (GameResult::WhiteWins, 60),
+            (GameResult::Draw, 20),
+            (GameResult::BlackWins, 20),
         ],
     );
     let c = &t.cells[0];
@@ -182,7 +182,7 @@ fn white_score_and_draw_rate_intervals_match_hand_values() {
 
     // All 10 drawn: the trinomial interval has no width (every game
     // scored ½); Wilson's for the draws is [n/(n + z²), 1] = [0.722467, 1].
-    let t = synthetic(&dir, &[(Outcome::Draw, 10)]);
+    let t = synthetic(&dir, &[(GameResult::Draw, 10)]);
     let c = &t.cells[0];
     let e = c.score().unwrap();
     assert!(close(e.score_low, 0.5) && close(e.score_high, 0.5), "{e:?}");
@@ -190,7 +190,7 @@ fn white_score_and_draw_rate_intervals_match_hand_values() {
     assert!(close(d.low, 0.722_467) && close(d.high, 1.0), "{d:?}");
 
     // The table shows what was counted.
-    let table = synthetic(&dir, &[(Outcome::WhiteWins, 3), (Outcome::BlackWins, 1)]).table();
+    let table = synthetic(&dir, &[(GameResult::WhiteWins, 3), (GameResult::BlackWins, 1)]).table();
     assert!(table.contains("3-0-1") && table.contains("4/4"), "{table}");
 }
 

@@ -10,11 +10,9 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use clap::{Parser, Subcommand};
-use parity_rules::crowd::{self, CrowdPosition};
-use parity_rules::record::{self, Replayed};
-use parity_rules::simultaneous::{self, SimPosition};
-use parity_rules::variant::Family;
-use parity_rules::{fen, notation, perft, Color, Position, Registry, Variant};
+use parity_rules::any::Step;
+use parity_rules::simultaneous;
+use parity_rules::{notation, record, AnyGame, Color, Registry, Variant};
 
 #[derive(Parser)]
 #[command(
@@ -157,32 +155,9 @@ fn run(cli: Cli) -> Result<(), Failure> {
             distinct,
         } => {
             let variant = registry.get_or_err(&variant).map_err(|e| e.to_string())?;
-            match variant.spec.family {
-                Family::TurnBased => {
-                    let pos = match &fen {
-                        Some(text) => fen::parse_position(variant, text)
-                            .map_err(|e| format!("bad FEN: {e}"))?,
-                        None => Position::start(variant),
-                    };
-                    run_perft(&mut out, &pos, depth, divide)?;
-                }
-                Family::Simultaneous => {
-                    let pos = match &fen {
-                        Some(text) => SimPosition::from_fen(variant, text)
-                            .map_err(|e| format!("bad FEN: {e}"))?,
-                        None => SimPosition::start(variant),
-                    };
-                    run_joint_perft(&mut out, &pos, depth, divide, distinct)?;
-                }
-                Family::Crowd => {
-                    let pos = match &fen {
-                        Some(text) => CrowdPosition::from_fen(variant, text)
-                            .map_err(|e| format!("bad FEN: {e}"))?,
-                        None => CrowdPosition::start(variant),
-                    };
-                    run_crowd_perft(&mut out, &pos, depth, divide)?;
-                }
-            }
+            let game = AnyGame::from_fen(variant, fen.as_deref())
+                .map_err(|e| format!("bad FEN: {e}"))?;
+            run_perft(&mut out, &game, depth, divide, distinct)?;
         }
         Command::Variants { action: None } => {
             for v in registry.iter() {
@@ -261,58 +236,37 @@ fn serve(registry: Registry, db: &std::path::Path, addr: &str) -> Result<(), Fai
     .map_err(|e| Failure::Message(format!("serve: {e}")))
 }
 
+/// Perft: per root move (per pair of moves, one per side, in a
+/// simultaneous variant) with `divide`, then the total and its speed;
+/// `distinct` counts the distinct positions of a simultaneous variant too.
 fn run_perft(
     out: &mut impl Write,
-    pos: &Position,
+    game: &AnyGame,
     depth: u32,
     divide: bool,
-) -> Result<(), Failure> {
-    counted_perft(
-        out,
-        pos,
-        divide,
-        || perft::divide(pos, depth),
-        || perft::perft(pos, depth),
-    )
-}
-
-fn run_crowd_perft(
-    out: &mut impl Write,
-    pos: &CrowdPosition,
-    depth: u32,
-    divide: bool,
-) -> Result<(), Failure> {
-    counted_perft(
-        out,
-        pos,
-        divide,
-        || crowd::divide(pos, depth),
-        || crowd::perft(pos, depth),
-    )
-}
-
-/// Perft of a turn-based family: per root move with `divide`, then the
-/// total and its speed.
-fn counted_perft<C: notation::MoveContext>(
-    out: &mut impl Write,
-    pos: &C,
-    divide: bool,
-    per_move: impl FnOnce() -> Vec<(parity_rules::Move, u64)>,
-    total: impl FnOnce() -> u64,
+    distinct: bool,
 ) -> Result<(), Failure> {
     let start = Instant::now();
-    let nodes = if divide {
+    let nodes = if divide && (depth > 0 || !game.is_simultaneous()) {
         let mut sum = 0;
-        for (mv, n) in per_move() {
-            writeln!(out, "{}: {n}", notation::uci(pos, mv))?;
+        for (moves, n) in game.divide(depth) {
+            writeln!(out, "{}: {n}", moves.join(" "))?;
             sum += n;
         }
         writeln!(out)?;
         sum
     } else {
-        total()
+        game.perft(depth)
     };
-    report_speed(out, nodes, start)
+    report_speed(out, nodes, start)?;
+    if let (true, AnyGame::Simultaneous(g)) = (distinct, game) {
+        writeln!(
+            out,
+            "distinct {}",
+            simultaneous::distinct_positions(g.position(), depth)
+        )?;
+    }
+    Ok(())
 }
 
 fn report_speed(out: &mut impl Write, nodes: u64, start: Instant) -> Result<(), Failure> {
@@ -320,45 +274,6 @@ fn report_speed(out: &mut impl Write, nodes: u64, start: Instant) -> Result<(), 
     writeln!(out, "nodes {nodes}")?;
     writeln!(out, "time {secs:.3} s")?;
     writeln!(out, "nps {:.0}", nodes as f64 / secs.max(1e-9))?;
-    Ok(())
-}
-
-/// Joint perft: pairs of moves, one per side, per turn.
-fn run_joint_perft(
-    out: &mut impl Write,
-    pos: &SimPosition,
-    depth: u32,
-    divide: bool,
-    distinct: bool,
-) -> Result<(), Failure> {
-    let start = Instant::now();
-    let nodes = if divide && depth > 0 {
-        let mut total = 0;
-        for w in pos.legal_moves(Color::White) {
-            for b in pos.legal_moves(Color::Black) {
-                let n = simultaneous::perft(&pos.resolve_unchecked([w, b]).position, depth - 1);
-                writeln!(
-                    out,
-                    "{} {}: {n}",
-                    notation::uci(&pos.side(Color::White), w),
-                    notation::uci(&pos.side(Color::Black), b)
-                )?;
-                total += n;
-            }
-        }
-        writeln!(out)?;
-        total
-    } else {
-        simultaneous::perft(pos, depth)
-    };
-    report_speed(out, nodes, start)?;
-    if distinct {
-        writeln!(
-            out,
-            "distinct {}",
-            simultaneous::distinct_positions(pos, depth)
-        )?;
-    }
     Ok(())
 }
 
@@ -373,96 +288,68 @@ fn replay(
     let variant =
         record::variant_of(registry, &rec).map_err(|e| format!("{}: {e}", file.display()))?;
     let mut printed: Result<(), io::Error> = Ok(());
-    let result = match variant.spec.family {
-        Family::Simultaneous => {
-            record::replay_simultaneous(variant, &rec, |turn, moves, pos, notes| {
-                if quiet || printed.is_err() {
-                    return;
-                }
-                printed = (|| {
-                    let before = |c: Color| notation::uci(&pos.side(c), moves[c.index()]);
-                    writeln!(
-                        out,
-                        "turn {turn}: white {}  black {}",
-                        before(Color::White),
-                        before(Color::Black)
-                    )?;
-                    for c in [Color::White, Color::Black] {
-                        let d = record::describe(variant, &notes[c.index()]);
-                        if !d.is_empty() {
-                            writeln!(out, "  {}: {d}", c.name())?;
-                        }
-                    }
-                    write!(out, "{}", record::sim_diagram(pos))?;
-                    writeln!(out, "  {}\n", pos.to_fen())
-                })();
-            })
-            .map(Replayed::Simultaneous)
+    let result = record::replay_with(variant, &rec, |game, step| {
+        if quiet || printed.is_err() {
+            return;
         }
-        Family::TurnBased => record::replay_turn_based(variant, &rec, |turn, side, mv, pos| {
-            if quiet || printed.is_err() {
-                return;
-            }
-            printed = writeln!(
-                out,
-                "{turn}{} {}  {}",
-                if side == Color::White { "." } else { "..." },
-                notation::uci(pos, mv),
-                fen::write(pos)
-            );
-        })
-        .map(Replayed::TurnBased),
-        Family::Crowd => record::replay_crowd(variant, &rec, |turn, side, mv, pos| {
-            if quiet || printed.is_err() {
-                return;
-            }
-            printed = writeln!(
-                out,
-                "{turn}{} {}  {}",
-                if side == Color::White { "." } else { "..." },
-                notation::uci(pos, mv),
-                pos.to_fen()
-            );
-        })
-        .map(Replayed::Crowd),
-    };
+        printed = print_step(out, game, step);
+    });
     printed?;
     let game = result.map_err(|e| format!("{}: {e}", file.display()))?;
-    match game {
-        Replayed::Simultaneous(g) => {
+    let verdict = game
+        .outcome()
+        .map_or("game goes on".to_string(), |o| o.to_string());
+    match &game {
+        AnyGame::Simultaneous(g) => {
             if quiet {
                 write!(out, "{}", record::sim_diagram(g.position()))?;
             }
-            writeln!(
-                out,
-                "{} turns; {}",
-                g.turns().len(),
-                g.outcome()
-                    .map_or("game goes on".to_string(), |o| o.to_string())
-            )?;
+            writeln!(out, "{} turns; {verdict}", g.turns().len())?;
         }
-        Replayed::TurnBased(g) => {
-            writeln!(
-                out,
-                "{} moves; final {}; {}",
-                g.moves().len(),
-                fen::write(g.position()),
-                g.outcome()
-                    .map_or("game goes on".to_string(), |o| o.to_string())
-            )?;
-        }
-        Replayed::Crowd(g) => {
-            writeln!(
-                out,
-                "{} moves; final {}; {}",
-                g.moves().len(),
-                g.position().to_fen(),
-                g.outcome()
-                    .map_or("game goes on".to_string(), |o| o.to_string())
-            )?;
-        }
+        _ => writeln!(
+            out,
+            "{} moves; final {}; {verdict}",
+            game.played(),
+            game.fen()
+        )?,
     }
     Ok(())
+}
+
+/// One replayed move, or a turn with its notes and the board after it.
+fn print_step(out: &mut impl Write, game: &AnyGame, step: &Step) -> io::Result<()> {
+    match (step, game) {
+        (&Step::Move { number, color, mv }, _) => {
+            let after = game.to_move().expect("a turn-based game");
+            writeln!(
+                out,
+                "{number}{} {}  {}",
+                if color == Color::White { "." } else { "..." },
+                game.uci(after, mv),
+                game.fen()
+            )
+        }
+        (Step::Turn { number, moves, notes }, AnyGame::Simultaneous(g)) => {
+            let before = &g.positions()[g.positions().len() - 2];
+            let text = |c: Color| notation::uci(&before.side(c), moves[c.index()]);
+            writeln!(
+                out,
+                "turn {number}: white {}  black {}",
+                text(Color::White),
+                text(Color::Black)
+            )?;
+            let variant = game.variant();
+            for c in Color::ALL {
+                let d = record::describe(variant, &notes[c.index()]);
+                if !d.is_empty() {
+                    writeln!(out, "  {}: {d}", c.name())?;
+                }
+            }
+            write!(out, "{}", record::sim_diagram(g.position()))?;
+            writeln!(out, "  {}\n", g.position().to_fen())
+        }
+        (Step::Turn { .. }, _) => unreachable!("turns are simultaneous"),
+    }
 }
 
 fn describe(out: &mut impl Write, v: &Variant) -> Result<(), Failure> {

@@ -7,7 +7,7 @@ use std::time::Duration;
 use indicatif::{ProgressBar, ProgressStyle};
 use parity_arena::engine::OwnEngine;
 use parity_arena::study::{self, report, results, BudgetLists, OpeningSet, Progress, StudyParams};
-use parity_arena::study::{Budget, Outcome};
+use parity_arena::study::{Budget, GameResult};
 use parity_rules::Registry;
 
 #[derive(clap::Args)]
@@ -174,9 +174,9 @@ fn first_move(out: &mut impl Write, registry: &Registry, a: &FirstMoveArgs) -> R
             }
             Progress::Game { line } => {
                 wdl[match line.result {
-                    Outcome::WhiteWins => 0,
-                    Outcome::Draw => 1,
-                    Outcome::BlackWins => 2,
+                    GameResult::WhiteWins => 0,
+                    GameResult::Draw => 1,
+                    GameResult::BlackWins => 2,
                 }] += 1;
                 bar.inc(1);
                 bar.set_message(format!("{current}: White {}-{}-{}", wdl[0], wdl[1], wdl[2]));

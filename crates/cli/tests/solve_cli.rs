@@ -172,7 +172,7 @@ fn bad_requests_are_clear_errors() {
         (&["exploit", "parity", "--depth", "0"], "depth must be at least 1 turn"),
         (&["exploit", "parity", "--depth", "1", "--engine-depth", "0"], "engine depth must be at least 1 turn"),
         (&["solve", "parity", "--fen", "4k'3/8/8/8/8/8/8/R3K3 - - 1 2", "--depth", "2"], "the position is already decided: 1-0 (no legal move)"),
-        (&["exploit", "move-neutral", "--fen", "4k3/8/8/8/8/8/8/4K3 - - 0 1", "--depth", "1"], "the position is already decided: 1/2-1/2 (kings alone)"),
+        (&["exploit", "move-neutral", "--fen", "4k3/8/8/8/8/8/8/4K3 - - 0 1", "--depth", "1"], "the position is already decided: 1/2-1/2 (insufficient material)"),
     ];
     for (args, message) in cases {
         let o = parity(args);

@@ -10,7 +10,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use parity_rules::position::MAX_KINDS;
 use parity_rules::{Bitboard, Color, Kind, Square, Variant};
 
-use crate::board::{Board, PieceView};
+use parity_rules::{PieceView, TurnPosition};
 
 /// Centipawns; mate scores lie beyond [`MATE_BOUND`].
 pub type Score = i32;
@@ -265,14 +265,14 @@ struct Side {
 const LAZY_MARGIN: Score = 350;
 
 /// Static evaluation from the side to move's point of view.
-pub fn evaluate<B: Board>(pos: &B, t: &EvalTables) -> Score {
+pub fn evaluate<B: TurnPosition>(pos: &B, t: &EvalTables) -> Score {
     evaluate_within(pos, t, -MATE, MATE)
 }
 
 /// Static evaluation for the side to move; when the score is clearly
 /// outside `alpha..beta`, the costly terms are skipped and a rough score
 /// is returned.
-pub fn evaluate_within<B: Board>(pos: &B, t: &EvalTables, alpha: Score, beta: Score) -> Score {
+pub fn evaluate_within<B: TurnPosition>(pos: &B, t: &EvalTables, alpha: Score, beta: Score) -> Score {
     if pos.side() == Color::White {
         evaluate_white(pos, t, alpha - TEMPO, beta - TEMPO) + TEMPO
     } else {

@@ -1,7 +1,6 @@
 //! Parity's engine: a variant-generic evaluation, an alpha-beta search for
 //! the turn-based and crowd families, and the UCI front end.
 
-pub mod board;
 pub mod eval;
 pub mod matrix;
 pub mod opponent;
@@ -12,5 +11,4 @@ pub mod solve;
 pub mod tt;
 pub mod uci;
 
-pub use board::Board;
 pub use search::{Limits, Report, SearchResult, Searcher};

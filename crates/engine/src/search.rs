@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use parity_rules::variant::StalemateResult;
 use parity_rules::{Color, Move};
 
-use crate::board::Board;
+use parity_rules::TurnPosition;
 use crate::eval::{self, EvalTables, Score, MATE, MATE_BOUND};
 use crate::tt::{move_code, Bound, Entry, Table};
 
@@ -92,7 +92,7 @@ fn reduction(depth: i32, number: usize) -> i32 {
 }
 
 /// A search of one position by one thread.
-pub struct Searcher<B: Board> {
+pub struct Searcher<B: TurnPosition> {
     shared: Arc<Shared>,
     eval: Arc<EvalTables>,
     root: B,
@@ -115,7 +115,7 @@ pub struct Searcher<B: Board> {
     scores: Vec<Vec<i32>>,
 }
 
-impl<B: Board> Searcher<B> {
+impl<B: TurnPosition> Searcher<B> {
     /// `game_keys` are the keys of the positions before `root` in the game,
     /// oldest first, so that repetitions of them count as draws.
     pub fn new(shared: Arc<Shared>, root: B, game_keys: &[u64], limits: Limits) -> Searcher<B> {
@@ -395,7 +395,7 @@ impl<B: Board> Searcher<B> {
                 1 << 30
             } else if let Some(victim) = pos.victim(mv) {
                 let gain = self.eval.value[victim.index()];
-                let cost = self.eval.value[pos.mover(mv).index()];
+                let cost = self.eval.value[pos.moved_kind(mv).index()];
                 let base =
                     10 * gain - cost / 10 + mv.promotion.map_or(0, |k| self.eval.value[k.index()]);
                 if cost > gain + 50 && pos.attacked_by(mv.to, them) {
@@ -686,7 +686,7 @@ impl<B: Board> Searcher<B> {
                 if promo == 0 && stand + gain + 200 < alpha {
                     continue; // delta pruning: even winning it leaves us below alpha
                 }
-                let cost = self.eval.value[pos.mover(mv).index()];
+                let cost = self.eval.value[pos.moved_kind(mv).index()];
                 if promo == 0 && cost > gain + 50 && pos.attacked_by(mv.to, them) {
                     continue; // probably loses material
                 }
@@ -712,7 +712,7 @@ impl<B: Board> Searcher<B> {
 }
 
 /// Searches `root` on a fresh table with one thread: for tests and tools.
-pub fn search_once<B: Board>(root: &B, game_keys: &[u64], limits: Limits) -> SearchResult {
+pub fn search_once<B: TurnPosition>(root: &B, game_keys: &[u64], limits: Limits) -> SearchResult {
     let shared = Arc::new(Shared::new(16));
     Searcher::new(shared, root.clone(), game_keys, limits).run(1, |_| {})
 }

@@ -15,7 +15,8 @@ use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use parity_rules::simultaneous::{SimOutcome, SimPosition};
+use parity_rules::simultaneous::SimPosition;
+use parity_rules::Outcome;
 use parity_rules::{Color, Move};
 
 use crate::eval::{self, EvalTables, Score, MATE};
@@ -47,7 +48,7 @@ pub fn leaf_payoff(pos: &SimPosition, t: &EvalTables) -> f64 {
 }
 
 /// The payoff of a finished game for White: 1, 0 or -1.
-pub fn terminal_payoff(outcome: &SimOutcome) -> f64 {
+pub fn terminal_payoff(outcome: &Outcome) -> f64 {
     match outcome.winner {
         Some(Color::White) => 1.0,
         Some(Color::Black) => -1.0,

@@ -32,7 +32,8 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use parity_rules::simultaneous::{SimOutcome, SimPosition};
+use parity_rules::simultaneous::SimPosition;
+use parity_rules::Outcome;
 use parity_rules::{notation, Color, Kind, Move};
 
 use crate::eval::{self, EvalTables};
@@ -78,7 +79,7 @@ pub enum SolveError {
     #[error("depth must be at least 1 turn")]
     DepthZero,
     #[error("the position is already decided: {0}")]
-    Finished(SimOutcome),
+    Finished(Outcome),
     #[error("{side} has no legal move {mv} here")]
     IllegalMove { side: &'static str, mv: String },
     #[error("the strategy to exploit has no move with positive probability")]

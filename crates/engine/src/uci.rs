@@ -9,15 +9,12 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use parity_rules::crowd::CrowdPosition;
-use parity_rules::notation;
 use parity_rules::simultaneous::SimPosition;
-use parity_rules::variant::Family;
-use parity_rules::{fen, record, Color, Position, Registry, Variant};
+use parity_rules::{notation, record, AnyGame, Color, Registry, Variant};
 use rand_chacha::rand_core::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use parity_rules::TurnPosition;
 
-use crate::board::Board;
 use crate::eval::{Score, MATE, MATE_BOUND};
 use crate::opponent::{OpponentModel, PREDICTABLE};
 use crate::search::{Limits, Report, Searcher, Shared};
@@ -28,96 +25,11 @@ pub type Output = Arc<Mutex<dyn Write + Send>>;
 
 const DEFAULT_HASH_MB: usize = 16;
 
-/// The game as the GUI set it: start position and moves, per family.
-#[derive(Clone)]
-enum Line {
-    TurnBased(Vec<Position>),
-    Crowd(Vec<CrowdPosition>),
-    /// Positions at the start of each turn of a simultaneous game.
-    Simultaneous(Vec<SimPosition>),
-}
-
-impl Line {
-    fn start(variant: &'static Variant, fen_text: Option<&str>) -> Result<Line, String> {
-        match variant.spec.family {
-            Family::TurnBased => {
-                let pos = match fen_text {
-                    Some(t) => {
-                        fen::parse_position(variant, t).map_err(|e| format!("bad FEN: {e}"))?
-                    }
-                    None => Position::start(variant),
-                };
-                Ok(Line::TurnBased(vec![pos]))
-            }
-            Family::Crowd => {
-                let pos = match fen_text {
-                    Some(t) => {
-                        CrowdPosition::from_fen(variant, t).map_err(|e| format!("bad FEN: {e}"))?
-                    }
-                    None => CrowdPosition::start(variant),
-                };
-                Ok(Line::Crowd(vec![pos]))
-            }
-            Family::Simultaneous => {
-                let pos = match fen_text {
-                    Some(t) => {
-                        SimPosition::from_fen(variant, t).map_err(|e| format!("bad FEN: {e}"))?
-                    }
-                    None => SimPosition::start(variant),
-                };
-                Ok(Line::Simultaneous(vec![pos]))
-            }
-        }
-    }
-
-    fn play(&mut self, text: &str) -> Result<(), String> {
-        fn step<B: Board>(line: &mut Vec<B>, text: &str) -> Result<(), String> {
-            let pos = line.last().expect("a line has a start");
-            let mv = pos
-                .parse_move(text)
-                .map_err(|e| format!("move {text}: {e}"))?;
-            let next = pos.make(mv);
-            line.push(next);
-            Ok(())
-        }
-        match self {
-            Line::TurnBased(l) => step(l, text),
-            Line::Crowd(l) => step(l, text),
-            Line::Simultaneous(l) => {
-                let pos = l.last().expect("a line has a start");
-                let (w, b) = text
-                    .split_once(':')
-                    .ok_or_else(|| format!("turn {text}: write it white:black, e.g. e2e4:e7e5"))?;
-                let read = |color: Color, part: &str| {
-                    notation::parse_uci(&pos.side(color), part)
-                        .map_err(|e| format!("turn {text}: {} {part}: {e}", color.name()))
-                };
-                let turn = pos
-                    .resolve(read(Color::White, w)?, read(Color::Black, b)?)
-                    .map_err(|e| format!("turn {text}: {e}"))?;
-                l.push(turn.position);
-                Ok(())
-            }
-        }
-    }
-}
-
-/// Runs the first body on the positions of a turn-based or crowd line,
-/// the second on those of a simultaneous one.
-macro_rules! with_line {
-    ($line:expr, $positions:ident => $body:expr, $sim:ident => $sim_body:expr) => {
-        match $line {
-            Line::TurnBased($positions) => $body,
-            Line::Crowd($positions) => $body,
-            Line::Simultaneous($sim) => $sim_body,
-        }
-    };
-}
-
 pub struct Uci {
     registry: Registry,
     variant: &'static Variant,
-    line: Line,
+    /// The game as the GUI set it: start position and moves.
+    game: AnyGame,
     shared: Arc<Shared>,
     hash_mb: usize,
     threads: usize,
@@ -158,7 +70,7 @@ impl Uci {
         let registry = Registry::builtin();
         let variant = registry.get("chess").expect("chess is built in");
         Uci {
-            line: Line::start(variant, None).expect("chess starts"),
+            game: AnyGame::new(variant),
             registry,
             variant,
             shared: Arc::new(Shared::new(DEFAULT_HASH_MB)),
@@ -250,8 +162,7 @@ impl Uci {
                     .lock()
                     .unwrap_or_else(|e| e.into_inner())
                     .clear();
-                self.line =
-                    Line::start(self.variant, None).expect("the current variant is playable");
+                self.game = AnyGame::new(self.variant);
             }
             "position" => self.position(rest),
             "go" => self.go(rest),
@@ -261,15 +172,16 @@ impl Uci {
             "d" => self.display(),
             "bench" => self.bench(rest),
             "flip" | "eval" => {
-                let text = with_line!(&self.line, l => {
-                    let p = l.last().expect("a line has a start");
-                    format!("static evaluation: {} cp (side to move)", crate::eval::evaluate(p, &crate::eval::tables(p.variant())))
-                }, l => {
-                    let p = l.last().expect("a line has a start");
-                    let t = crate::eval::tables(p.variant());
-                    let cp = crate::eval::evaluate_white(p, &t, -crate::eval::MATE, crate::eval::MATE);
-                    format!("static evaluation: {cp} cp, payoff {:.4} (White)", crate::simsearch::leaf_payoff(p, &t))
-                });
+                let text = match &self.game {
+                    AnyGame::TurnBased(g) => static_evaluation(g.position()),
+                    AnyGame::Crowd(g) => static_evaluation(g.position()),
+                    AnyGame::Simultaneous(g) => {
+                        let p = g.position();
+                        let t = crate::eval::tables(p.variant());
+                        let cp = crate::eval::evaluate_white(p, &t, -crate::eval::MATE, crate::eval::MATE);
+                        format!("static evaluation: {cp} cp, payoff {:.4} (White)", crate::simsearch::leaf_payoff(p, &t))
+                    }
+                };
                 self.say(&text);
             }
             other => self.error(&format!("unknown command '{other}'")),
@@ -292,7 +204,7 @@ impl Uci {
             "uci_variant" => match self.registry.get(value) {
                 Some(v) => {
                     self.variant = v;
-                    self.line = Line::start(v, None).expect("a playable variant starts");
+                    self.game = AnyGame::new(v);
                 }
                 None => self.error(&format!("unknown variant '{value}'")),
             },
@@ -356,24 +268,27 @@ impl Uci {
             None => (rest.trim(), ""),
         };
         let start = if setup == "startpos" {
-            Line::start(self.variant, None)
+            Ok(None)
         } else if let Some(text) = setup.strip_prefix("fen ") {
-            Line::start(self.variant, Some(text.trim()))
+            Ok(Some(text.trim()))
         } else {
             Err(format!(
                 "position needs 'startpos' or 'fen <fen>', not '{setup}'"
             ))
         };
-        let mut line = match start {
-            Ok(l) => l,
+        let mut game = match start.and_then(|fen| {
+            AnyGame::from_fen(self.variant, fen).map_err(|e| format!("bad FEN: {e}"))
+        }) {
+            Ok(g) => g,
             Err(e) => return self.error(&e),
         };
+        // A GUI may go on past the end the rules see (a claimable draw).
         for text in moves.split_whitespace() {
-            if let Err(e) = line.play(text) {
+            if let Err(e) = game.play_text(text, true) {
                 return self.error(&e);
             }
         }
-        self.line = line;
+        self.game = game;
     }
 
     fn go(&mut self, rest: &str) {
@@ -409,11 +324,11 @@ impl Uci {
             Ok(l) => l,
             Err(e) => return self.error(&e),
         };
-        let sim_choice = match (&self.line, side) {
-            (Line::Simultaneous(_), None) => {
+        let sim_choice = match (&self.game, side) {
+            (AnyGame::Simultaneous(_), None) => {
                 return self.error("a simultaneous variant needs 'go side white|black ...'");
             }
-            (Line::Simultaneous(l), Some(side)) => {
+            (AnyGame::Simultaneous(g), Some(side)) => {
                 // Drawn here, not in the search thread, so a seed fixes every choice.
                 let u = (self.rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
                 let exploit = self.exploit
@@ -422,7 +337,7 @@ impl Uci {
                         .opponent
                         .lock()
                         .unwrap_or_else(|e| e.into_inner())
-                        .evidence(l)
+                        .evidence(g.positions())
                         > PREDICTABLE;
                 Some(SimTurn {
                     side,
@@ -439,15 +354,19 @@ impl Uci {
         let out = self.out.clone();
         let shared = self.shared.clone();
         let threads = self.threads;
-        let line = self.line.clone();
+        let game = self.game.clone();
         let infinite = limits.infinite;
         self.answered.store(false, Ordering::Relaxed);
         let answered = self.answered.clone();
         self.search = Some(std::thread::spawn(move || {
-            let (best, ponder) = with_line!(line, l => think(&l, shared.clone(), limits, threads, &out), l => {
-                let turn = sim_choice.expect("a simultaneous go names its side");
-                (think_simultaneous(&l, turn, &limits, shared.clone(), &out), None)
-            });
+            let (best, ponder) = match game {
+                AnyGame::TurnBased(g) => think(g.positions(), shared.clone(), limits, threads, &out),
+                AnyGame::Crowd(g) => think(g.positions(), shared.clone(), limits, threads, &out),
+                AnyGame::Simultaneous(g) => {
+                    let turn = sim_choice.expect("a simultaneous go names its side");
+                    (think_simultaneous(g.positions(), turn, &limits, shared.clone(), &out), None)
+                }
+            };
             if infinite {
                 // UCI: in infinite mode the answer waits for `stop`.
                 while !shared.stop.load(Ordering::Relaxed) {
@@ -484,24 +403,13 @@ impl Uci {
 
     fn perft(&self, depth: u32) {
         let start = Instant::now();
-        let lines: Vec<(String, u64)> = with_line!(&self.line, l => {
-            let p = l.last().expect("a line has a start");
-            p.divide(depth).into_iter().map(|(mv, n)| (p.uci(mv), n)).collect()
-        }, l => {
-            // Joint perft: pairs of moves per turn.
-            let p = l.last().expect("a line has a start");
-            let mut lines = Vec::new();
-            if depth > 0 {
-                for w in p.legal_moves(Color::White) {
-                    for b in p.legal_moves(Color::Black) {
-                        let n = parity_rules::simultaneous::perft(&p.resolve_unchecked([w, b]).position, depth - 1);
-                        let text = format!("{}:{}", notation::uci(&p.side(Color::White), w), notation::uci(&p.side(Color::Black), b));
-                        lines.push((text, n));
-                    }
-                }
-            }
-            lines
-        });
+        // A simultaneous turn is written `white:black`, as `position` reads it.
+        let lines: Vec<(String, u64)> = self
+            .game
+            .divide(depth)
+            .into_iter()
+            .map(|(moves, n)| (moves.join(":"), n))
+            .collect();
         let total: u64 = lines.iter().map(|(_, n)| n).sum();
         for (mv, n) in lines {
             self.say(&format!("{mv}: {n}"));
@@ -515,30 +423,23 @@ impl Uci {
     }
 
     fn display(&self) {
-        let text = with_line!(&self.line, l => {
-            let p = l.last().expect("a line has a start");
-            format!(
-                "{}\nVariant: {}\nFen: {}\nKey: {:016X}\nSide to move: {}\nIn check: {}",
-                p.diagram(),
-                p.variant().id(),
-                p.fen(),
-                p.key(),
-                p.side().name(),
-                p.in_check()
-            )
-        }, l => {
-            let p = l.last().expect("a line has a start");
-            format!(
-                "{}Variant: {}\nFen: {}\nKey: {:016X}\nTurn: {}\nIn check: white {}, black {}",
-                record::sim_diagram(p),
-                p.variant().id(),
-                p.to_fen(),
-                p.hash(),
-                p.turn_number(),
-                p.in_check(Color::White),
-                p.in_check(Color::Black)
-            )
-        });
+        let text = match &self.game {
+            AnyGame::TurnBased(g) => describe(g.position()),
+            AnyGame::Crowd(g) => describe(g.position()),
+            AnyGame::Simultaneous(g) => {
+                let p = g.position();
+                format!(
+                    "{}Variant: {}\nFen: {}\nKey: {:016X}\nTurn: {}\nIn check: white {}, black {}",
+                    record::sim_diagram(p),
+                    p.variant().id(),
+                    p.to_fen(),
+                    p.hash(),
+                    p.turn_number(),
+                    p.in_check(Color::White),
+                    p.in_check(Color::Black)
+                )
+            }
+        };
         for line in text.lines() {
             self.say(line);
         }
@@ -556,9 +457,9 @@ impl Uci {
             let Some(v) = self.registry.get(id) else {
                 continue;
             };
-            let line = match Line::start(v, fen_text) {
-                Ok(l) => l,
-                Err(e) => return self.error(&e),
+            let game = match AnyGame::from_fen(v, fen_text) {
+                Ok(g) => g,
+                Err(e) => return self.error(&format!("bad FEN: {e}")),
             };
             let shared = Arc::new(Shared::new(DEFAULT_HASH_MB));
             let limits = Limits {
@@ -566,10 +467,11 @@ impl Uci {
                 ..Limits::default()
             };
             let started = Instant::now();
-            let nodes = with_line!(&line, l => {
-                let root = l.last().cloned().expect("a line has a start");
-                Searcher::new(shared, root, &[], limits).run(1, |_| {}).nodes
-            }, _l => unreachable!("bench lists only turn-based and crowd positions"));
+            let nodes = match game {
+                AnyGame::TurnBased(g) => bench_nodes(g.position(), shared, limits),
+                AnyGame::Crowd(g) => bench_nodes(g.position(), shared, limits),
+                AnyGame::Simultaneous(_) => unreachable!("bench lists only turn-based and crowd positions"),
+            };
             let ms = started.elapsed().as_millis().max(1);
             self.say(&format!(
                 "info string bench {id} {}: {nodes} nodes {ms} ms {} nps",
@@ -586,9 +488,37 @@ impl Uci {
     }
 }
 
+/// The static evaluation of a position whose sides move in turn.
+fn static_evaluation<B: TurnPosition>(p: &B) -> String {
+    format!(
+        "static evaluation: {} cp (side to move)",
+        crate::eval::evaluate(p, &crate::eval::tables(p.variant()))
+    )
+}
+
+/// What `d` shows of a position whose sides move in turn.
+fn describe<B: TurnPosition>(p: &B) -> String {
+    format!(
+        "{}\nVariant: {}\nFen: {}\nKey: {:016X}\nSide to move: {}\nIn check: {}",
+        p.diagram(),
+        p.variant().id(),
+        p.fen(),
+        p.key(),
+        p.side().name(),
+        p.in_check()
+    )
+}
+
+/// Nodes of a fixed-depth search from `root` (the `bench` command).
+fn bench_nodes<B: TurnPosition>(root: &B, shared: Arc<Shared>, limits: Limits) -> u64 {
+    Searcher::new(shared, root.clone(), &[], limits)
+        .run(1, |_| {})
+        .nodes
+}
+
 /// Searches the last position of `line`, printing `info` lines; returns
 /// the best move and the expected reply in coordinates.
-fn think<B: Board>(
+fn think<B: TurnPosition>(
     line: &[B],
     shared: Arc<Shared>,
     limits: Limits,
@@ -596,7 +526,7 @@ fn think<B: Board>(
     out: &Output,
 ) -> (Option<String>, Option<String>) {
     let (root, before) = line.split_last().expect("a line has a start");
-    let keys: Vec<u64> = before.iter().map(Board::key).collect();
+    let keys: Vec<u64> = before.iter().map(TurnPosition::key).collect();
     let searcher = Searcher::new(shared, root.clone(), &keys, limits);
     let result = searcher.run(threads, |r: &Report| {
         let mut o = out.lock().unwrap_or_else(|e| e.into_inner());
@@ -723,7 +653,7 @@ fn score_text(score: Score) -> String {
     }
 }
 
-fn info_line<B: Board>(root: &B, r: &Report) -> String {
+fn info_line<B: TurnPosition>(root: &B, r: &Report) -> String {
     let ms = r.elapsed.as_millis();
     let nps = r.nodes as u128 * 1000 / ms.max(1);
     let mut pv = String::new();

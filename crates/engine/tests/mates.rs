@@ -4,26 +4,26 @@
 
 use parity_engine::eval::MATE;
 use parity_engine::search::{search_once, Limits};
-use parity_engine::Board;
+use parity_rules::TurnPosition;
 use parity_rules::crowd::CrowdPosition;
 use parity_rules::{fen, Registry};
 
 /// True if the side to move is checkmated.
-fn mated<B: Board>(pos: &B) -> bool {
+fn mated<B: TurnPosition>(pos: &B) -> bool {
     let mut moves = Vec::new();
     pos.generate(&mut moves, false);
     moves.is_empty() && pos.in_check()
 }
 
 /// True if the side to move can force mate within `n` of its moves.
-fn forces_mate<B: Board>(pos: &B, n: u32) -> bool {
+fn forces_mate<B: TurnPosition>(pos: &B, n: u32) -> bool {
     let mut moves = Vec::new();
     pos.generate(&mut moves, false);
     moves.into_iter().any(|mv| mate_follows(&pos.make(mv), n))
 }
 
 /// After our move: the opponent is mated, or every reply allows mate in `n - 1`.
-fn mate_follows<B: Board>(after: &B, n: u32) -> bool {
+fn mate_follows<B: TurnPosition>(after: &B, n: u32) -> bool {
     if mated(after) {
         return true;
     }
@@ -38,7 +38,7 @@ fn mate_follows<B: Board>(after: &B, n: u32) -> bool {
             .all(|r| forces_mate(&after.make(r), n - 1))
 }
 
-fn check_mate<B: Board>(pos: B, n: u32, expected_first: Option<&str>) {
+fn check_mate<B: TurnPosition>(pos: B, n: u32, expected_first: Option<&str>) {
     let depth = 2 * n as i32 - 1;
     let result = search_once(
         &pos,

@@ -2,7 +2,7 @@
 //!
 //! Turn-based chess where a square may hold any number of pieces of either
 //! colour; two or more make a crowd, and nothing is ever captured on a
-//! crowd. Everything here follows `RULINGS.md` (section `safety-in-numbers`):
+//! crowd. Everything here follows `docs/rules/rulings.md#safety-in-numbers`:
 //!
 //! - to an empty square a piece moves as usual (move power);
 //! - to a square with one enemy piece it captures with its capture power;
@@ -34,9 +34,8 @@ use std::fmt;
 
 use crate::fen::{self, Extension, FenError};
 use crate::geometry::{Bitboard, Square};
-use crate::position::{
-    Color, EnPassant, Kind, Move, Piece, Pieces, PositionError, Special, MAX_KINDS,
-};
+use crate::position::{Pieces, PositionError, MAX_KINDS};
+use crate::types::{Color, EnPassant, Kind, Move, Piece, Special};
 use crate::variant::{CastlingStyle, Variant};
 
 /// A position of the crowd family.
@@ -830,10 +829,13 @@ impl CrowdPosition {
     }
 }
 
-impl crate::notation::MoveContext for CrowdPosition {
+impl crate::variant::HasVariant for CrowdPosition {
     fn variant(&self) -> &'static Variant {
         self.variant
     }
+}
+
+impl crate::notation::MoveContext for CrowdPosition {
     fn mover(&self) -> Color {
         self.side
     }
@@ -853,25 +855,6 @@ impl crate::notation::MoveContext for CrowdPosition {
     }
     fn several_kinds(&self, color: Color, sq: Square) -> bool {
         self.kinds_at(color, sq).nth(1).is_some()
-    }
-}
-
-impl CrowdPosition {
-    /// SAN with check and mate marks. A join is written like a quiet move
-    /// to the square (`Nf3`, `ef3` for the e-pawn's diagonal join), never
-    /// with `x`: nothing is captured. So a piece that may capture or join a
-    /// lone enemy writes `Wxd5` for the capture and `Wd5` for the join.
-    pub fn san(&self, mv: Move) -> String {
-        let mut out = crate::notation::san_plain(self, mv);
-        let next = self.play(mv);
-        if next.is_check() {
-            out.push(if next.legal_moves().is_empty() {
-                '#'
-            } else {
-                '+'
-            });
-        }
-        out
     }
 }
 
@@ -896,105 +879,6 @@ fn royal_is_king(v: &Variant, color: Color) -> bool {
         && v.shape.squares().all(|sq| {
             t.capture.lame[sq.index()].is_empty() && t.capture.leaps[sq.index()] == ring(sq)
         })
-}
-
-// ---- Games ------------------------------------------------------------------
-
-/// A game of a crowd variant: start, moves and the positions they reach.
-#[derive(Clone, Debug)]
-pub struct CrowdGame {
-    positions: Vec<CrowdPosition>,
-    moves: Vec<Move>,
-}
-
-impl CrowdGame {
-    pub fn new(start: CrowdPosition) -> CrowdGame {
-        CrowdGame {
-            positions: vec![start],
-            moves: Vec::new(),
-        }
-    }
-    pub fn position(&self) -> &CrowdPosition {
-        self.positions.last().expect("a game has a position")
-    }
-    pub fn start(&self) -> &CrowdPosition {
-        &self.positions[0]
-    }
-    pub fn moves(&self) -> &[Move] {
-        &self.moves
-    }
-
-    /// Checkmate wins, stalemate as the variant says (a draw here), then
-    /// insufficient material ([`CrowdPosition::insufficient_material`]),
-    /// the fifty-move rule and repetition, as the variant file sets them.
-    pub fn outcome(&self) -> Option<crate::game::Outcome> {
-        use crate::game::{Outcome, Reason, Result as Res};
-        use crate::variant::StalemateResult;
-        let pos = self.position();
-        let v = pos.variant;
-        if let Some(winner) = pos.terminal() {
-            return Some(match winner {
-                Some(c) => Outcome {
-                    result: Res::Win(c),
-                    reason: Reason::Checkmate,
-                },
-                None => {
-                    let mover = pos.side;
-                    let result = match v.spec.stalemate {
-                        StalemateResult::Draw => Res::Draw,
-                        StalemateResult::Loss => Res::Win(mover.other()),
-                        StalemateResult::Win => Res::Win(mover),
-                    };
-                    Outcome {
-                        result,
-                        reason: Reason::Stalemate,
-                    }
-                }
-            });
-        }
-        if v.spec.insufficient_material && pos.insufficient_material() {
-            return Some(Outcome {
-                result: Res::Draw,
-                reason: Reason::InsufficientMaterial,
-            });
-        }
-        if v.spec.fifty_move_rule && pos.halfmove_clock >= 100 {
-            return Some(Outcome {
-                result: Res::Draw,
-                reason: Reason::FiftyMoves,
-            });
-        }
-        let seen = self
-            .positions
-            .iter()
-            .filter(|p| p.same_position(pos))
-            .count();
-        if v.spec.repetition > 0 && seen >= v.spec.repetition as usize {
-            return Some(Outcome {
-                result: Res::Draw,
-                reason: Reason::Repetition,
-            });
-        }
-        None
-    }
-
-    /// Plays a move if it is legal and the game is not over.
-    pub fn play(&mut self, mv: Move) -> Result<(), String> {
-        if let Some(o) = self.outcome() {
-            return Err(format!("the game is over: {o}"));
-        }
-        let pos = self.position();
-        if !pos.is_legal(mv) {
-            return Err(format!(
-                "{} is not a legal move",
-                crate::notation::uci(pos, mv)
-            ));
-        }
-        let next = pos.play(mv);
-        self.moves.push(mv);
-        self.positions.push(next);
-        Ok(())
-    }
 }
 
 /// Counts move paths to `depth` plies.

@@ -4,7 +4,8 @@
 //! The en passant square is written only when a capture there is possible.
 
 use crate::geometry::{Bitboard, Square};
-use crate::position::{Color, Kind, Position, PositionError, Setup};
+use crate::position::{Position, PositionError, Setup};
+use crate::types::{Color, Kind};
 use crate::variant::Variant;
 
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -53,7 +54,7 @@ pub(crate) enum Extension {
 pub(crate) struct Board {
     pub pieces: crate::position::Pieces,
     pub last_moved: [Bitboard; 2],
-    pub groups: Vec<(Square, Vec<crate::position::Piece>)>,
+    pub groups: Vec<(Square, Vec<crate::types::Piece>)>,
 }
 
 pub(crate) fn parse_board(
@@ -144,11 +145,11 @@ pub(crate) fn parse_board(
                 if ext != Extension::Crowd
                     && here
                         .iter()
-                        .any(|p: &crate::position::Piece| p.color == color)
+                        .any(|p: &crate::types::Piece| p.color == color)
                 {
                     return Err(PositionError::SquareTaken(shape.name(sq).to_string()).into());
                 }
-                here.push(crate::position::Piece { color, kind });
+                here.push(crate::types::Piece { color, kind });
                 out.pieces[color.index()][kind.index()] |= sq.bit();
                 k += 1;
                 if marks && group.get(k) == Some(&'\'') {

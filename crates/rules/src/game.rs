@@ -1,47 +1,217 @@
-//! A game: a variant, a start position and the moves played, with
-//! adjudication of the result and its reason.
+//! The families whose sides move in turn (turn-based and crowd): what a
+//! position must offer ([`TurnPosition`]), and a game over any such
+//! position, with adjudication written once ([`Game`]).
 
+use crate::crowd::CrowdPosition;
 use crate::fen::{self, FenError};
-use crate::notation::{self, NotationError};
-use crate::position::{Color, Move, Position};
+use crate::geometry::{Bitboard, Square};
+use crate::movegen::{self, MoveSink};
+use crate::notation::{self, MoveContext, NotationError};
+use crate::outcome::{Outcome, Reason};
+use crate::position::Position;
+use crate::simultaneous::SimError;
+use crate::types::{Color, Kind, Move, Special};
 use crate::variant::{StalemateResult, Variant};
+use crate::view::PieceView;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Result {
-    Win(Color),
-    Draw,
+/// A position of a family whose sides move in turn: what the rules, the
+/// engine's search and notation need of it.
+pub trait TurnPosition: PieceView + MoveContext + Clone + Send + Sync + 'static {
+    fn start(variant: &'static Variant) -> Self;
+    fn from_fen(variant: &'static Variant, text: &str) -> Result<Self, FenError>;
+    fn fen(&self) -> String;
+    fn side(&self) -> Color;
+    /// Zobrist key, equal for positions that repeat.
+    fn key(&self) -> u64;
+    /// Same pieces, side, rights and en passant: equal for repetition.
+    fn same_position(&self, other: &Self) -> bool;
+    fn in_check(&self) -> bool;
+    fn halfmove_clock(&self) -> u32;
+    fn fullmove_number(&self) -> u32;
+    /// Appends the legal moves; with `noisy_only`, only captures and promotions.
+    fn generate(&self, out: &mut Vec<Move>, noisy_only: bool);
+    fn has_legal_move(&self) -> bool;
+    fn is_legal(&self, mv: Move) -> bool;
+    fn make(&self, mv: Move) -> Self;
+    /// Passes the move (null-move pruning).
+    fn make_null(&self) -> Self;
+    /// The kind the move captures, if any.
+    fn victim(&self, mv: Move) -> Option<Kind> {
+        self.captured(mv)
+    }
+    /// The kind that moves.
+    fn moved_kind(&self, mv: Move) -> Kind {
+        self.mover_kind(mv)
+            .expect("a move starts on a piece of the side to move")
+    }
+    /// Neither side can ever mate, as the variant's rules count it (false
+    /// where the variant file turns the rule off).
+    fn insufficient_material(&self) -> bool;
+    /// True if a piece of `by` attacks `sq` with a capture power.
+    fn attacked_by(&self, sq: Square, by: Color) -> bool;
+    /// Perft per root move.
+    fn divide(&self, depth: u32) -> Vec<(Move, u64)>;
+
+    fn uci(&self, mv: Move) -> String {
+        notation::uci(self, mv)
+    }
+    /// Reads a move in coordinates.
+    fn parse_move(&self, text: &str) -> Result<Move, NotationError> {
+        notation::parse_uci(self, text)
+    }
+    /// SAN of a legal move, with check and mate marks.
+    fn san(&self, mv: Move) -> String {
+        let mut out = notation::san_plain(self, mv);
+        let next = self.make(mv);
+        if next.in_check() {
+            out.push(if next.has_legal_move() { '+' } else { '#' });
+        }
+        out
+    }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Reason {
-    Checkmate,
-    Stalemate,
-    FiftyMoves,
-    Repetition,
-    InsufficientMaterial,
+/// Keeps captures and promotions.
+struct NoisySink<'a> {
+    out: &'a mut Vec<Move>,
+    enemies: Bitboard,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Outcome {
-    pub result: Result,
-    pub reason: Reason,
-}
-
-impl std::fmt::Display for Outcome {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let score = match self.result {
-            Result::Win(Color::White) => "1-0",
-            Result::Win(Color::Black) => "0-1",
-            Result::Draw => "1/2-1/2",
+impl MoveSink for NoisySink<'_> {
+    #[inline]
+    fn piece_moves(&mut self, pos: &Position, from: Square, kind: Kind, dests: Bitboard) {
+        let v = pos.variant();
+        let keep = if v.kinds[kind.index()].pawn {
+            dests & (self.enemies | v.promotion_zone[pos.side_to_move().index()])
+        } else {
+            dests & self.enemies
         };
-        let why = match self.reason {
-            Reason::Checkmate => "checkmate",
-            Reason::Stalemate => "stalemate",
-            Reason::FiftyMoves => "fifty-move rule",
-            Reason::Repetition => "repetition",
-            Reason::InsufficientMaterial => "insufficient material",
-        };
-        write!(f, "{score} ({why})")
+        if keep.any() {
+            self.out.piece_moves(pos, from, kind, keep);
+        }
+    }
+    #[inline]
+    fn single(&mut self, _pos: &Position, mv: Move) {
+        if mv.special == Special::EnPassant {
+            self.out.push(mv);
+        }
+    }
+}
+
+impl TurnPosition for Position {
+    fn start(variant: &'static Variant) -> Position {
+        Position::start(variant)
+    }
+    fn from_fen(variant: &'static Variant, text: &str) -> Result<Position, FenError> {
+        fen::parse_position(variant, text)
+    }
+    fn fen(&self) -> String {
+        fen::write(self)
+    }
+    fn side(&self) -> Color {
+        self.side_to_move()
+    }
+    fn key(&self) -> u64 {
+        self.hash()
+    }
+    fn same_position(&self, other: &Position) -> bool {
+        Position::same_position(self, other)
+    }
+    fn in_check(&self) -> bool {
+        self.is_check()
+    }
+    fn halfmove_clock(&self) -> u32 {
+        Position::halfmove_clock(self)
+    }
+    fn fullmove_number(&self) -> u32 {
+        Position::fullmove_number(self)
+    }
+    fn generate(&self, out: &mut Vec<Move>, noisy_only: bool) {
+        if noisy_only {
+            let enemies = self.by_color(self.side_to_move().other());
+            movegen::generate(self, &mut NoisySink { out, enemies });
+        } else {
+            movegen::generate(self, out);
+        }
+    }
+    fn has_legal_move(&self) -> bool {
+        self.count_legal_moves() > 0
+    }
+    fn is_legal(&self, mv: Move) -> bool {
+        Position::is_legal(self, mv)
+    }
+    fn make(&self, mv: Move) -> Position {
+        self.play(mv)
+    }
+    fn make_null(&self) -> Position {
+        self.play_null()
+    }
+    fn insufficient_material(&self) -> bool {
+        self.variant().spec.insufficient_material && insufficient_material(self)
+    }
+    fn attacked_by(&self, sq: Square, by: Color) -> bool {
+        self.is_attacked(sq, by, Position::occupied(self))
+    }
+    fn divide(&self, depth: u32) -> Vec<(Move, u64)> {
+        crate::perft::divide(self, depth)
+    }
+}
+
+impl TurnPosition for CrowdPosition {
+    fn start(variant: &'static Variant) -> CrowdPosition {
+        CrowdPosition::start(variant)
+    }
+    fn from_fen(variant: &'static Variant, text: &str) -> Result<CrowdPosition, FenError> {
+        CrowdPosition::from_fen(variant, text)
+    }
+    fn fen(&self) -> String {
+        self.to_fen()
+    }
+    fn side(&self) -> Color {
+        self.side_to_move()
+    }
+    fn key(&self) -> u64 {
+        self.hash()
+    }
+    fn same_position(&self, other: &CrowdPosition) -> bool {
+        CrowdPosition::same_position(self, other)
+    }
+    fn in_check(&self) -> bool {
+        self.is_check()
+    }
+    fn halfmove_clock(&self) -> u32 {
+        CrowdPosition::halfmove_clock(self)
+    }
+    fn fullmove_number(&self) -> u32 {
+        CrowdPosition::fullmove_number(self)
+    }
+    fn generate(&self, out: &mut Vec<Move>, noisy_only: bool) {
+        let zone = self.variant().promotion_zone[self.side_to_move().index()];
+        out.extend(self.legal_moves().into_iter().filter(|&mv| {
+            !noisy_only
+                || mv.promotion.is_some() && zone.contains(mv.to)
+                || self.captured(mv).is_some()
+        }));
+    }
+    fn has_legal_move(&self) -> bool {
+        !self.legal_moves().is_empty()
+    }
+    fn is_legal(&self, mv: Move) -> bool {
+        CrowdPosition::is_legal(self, mv)
+    }
+    fn make(&self, mv: Move) -> CrowdPosition {
+        self.play(mv)
+    }
+    fn make_null(&self) -> CrowdPosition {
+        self.play_null()
+    }
+    fn insufficient_material(&self) -> bool {
+        self.variant().spec.insufficient_material && CrowdPosition::insufficient_material(self)
+    }
+    fn attacked_by(&self, sq: Square, by: Color) -> bool {
+        self.is_attacked(sq, by)
+    }
+    fn divide(&self, depth: u32) -> Vec<(Move, u64)> {
+        crate::crowd::divide(self, depth)
     }
 }
 
@@ -51,33 +221,40 @@ pub enum GameError {
     Fen(#[from] FenError),
     #[error("move {number}: {error}")]
     Move { number: usize, error: NotationError },
+    #[error("{0}")]
+    Turn(#[from] SimError),
     #[error("the game is over: {0}")]
     Over(Outcome),
+    /// A move where a turn is due, or the other way round.
+    #[error("{0}")]
+    WrongFamily(&'static str),
 }
 
+/// A game of a turn-based or crowd variant: its start, the moves played
+/// and the positions they reach.
 #[derive(Clone, Debug)]
-pub struct Game {
+pub struct Game<P> {
     moves: Vec<Move>,
-    positions: Vec<Position>,
+    positions: Vec<P>,
 }
 
-impl Game {
-    pub fn new(start: Position) -> Game {
+impl<P: TurnPosition> Game<P> {
+    pub fn new(start: P) -> Game<P> {
         Game {
             moves: Vec::new(),
             positions: vec![start],
         }
     }
 
-    pub fn from_fen(variant: &'static Variant, fen: &str) -> std::result::Result<Game, GameError> {
-        Ok(Game::new(fen::parse_position(variant, fen)?))
+    pub fn from_fen(variant: &'static Variant, fen: &str) -> Result<Game<P>, GameError> {
+        Ok(Game::new(P::from_fen(variant, fen)?))
     }
 
-    pub fn start(&self) -> &Position {
+    pub fn start(&self) -> &P {
         &self.positions[0]
     }
 
-    pub fn position(&self) -> &Position {
+    pub fn position(&self) -> &P {
         self.positions
             .last()
             .expect("a game always has its start position")
@@ -87,29 +264,40 @@ impl Game {
         &self.moves
     }
 
+    /// The start, then the position after each move.
+    pub fn positions(&self) -> &[P] {
+        &self.positions
+    }
+
     /// Plays a legal move; refuses moves once the game is decided.
-    pub fn play(&mut self, mv: Move) -> std::result::Result<(), GameError> {
+    pub fn play(&mut self, mv: Move) -> Result<(), GameError> {
         if let Some(outcome) = self.outcome() {
             return Err(GameError::Over(outcome));
         }
+        self.play_on(mv)
+    }
+
+    /// Plays a legal move even after the rules ended the game (an engine
+    /// told a line to analyse, a GUI that does not adjudicate).
+    pub fn play_on(&mut self, mv: Move) -> Result<(), GameError> {
         let pos = self.position();
         if !pos.is_legal(mv) {
             return Err(GameError::Move {
                 number: self.moves.len() + 1,
                 error: NotationError::Illegal {
-                    text: notation::uci(pos, mv),
+                    text: pos.uci(mv),
                     hint: None,
                 },
             });
         }
-        let next = pos.play(mv);
+        let next = pos.make(mv);
         self.moves.push(mv);
         self.positions.push(next);
         Ok(())
     }
 
     /// Plays a move given in SAN or coordinates.
-    pub fn play_text(&mut self, text: &str) -> std::result::Result<Move, GameError> {
+    pub fn play_text(&mut self, text: &str) -> Result<Move, GameError> {
         if let Some(outcome) = self.outcome() {
             return Err(GameError::Over(outcome));
         }
@@ -124,58 +312,41 @@ impl Game {
         Ok(mv)
     }
 
-    /// How many times the current position occurred since the last irreversible move.
+    /// How many times the current position has stood in this game.
     pub fn repetitions(&self) -> usize {
         let pos = self.position();
-        let window = pos.halfmove_clock() as usize + 1;
         self.positions
             .iter()
-            .rev()
-            .take(window)
             .filter(|p| p.same_position(pos))
             .count()
     }
 
-    /// The result if the game is over, with its reason.
+    /// The result if the rules end the game here, with its reason:
+    /// checkmate, stalemate (scored as the variant says), insufficient
+    /// material, the fifty-move rule, repetition, as the variant file sets them.
     pub fn outcome(&self) -> Option<Outcome> {
         let pos = self.position();
         let v = pos.variant();
-        if pos.count_legal_moves() == 0 {
-            let mover = pos.side_to_move();
-            return Some(if pos.is_check() {
-                Outcome {
-                    result: Result::Win(mover.other()),
-                    reason: Reason::Checkmate,
-                }
+        if !pos.has_legal_move() {
+            let mover = pos.side();
+            return Some(if pos.in_check() {
+                Outcome::win(mover.other(), Reason::Checkmate)
             } else {
-                let result = match v.spec.stalemate {
-                    StalemateResult::Draw => Result::Draw,
-                    StalemateResult::Loss => Result::Win(mover.other()),
-                    StalemateResult::Win => Result::Win(mover),
-                };
-                Outcome {
-                    result,
-                    reason: Reason::Stalemate,
+                match v.spec.stalemate {
+                    StalemateResult::Draw => Outcome::draw(Reason::Stalemate),
+                    StalemateResult::Loss => Outcome::win(mover.other(), Reason::Stalemate),
+                    StalemateResult::Win => Outcome::win(mover, Reason::Stalemate),
                 }
             });
         }
-        if v.spec.insufficient_material && insufficient_material(pos) {
-            return Some(Outcome {
-                result: Result::Draw,
-                reason: Reason::InsufficientMaterial,
-            });
+        if pos.insufficient_material() {
+            return Some(Outcome::draw(Reason::InsufficientMaterial));
         }
         if v.spec.fifty_move_rule && pos.halfmove_clock() >= 100 {
-            return Some(Outcome {
-                result: Result::Draw,
-                reason: Reason::FiftyMoves,
-            });
+            return Some(Outcome::draw(Reason::FiftyMoves));
         }
         if v.spec.repetition > 0 && self.repetitions() >= v.spec.repetition as usize {
-            return Some(Outcome {
-                result: Result::Draw,
-                reason: Reason::Repetition,
-            });
+            return Some(Outcome::draw(Reason::Repetition));
         }
         None
     }
@@ -187,12 +358,12 @@ pub fn insufficient_material(pos: &Position) -> bool {
     let v = pos.variant();
     let shape = v.shape;
     let mut minors = Vec::new();
-    for color in [Color::White, Color::Black] {
+    for color in Color::ALL {
         for (k, info) in v.kinds.iter().enumerate() {
             if info.royal {
                 continue;
             }
-            let bb = pos.pieces(color, crate::position::Kind(k as u8));
+            let bb = pos.pieces(color, Kind(k as u8));
             if bb.is_empty() {
                 continue;
             }
@@ -204,13 +375,12 @@ pub fn insufficient_material(pos: &Position) -> bool {
     }
     minors.len() <= 1 || (minors.iter().all(|m| m.0) && minors.iter().all(|m| m.1 == minors[0].1))
 }
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::variant::Registry;
 
-    fn game(fen: &str) -> Game {
+    fn game(fen: &str) -> Game<Position> {
         Game::from_fen(Registry::builtin().get("chess").unwrap(), fen).unwrap()
     }
 
@@ -221,19 +391,13 @@ mod tests {
         g.play_text("Rh8").unwrap();
         assert_eq!(
             g.outcome(),
-            Some(Outcome {
-                result: Result::Win(Color::White),
-                reason: Reason::Checkmate
-            })
+            Some(Outcome::win(Color::White, Reason::Checkmate))
         );
         assert!(matches!(g.play_text("Ka7"), Err(GameError::Over(_))));
         let stale = game("k7/8/1Q6/8/8/8/8/7K b - - 0 1");
         assert_eq!(
             stale.outcome(),
-            Some(Outcome {
-                result: Result::Draw,
-                reason: Reason::Stalemate
-            })
+            Some(Outcome::draw(Reason::Stalemate))
         );
     }
 

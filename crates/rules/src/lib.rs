@@ -1,6 +1,7 @@
 //! Parity's rules core: board geometry, Betza pieces, variants as data,
 //! positions, legal moves, notation and adjudication. No I/O, no threads.
 
+pub mod any;
 pub mod betza;
 pub mod crowd;
 pub mod fen;
@@ -8,16 +9,23 @@ pub mod game;
 pub mod geometry;
 pub mod movegen;
 pub mod notation;
+pub mod outcome;
 pub mod perft;
 pub mod position;
 pub mod record;
 pub mod simultaneous;
+pub mod types;
 pub mod variant;
+pub mod view;
 pub mod zobrist;
 
+pub use any::AnyGame;
 pub use fen::FenError;
-pub use game::{Game, GameError, Outcome};
+pub use game::{Game, GameError, TurnPosition};
+pub use outcome::{Outcome, Reason};
+pub use view::PieceView;
 pub use geometry::{Bitboard, Shape, Square};
 pub use notation::NotationError;
-pub use position::{Color, Kind, Move, Piece, Position, PositionError, Setup, Special};
-pub use variant::{Registry, Variant, VariantError};
+pub use position::{Position, PositionError, Setup};
+pub use types::{ByColor, Color, Kind, Move, Piece, Special};
+pub use variant::{HasVariant, Registry, Variant, VariantError};

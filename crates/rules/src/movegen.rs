@@ -7,7 +7,8 @@
 //! pseudo-legal move and looks at the king.
 
 use crate::geometry::{Bitboard, Square};
-use crate::position::{Kind, Move, Position, Special};
+use crate::position::Position;
+use crate::types::{Kind, Move, Special};
 use crate::variant::{CastlingStyle, Variant};
 
 /// Receives generated moves.

@@ -18,8 +18,9 @@
 //! legal moves and refused when it fits none or several.
 
 use crate::geometry::Square;
-use crate::position::{Color, Kind, Move, Position, Special};
-use crate::variant::{CastlingStyle, Variant};
+use crate::position::Position;
+use crate::types::{Color, Kind, Move, Special};
+use crate::variant::{CastlingStyle, HasVariant, Variant};
 
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum NotationError {
@@ -39,8 +40,7 @@ pub enum NotationError {
 }
 
 /// What notation needs from a position, seen by the side whose move is written.
-pub trait MoveContext {
-    fn variant(&self) -> &'static Variant;
+pub trait MoveContext: HasVariant {
     /// The side making the move.
     fn mover(&self) -> Color;
     fn legal(&self) -> Vec<Move>;
@@ -60,10 +60,13 @@ pub trait MoveContext {
     }
 }
 
-impl MoveContext for Position {
+impl HasVariant for Position {
     fn variant(&self) -> &'static Variant {
         Position::variant(self)
     }
+}
+
+impl MoveContext for Position {
     fn mover(&self) -> Color {
         self.side_to_move()
     }
@@ -203,20 +206,6 @@ fn illegal<C: MoveContext + ?Sized>(ctx: &C, text: &str, from: Option<Square>) -
         text: text.to_string(),
         hint,
     }
-}
-
-/// Standard algebraic notation of a legal move, with check and mate marks.
-pub fn san(pos: &Position, mv: Move) -> String {
-    let mut out = san_plain(pos, mv);
-    let next = pos.play(mv);
-    if next.is_check() {
-        out.push(if next.count_legal_moves() == 0 {
-            '#'
-        } else {
-            '+'
-        });
-    }
-    out
 }
 
 /// SAN without check marks (the simultaneous records note checks apart).
@@ -479,10 +468,30 @@ pub fn parse_san<C: MoveContext + ?Sized>(ctx: &C, text: &str) -> Result<Move, N
     pick(candidates)
 }
 
+/// Reads a move leniently against any family's move context: coordinates
+/// first (promotion letter in any case), then SAN (some engines castle
+/// as `O-O`). The error is the coordinate reader's.
+pub fn parse_lenient<C: MoveContext + ?Sized>(ctx: &C, text: &str) -> Result<Move, NotationError> {
+    let text = text.trim();
+    parse_uci(ctx, text)
+        .or_else(|first| {
+            // `e7e8Q` is read already; all upper case (`E7E8Q`) is not
+            // (an upper-case letter before lower-case squares names a
+            // crowd member, `Qd4d8`).
+            if !text.chars().any(|c| c.is_ascii_lowercase()) {
+                parse_uci(ctx, &text.to_ascii_lowercase()).map_err(|_| first)
+            } else {
+                Err(first)
+            }
+        })
+        .or_else(|first| parse_san(ctx, text).map_err(|_| first))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::fen::parse_position;
+    use crate::game::TurnPosition;
     use crate::variant::Registry;
 
     fn chess(fen: &str) -> Position {
@@ -521,7 +530,7 @@ mod tests {
         let v = reg.add_text("diag.toml", text).unwrap();
         let pos = parse_position(v, "4k3/8/8/8/8/8/2P1P3/4K3 w - - 0 1").unwrap();
         let from_c = parse_uci(&pos, "c2d3").unwrap();
-        assert_eq!(san(&pos, from_c), "cd3");
+        assert_eq!(pos.san(from_c), "cd3");
         assert_eq!(parse_san(&pos, "cd3").unwrap(), from_c);
         assert!(matches!(
             parse_san(&pos, "d3"),
@@ -592,7 +601,7 @@ mod tests {
         let e4 = parse_san(&pos, "e4").unwrap();
         assert_eq!(e4.special, Special::DoubleStep);
         for mv in moves {
-            assert_eq!(parse_san(&pos, &san(&pos, mv)), Ok(mv));
+            assert_eq!(parse_san(&pos, &pos.san(mv)), Ok(mv));
         }
     }
 
@@ -602,28 +611,28 @@ mod tests {
         let short = parse_uci(&pos, "e1g1").unwrap();
         assert!(short.is_castle());
         assert_eq!(parse_uci(&pos, "e1h1").unwrap(), short);
-        assert_eq!(san(&pos, short), "O-O");
+        assert_eq!(pos.san(short), "O-O");
         assert_eq!(parse_san(&pos, "0-0").unwrap(), short);
-        assert_eq!(san(&pos, parse_san(&pos, "O-O-O").unwrap()), "O-O-O");
+        assert_eq!(pos.san(parse_san(&pos, "O-O-O").unwrap()), "O-O-O");
     }
 
     #[test]
     fn san_disambiguation_checks_and_promotion() {
         let pos = chess("1k6/4P3/8/8/8/8/K7/R6R w - - 0 1");
         let mv = parse_san(&pos, "Rad1").unwrap();
-        assert_eq!(san(&pos, mv), "Rad1");
+        assert_eq!(pos.san(mv), "Rad1");
         assert!(matches!(
             parse_san(&pos, "Rd1"),
             Err(NotationError::Ambiguous { .. })
         ));
         let promo = parse_san(&pos, "e8=Q").unwrap();
-        assert_eq!(san(&pos, promo), "e8=Q+");
+        assert_eq!(pos.san(promo), "e8=Q+");
         assert_eq!(parse_san(&pos, "e8Q+").unwrap(), promo);
         assert!(matches!(
             parse_san(&pos, "e8=X"),
             Err(NotationError::UnknownPiece('X'))
         ));
         let mate = chess("k7/8/1K6/8/8/8/8/7R w - - 0 1");
-        assert_eq!(san(&mate, parse_san(&mate, "Rh8").unwrap()), "Rh8#");
+        assert_eq!(mate.san(parse_san(&mate, "Rh8").unwrap()), "Rh8#");
     }
 }

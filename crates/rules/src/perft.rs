@@ -1,7 +1,8 @@
 //! Perft: counting move paths, the standard correctness check of a move
 //! generator. The last ply is counted from destination sets, not played.
 
-use crate::position::{Move, Position};
+use crate::position::Position;
+use crate::types::Move;
 
 pub fn perft(pos: &Position, depth: u32) -> u64 {
     let mut buffers = vec![Vec::with_capacity(256); depth as usize];

@@ -8,11 +8,11 @@
 
 use std::fmt::Write as _;
 
-use crate::fen;
+use crate::any::{AnyGame, Step};
 use crate::notation::{self, MoveContext};
-use crate::position::{Color, Move, Position};
 use crate::simultaneous::{CheckKind, SideNotes, SimGame, SimPosition};
-use crate::variant::{Family, Registry, Variant};
+use crate::types::{Color, Move};
+use crate::variant::{Registry, Variant};
 
 /// A record read from text: its tags and its move tokens, not yet checked
 /// against any rules.
@@ -154,14 +154,6 @@ pub fn parse(text: &str) -> Result<Record, RecordError> {
     Ok(Record { tags, moves })
 }
 
-/// A replayed game of any family.
-#[derive(Clone, Debug)]
-pub enum Replayed {
-    TurnBased(crate::game::Game),
-    Simultaneous(SimGame),
-    Crowd(crate::crowd::CrowdGame),
-}
-
 /// The variant a record names (`chess` when it names none).
 pub fn variant_of(registry: &Registry, record: &Record) -> Result<&'static Variant, RecordError> {
     let id = record.tag("Variant").unwrap_or("chess");
@@ -170,147 +162,99 @@ pub fn variant_of(registry: &Registry, record: &Record) -> Result<&'static Varia
         .map_err(|e| RecordError::Variant(e.to_string()))
 }
 
-/// Replays a simultaneous record turn by turn, calling `each` after every
-/// turn; stops at the first unreadable or illegal move.
-pub fn replay_simultaneous(
+/// Replays a record step by step, calling `each` with the game after
+/// every move (or turn); stops at the first unreadable or illegal move.
+pub fn replay_with(
     variant: &'static Variant,
     record: &Record,
-    mut each: impl FnMut(u32, &[Move; 2], &SimPosition, &[SideNotes; 2]),
-) -> Result<SimGame, RecordError> {
-    let start = match record.tag("FEN") {
-        Some(f) => {
-            SimPosition::from_fen(variant, f).map_err(|e| RecordError::Start(e.to_string()))?
+    mut each: impl FnMut(&AnyGame, &Step),
+) -> Result<AnyGame, RecordError> {
+    let mut game = AnyGame::from_fen(variant, record.tag("FEN"))
+        .map_err(|e| RecordError::Start(e.to_string()))?;
+    if game.is_simultaneous() {
+        for pair in record.moves.chunks(2) {
+            let step = replay_turn(&mut game, pair)?;
+            each(&game, &step);
         }
-        None => SimPosition::start(variant),
-    };
-    let mut game = SimGame::new(start);
-    for pair in record.moves.chunks(2) {
-        let turn = game.position().turn_number();
-        let [w, b] = pair else {
-            return Err(RecordError::Turn {
+    } else {
+        for token in &record.moves {
+            let (turn, side) = (game.turn(), game.to_move().expect("a side moves"));
+            let fail = |reason: String| RecordError::Move {
                 turn,
-                reason: format!("`{}` has no black move beside it", pair[0].text),
+                side,
+                text: token.text.clone(),
+                reason,
+            };
+            let mv = game
+                .parse_san(side, &token.text)
+                .or_else(|san| game.parse_uci(side, &token.text).map_err(|_| san))
+                .map_err(|e| fail(e.to_string()))?;
+            game.play(mv).map_err(|e| fail(e.to_string()))?;
+            each(&game, &Step::Move {
+                number: turn,
+                color: side,
+                mv,
             });
-        };
-        if w.number != turn || b.number != turn {
-            return Err(RecordError::Turn {
-                turn,
-                reason: format!("expected turn {turn}, found number {}", w.number),
-            });
         }
-        if let Some(o) = game.outcome() {
-            return Err(RecordError::Turn {
-                turn,
-                reason: format!("the game was already over: {o}"),
-            });
-        }
-        let pos = *game.position();
-        let mut moves = [w, b].map(|_| None);
-        for (side, token) in [(Color::White, w), (Color::Black, b)] {
-            let mv = read_move(&pos.side(side), &token.text).map_err(|reason| {
-                let reason = explain_simultaneous(&pos, side, &token.text).unwrap_or(reason);
-                RecordError::Move {
-                    turn,
-                    side,
-                    text: token.text.clone(),
-                    reason,
-                }
-            })?;
-            moves[side.index()] = Some(mv);
-        }
-        let moves = moves.map(|m| m.expect("both sides read"));
-        let notes = game
-            .play(moves[0], moves[1])
-            .map_err(|e| RecordError::Turn {
-                turn,
-                reason: e.to_string(),
-            })?;
-        each(turn, &moves, game.position(), &notes);
     }
     Ok(game)
 }
 
-/// Replays a turn-based record, calling `each` after every ply.
-pub fn replay_turn_based(
-    variant: &'static Variant,
-    record: &Record,
-    mut each: impl FnMut(u32, Color, Move, &Position),
-) -> Result<crate::game::Game, RecordError> {
-    let start = match record.tag("FEN") {
-        Some(f) => {
-            fen::parse_position(variant, f).map_err(|e| RecordError::Start(e.to_string()))?
-        }
-        None => Position::start(variant),
+/// Reads and plays one simultaneous turn, a pair of move tokens.
+fn replay_turn(game: &mut AnyGame, pair: &[MoveToken]) -> Result<Step, RecordError> {
+    let AnyGame::Simultaneous(sim) = game else {
+        unreachable!("called for simultaneous games")
     };
-    let mut game = crate::game::Game::new(start);
-    for token in &record.moves {
-        let pos = *game.position();
-        let (turn, side) = (pos.fullmove_number(), pos.side_to_move());
-        let mv = read_move(&pos, &token.text).map_err(|reason| RecordError::Move {
+    let turn = sim.position().turn_number();
+    let [w, b] = pair else {
+        return Err(RecordError::Turn {
             turn,
-            side,
-            text: token.text.clone(),
-            reason,
-        })?;
-        game.play(mv).map_err(|e| RecordError::Move {
+            reason: format!("`{}` has no black move beside it", pair[0].text),
+        });
+    };
+    if w.number != turn || b.number != turn {
+        return Err(RecordError::Turn {
             turn,
-            side,
-            text: token.text.clone(),
+            reason: format!("expected turn {turn}, found number {}", w.number),
+        });
+    }
+    if let Some(o) = sim.outcome() {
+        return Err(RecordError::Turn {
+            turn,
+            reason: format!("the game was already over: {o}"),
+        });
+    }
+    let pos = *sim.position();
+    let read = |side: Color, token: &MoveToken| {
+        read_move(&pos.side(side), &token.text).map_err(|reason| {
+            let reason = explain_simultaneous(&pos, side, &token.text).unwrap_or(reason);
+            RecordError::Move {
+                turn,
+                side,
+                text: token.text.clone(),
+                reason,
+            }
+        })
+    };
+    let moves = [read(Color::White, w)?, read(Color::Black, b)?];
+    let notes = sim
+        .play(moves[0], moves[1])
+        .map_err(|e| RecordError::Turn {
+            turn,
             reason: e.to_string(),
         })?;
-        each(turn, side, mv, game.position());
-    }
-    Ok(game)
-}
-
-/// Replays a record of a crowd variant (ordinary movetext; a FEN tag may
-/// hold crowds), calling `each(move number, side, move, position after)`.
-pub fn replay_crowd(
-    variant: &'static Variant,
-    record: &Record,
-    mut each: impl FnMut(u32, Color, Move, &crate::crowd::CrowdPosition),
-) -> Result<crate::crowd::CrowdGame, RecordError> {
-    use crate::crowd::{CrowdGame, CrowdPosition};
-    let start = match record.tag("FEN") {
-        Some(f) => {
-            CrowdPosition::from_fen(variant, f).map_err(|e| RecordError::Start(e.to_string()))?
-        }
-        None => CrowdPosition::start(variant),
-    };
-    let mut game = CrowdGame::new(start);
-    for token in &record.moves {
-        let pos = game.position().clone();
-        let (turn, side) = (pos.fullmove_number(), pos.side_to_move());
-        let mv = read_move(&pos, &token.text).map_err(|reason| RecordError::Move {
-            turn,
-            side,
-            text: token.text.clone(),
-            reason,
-        })?;
-        game.play(mv).map_err(|reason| RecordError::Move {
-            turn,
-            side,
-            text: token.text.clone(),
-            reason,
-        })?;
-        each(turn, side, mv, game.position());
-    }
-    Ok(game)
+    Ok(Step::Turn {
+        number: turn,
+        moves,
+        notes,
+    })
 }
 
 /// Replays a record of any variant.
-pub fn replay(registry: &Registry, text: &str) -> Result<Replayed, RecordError> {
+pub fn replay(registry: &Registry, text: &str) -> Result<AnyGame, RecordError> {
     let record = parse(text)?;
     let variant = variant_of(registry, &record)?;
-    Ok(match variant.spec.family {
-        Family::TurnBased => {
-            Replayed::TurnBased(replay_turn_based(variant, &record, |_, _, _, _| {})?)
-        }
-        Family::Simultaneous => {
-            Replayed::Simultaneous(replay_simultaneous(variant, &record, |_, _, _, _| {})?)
-        }
-        Family::Crowd => Replayed::Crowd(replay_crowd(variant, &record, |_, _, _, _| {})?),
-    })
+    replay_with(variant, &record, |_, _| {})
 }
 
 /// Why a simultaneous move that reads as nothing legal is refused, when the
@@ -335,7 +279,7 @@ fn read_move<C: MoveContext + ?Sized>(ctx: &C, text: &str) -> Result<Move, Strin
 
 /// The annotations of one side's move, in words.
 pub fn describe(variant: &Variant, notes: &SideNotes) -> String {
-    let name = |k: crate::position::Kind| variant.kinds[k.index()].name.to_lowercase();
+    let name = |k: crate::types::Kind| variant.kinds[k.index()].name.to_lowercase();
     let mut parts = Vec::new();
     if notes.castled {
         parts.push("castles".to_string());
@@ -576,7 +520,7 @@ mod tests {
         // Each pawn tries to take the other: both fail and swap squares.
         assert!(text.contains("2. exd5 dxe4 {white: mutual failed capture (swap); black: mutual failed capture (swap)}"), "{text}");
         assert!(text.contains("3. Nf3 Qxd5 {black: takes pawn}"), "{text}");
-        let Replayed::Simultaneous(again) = replay(&reg, &text).unwrap() else {
+        let AnyGame::Simultaneous(again) = replay(&reg, &text).unwrap() else {
             panic!("family")
         };
         assert_eq!(again.position(), game.position());
@@ -585,7 +529,7 @@ mod tests {
     #[test]
     fn turn_based_replay() {
         let reg = Registry::builtin();
-        let Replayed::TurnBased(g) = replay(&reg, "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6\n").unwrap()
+        let AnyGame::TurnBased(g) = replay(&reg, "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6\n").unwrap()
         else {
             panic!("family")
         };

@@ -3,7 +3,9 @@
 //! Both sides choose a move on the same position; [`SimPosition::resolve`]
 //! applies the pair. A square may hold one white and one black piece at once,
 //! and each side's last-moved pieces are part of the state (the waiting
-//! rule). Everything here follows `../shared/rules/RULINGS.md`.
+//! rule). Everything here follows the rulings in `docs/rules/rulings.md`
+//! (sections `simultaneous-variants-common-model`, `parity`,
+//! `parity-single` and `move-neutral`).
 
 use std::fmt;
 
@@ -11,7 +13,10 @@ use serde::Deserialize;
 
 use crate::fen::FenError;
 use crate::geometry::{Bitboard, Square};
-use crate::position::{Color, EnPassant, Kind, Move, Pieces, Setup, Special};
+use crate::game::GameError;
+use crate::outcome::{Outcome, Reason};
+use crate::position::{Pieces, Setup};
+use crate::types::{Color, EnPassant, Kind, Move, Special};
 use crate::variant::Variant;
 
 /// The rules that tell the three simultaneous variants apart.
@@ -808,52 +813,10 @@ impl SimPosition {
     }
 }
 
-/// Why a simultaneous game ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SimReason {
-    /// A side had no legal move at the start of a turn (parity: this covers
-    /// checkmate, stalemate and having only the waiting piece).
-    NoLegalMove,
-    Checkmate,
-    BothCheckmated,
-    Stalemate,
-    KingsShareSquare,
-    FiftyTurns,
-    Repetition,
-    DeadPosition,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct SimOutcome {
-    pub winner: Option<Color>,
-    pub reason: SimReason,
-}
-
-impl fmt::Display for SimOutcome {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let score = match self.winner {
-            Some(Color::White) => "1-0",
-            Some(Color::Black) => "0-1",
-            None => "1/2-1/2",
-        };
-        let why = match self.reason {
-            SimReason::NoLegalMove => "no legal move",
-            SimReason::Checkmate => "checkmate",
-            SimReason::BothCheckmated => "both checkmated",
-            SimReason::Stalemate => "stalemate",
-            SimReason::KingsShareSquare => "kings on one square",
-            SimReason::FiftyTurns => "fifty turns without capture or pawn move",
-            SimReason::Repetition => "repetition",
-            SimReason::DeadPosition => "kings alone",
-        };
-        write!(f, "{score} ({why})")
-    }
-}
-
 impl SimPosition {
     /// The outcome at the start of this turn, leaving out repetition (which
     /// needs the game's history; see [`SimGame`]).
-    pub fn outcome(&self) -> Option<SimOutcome> {
+    pub fn outcome(&self) -> Option<Outcome> {
         self.outcome_with_counts(
             [Color::White, Color::Black].map(|c| usize::from(self.has_legal_move(c))),
         )
@@ -861,30 +824,21 @@ impl SimPosition {
 
     /// [`SimPosition::outcome`] for a caller that has already generated the
     /// legal moves of both sides: `counts` are their numbers.
-    pub fn outcome_with_counts(&self, counts: [usize; 2]) -> Option<SimOutcome> {
+    pub fn outcome_with_counts(&self, counts: [usize; 2]) -> Option<Outcome> {
         let draw = |reason| {
-            Some(SimOutcome {
-                winner: None,
-                reason,
-            })
+            Some(Outcome::draw(reason))
         };
         if self.king(Color::White) == self.king(Color::Black) {
-            return draw(SimReason::KingsShareSquare);
+            return draw(Reason::KingsShareSquare);
         }
         match self.rules.check {
             CheckModel::Parity => match counts {
-                [0, 0] => return draw(SimReason::NoLegalMove),
+                [0, 0] => return draw(Reason::NoLegalMove),
                 [0, _] => {
-                    return Some(SimOutcome {
-                        winner: Some(Color::Black),
-                        reason: SimReason::NoLegalMove,
-                    })
+                    return Some(Outcome::win(Color::Black, Reason::NoLegalMove))
                 }
                 [_, 0] => {
-                    return Some(SimOutcome {
-                        winner: Some(Color::White),
-                        reason: SimReason::NoLegalMove,
-                    })
+                    return Some(Outcome::win(Color::White, Reason::NoLegalMove))
                 }
                 _ => {}
             },
@@ -894,20 +848,14 @@ impl SimPosition {
                 let stalemated = [Color::White, Color::Black]
                     .map(|c| counts[c.index()] == 0 && !self.in_check(c));
                 match mated {
-                    [true, true] => return draw(SimReason::BothCheckmated),
+                    [true, true] => return draw(Reason::BothCheckmated),
                     [true, false] => {
-                        return Some(SimOutcome {
-                            winner: Some(Color::Black),
-                            reason: SimReason::Checkmate,
-                        })
+                        return Some(Outcome::win(Color::Black, Reason::Checkmate))
                     }
                     [false, true] => {
-                        return Some(SimOutcome {
-                            winner: Some(Color::White),
-                            reason: SimReason::Checkmate,
-                        })
+                        return Some(Outcome::win(Color::White, Reason::Checkmate))
                     }
-                    _ if stalemated[0] || stalemated[1] => return draw(SimReason::Stalemate),
+                    _ if stalemated[0] || stalemated[1] => return draw(Reason::Stalemate),
                     _ => {}
                 }
             }
@@ -917,10 +865,10 @@ impl SimPosition {
             .iter()
             .all(|&c| self.occupied[c.index()] == self.pieces(c, royal));
         if only_kings {
-            return draw(SimReason::DeadPosition);
+            return draw(Reason::InsufficientMaterial);
         }
         if self.variant.spec.fifty_move_rule && self.clock >= 50 {
-            return draw(SimReason::FiftyTurns);
+            return draw(Reason::FiftyMoves);
         }
         None
     }
@@ -955,47 +903,37 @@ impl SimGame {
         &self.positions
     }
 
-    pub fn outcome(&self) -> Option<SimOutcome> {
+    /// How many times the current position has stood in this game.
+    pub fn repetitions(&self) -> usize {
+        let pos = self.position();
+        self.positions.iter().filter(|p| p.same_state(pos)).count()
+    }
+
+    /// The result if the rules end the game at the start of this turn.
+    pub fn outcome(&self) -> Option<Outcome> {
         let pos = self.position();
         if let Some(o) = pos.outcome() {
             return Some(o);
         }
-        let window = pos.clock as usize + 1;
-        let seen = self
-            .positions
-            .iter()
-            .rev()
-            .take(window)
-            .filter(|p| p.same_state(pos))
-            .count();
         let needed = pos.variant.spec.repetition as usize;
-        (needed > 0 && seen >= needed).then_some(SimOutcome {
-            winner: None,
-            reason: SimReason::Repetition,
-        })
+        (needed > 0 && self.repetitions() >= needed).then_some(Outcome::draw(Reason::Repetition))
     }
 
     /// Plays a turn; refuses it if the game is over or a move is illegal.
-    pub fn play(&mut self, white: Move, black: Move) -> Result<[SideNotes; 2], SimGameError> {
+    pub fn play(&mut self, white: Move, black: Move) -> Result<[SideNotes; 2], GameError> {
         if let Some(o) = self.outcome() {
-            return Err(SimGameError::Over(o));
+            return Err(GameError::Over(o));
         }
-        let turn = self
-            .position()
-            .resolve(white, black)
-            .map_err(SimGameError::Move)?;
+        self.play_on(white, black)
+    }
+
+    /// Plays a turn even after the rules ended the game (see [`crate::Game::play_on`]).
+    pub fn play_on(&mut self, white: Move, black: Move) -> Result<[SideNotes; 2], GameError> {
+        let turn = self.position().resolve(white, black)?;
         self.positions.push(turn.position);
         self.turns.push(([white, black], turn.notes));
         Ok(turn.notes)
     }
-}
-
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum SimGameError {
-    #[error("the game is over: {0}")]
-    Over(SimOutcome),
-    #[error("{0}")]
-    Move(SimError),
 }
 
 // ---- Simultaneous FEN ----------------------------------------------------
@@ -1259,10 +1197,19 @@ impl SimPosition {
     }
 }
 
-impl crate::notation::MoveContext for SimSide<'_> {
+impl crate::variant::HasVariant for SimSide<'_> {
     fn variant(&self) -> &'static Variant {
         self.position.variant
     }
+}
+
+impl crate::variant::HasVariant for SimPosition {
+    fn variant(&self) -> &'static Variant {
+        self.variant
+    }
+}
+
+impl crate::notation::MoveContext for SimSide<'_> {
     fn mover(&self) -> Color {
         self.color
     }

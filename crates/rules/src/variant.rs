@@ -9,7 +9,8 @@ use serde::Deserialize;
 
 use crate::betza::{self, MoveRule};
 use crate::geometry::{Bitboard, Shape, Square};
-use crate::position::{Color, Kind, MAX_KINDS};
+use crate::position::MAX_KINDS;
+use crate::types::{Color, Kind};
 
 /// How a variant's turns work. The crowd family comes with its own module.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
@@ -1108,4 +1109,10 @@ mod tests {
         assert_eq!(v.kind(v.kind_by_letter('N').unwrap()).name, "Nightrider");
         assert_eq!(v.spec.start_fen, reg.get("chess").unwrap().spec.start_fen);
     }
+}
+
+/// Anything that belongs to one variant: positions and the views of them
+/// that notation and evaluation read.
+pub trait HasVariant {
+    fn variant(&self) -> &'static Variant;
 }

@@ -4,7 +4,7 @@ use rand_chacha::rand_core::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use crate::geometry::{Square, MAX_SQUARES};
-use crate::position::{Color, Kind};
+use crate::types::{Color, Kind};
 
 /// Random keys for one variant's pieces and squares.
 #[derive(Debug)]

@@ -1,11 +1,12 @@
-//! `safety-in-numbers`: every example of Betza's article, the RULINGS cases,
-//! and property tests on random play.
+//! `safety-in-numbers`: every example of Betza's article, the cases of
+//! `docs/rules/rulings.md#safety-in-numbers`, and property tests on
+//! random play.
 
 mod common;
 
 use common::warden;
 use parity_rules::crowd::CrowdPosition;
-use parity_rules::{notation, Color, Move, Piece, Registry, Square, Variant};
+use parity_rules::{notation, AnyGame, Color, Game, Move, Outcome, Piece, Reason, Registry, Square, TurnPosition, Variant};
 use proptest::prelude::*;
 use rand_chacha::rand_core::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -250,7 +251,7 @@ fn notation_of_joins_and_crowd_exits() {
 fn records_replay() {
     let reg = Registry::builtin();
     let replay = |text: &str| match parity_rules::record::replay(&reg, text).unwrap() {
-        parity_rules::record::Replayed::Crowd(g) => g,
+        AnyGame::Crowd(g) => g,
         _ => panic!("family"),
     };
     // 2. e5 joins the black pawn: no blockade.
@@ -261,7 +262,7 @@ fn records_replay() {
     let g = replay("[Variant \"safety-in-numbers\"]\n1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7#\n");
     assert_eq!(
         g.outcome().map(|o| o.reason),
-        Some(parity_rules::game::Reason::Checkmate)
+        Some(Reason::Checkmate)
     );
     // The queen in the crowd guards d8, so the king may not take the rook.
     let with_crowd = "[Variant \"safety-in-numbers\"]\n[FEN \"4k3/8/8/8/3(QRp)4/8/8/4K3 w - - 0 1\"]\n1. Rd8+ Kf7\n";
@@ -289,9 +290,10 @@ fn warden_pos(fen: &str) -> CrowdPosition {
 
 #[test]
 fn two_powers_reaching_a_lone_enemy_capture_or_join() {
-    // RULINGS rule 2: the Warden moves as a rook and captures as a king. On
-    // c5 (orthogonal neighbour) both powers reach the lone pawn: take or join.
-    // On e6 only the capture power reaches; on d7 only the move power.
+    // Rule 2 (docs/rules/rulings.md#safety-in-numbers-where-a-piece-may-go):
+    // the Warden moves as a rook and captures as a king. On c5 (orthogonal
+    // neighbour) both powers reach the lone pawn: take or join. On e6 only
+    // the capture power reaches; on d7 only the move power.
     let p = warden_pos("4k3/3n4/4b3/2pW4/8/8/7K/8 w - - 0 1");
     let to_c5 = moves_to(&p, "c5");
     assert_eq!(to_c5.len(), 2);
@@ -401,11 +403,15 @@ fn joins_replay_from_records() {
         let text = format!(
             "[Variant \"crowd-warden\"]\n[FEN \"4k3/3n4/4b3/2pW4/8/8/7K/8 w - - 0 1\"]\n{moves}\n"
         );
-        parity_rules::record::replay_crowd(
+        let game = parity_rules::record::replay_with(
             v,
             &parity_rules::record::parse(&text).unwrap(),
-            |_, _, _, _| {},
-        )
+            |_, _| {},
+        );
+        game.map(|g| match g {
+            AnyGame::Crowd(g) => g,
+            _ => panic!("family"),
+        })
     };
     assert_eq!(
         letters(replay("1. Wc5 Nb6").unwrap().position(), "c5"),
@@ -427,15 +433,10 @@ fn joins_replay_from_records() {
 
 #[test]
 fn insufficient_material_ends_the_game() {
-    use parity_rules::crowd::CrowdGame;
-    use parity_rules::game::{Reason, Result as Res};
     let outcome = |v: &'static Variant, fen: &str| {
-        CrowdGame::new(CrowdPosition::from_fen(v, fen).unwrap()).outcome()
+        Game::new(CrowdPosition::from_fen(v, fen).unwrap()).outcome()
     };
-    let dead = Some(parity_rules::Outcome {
-        result: Res::Draw,
-        reason: Reason::InsufficientMaterial,
-    });
+    let dead = Some(Outcome::draw(Reason::InsufficientMaterial));
     for fen in [
         "k7/8/8/8/8/8/8/K7 w - - 0 1",
         "k7/8/8/8/8/8/8/KN6 w - - 0 1",
@@ -460,7 +461,7 @@ fn insufficient_material_ends_the_game() {
     // The Warden is no minor.
     assert_eq!(outcome(warden(), "k7/8/8/8/8/8/8/KW6 w - - 0 1"), None);
     // A capture that leaves king and knight against king ends the game.
-    let mut g = CrowdGame::new(pos("k7/8/8/8/8/8/1r6/KN6 w - - 0 1"));
+    let mut g = Game::new(pos("k7/8/8/8/8/8/1r6/KN6 w - - 0 1"));
     g.play(notation::parse_uci(g.position(), "a1b2").unwrap())
         .unwrap();
     assert_eq!(g.outcome(), dead);

@@ -1,7 +1,8 @@
 //! A slow, independent reference for `safety-in-numbers`: a mailbox board
 //! (a list of pieces per square), chess pieces and the test variant's
-//! Warden (`tests/data/crowd-warden.toml`, `mRcK`) written out by hand, the
-//! RULINGS read literally. Its perft counts must equal the crate's.
+//! Warden (`tests/data/crowd-warden.toml`, `mRcK`) written out by hand,
+//! `docs/rules/rulings.md#safety-in-numbers` read literally. Its perft
+//! counts must equal the crate's.
 
 mod common;
 

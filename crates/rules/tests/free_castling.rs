@@ -5,6 +5,7 @@
 //! does not matter if any squares in between are occupied or under attack."
 //! No peer models this, so each count here is derived by hand in a comment.
 
+use parity_rules::TurnPosition;
 use parity_rules::{fen, notation, perft::perft, Position, Registry};
 
 fn parity12(fen_text: &str) -> Position {
@@ -46,12 +47,12 @@ fn castling_to_the_next_square_is_not_a_king_step() {
     let castle = notation::parse_uci(&pos, "g1h1l1").unwrap();
     assert!(!step.is_castle() && castle.is_castle());
     assert_ne!(step, castle);
-    assert_eq!(notation::san(&pos, step), "Kh1");
+    assert_eq!(pos.san(step), "Kh1");
     // The rook lands on g1 and checks the black king down the g-file.
-    assert_eq!(notation::san(&pos, castle), "O-O@h1+");
+    assert_eq!(pos.san(castle), "O-O@h1+");
     assert_eq!(notation::parse_san(&pos, "O-O@h1").unwrap(), castle);
     assert_eq!(
-        notation::san(&pos, notation::parse_uci(&pos, "g1c1a1").unwrap()),
+        pos.san(notation::parse_uci(&pos, "g1c1a1").unwrap()),
         "O-O-O@c1+"
     );
     // Plain "O-O" names four moves here, so it is refused as ambiguous.

@@ -16,8 +16,10 @@
 //! this test failing.
 
 use parity_rules::record::{self, Record};
+use parity_rules::any::{AnyGame, Step};
+use parity_rules::{Outcome, Reason};
 use parity_rules::simultaneous::{
-    CheckKind, SideNotes, SimGame, SimOutcome, SimPosition, SimReason,
+    CheckKind, SideNotes, SimGame, SimPosition,
 };
 use parity_rules::{Color, Move, Registry, Square, Variant};
 
@@ -28,7 +30,7 @@ const PARITY_LONG: &str = include_str!("../../../games/parity-long.pgn");
 const MOVE_NEUTRAL_SHORT: &str = include_str!("../../../games/move-neutral-short.pgn");
 
 /// One replayed turn: the moves, the position after it and the notes.
-struct Step {
+struct TurnStep {
     moves: [Move; 2],
     /// The position before the turn (where both moves were chosen).
     before: SimPosition,
@@ -40,11 +42,11 @@ struct Replay {
     variant: &'static Variant,
     game: SimGame,
     /// `steps[n - 1]` is turn `n`.
-    steps: Vec<Step>,
+    steps: Vec<TurnStep>,
 }
 
 impl Replay {
-    fn turn(&self, n: u32) -> &Step {
+    fn turn(&self, n: u32) -> &TurnStep {
         &self.steps[n as usize - 1]
     }
     fn sq(&self, name: &str) -> Square {
@@ -82,15 +84,23 @@ fn replay(text: &str, expected_variant: &str) -> (Replay, Record) {
         Some(f) => SimPosition::from_fen(variant, f).expect("FEN tag"),
         None => SimPosition::start(variant),
     };
-    let game = record::replay_simultaneous(variant, &record, |turn, moves, pos, notes| {
-        assert_eq!(turn as usize, steps.len() + 1, "turns arrive in order");
-        steps.push(Step {
-            moves: *moves,
+    let game = record::replay_with(variant, &record, |game, step| {
+        let (AnyGame::Simultaneous(g), &Step::Turn { number, moves, notes }) = (game, step) else {
+            panic!("a simultaneous game replays by turns");
+        };
+        assert_eq!(number as usize, steps.len() + 1, "turns arrive in order");
+        let pos = *g.position();
+        steps.push(TurnStep {
+            moves,
             before,
-            after: *pos,
-            notes: *notes,
+            after: pos,
+            notes,
         });
-        before = *pos;
+        before = pos;
+    })
+    .map(|g| match g {
+        AnyGame::Simultaneous(g) => g,
+        _ => panic!("family"),
     })
     .unwrap_or_else(|e| panic!("{expected_variant} game does not replay: {e}"));
     (
@@ -160,9 +170,9 @@ fn parity_long_game_replays_to_a_win_for_white() {
     assert!(r.game.position().legal_moves(Color::Black).is_empty());
     assert_eq!(
         r.game.outcome(),
-        Some(SimOutcome {
+        Some(Outcome {
             winner: Some(Color::White),
-            reason: SimReason::NoLegalMove
+            reason: Reason::NoLegalMove
         })
     );
     assert_comments_match(&r, PARITY_LONG);

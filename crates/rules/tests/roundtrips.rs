@@ -6,6 +6,7 @@
 //! then play up to `MAX_PLIES` random legal moves chosen from a seed.
 //! Set `PROPTEST_CASES` to run more cases than the defaults below.
 
+use parity_rules::TurnPosition;
 use parity_rules::variant::Family;
 use parity_rules::{betza, fen, notation, Move, Position, Registry, Variant};
 use proptest::prelude::*;
@@ -109,7 +110,7 @@ proptest! {
             let moves = pos.legal_moves();
             let mut sans: Vec<String> = Vec::with_capacity(moves.len());
             for &mv in &moves {
-                let s = notation::san(&pos, mv);
+                let s = pos.san(mv);
                 prop_assert_eq!(notation::parse_san(&pos, &s), Ok(mv), "SAN `{}` in {:?}", s, pos);
                 let u = notation::uci(&pos, mv);
                 prop_assert_eq!(notation::parse_uci(&pos, &u), Ok(mv), "UCI `{}` in {:?}", u, pos);
@@ -165,7 +166,7 @@ fn move_like() -> impl Strategy<Value = String> {
             let moves = pos.legal_moves();
             let mv = moves[pick.index(moves.len())];
             if as_san {
-                notation::san(&pos, mv)
+                pos.san(mv)
             } else {
                 notation::uci(&pos, mv)
             }
@@ -323,7 +324,7 @@ proptest! {
             let moves: Vec<Move> = start.legal_moves();
             prop_assert_eq!(moves.len() as u64, start.count_legal_moves());
             for mv in moves {
-                let _ = notation::san(&start, mv);
+                let _ = start.san(mv);
                 let _ = start.play(mv);
             }
         }

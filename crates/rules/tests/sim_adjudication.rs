@@ -2,7 +2,8 @@
 //! repetition of the whole state) and pins and castling under check.
 
 use parity_rules::notation::parse_uci;
-use parity_rules::simultaneous::{SimGame, SimOutcome, SimPosition, SimReason};
+use parity_rules::{Outcome, Reason};
+use parity_rules::simultaneous::{SimGame, SimPosition};
 use parity_rules::{Color, Registry};
 
 fn pos(id: &str, fen: &str) -> SimPosition {
@@ -20,8 +21,8 @@ fn moves_from(p: &SimPosition, color: Color, from: &str) -> Vec<String> {
     out
 }
 
-fn draw(reason: SimReason) -> Option<SimOutcome> {
-    Some(SimOutcome {
+fn draw(reason: Reason) -> Option<Outcome> {
+    Some(Outcome {
         winner: None,
         reason,
     })
@@ -32,7 +33,7 @@ fn kings_alone_is_a_draw() {
     for id in ["parity", "parity-single", "move-neutral"] {
         assert_eq!(
             pos(id, "4k3/8/8/8/8/8/8/4K3 - - 0 1").outcome(),
-            draw(SimReason::DeadPosition),
+            draw(Reason::InsufficientMaterial),
             "{id}"
         );
         assert_eq!(
@@ -53,7 +54,7 @@ fn fifty_turns_without_capture_or_pawn_move() {
         );
         assert_eq!(
             pos(id, "4k3/8/8/8/8/8/8/R3K3 - - 50 71").outcome(),
-            draw(SimReason::FiftyTurns),
+            draw(Reason::FiftyMoves),
             "{id}"
         );
     }
@@ -84,7 +85,7 @@ fn threefold_repetition_of_the_whole_state() {
     // The start has no last-moved markers, so it never recurs; the state
     // after turn 1 (knights on f3 and f6, both marked) recurs after 5 and 9.
     assert_eq!(turns, 9);
-    assert_eq!(game.outcome(), draw(SimReason::Repetition));
+    assert_eq!(game.outcome(), draw(Reason::Repetition));
 }
 
 #[test]

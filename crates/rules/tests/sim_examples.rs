@@ -1,15 +1,16 @@
 //! The worked examples of the simultaneous-variant sources, one test each:
-//! Smythe's six Move-Neutral examples (sources/move-neutral-chess-smythe.txt)
-//! and Murali's examples and rules for Parity Chess and Parity Chess with
-//! Single Occupation (sources/parity-chess-murali.txt). Where a source is
-//! vague, the test follows `/work/shared/rules/RULINGS.md`.
+//! Smythe's six Move-Neutral examples and Murali's examples and rules for
+//! Parity Chess and Parity Chess with Single Occupation (sources listed in
+//! `docs/rules/rulings.md#variant-ids`). Where a source is vague, the test
+//! follows `docs/rules/rulings.md`.
 //!
 //! Every test builds a small simultaneous FEN, reads the moves through the
 //! notation module (so a move is always one of the side's legal moves),
 //! resolves the turn and checks the resulting FEN and each side's notes.
 
+use parity_rules::{GameError, Outcome, Reason};
 use parity_rules::simultaneous::{
-    CheckKind, SideNotes, SimError, SimGame, SimGameError, SimOutcome, SimPosition, SimReason, Turn,
+    CheckKind, SideNotes, SimError, SimGame, SimPosition, Turn,
 };
 use parity_rules::{notation, Color, Move, Registry, Special, Variant};
 
@@ -86,10 +87,10 @@ fn sq(p: &SimPosition, name: &str) -> parity_rules::Square {
     p.variant().shape.parse_square(name).unwrap()
 }
 
-fn win(color: Color) -> Option<SimOutcome> {
-    Some(SimOutcome {
+fn win(color: Color) -> Option<Outcome> {
+    Some(Outcome {
         winner: Some(color),
-        reason: SimReason::NoLegalMove,
+        reason: Reason::NoLegalMove,
     })
 }
 
@@ -370,9 +371,10 @@ fn parity_kings_stepping_adjacent() {
     assert_eq!(q.outcome(), None);
 }
 
-/// Murali (and RULINGS "Simultaneous variants" 4): White's g2-g4 and Black's
-/// queen g7-g2 (or g7-g3) at once are both legal: paths never interact. The
-/// queen's capture of the pawn on g2 fails since the pawn left.
+/// Murali, and docs/rules/rulings.md#simultaneous-crossing-paths: White's
+/// g2-g4 and Black's queen g7-g2 (or g7-g3) at once are both legal: paths
+/// never interact. The queen's capture of the pawn on g2 fails since the
+/// pawn left.
 #[test]
 fn parity_crossing_moves_g2g4_and_queen_to_g2() {
     let p = pos("parity", "4k3/6q1/8/8/8/8/6P1/4K3 - - 0 1");
@@ -406,10 +408,10 @@ fn parity_crossing_moves_g2g4_and_queen_to_g3() {
         .any(|m| m.special == Special::EnPassant));
 }
 
-/// Murali rule 7 / RULINGS `parity`: en passant only in the turn right after
-/// the double step, by a pawn that is not its side's last-moved piece; the
-/// double-stepped pawn is last-moved, so it cannot escape. Played from the
-/// double step itself.
+/// Murali rule 7 / docs/rules/rulings.md#parity-en-passant: en passant only
+/// in the turn right after the double step, by a pawn that is not its
+/// side's last-moved piece; the double-stepped pawn is last-moved, so it
+/// cannot escape. Played from the double step itself.
 #[test]
 fn parity_en_passant_timing_from_the_double_step() {
     let p = pos("parity", "7k/7p/8/8/3p4/8/4P3/K7 - - 0 1");
@@ -472,9 +474,10 @@ fn parity_en_passant_right_after_the_double_step() {
         .any(|m| m.special == Special::EnPassant));
 }
 
-/// RULINGS `move-neutral`: en passant is available in the turn after the
-/// double step, but the double-stepped pawn may move away at the same time;
-/// then the capture fails and the capturing pawn stands on the passed square.
+/// docs/rules/rulings.md#move-neutral-en-passant: en passant is available
+/// in the turn after the double step, but the double-stepped pawn may move
+/// away at the same time; then the capture fails and the capturing pawn
+/// stands on the passed square.
 #[test]
 fn move_neutral_en_passant_can_be_escaped() {
     let p = pos("move-neutral", "6k1/8/8/8/3pP3/8/8/K7 - e3 0 2");
@@ -531,9 +534,10 @@ fn double_steps_record_the_en_passant_square() {
     );
 }
 
-/// RULINGS: no piece may capture on a co-occupied square, so a pawn that
-/// double-stepped onto a square an enemy piece reached at the same time
-/// cannot be taken en passant (the diagonal step would capture nothing).
+/// docs/rules/rulings.md#simultaneous-shared-squares: no piece may capture
+/// on a co-occupied square, so a pawn that double-stepped onto a square an
+/// enemy piece reached at the same time cannot be taken en passant (the
+/// diagonal step would capture nothing).
 #[test]
 fn no_en_passant_against_a_pawn_on_a_shared_square() {
     for id in ["parity", "move-neutral"] {
@@ -703,9 +707,9 @@ fn parity_waiting_rule() {
     let p = pos("parity", "k'7/8/8/p7/P7/8/8/K'7 - - 0 9");
     assert_eq!(
         p.outcome(),
-        Some(SimOutcome {
+        Some(Outcome {
             winner: None,
-            reason: SimReason::NoLegalMove
+            reason: Reason::NoLegalMove
         })
     );
 }
@@ -721,14 +725,14 @@ fn parity_kings_on_the_same_square_draw() {
     assert_eq!(notes[0].co_occupied, Some(e4));
     assert_eq!(notes[1].co_occupied, Some(e4));
     assert_eq!(game.position().to_fen(), "8/p7/8/8/4(K'k')3/8/P7/8 - - 1 2");
-    let draw = SimOutcome {
+    let draw = Outcome {
         winner: None,
-        reason: SimReason::KingsShareSquare,
+        reason: Reason::KingsShareSquare,
     };
     assert_eq!(game.outcome(), Some(draw));
     let a2a3 = Move::new(sq(&p, "a2"), sq(&p, "a3"));
     let a7a6 = Move::new(sq(&p, "a7"), sq(&p, "a6"));
-    assert_eq!(game.play(a2a3, a7a6), Err(SimGameError::Over(draw)));
+    assert_eq!(game.play(a2a3, a7a6), Err(GameError::Over(draw)));
 }
 
 // ---- Parity Chess with Single Occupation (Murali) ------------------------------
@@ -771,9 +775,9 @@ fn single_occupation_a_side_that_cannot_leave_loses() {
     assert!(legal(&p, W).is_empty() && legal(&p, B).is_empty());
     assert_eq!(
         p.outcome(),
-        Some(SimOutcome {
+        Some(Outcome {
             winner: None,
-            reason: SimReason::NoLegalMove
+            reason: Reason::NoLegalMove
         })
     );
     // White must move the king (immediate check from the rook) and the knight at once: loses.
@@ -784,8 +788,9 @@ fn single_occupation_a_side_that_cannot_leave_loses() {
     assert_eq!(p.outcome(), win(B));
 }
 
-/// RULINGS parity-single: the co-occupant's exit "may not capture"; it is
-/// exempt from the waiting rule, so the refusal must not blame waiting.
+/// docs/rules/rulings.md#parity-single-forced-exit: the co-occupant's exit
+/// "may not capture"; it is exempt from the waiting rule, so the refusal
+/// must not blame waiting.
 #[test]
 
 fn single_occupation_refused_capture_names_the_right_reason() {
@@ -797,8 +802,9 @@ fn single_occupation_refused_capture_names_the_right_reason() {
     assert!(!reason.contains("must wait"), "{reason}");
 }
 
-/// RULINGS common model 2: a pawn whose diagonal capture fails still ends on
-/// the diagonal square, and promotes there on the last rank.
+/// docs/rules/rulings.md#simultaneous-failed-captures: a pawn whose
+/// diagonal capture fails still ends on the diagonal square, and promotes
+/// there on the last rank.
 #[test]
 fn failed_pawn_capture_still_promotes() {
     let p = pos("parity", "n3k3/1P6/8/8/8/8/8/4K3 - - 0 1");
@@ -818,39 +824,41 @@ fn failed_pawn_capture_still_promotes() {
 
 /// Smythe: "If a player has no ostensibly legal moves, the game is over -
 /// checkmate if in check, stalemate if not. If both players are
-/// checkmated, the game is drawn." RULINGS: a stalemate without a lone
-/// checkmate is a draw.
+/// checkmated, the game is drawn." And
+/// docs/rules/rulings.md#move-neutral-end-of-game: a stalemate without a
+/// lone checkmate is a draw.
 #[test]
 fn move_neutral_checkmate_stalemate_and_double_mate() {
     let mate = pos("move-neutral", "k6R/8/1K6/8/8/8/8/8 - - 0 9");
     assert_eq!(
         mate.outcome(),
-        Some(SimOutcome {
+        Some(Outcome {
             winner: Some(W),
-            reason: SimReason::Checkmate
+            reason: Reason::Checkmate
         })
     );
     let both = pos("move-neutral", "k6R/7R/8/8/8/8/7r/K6r - - 0 9");
     assert_eq!(
         both.outcome(),
-        Some(SimOutcome {
+        Some(Outcome {
             winner: None,
-            reason: SimReason::BothCheckmated
+            reason: Reason::BothCheckmated
         })
     );
     let stale = pos("move-neutral", "k7/2Q5/1K6/8/8/8/8/8 - - 0 9");
     assert_eq!(
         stale.outcome(),
-        Some(SimOutcome {
+        Some(Outcome {
             winner: None,
-            reason: SimReason::Stalemate
+            reason: Reason::Stalemate
         })
     );
 }
 
-/// RULINGS parity: a king may not step where the enemy's waiting piece
-/// attacks, because "that piece stays put this turn and may capture next
-/// turn"; any other attacked square is an allowed gamble. In parity-single,
+/// docs/rules/rulings.md#parity-king-moves: a king may not step where the
+/// enemy's waiting piece attacks, because that piece "must stay where it
+/// is in this turn and may capture in the next"; any other attacked square
+/// is an allowed gamble. In parity-single,
 /// when the enemy has a co-occupant to move out, that co-occupant must leave
 /// this turn and may not capture, while every other enemy piece is certain to
 /// stay put. Here White's king shares a1 with a black rook and must leave:

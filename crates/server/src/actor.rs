@@ -573,7 +573,7 @@ impl GameActor {
     /// Plays (turn-based) or commits to (simultaneous) the engine's move.
     async fn engine_move(&mut self, color: Color, mv: Move, now: Instant) {
         let play = self.state.play();
-        let (uci, _) = play.names(color, mv);
+        let uci = play.uci(color, mv);
         let result = if play.is_simultaneous() {
             let turn = play.turn();
             let nonce = secret::new_nonce();

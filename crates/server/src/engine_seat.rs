@@ -9,17 +9,14 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use parity_engine::board::Board;
 use parity_engine::search::{Limits, Searcher, Shared};
 use parity_engine::simplay::{self, Strategy};
 use parity_engine::simsearch::SimLimits;
-use parity_rules::crowd::CrowdPosition;
 use parity_rules::simultaneous::SimPosition;
-use parity_rules::{Color, Move, Position};
+use parity_rules::{AnyGame, Color, Move, TurnPosition};
 use rand::RngExt as _;
 use tokio::sync::Semaphore;
 
-use crate::play::Play;
 
 pub const MIN_LEVEL: u8 = 1;
 pub const MAX_LEVEL: u8 = 8;
@@ -52,59 +49,21 @@ impl Strength {
     }
 }
 
-/// A position to think about, with the keys of the game before it (for repetitions).
-#[derive(Clone, Debug)]
-enum Root {
-    TurnBased(Position),
-    Crowd(CrowdPosition),
-    Simultaneous(SimPosition, Color),
-}
-
+/// A game to think about, from the seat of `color`, at a strength.
 #[derive(Clone, Debug)]
 pub struct Job {
-    root: Root,
-    keys: Vec<u64>,
+    game: AnyGame,
+    color: Color,
     strength: Strength,
 }
 
 impl Job {
     /// What the engine playing `color` at `level` must think about now.
-    pub fn new(play: &Play, color: Color, level: u8) -> Job {
-        let strength = Strength::of(level, play.is_simultaneous());
-        let (root, keys) = match play {
-            Play::TurnBased(g) => {
-                let mut pos = *g.start();
-                let mut keys = Vec::with_capacity(g.moves().len());
-                for &mv in g.moves() {
-                    keys.push(pos.key());
-                    pos = pos.play(mv);
-                }
-                (Root::TurnBased(pos), keys)
-            }
-            Play::Crowd(g) => {
-                let mut pos = g.start().clone();
-                let mut keys = Vec::with_capacity(g.moves().len());
-                for &mv in g.moves() {
-                    keys.push(pos.key());
-                    pos = pos.play(mv);
-                }
-                (Root::Crowd(pos), keys)
-            }
-            Play::Simultaneous(g) => {
-                let (root, before) = g
-                    .positions()
-                    .split_last()
-                    .expect("a game has its start position");
-                (
-                    Root::Simultaneous(*root, color),
-                    before.iter().map(SimPosition::hash).collect(),
-                )
-            }
-        };
+    pub fn new(game: &AnyGame, color: Color, level: u8) -> Job {
         Job {
-            root,
-            keys,
-            strength,
+            game: game.clone(),
+            color,
+            strength: Strength::of(level, game.is_simultaneous()),
         }
     }
 
@@ -116,20 +75,17 @@ impl Job {
             movetime: Some(self.strength.movetime),
             ..Limits::default()
         };
-        match self.root {
-            Root::TurnBased(pos) => {
-                Searcher::new(shared, pos, &self.keys, limits)
-                    .run(1, |_| {})
-                    .best
-            }
-            Root::Crowd(pos) => {
-                Searcher::new(shared, pos, &self.keys, limits)
-                    .run(1, |_| {})
-                    .best
-            }
-            Root::Simultaneous(pos, side) => {
+        match &self.game {
+            AnyGame::TurnBased(g) => search(g.positions(), shared, limits),
+            AnyGame::Crowd(g) => search(g.positions(), shared, limits),
+            AnyGame::Simultaneous(g) => {
+                let (root, before) = g
+                    .positions()
+                    .split_last()
+                    .expect("a game has its start position");
+                let keys: Vec<u64> = before.iter().map(SimPosition::hash).collect();
                 let request = simplay::Request {
-                    side,
+                    side: self.color,
                     strategy: Strategy::Mixed,
                     limits: SimLimits {
                         depth: Some(self.strength.depth),
@@ -139,10 +95,21 @@ impl Job {
                     u: rand::rng().random(),
                     exploit: false,
                 };
-                simplay::choose(&pos, &self.keys, &request, shared, |_| {}).0
+                simplay::choose(root, &keys, &request, shared, |_| {}).0
             }
         }
     }
+}
+
+/// Searches the last of `positions`, the others being the game before it.
+fn search<P: TurnPosition>(positions: &[P], shared: Arc<Shared>, limits: Limits) -> Option<Move> {
+    let (root, before) = positions
+        .split_last()
+        .expect("a game has its start position");
+    let keys: Vec<u64> = before.iter().map(TurnPosition::key).collect();
+    Searcher::new(shared, root.clone(), &keys, limits)
+        .run(1, |_| {})
+        .best
 }
 
 /// The bounded pool engine searches run in.
@@ -193,14 +160,13 @@ mod tests {
     fn the_engine_finds_a_legal_move_in_each_family() {
         let reg = Registry::builtin();
         for id in ["chess", "safety-in-numbers", "parity"] {
-            let play = Play::new(reg.get(id).unwrap());
-            for color in [Color::White, Color::Black] {
-                if play.to_move().is_some_and(|c| c != color) {
+            let game = AnyGame::new(reg.get(id).unwrap());
+            for color in Color::ALL {
+                if game.to_move().is_some_and(|c| c != color) {
                     continue;
                 }
-                let mv = Job::new(&play, color, 1).think().expect("a move");
-                let (uci, _) = play.names(color, mv);
-                assert!(play.legal(color).contains(&uci), "{id}: {uci}");
+                let mv = Job::new(&game, color, 1).think().expect("a move");
+                assert!(game.legal_moves(color).contains(&mv), "{id}: {mv:?}");
             }
         }
     }

@@ -2,7 +2,7 @@
 //! `gameFull` (`docs/server.md`, "Events: one log per game").
 
 use parity_rules::simultaneous::{CheckKind, SideNotes};
-use parity_rules::{record, Color, Variant};
+use parity_rules::{record, Color, Reason, Variant};
 use serde::{Deserialize, Serialize};
 
 /// A colour as the API writes it.
@@ -173,7 +173,8 @@ pub enum EventBody {
     Finished {
         /// `"1-0"`, `"0-1"`, `"1/2-1/2"` or `"*"`.
         result: String,
-        reason: String,
+        /// A machine name; records of release 0.1 hold older words, read as the same reasons.
+        reason: Reason,
         clocks: Option<Clocks>,
     },
     RematchOffer {

@@ -27,7 +27,8 @@ use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
 use crate::event::LiveClock;
 use crate::hub::{ColorChoice, Hub, NewGame, Opponent};
-use crate::play::Play;
+use crate::play;
+use parity_rules::AnyGame;
 use crate::secret;
 
 #[derive(Clone, Debug)]
@@ -198,7 +199,7 @@ fn check_ack(answer: &Value) -> Result<(), String> {
 struct Table {
     id: String,
     seats: [Seat; 2],
-    play: Play,
+    play: AnyGame,
 }
 
 /// What it takes to set a new table.
@@ -240,7 +241,7 @@ async fn set_table(hub: &Arc<Hub>, base: &str, variant: &str) -> Result<Table, S
     Ok(Table {
         id: created.id,
         seats: [white, black],
-        play: Play::new(v),
+        play: AnyGame::new(v),
     })
 }
 
@@ -269,7 +270,7 @@ async fn play_table(
 ) -> Result<Vec<TurnTiming>, String> {
     let mut timings = Vec::new();
     for k in 0..turns {
-        if table.play.ending().is_some() {
+        if table.play.outcome().is_some() {
             if pace.is_none() {
                 return Ok(timings);
             }
@@ -281,7 +282,7 @@ async fn play_table(
         let turn = table.play.turn();
         let mut chosen = Vec::with_capacity(2);
         for color in COLORS {
-            let legal = table.play.legal(color);
+            let legal = play::legal_texts(&table.play, color);
             let mv = legal[rand::rng().random_range(0..legal.len())].clone();
             let nonce = secret::new_nonce();
             let commitment = secret::commitment(&table.id, turn, color, &mv, &nonce);
@@ -321,7 +322,7 @@ async fn play_table(
             .iter()
             .map(|&c| {
                 let uci = resolved[c.name()]["uci"].as_str().unwrap_or_default();
-                table.play.read_move(c, uci).map_err(|e| e.to_string())
+                play::read_move(&table.play, c, uci).map_err(|e| e.to_string())
             })
             .collect::<Result<_, _>>()?;
         table
@@ -329,7 +330,7 @@ async fn play_table(
             .play_turn(moves[0], moves[1])
             .map_err(|e| e.to_string())?;
     }
-    if table.play.ending().is_none() {
+    if table.play.outcome().is_none() {
         let id = table.seats[0].send(json!({"t": "resign"})).await?;
         table.seats[0].acked(id).await?;
     }
@@ -348,7 +349,7 @@ pub async fn run(config: &LoadConfig) -> Result<LoadReport, LoadError> {
     let variant = registry
         .get_or_err(&config.variant)
         .map_err(|e| setup(e.to_string()))?;
-    if !Play::new(variant).is_simultaneous() {
+    if !AnyGame::new(variant).is_simultaneous() {
         return Err(setup(format!(
             "{} is not a simultaneous variant",
             variant.id()

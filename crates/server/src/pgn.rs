@@ -4,10 +4,9 @@
 
 use std::fmt::Write as _;
 
-use parity_rules::record;
+use parity_rules::{record, AnyGame};
 
 use crate::event::Seat;
-use crate::play::Play;
 use crate::state::{GameState, MoveEntry};
 
 fn player(seat: Seat) -> String {
@@ -23,24 +22,28 @@ pub fn write(state: &GameState) -> String {
     let black = player(setup.seats[1]);
     let site = format!("/game/{}", state.id());
     let result = state.result().unwrap_or("*");
-    let tags = [
+    let mut tags = vec![
         ("Event", "Parity game"),
         ("Site", site.as_str()),
         ("White", white.as_str()),
         ("Black", black.as_str()),
         ("Result", result),
     ];
+    // The reason's machine name, as stored and sent on the wire.
+    if let Some(reason) = state.reason() {
+        tags.push(("Termination", reason.name()));
+    }
     let mut out = match state.play() {
-        Play::Simultaneous(game) => {
+        AnyGame::Simultaneous(game) => {
             let mut text = record::write_simultaneous(game, &tags);
             // The last line is the result; the reason goes before it.
             if let Some(reason) = state.reason() {
                 let at = text.trim_end().rfind('\n').map_or(0, |i| i + 1);
-                text.insert_str(at, &format!("{{{reason}}}\n"));
+                text.insert_str(at, &format!("{{{}}}\n", reason.text()));
             }
             return text;
         }
-        Play::TurnBased(_) | Play::Crowd(_) => String::new(),
+        AnyGame::TurnBased(_) | AnyGame::Crowd(_) => String::new(),
     };
     let _ = writeln!(out, "[Variant \"{}\"]", setup.variant.id());
     for (key, value) in tags {
@@ -59,7 +62,7 @@ pub fn write(state: &GameState) -> String {
         }
     }
     if let Some(reason) = state.reason() {
-        let _ = write!(out, "{{{reason}}} ");
+        let _ = write!(out, "{{{}}} ", reason.text());
     }
     let _ = writeln!(out, "{result}");
     out

@@ -11,15 +11,15 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use parity_rules::variant::Family;
-use parity_rules::{Color, Variant};
+use parity_rules::{AnyGame, Color, Outcome, Reason, Variant};
 use serde::Serialize;
 
 use crate::clock::{Clock, TimeControl};
 use crate::event::{
-    result_text, Clocks, Event, EventBody, LiveClock, Notes, RevealedMove, Seat, Side,
+    Clocks, Event, EventBody, LiveClock, Notes, RevealedMove, Seat, Side,
     SideNotesPair,
 };
-use crate::play::{BoardSquare, MoveError, Play};
+use crate::play::{self, BoardSquare, MoveError};
 use crate::secret;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -81,6 +81,12 @@ pub enum Refusal {
     /// 422: an illegal move or a reveal that does not match.
     #[error("{0}")]
     Unacceptable(String),
+}
+
+impl From<parity_rules::GameError> for Refusal {
+    fn from(e: parity_rules::GameError) -> Refusal {
+        MoveError::from(e).into()
+    }
 }
 
 impl From<MoveError> for Refusal {
@@ -172,8 +178,8 @@ pub struct GameState {
     joined: [bool; 2],
     status: Status,
     result: Option<String>,
-    reason: Option<String>,
-    play: Play,
+    reason: Option<Reason>,
+    play: AnyGame,
     clock: Option<Clock>,
     moves: Vec<MoveEntry>,
     sim: SimTurn,
@@ -198,7 +204,7 @@ impl GameState {
             status: Status::Waiting,
             result: None,
             reason: None,
-            play: Play::new(setup.variant),
+            play: AnyGame::new(setup.variant),
             clock: Clock::new(time, now),
             moves: Vec::new(),
             sim: SimTurn::default(),
@@ -270,10 +276,10 @@ impl GameState {
     pub fn result(&self) -> Option<&str> {
         self.result.as_deref()
     }
-    pub fn reason(&self) -> Option<&str> {
-        self.reason.as_deref()
+    pub fn reason(&self) -> Option<Reason> {
+        self.reason
     }
-    pub fn play(&self) -> &Play {
+    pub fn play(&self) -> &AnyGame {
         &self.play
     }
     pub fn moves(&self) -> &[MoveEntry] {
@@ -343,10 +349,10 @@ impl GameState {
         }
     }
 
-    fn finished(&self, winner: Option<Color>, reason: &str, now: Instant) -> EventBody {
+    fn finished(&self, winner: Option<Color>, reason: Reason, now: Instant) -> EventBody {
         EventBody::Finished {
-            result: result_text(winner).to_string(),
-            reason: reason.to_string(),
+            result: Outcome { winner, reason }.result().to_string(),
+            reason,
             clocks: self.clocks_now(now, [false; 2]),
         }
     }
@@ -384,7 +390,7 @@ impl GameState {
             return None;
         }
         if let Some(flagged) = self.clock.as_ref().and_then(|c| c.flagged(now)) {
-            return Some(self.finished(Some(flagged.other()), "time", now));
+            return Some(self.finished(Some(flagged.other()), Reason::Time, now));
         }
         if self.sim.reveal_deadline.is_some_and(|d| now >= d) {
             let late: Vec<Color> = COLORS.into_iter().filter(|c| !self.revealed(*c)).collect();
@@ -392,7 +398,7 @@ impl GameState {
                 [one] => Some(one.other()),
                 _ => None,
             };
-            return Some(self.finished(winner, "no reveal", now));
+            return Some(self.finished(winner, Reason::NoReveal, now));
         }
         None
     }
@@ -453,7 +459,7 @@ impl GameState {
             }),
             Action::Commit(commitment) => self.decide_commit(color, commitment, now),
             Action::Reveal { mv, nonce } => self.decide_reveal(color, mv, nonce, now),
-            Action::Resign => events(vec![self.finished(Some(other), "resignation", now)]),
+            Action::Resign => events(vec![self.finished(Some(other), Reason::Resignation, now)]),
             Action::Abort => {
                 let moved = if self.play.is_simultaneous() { 1 } else { 2 };
                 if self.play.played() >= moved {
@@ -461,14 +467,10 @@ impl GameState {
                         "both sides have moved: resign instead of aborting".into(),
                     ));
                 }
-                events(vec![EventBody::Finished {
-                    result: "*".into(),
-                    reason: "abort".into(),
-                    clocks: self.clocks_now(now, [false; 2]),
-                }])
+                events(vec![self.finished(None, Reason::Abort, now)])
             }
             Action::DrawYes => match self.draw_offer {
-                Some(c) if c == other => events(vec![self.finished(None, "agreement", now)]),
+                Some(c) if c == other => events(vec![self.finished(None, Reason::Agreement, now)]),
                 Some(_) => Err(Refusal::NotNow("you already offered a draw".into())),
                 None => events(vec![EventBody::DrawOffer {
                     color: color.into(),
@@ -498,11 +500,11 @@ impl GameState {
         if self.play.to_move() != Some(color) {
             return Err(Refusal::NotNow("it is not your turn".into()));
         }
-        let mv = self.play.read_move(color, text)?;
-        let (uci, san) = self.play.names(color, mv);
+        let mv = play::read_move(&self.play, color, text)?;
+        let (uci, san) = (self.play.uci(color, mv), self.play.san(color, mv));
         let mut next = self.play.clone();
         next.play(mv)?;
-        let ending = next.ending();
+        let ending = next.outcome();
         let running = if ending.is_some() {
             [false; 2]
         } else {
@@ -517,8 +519,8 @@ impl GameState {
         }];
         if let Some(end) = ending {
             events.push(EventBody::Finished {
-                result: result_text(end.winner).to_string(),
-                reason: end.reason.to_string(),
+                result: end.result().to_string(),
+                reason: end.reason,
                 clocks: self.clocks_after_move(now, color, [false; 2]),
             });
         }
@@ -591,7 +593,7 @@ impl GameState {
                 "the move and nonce do not match your commitment".into(),
             ));
         }
-        let mv = self.play.read_move(color, text)?;
+        let mv = play::read_move(&self.play, color, text)?;
         let hidden = Hidden {
             turn,
             color,
@@ -609,7 +611,7 @@ impl GameState {
                     "the other reveal is not at hand; try again".into(),
                 ));
             };
-            let their_mv = self.play.read_move(other, &theirs.mv)?;
+            let their_mv = play::read_move(&self.play, other, &theirs.mv)?;
             events.extend(self.resolve_turn(&hidden, mv, theirs, their_mv, now)?);
         }
         Ok(Decision {
@@ -634,7 +636,7 @@ impl GameState {
         };
         let revealed = |h: &Hidden, mv| RevealedMove {
             uci: h.mv.clone(),
-            san: self.play.names(h.color, mv).1,
+            san: self.play.san(h.color, mv),
             nonce: h.nonce.clone(),
             commitment: self.sim.commitments[h.color.index()]
                 .clone()
@@ -643,7 +645,7 @@ impl GameState {
         let mut next = self.play.clone();
         let notes = next.play_turn(wm, bm)?;
         let v = self.setup.variant;
-        let ending = next.ending();
+        let ending = next.outcome();
         let running = if ending.is_some() {
             [false; 2]
         } else {
@@ -695,11 +697,8 @@ impl GameState {
                 if self.play.to_move() != Some(c) {
                     return Err(fail(format!("{} moved out of turn", c.name())));
                 }
-                let mv = self
-                    .play
-                    .read_move(c, uci)
-                    .map_err(|e| fail(e.to_string()))?;
-                let (uci, san) = self.play.names(c, mv);
+                let mv = play::read_move(&self.play, c, uci).map_err(|e| fail(e.to_string()))?;
+                let (uci, san) = (self.play.uci(c, mv), self.play.san(c, mv));
                 self.play.play(mv).map_err(|e| fail(e.to_string()))?;
                 self.moves.push(MoveEntry::Single {
                     color: *color,
@@ -739,13 +738,9 @@ impl GameState {
                 clocks,
                 ..
             } => {
-                let wm = self
-                    .play
-                    .read_move(Color::White, &white.uci)
+                let wm = play::read_move(&self.play, Color::White, &white.uci)
                     .map_err(|e| fail(e.to_string()))?;
-                let bm = self
-                    .play
-                    .read_move(Color::Black, &black.uci)
+                let bm = play::read_move(&self.play, Color::Black, &black.uci)
                     .map_err(|e| fail(e.to_string()))?;
                 let names = |h: &RevealedMove| MoveNames {
                     uci: h.uci.clone(),
@@ -772,7 +767,7 @@ impl GameState {
             } => {
                 self.status = Status::Finished;
                 self.result = Some(result.clone());
-                self.reason = Some(reason.clone());
+                self.reason = Some(*reason);
                 self.draw_offer = None;
                 self.sim.reveal_deadline = None;
                 if let Some(clock) = self.clock.as_mut() {
@@ -832,7 +827,7 @@ impl GameState {
         Summary {
             status: self.status,
             result: self.result.clone(),
-            reason: self.reason.clone(),
+            reason: self.reason,
             turn: self.play.turn(),
         }
     }
@@ -844,7 +839,7 @@ impl GameState {
         let sim = self.play.is_simultaneous();
         let legal = |c| {
             if started {
-                self.play.legal(c)
+                play::legal_texts(&self.play, c)
             } else {
                 Vec::new()
             }
@@ -865,7 +860,7 @@ impl GameState {
             you: you.map(Side::from),
             status: self.status,
             result: self.result.as_deref(),
-            reason: self.reason.as_deref(),
+            reason: self.reason,
             fen: self.play.fen(),
             turn: self.play.turn(),
             to_move: if started {
@@ -873,7 +868,7 @@ impl GameState {
             } else {
                 None
             },
-            board: self.play.board(),
+            board: play::board(&self.play),
             moves: &self.moves,
             committed: sim.then(|| pair(&|c| self.committed(c))),
             revealed: sim.then(|| pair(&|c| self.revealed(c))),
@@ -899,7 +894,7 @@ impl GameState {
 pub struct Summary {
     pub status: Status,
     pub result: Option<String>,
-    pub reason: Option<String>,
+    pub reason: Option<Reason>,
     pub turn: u32,
 }
 
@@ -1000,7 +995,7 @@ pub struct GameFull<'a> {
     pub you: Option<Side>,
     pub status: Status,
     pub result: Option<&'a str>,
-    pub reason: Option<&'a str>,
+    pub reason: Option<Reason>,
     pub fen: String,
     pub turn: u32,
     pub to_move: Option<Side>,
@@ -1207,7 +1202,7 @@ mod tests {
             act(&mut s, Black, Action::Move("d8h4".into()), now),
             Ok(vec!["move", "finished"])
         );
-        assert_eq!((s.result(), s.reason()), (Some("0-1"), Some("checkmate")));
+        assert_eq!((s.result(), s.reason()), (Some("0-1"), Some(Reason::Checkmate)));
         assert!(matches!(
             act(&mut s, White, Action::Resign, now),
             Err(Refusal::NotNow(_))
@@ -1228,7 +1223,7 @@ mod tests {
         else {
             panic!("white's flag")
         };
-        assert_eq!((result.as_str(), reason.as_str()), ("0-1", "time"));
+        assert_eq!((result.as_str(), reason), ("0-1", Reason::Time));
 
         let (mut s, now) = game(
             "parity",
@@ -1249,7 +1244,7 @@ mod tests {
         else {
             panic!("black did not reveal")
         };
-        assert_eq!((result.as_str(), reason.as_str()), ("1-0", "no reveal"));
+        assert_eq!((result.as_str(), reason), ("1-0", Reason::NoReveal));
     }
 
     #[test]
@@ -1288,7 +1283,7 @@ mod tests {
         );
         assert_eq!(
             (s.result(), s.reason()),
-            (Some("1/2-1/2"), Some("agreement"))
+            (Some("1/2-1/2"), Some(Reason::Agreement))
         );
         assert_eq!(
             act(&mut s, Black, Action::Rematch, now),

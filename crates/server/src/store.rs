@@ -67,7 +67,22 @@ const MIGRATIONS: &[&str] = &[r#"
         nonce TEXT NOT NULL,
         PRIMARY KEY (game_id, turn, color)
     ) WITHOUT ROWID;
-"#];
+"#,
+    // Release 0.1 stored endings in words; they are machine names now
+    // (`parity_rules::Reason`). Events keep the words and are read as the same reasons.
+    r#"
+    UPDATE games SET reason = CASE reason
+        WHEN 'fifty moves' THEN 'fifty-moves'
+        WHEN 'fifty turns' THEN 'fifty-moves'
+        WHEN 'insufficient material' THEN 'insufficient-material'
+        WHEN 'dead position' THEN 'insufficient-material'
+        WHEN 'no legal move' THEN 'no-legal-move'
+        WHEN 'both checkmated' THEN 'both-checkmated'
+        WHEN 'kings share a square' THEN 'kings-share-square'
+        WHEN 'no reveal' THEN 'no-reveal'
+        ELSE reason END;
+"#,
+];
 
 fn color_name(c: Color) -> &'static str {
     c.name()
@@ -188,7 +203,7 @@ fn write_change(tx: &Connection, change: &Change) -> Result<(), StoreError> {
                     game,
                     summary.status.name(),
                     summary.result,
-                    summary.reason,
+                    summary.reason.map(|r| r.name()),
                     summary.turn
                 ],
             )?;

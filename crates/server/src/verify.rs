@@ -7,11 +7,11 @@
 use std::collections::HashMap;
 use std::fmt;
 
-use parity_rules::Registry;
+use parity_rules::{AnyGame, Outcome, Reason, Registry};
 use serde::Deserialize;
 
-use crate::event::{result_text, Event, EventBody, RevealedMove, Side};
-use crate::play::Play;
+use crate::event::{Event, EventBody, RevealedMove, Side};
+use crate::play;
 use crate::secret;
 
 /// A record as the server writes it.
@@ -46,7 +46,7 @@ pub struct Verified {
     pub played: usize,
     pub commitments: usize,
     /// Result and reason, if the game is over.
-    pub ending: Option<(String, String)>,
+    pub ending: Option<(String, Reason)>,
 }
 
 impl fmt::Display for Verified {
@@ -62,7 +62,7 @@ impl fmt::Display for Verified {
             write!(f, "moves legal")?;
         }
         match &self.ending {
-            Some((result, reason)) => write!(f, ", result {result} ({reason}) stands"),
+            Some((result, reason)) => write!(f, ", result {result} ({}) stands", reason.name()),
             None => write!(f, ", game not finished"),
         }
     }
@@ -74,12 +74,12 @@ pub fn verify(registry: &Registry, text: &str) -> Result<Verified, VerifyError> 
     let variant = registry
         .get(&record.variant)
         .ok_or_else(|| VerifyError::Record(format!("unknown variant {}", record.variant)))?;
-    let mut play = Play::new(variant);
-    if play.start_fen() != record.fen {
+    let mut game = AnyGame::new(variant);
+    if game.start_fen() != record.fen {
         return Err(VerifyError::Record(format!(
             "the start position {} is not the variant's ({})",
             record.fen,
-            play.start_fen()
+            game.start_fen()
         )));
     }
     let mut commitments: HashMap<(u32, Side), String> = HashMap::new();
@@ -116,16 +116,16 @@ pub fn verify(registry: &Registry, text: &str) -> Result<Verified, VerifyError> 
                 ..
             } => {
                 let c = color.color();
-                if play.to_move() != Some(c) {
+                if game.to_move() != Some(c) {
                     return Err(fail(format!("{} moved out of turn", c.name())));
                 }
-                let mv = play.read_move(c, uci).map_err(|e| fail(e.to_string()))?;
-                let (_, expected_san) = play.names(c, mv);
-                play.play(mv).map_err(|e| fail(e.to_string()))?;
-                if *san != expected_san || *fen != play.fen() {
+                let mv = play::read_move(&game, c, uci).map_err(|e| fail(e.to_string()))?;
+                let expected_san = game.san(c, mv);
+                game.play(mv).map_err(|e| fail(e.to_string()))?;
+                if *san != expected_san || *fen != game.fen() {
                     return Err(fail(format!(
                         "{uci} gives {expected_san} and {}, the record says {san} and {fen}",
-                        play.fen()
+                        game.fen()
                     )));
                 }
             }
@@ -135,7 +135,7 @@ pub fn verify(registry: &Registry, text: &str) -> Result<Verified, VerifyError> 
                 commitment,
                 ..
             } => {
-                if !play.is_simultaneous() || *turn != play.turn() {
+                if !game.is_simultaneous() || *turn != game.turn() {
                     return Err(fail(format!("a commitment for turn {turn} here")));
                 }
                 if commitments
@@ -157,33 +157,32 @@ pub fn verify(registry: &Registry, text: &str) -> Result<Verified, VerifyError> 
                 fen,
                 ..
             } => {
-                if *turn != play.turn() {
+                if *turn != game.turn() {
                     return Err(fail(format!(
                         "turn {turn} where turn {} is due",
-                        play.turn()
+                        game.turn()
                     )));
                 }
                 let mut moves = Vec::with_capacity(2);
                 for (side, shown) in [(Side::White, white), (Side::Black, black)] {
                     check_commitment(&record.id, *turn, side, shown, &commitments)
                         .map_err(&fail)?;
-                    let mv = play
-                        .read_move(side.color(), &shown.uci)
+                    let mv = play::read_move(&game, side.color(), &shown.uci)
                         .map_err(|e| fail(format!("{}: {e}", side.color().name())))?;
                     moves.push(mv);
                 }
-                play.play_turn(moves[0], moves[1])
+                game.play_turn(moves[0], moves[1])
                     .map_err(|e| fail(e.to_string()))?;
-                if *fen != play.fen() {
+                if *fen != game.fen() {
                     return Err(fail(format!(
                         "the turn gives {}, the record says {fen}",
-                        play.fen()
+                        game.fen()
                     )));
                 }
             }
             EventBody::Finished { result, reason, .. } => {
-                check_ending(&play, result, reason).map_err(fail)?;
-                ending = Some((result.clone(), reason.clone()));
+                check_ending(&game, result, *reason).map_err(fail)?;
+                ending = Some((result.clone(), *reason));
             }
             EventBody::Joined { .. }
             | EventBody::Started { .. }
@@ -193,7 +192,7 @@ pub fn verify(registry: &Registry, text: &str) -> Result<Verified, VerifyError> 
             | EventBody::Rematch { .. } => {}
         }
     }
-    if ending.is_none() && play.ending().is_some() {
+    if ending.is_none() && game.outcome().is_some() {
         return Err(VerifyError::Record(
             "the rules ended the game but the record has no `finished`".into(),
         ));
@@ -201,7 +200,7 @@ pub fn verify(registry: &Registry, text: &str) -> Result<Verified, VerifyError> 
     Ok(Verified {
         id: record.id,
         variant: record.variant,
-        played: play.played(),
+        played: game.played(),
         commitments: commitments.len(),
         ending,
     })
@@ -233,30 +232,31 @@ fn check_commitment(
 
 /// The stated result follows from the position: the rules' verdict if
 /// they end the game here, else one of the endings players declare.
-fn check_ending(play: &Play, result: &str, reason: &str) -> Result<(), String> {
-    if let Some(end) = play.ending() {
-        let expected = result_text(end.winner);
-        if result != expected || reason != end.reason {
+fn check_ending(game: &AnyGame, result: &str, reason: Reason) -> Result<(), String> {
+    if let Some(end) = game.outcome() {
+        if result != end.result() || reason != end.reason {
             return Err(format!(
-                "the rules say {expected} ({}), the record says {result} ({reason})",
-                end.reason
+                "the rules say {} ({}), the record says {result} ({})",
+                end.result(),
+                end.reason.name(),
+                reason.name()
             ));
         }
         return Ok(());
     }
     let fits = match reason {
-        "agreement" => result == "1/2-1/2",
-        "abort" => result == "*",
-        "resignation" | "time" => result == "1-0" || result == "0-1",
-        "no reveal" => ["1-0", "0-1", "1/2-1/2"].contains(&result),
+        Reason::Agreement | Reason::Abort => result == Outcome::draw(reason).result(),
+        Reason::Resignation | Reason::Time => result == "1-0" || result == "0-1",
+        Reason::NoReveal => ["1-0", "0-1", "1/2-1/2"].contains(&result),
         _ => {
             return Err(format!(
-                "the rules do not end the game here, yet it ended by {reason}"
+                "the rules do not end the game here, yet it ended by {}",
+                reason.name()
             ))
         }
     };
     if !fits {
-        return Err(format!("{result} cannot be the result of {reason}"));
+        return Err(format!("{result} cannot be the result of {}", reason.name()));
     }
     Ok(())
 }

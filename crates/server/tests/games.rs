@@ -7,7 +7,7 @@
 mod common;
 
 use common::*;
-use parity_rules::record::{self, Replayed};
+use parity_rules::{record, AnyGame, Reason};
 use parity_rules::Registry;
 use serde_json::json;
 
@@ -57,14 +57,14 @@ async fn a_chess_game_to_checkmate() {
 
     let pgn = s.get(&format!("/api/games/{id}/pgn"), None).await.text;
     assert!(pgn.contains("1. f3 e5 2. g4 Qh4#"), "{pgn}");
-    let Ok(Replayed::TurnBased(game)) = record::replay(&Registry::builtin(), &pgn) else {
+    let Ok(AnyGame::TurnBased(game)) = record::replay(&Registry::builtin(), &pgn) else {
         panic!("the PGN replays: {pgn}")
     };
     assert_eq!(game.moves().len(), 4);
 
     let record = s.get(&format!("/api/games/{id}/record"), None).await.text;
     let verified = parity_server::verify::verify(&Registry::builtin(), &record).expect("verifies");
-    assert_eq!(verified.ending, Some(("0-1".into(), "checkmate".into())));
+    assert_eq!(verified.ending, Some(("0-1".into(), Reason::Checkmate)));
 
     let finished_list = s.get("/api/games?status=finished", None).await.body;
     assert!(finished_list
@@ -284,7 +284,7 @@ async fn a_parity_game_by_commit_and_reveal() {
         pgn.contains("3. Ne5 Ne5 {white: shares e5; black: shares e5}"),
         "{pgn}"
     );
-    let Ok(Replayed::Simultaneous(game)) = record::replay(&Registry::builtin(), &pgn) else {
+    let Ok(AnyGame::Simultaneous(game)) = record::replay(&Registry::builtin(), &pgn) else {
         panic!("the PGN replays: {pgn}")
     };
     assert_eq!(game.turns().len(), 4);

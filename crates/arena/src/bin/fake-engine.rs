@@ -30,7 +30,8 @@
 use std::io::{self, BufRead, Write};
 use std::time::Duration;
 
-use parity_arena::board::Board;
+use parity_arena::board::{mover, turn_game};
+use parity_rules::AnyGame;
 use parity_rules::simultaneous::SimPosition;
 use parity_rules::{notation, Color, Registry, Variant};
 use rand::{RngExt, SeedableRng};
@@ -62,7 +63,7 @@ struct Fake {
     rng: rand_chacha::ChaCha8Rng,
     registry: Registry,
     variant: &'static Variant,
-    board: Board,
+    board: AnyGame,
     /// The position when the variant is simultaneous.
     sim: Option<SimPosition>,
     moves_made: u32,
@@ -85,7 +86,7 @@ impl Fake {
         if let Some(v) = self.registry.get(name) {
             self.variant = v;
         }
-        match Board::new(self.variant, None) {
+        match turn_game(self.variant, None) {
             Ok(b) => {
                 self.board = b;
                 self.sim = None;
@@ -193,7 +194,8 @@ impl Fake {
         if let Some(m) = self.misbehave() {
             return m;
         }
-        let legal = self.board.legal_moves();
+        let side = mover(&self.board);
+        let legal = self.board.legal_moves(side);
         if legal.is_empty() {
             return None;
         }
@@ -203,11 +205,11 @@ impl Fake {
             legal[0]
         };
         self.moves_made += 1;
-        Some(self.board.uci(mv))
+        Some(self.board.uci(side, mv))
     }
 
     fn play_text(&mut self, text: &str) -> bool {
-        match self.board.parse_move(text) {
+        match self.board.read_move(mover(&self.board), text) {
             Ok(mv) => self.board.play(mv).is_ok(),
             Err(_) => false,
         }
@@ -263,7 +265,7 @@ impl Fake {
                     self.sim_position(fen.as_deref(), &turns);
                     return true;
                 }
-                self.board = match Board::new(self.variant, fen.as_deref()) {
+                self.board = match turn_game(self.variant, fen.as_deref()) {
                     Ok(b) => b,
                     Err(e) => {
                         self.say(&format!("info string bad position: {e}"));
@@ -316,7 +318,7 @@ impl Fake {
                 let names: Vec<&str> = self
                     .registry
                     .iter()
-                    .filter(|v| Board::new(v, None).is_ok())
+                    .filter(|v| turn_game(v, None).is_ok())
                     .map(|v| v.id())
                     .collect();
                 self.say(&format!(
@@ -328,12 +330,12 @@ impl Fake {
             "ping" => self.say(&format!("pong {}", words.get(1).unwrap_or(&""))),
             "new" => {
                 self.variant = self.registry.get("chess").expect("chess");
-                self.board = Board::new(self.variant, None).expect("chess");
+                self.board = turn_game(self.variant, None).expect("chess");
                 self.moves_made = 0;
                 *forced = false;
             }
             "variant" => self.set_variant(words.get(1).copied().unwrap_or("chess")),
-            "setboard" => match Board::new(self.variant, Some(line["setboard".len()..].trim())) {
+            "setboard" => match turn_game(self.variant, Some(line["setboard".len()..].trim())) {
                 Ok(b) => self.board = b,
                 Err(e) => self.say(&format!("tellusererror bad FEN: {e}")),
             },
@@ -476,7 +478,7 @@ fn main() {
         rng: rand_chacha::ChaCha8Rng::seed_from_u64(seed),
         registry,
         variant,
-        board: Board::new(variant, None).expect("chess"),
+        board: turn_game(variant, None).expect("chess"),
         sim: None,
         moves_made: 0,
         out: io::stdout(),

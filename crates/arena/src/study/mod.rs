@@ -22,7 +22,7 @@ use std::time::Duration;
 use parity_rules::{Color, Registry, Variant};
 use serde::{Deserialize, Serialize};
 
-use crate::board::Board;
+use crate::board::turn_game;
 use crate::engine::{EngineSpec, OwnEngine};
 use crate::game::{Adjudication, GameRecord};
 use crate::limits::Limits;
@@ -30,7 +30,7 @@ use crate::openings::{self, Opening};
 use crate::sim;
 use crate::tournament::{self, mix, Event, MatchConfig, Pairing};
 
-pub use results::{GameLine, Outcome, Results};
+pub use results::{GameLine, GameResult, Results};
 
 /// The one kind of study so far.
 pub const FIRST_MOVE: &str = "first-move";
@@ -383,7 +383,7 @@ fn variant_openings(
             let list = openings::load(path, variant).map_err(|e| format!("{}: {e}", plan.id))?;
             if !plan.simultaneous {
                 for (i, o) in list.iter().enumerate() {
-                    if o.board(variant)?.side_to_move() != Color::White {
+                    if o.board(variant)?.to_move() != Some(Color::White) {
                         return Err(format!(
                             "{}: opening {} of {} leaves Black to move; a first-move study starts every game with White to move",
                             path.display(),
@@ -410,7 +410,7 @@ pub fn plan(registry: &Registry, params: &StudyParams) -> Result<Vec<Run>, Strin
     for plan in &params.variants {
         let variant = registry.get_or_err(&plan.id).map_err(|e| e.to_string())?;
         if !sim::is_simultaneous(variant) {
-            Board::new(variant, None).map_err(|e| format!("{}: {e}", plan.id))?;
+            turn_game(variant, None).map_err(|e| format!("{}: {e}", plan.id))?;
         }
         if sim::is_simultaneous(variant) != plan.simultaneous {
             return Err(format!(
@@ -467,7 +467,7 @@ fn game_line(id: &str, run: &Run, game: &GameRecord) -> GameLine {
         game: game.number,
         fen,
         opening,
-        result: Outcome::of(game.ending.result),
+        result: GameResult::of(game.ending.winner),
         end: game.ending.cause,
         reason: game.ending.reason.clone(),
         plies: (!simultaneous).then_some(length),

@@ -8,7 +8,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use super::plot::{self, Interval};
-use super::results::{Outcome, Results};
+use super::results::{GameResult, Results};
 use super::{Budget, StudyParams};
 use crate::game::Cause;
 use crate::stats::{self, Estimate, Proportion, Trinomial};
@@ -88,9 +88,9 @@ pub fn tally(results: &Results) -> Tally {
             continue;
         };
         match g.result {
-            Outcome::WhiteWins => cell.white.wins += 1,
-            Outcome::Draw => cell.white.draws += 1,
-            Outcome::BlackWins => cell.white.losses += 1,
+            GameResult::WhiteWins => cell.white.wins += 1,
+            GameResult::Draw => cell.white.draws += 1,
+            GameResult::BlackWins => cell.white.losses += 1,
         }
         *cell.ends.entry(g.end).or_default() += 1;
         cell.lengths.push(g.length());

@@ -9,7 +9,6 @@ use std::fs::{File, OpenOptions};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use parity_rules::game::Result as GameResult;
 use parity_rules::Color;
 use serde::{Deserialize, Serialize};
 
@@ -30,7 +29,7 @@ struct Header {
 
 /// A game's result.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum Outcome {
+pub enum GameResult {
     #[serde(rename = "1-0")]
     WhiteWins,
     #[serde(rename = "1/2-1/2")]
@@ -39,12 +38,12 @@ pub enum Outcome {
     BlackWins,
 }
 
-impl Outcome {
-    pub fn of(result: GameResult) -> Outcome {
-        match result {
-            GameResult::Win(Color::White) => Outcome::WhiteWins,
-            GameResult::Draw => Outcome::Draw,
-            GameResult::Win(Color::Black) => Outcome::BlackWins,
+impl GameResult {
+    pub fn of(winner: Option<Color>) -> GameResult {
+        match winner {
+            Some(Color::White) => GameResult::WhiteWins,
+            None => GameResult::Draw,
+            Some(Color::Black) => GameResult::BlackWins,
         }
     }
 }
@@ -64,7 +63,7 @@ pub struct GameLine {
     /// The opening's moves in coordinates (turns `e2e4:e7e5` in
     /// simultaneous variants), separated by spaces.
     pub opening: String,
-    pub result: Outcome,
+    pub result: GameResult,
     #[serde(with = "cause_name")]
     pub end: Cause,
     /// The ending in words, e.g. "White mates".
@@ -322,7 +321,7 @@ mod tests {
             game,
             fen: None,
             opening: "e2e4 e7e5".into(),
-            result: Outcome::BlackWins,
+            result: GameResult::BlackWins,
             end: Cause::NoLegalMove,
             reason: "Black mates".into(),
             plies: Some(30),

@@ -25,21 +25,25 @@ pub struct TestServer {
 
 pub async fn start() -> TestServer {
     let dir = tempfile::tempdir().expect("temp dir");
+    let db = dir.path().join("test.sqlite");
+    start_on(dir, &db).await.0
+}
+
+/// A server on the database `db` (in `dir`, kept while the server lives),
+/// with the number of unfinished games it resumed.
+pub async fn start_on(dir: tempfile::TempDir, db: &std::path::Path) -> (TestServer, usize) {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
         .await
         .expect("bind");
-    let server = parity_server::start(
-        &dir.path().join("test.sqlite"),
-        listener,
-        Registry::builtin(),
-    )
-    .await
-    .expect("server starts");
-    TestServer {
+    let server = parity_server::start(db, listener, Registry::builtin())
+        .await
+        .expect("server starts");
+    let test = TestServer {
         base: format!("http://{}", server.addr),
         http: reqwest::Client::new(),
         _dir: dir,
-    }
+    };
+    (test, server.recovered)
 }
 
 /// The commitment as docs/server.md defines it, computed here independently.

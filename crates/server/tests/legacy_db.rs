@@ -1,0 +1,94 @@
+//! A database written by release 0.1 (`tests/data/legacy/`, made by that
+//! release's `parity serve`) loads in this one: its unfinished games resume
+//! and go on, every game reads back as it was, the endings stored in words
+//! read as today's machine names, and every record still verifies.
+
+mod common;
+
+use std::path::Path;
+
+use parity_rules::{Reason, Registry};
+use serde_json::Value;
+
+const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/legacy");
+
+#[tokio::test]
+async fn a_release_0_1_database_loads_replays_and_plays_on() {
+    let expected: Value =
+        serde_json::from_str(&std::fs::read_to_string(Path::new(DATA).join("expected.json")).unwrap())
+            .unwrap();
+    let games = expected["games"].as_array().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("parity.sqlite");
+    std::fs::copy(Path::new(DATA).join("parity-0.1.sqlite"), &db).unwrap();
+    let (server, recovered) = common::start_on(dir, &db).await;
+    let unfinished = games.iter().filter(|g| g["status"] != "finished").count();
+    assert_eq!(recovered, unfinished);
+
+    let registry = Registry::builtin();
+    let mut renamed = 0;
+    for g in games {
+        let id = g["id"].as_str().unwrap();
+        let full = server.full(id, None).await;
+        assert_eq!(full["status"], g["status"], "{id}");
+        assert_eq!(full["result"], g["result"], "{id}");
+        if !g["final_fen"].is_null() {
+            assert_eq!(full["fen"], g["final_fen"], "{id}");
+        }
+        if let Some(old) = g["reason"].as_str() {
+            let reason = Reason::from_name(old).unwrap_or_else(|| panic!("{id}: `{old}`"));
+            assert_eq!(full["reason"], reason.name(), "{id}");
+            renamed += usize::from(old != reason.name());
+        }
+        let record = server.get(&format!("/api/games/{id}/record"), None).await;
+        assert_eq!(record.status, 200, "{id}");
+        let verified = parity_server::verify::verify(&registry, &record.text)
+            .unwrap_or_else(|e| panic!("{id}: {e}"));
+        let ending = verified.ending.map(|(result, reason)| (result, reason.name().to_string()));
+        let stated = g["result"].as_str().map(|r| {
+            let old = g["reason"].as_str().unwrap();
+            (r.to_string(), Reason::from_name(old).unwrap().name().to_string())
+        });
+        assert_eq!(ending, stated, "{id}");
+    }
+    // The words that changed: fifty moves, fifty turns, dead position, no
+    // legal move, kings share a square, no reveal...
+    assert!(renamed >= 6, "{renamed}");
+
+    // A simultaneous game stopped between two reveals goes on: Black
+    // reveals the move it committed to, and the turn resolves.
+    let pending = games.iter().find(|g| g["id"] == "O26W4qPg1a").unwrap();
+    let black = pending["pending"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["color"] == "black")
+        .unwrap();
+    let token = pending["tokens"]["black"].as_str().unwrap();
+    server
+        .reveal(
+            "O26W4qPg1a",
+            token,
+            black["move"].as_str().unwrap(),
+            black["nonce"].as_str().unwrap(),
+        )
+        .await;
+    let full = server.full("O26W4qPg1a", Some(token)).await;
+    assert_eq!(full["turn"], 3);
+    assert_eq!(full["status"], "started");
+
+    // The games table now holds machine names too.
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    let mut names = conn
+        .prepare("SELECT DISTINCT reason FROM games WHERE reason IS NOT NULL")
+        .unwrap();
+    let names: Vec<String> = names
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    for name in &names {
+        let reason = Reason::from_name(name).unwrap();
+        assert_eq!(reason.name(), name);
+    }
+}
