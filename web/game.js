@@ -1,7 +1,8 @@
 // The game page: board, clocks, moves, actions and the live feed. The
-// state shown is the last `gameFull` plus the events received after it;
-// events that change the position (a move, a turn, the start, the end) make
-// the page fetch a fresh `gameFull`, which also brings the new legal moves.
+// state shown is the last `gameFull` plus the events received after it
+// (gamestate.js); events that change the position (a move, a turn, the
+// start, the end) make the page fetch a fresh `gameFull`, which also brings
+// the new legal moves.
 
 import { api, GameFeed } from './api.js';
 import { renderBoard, openChooser, closeChooser } from './board.js';
@@ -9,9 +10,8 @@ import { parseMove, findTypedMove } from './moves.js';
 import { makeCommitment, loadPending, savePending } from './commit.js';
 import { pieceIcon } from './pieces.js';
 import { escapeHtml } from './html.js';
+import { STRUCTURAL, other, isSimultaneous, fromFull, applyEvent } from './gamestate.js';
 
-const STRUCTURAL = new Set(['started', 'joined', 'move', 'turn', 'finished', 'rematch']);
-const other = (color) => (color === 'white' ? 'black' : 'white');
 const cap = (s) => s[0].toUpperCase() + s.slice(1);
 
 const TEMPLATE = `
@@ -86,46 +86,6 @@ export async function showGame(root, id) {
     if (message.type === 'rematch' && g.state.you) location.assign(`/game/${message.game}`);
   }
 
-  // gameFull's `rematch` is `{offer: color}` or `{game: id}`.
-  function fromFull(full) {
-    const s = structuredClone(full);
-    s.rematch_offer = full.rematch?.offer ?? null;
-    s.rematch_game = full.rematch?.game ?? null;
-    return s;
-  }
-
-  function applyEvent(s, e) {
-    s.seq = e.seq;
-    if (e.clocks) {
-      s.clocks = e.clocks;
-      s.receivedAt = e.receivedAt;
-    }
-    switch (e.type) {
-      case 'committed':
-        s.committed = { ...s.committed, [e.color]: true };
-        break;
-      case 'revealed':
-        s.revealed = { ...s.revealed, [e.color]: true };
-        break;
-      case 'draw_offer':
-        s.draw_offer = e.color;
-        break;
-      case 'draw_declined':
-        s.draw_offer = null;
-        break;
-      case 'finished':
-        Object.assign(s, { status: 'finished', result: e.result, reason: e.reason });
-        break;
-      case 'rematch_offer':
-        s.rematch_offer = e.color;
-        break;
-      case 'rematch':
-        s.rematch_game = e.game;
-        break;
-    }
-    return s;
-  }
-
   async function refresh() {
     if (g.fetching) {
       g.refetch = true;
@@ -147,7 +107,7 @@ export async function showGame(root, id) {
 
   // ---- derived facts ----
 
-  const isSim = () => g.state.variant.family === 'simultaneous';
+  const isSim = () => isSimultaneous(g.state);
   const me = () => g.state.you;
   function canMove() {
     const s = g.state;
