@@ -1,16 +1,16 @@
-// The game page: board, clocks, moves, actions and the live feed. The
-// state shown is the last `gameFull` plus the events received after it
-// (gamestate.js); events that change the position (a move, a turn, the
+// The game page: board, clocks, moves, actions and the live feed;
+// simturn.js keeps a simultaneous turn's commit-reveal. The state shown is
+// the last `gameFull` plus the events received after it (gamestate.js); events that change the position (a move, a turn, the
 // start, the end) make the page fetch a fresh `gameFull`, which also brings
 // the new legal moves.
 
 import { api, GameFeed } from './api.js';
 import { renderBoard, openChooser, closeChooser } from './board.js';
 import { parseMove, findTypedMove } from './moves.js';
-import { makeCommitment, loadPending, savePending } from './commit.js';
 import { pieceIcon } from './pieces.js';
 import { escapeHtml } from './html.js';
 import { STRUCTURAL, other, isSimultaneous, fromFull, applyEvent } from './gamestate.js';
+import { simultaneousTurn } from './simturn.js';
 
 const cap = (s) => s[0].toUpperCase() + s.slice(1);
 
@@ -57,8 +57,8 @@ export async function showGame(root, id) {
     selected: null, // {from, piece}
     fetching: false,
     refetch: false,
-    revealing: false,
   };
+  const sim = simultaneousTurn(id, { state: () => g.state, act, update, showError });
 
   // ---- state from the feed ----
 
@@ -80,7 +80,7 @@ export async function showGame(root, id) {
     g.state = g.events.reduce(applyEvent, fromFull(g.base));
     if (g.flipped === null) g.flipped = g.state.you === 'black';
     update();
-    maybeReveal();
+    sim.maybeReveal();
     // Both asked for a rematch while we watch: go to the new game (an old
     // game's page opened later only shows the link).
     if (message.type === 'rematch' && g.state.you) location.assign(`/game/${message.game}`);
@@ -112,10 +112,8 @@ export async function showGame(root, id) {
   function canMove() {
     const s = g.state;
     if (!me() || s.status !== 'started') return false;
-    return isSim() ? !hasCommitted(me()) : s.to_move === me();
+    return isSim() ? !sim.hasCommitted(me()) : s.to_move === me();
   }
-  // This seat counts as committed from the server's ack, before the event.
-  const hasCommitted = (color) => Boolean(g.state.committed?.[color] || (color === me() && pending()?.sent));
   const legalMoves = () => (canMove() ? (g.state.legal?.[me()] ?? []).map(parseMove).filter(Boolean) : []);
   function squares() {
     const map = new Map();
@@ -129,7 +127,6 @@ export async function showGame(root, id) {
   }
   const pieceByLetter = (letter) =>
     g.state.variant.pieces.find((p) => p.letter.toUpperCase() === letter.toUpperCase());
-  const pending = () => (isSim() && me() ? loadPending(id, me(), g.state.turn) : null);
 
   // The moves of the last turn (simultaneous) or the last move (turn-based).
   function lastPlayed() {
@@ -162,7 +159,7 @@ export async function showGame(root, id) {
     } else if (!isSim() && /[+#]$/.test(last?.san ?? '')) {
       mark(kingSquare(g.state.to_move), 'check');
     }
-    const committed = pending();
+    const committed = sim.pending();
     if (committed) {
       const m = parseMove(committed.move);
       if (m) [m.from, m.to].forEach((sq) => mark(sq, 'pending'));
@@ -262,41 +259,8 @@ export async function showGame(root, id) {
 
   async function play(move) {
     g.selected = null;
-    if (!isSim()) {
-      await act(`move/${encodeURIComponent(move.uci)}`);
-      return;
-    }
-    const side = me();
-    const turn = g.state.turn;
-    const commitment = await makeCommitment(id, turn, side, move.uci);
-    savePending(id, side, commitment);
-    update();
-    if (await act('commit', { commitment: commitment.commitment })) {
-      // Accepted: no second pick this turn, even before the `committed` event.
-      savePending(id, side, { ...commitment, sent: true });
-      update();
-      maybeReveal();
-    }
-  }
-
-  // Both commitments in: reveal ours (once; a reload finds it in storage).
-  async function maybeReveal() {
-    const s = g.state;
-    const mine = pending();
-    if (!mine || mine.revealed || s.revealed?.[me()] || g.revealing || s.status !== 'started') return;
-    if (!(s.committed?.white && s.committed?.black)) return;
-    g.revealing = true;
-    try {
-      await api.act(id, 'reveal', { move: mine.move, nonce: mine.nonce });
-      savePending(id, me(), { ...mine, revealed: true });
-    } catch (e) {
-      // 409 after a reload that had already revealed: nothing left to do.
-      if (e.status === 409) savePending(id, me(), { ...mine, revealed: true });
-      else showError(e);
-    } finally {
-      g.revealing = false;
-      update();
-    }
+    if (isSim()) await sim.commit(move.uci);
+    else await act(`move/${encodeURIComponent(move.uci)}`);
   }
 
   $('.controls').addEventListener('click', async (e) => {
@@ -366,16 +330,11 @@ export async function showGame(root, id) {
   }
 
   function drawPlayer(slot, color) {
-    const s = g.state;
     const el = root.querySelector(`.player[data-slot="${slot}"]`);
     el.dataset.color = color;
-    let state = '';
-    if (isSim() && s.status === 'started') {
-      state = hasCommitted(color) ? 'committed' : 'choosing…';
-    }
     el.innerHTML = `${pieceIcon(color, 'king', 'K', 28)}
       <span class="name">${cap(color)}: ${escapeHtml(seatLabel(color))}</span>
-      <span class="commit-state" data-commit="${color}">${state}</span>
+      <span class="commit-state" data-commit="${color}">${sim.commitState(color)}</span>
       <span class="clock" data-clock="${color}"></span>`;
   }
 
@@ -387,12 +346,7 @@ export async function showGame(root, id) {
       if (s.to_move === me()) return 'Your move.';
       return `${cap(s.to_move)} to move.`;
     }
-    if (!me()) return `Turn ${s.turn}: both sides choose.`;
-    const mine = hasCommitted(me());
-    const theirs = hasCommitted(other(me()));
-    if (!mine) return `Turn ${s.turn}: your move${theirs ? ' (opponent has committed)' : ''}.`;
-    if (!theirs) return `Turn ${s.turn}: committed, waiting for opponent.`;
-    return `Turn ${s.turn}: both committed, revealing…`;
+    return sim.statusLine();
   }
 
   function notesHtml(turnNumber, entry) {
