@@ -1,50 +1,16 @@
-// The game page: board, clocks, moves, actions and the live feed. The
-// state shown is the last `gameFull` plus the events received after it;
-// events that change the position (a move, a turn, the start, the end) make
-// the page fetch a fresh `gameFull`, which also brings the new legal moves.
+// The game page: the state from the live feed, the board input and the
+// actions; gameview.js draws it, simturn.js keeps a simultaneous turn's
+// commit-reveal. The state shown is the last `gameFull` plus the events
+// received after it; events that change the position (a move, a turn, the
+// start, the end) make the page fetch a fresh `gameFull`, which also brings
+// the new legal moves.
 
 import { api, GameFeed } from './api.js';
-import { renderBoard, openChooser, closeChooser } from './board.js';
+import { openChooser, closeChooser } from './board.js';
 import { parseMove, findTypedMove } from './moves.js';
-import { makeCommitment, loadPending, savePending } from './commit.js';
-import { pieceIcon } from './pieces.js';
-import { escapeHtml } from './html.js';
-
-const STRUCTURAL = new Set(['started', 'joined', 'move', 'turn', 'finished', 'rematch']);
-const other = (color) => (color === 'white' ? 'black' : 'white');
-const cap = (s) => s[0].toUpperCase() + s.slice(1);
-
-const TEMPLATE = `
-<section class="game">
-  <div class="board-area">
-    <div class="player" data-slot="top"></div>
-    <div class="board-wrap"><div class="board-host"></div></div>
-    <div class="player" data-slot="bottom"></div>
-  </div>
-  <aside class="panel">
-    <div class="status" aria-live="polite"></div>
-    <div class="invite" hidden></div>
-    <div class="error" role="alert" hidden></div>
-    <div class="notes" aria-live="polite"></div>
-    <form class="entry" hidden>
-      <input name="move" autocomplete="off" spellcheck="false" aria-label="move"
-             placeholder="type a move (e2e4) and press Enter">
-      <button type="submit">Play</button>
-    </form>
-    <div class="offer" hidden></div>
-    <div class="controls">
-      <button type="button" data-action="flip">Flip board</button>
-      <button type="button" data-action="resign" hidden>Resign</button>
-      <button type="button" data-action="draw" hidden>Offer draw</button>
-      <button type="button" data-action="abort" hidden>Abort</button>
-      <button type="button" data-action="rematch" hidden>Rematch</button>
-      <a class="button" data-action="pgn" download>PGN</a>
-    </div>
-    <h2>Moves</h2>
-    <ol class="moves"></ol>
-    <div class="meta"><span class="variant-name"></span> · <span class="conn">connecting…</span> · <a href="/">lobby</a></div>
-  </aside>
-</section>`;
+import { STRUCTURAL, fromFull, applyEvent, isSimultaneous } from './gamestate.js';
+import { TEMPLATE, drawGame, drawClocks, boardSquares, showError, clearError, showConnection } from './gameview.js';
+import { simultaneousTurn } from './simturn.js';
 
 export async function showGame(root, id) {
   root.innerHTML = TEMPLATE;
@@ -57,8 +23,9 @@ export async function showGame(root, id) {
     selected: null, // {from, piece}
     fetching: false,
     refetch: false,
-    revealing: false,
   };
+  const reportError = (e) => showError(root, e);
+  const sim = simultaneousTurn(id, { state: () => g.state, act, update, showError: reportError });
 
   // ---- state from the feed ----
 
@@ -80,50 +47,10 @@ export async function showGame(root, id) {
     g.state = g.events.reduce(applyEvent, fromFull(g.base));
     if (g.flipped === null) g.flipped = g.state.you === 'black';
     update();
-    maybeReveal();
+    sim.maybeReveal();
     // Both asked for a rematch while we watch: go to the new game (an old
     // game's page opened later only shows the link).
     if (message.type === 'rematch' && g.state.you) location.assign(`/game/${message.game}`);
-  }
-
-  // gameFull's `rematch` is `{offer: color}` or `{game: id}`.
-  function fromFull(full) {
-    const s = structuredClone(full);
-    s.rematch_offer = full.rematch?.offer ?? null;
-    s.rematch_game = full.rematch?.game ?? null;
-    return s;
-  }
-
-  function applyEvent(s, e) {
-    s.seq = e.seq;
-    if (e.clocks) {
-      s.clocks = e.clocks;
-      s.receivedAt = e.receivedAt;
-    }
-    switch (e.type) {
-      case 'committed':
-        s.committed = { ...s.committed, [e.color]: true };
-        break;
-      case 'revealed':
-        s.revealed = { ...s.revealed, [e.color]: true };
-        break;
-      case 'draw_offer':
-        s.draw_offer = e.color;
-        break;
-      case 'draw_declined':
-        s.draw_offer = null;
-        break;
-      case 'finished':
-        Object.assign(s, { status: 'finished', result: e.result, reason: e.reason });
-        break;
-      case 'rematch_offer':
-        s.rematch_offer = e.color;
-        break;
-      case 'rematch':
-        s.rematch_game = e.game;
-        break;
-    }
-    return s;
   }
 
   async function refresh() {
@@ -135,7 +62,7 @@ export async function showGame(root, id) {
     try {
       receive(await api.game(id));
     } catch (e) {
-      showError(e);
+      reportError(e);
     } finally {
       g.fetching = false;
       if (g.refetch) {
@@ -147,72 +74,16 @@ export async function showGame(root, id) {
 
   // ---- derived facts ----
 
-  const isSim = () => g.state.variant.family === 'simultaneous';
+  const isSim = () => isSimultaneous(g.state);
   const me = () => g.state.you;
   function canMove() {
     const s = g.state;
     if (!me() || s.status !== 'started') return false;
-    return isSim() ? !hasCommitted(me()) : s.to_move === me();
+    return isSim() ? !sim.hasCommitted(me()) : s.to_move === me();
   }
-  // This seat counts as committed from the server's ack, before the event.
-  const hasCommitted = (color) => Boolean(g.state.committed?.[color] || (color === me() && pending()?.sent));
   const legalMoves = () => (canMove() ? (g.state.legal?.[me()] ?? []).map(parseMove).filter(Boolean) : []);
-  function squares() {
-    const map = new Map();
-    // The waiting marks matter only where the waiting rule can apply; in
-    // turn-based games the last move's tint says it all.
-    const waiting = isSim();
-    for (const sq of g.state.board ?? []) {
-      map.set(sq.square, { pieces: sq.pieces, lastMoved: waiting ? (sq.last_moved ?? []) : [] });
-    }
-    return map;
-  }
   const pieceByLetter = (letter) =>
     g.state.variant.pieces.find((p) => p.letter.toUpperCase() === letter.toUpperCase());
-  const pending = () => (isSim() && me() ? loadPending(id, me(), g.state.turn) : null);
-
-  // The moves of the last turn (simultaneous) or the last move (turn-based).
-  function lastPlayed() {
-    const last = g.state.moves?.at(-1);
-    if (!last) return [];
-    return isSim() ? [last.white, last.black].filter(Boolean) : [last];
-  }
-
-  function kingSquare(color) {
-    return g.state.board?.find((sq) => sq.pieces.some((p) => p.color === color && p.name.toLowerCase() === 'king'))
-      ?.square;
-  }
-
-  // The squares' marks: selection, targets, last move, shared square,
-  // check, and this seat's committed move.
-  function boardMarks() {
-    const marks = new Map();
-    const mark = (square, cls) => square && marks.set(square, [...(marks.get(square) ?? []), cls]);
-    for (const played of lastPlayed()) {
-      const m = parseMove(played.uci ?? '');
-      if (m) [m.from, m.to].forEach((sq) => mark(sq, 'last'));
-    }
-    const last = g.state.moves?.at(-1);
-    if (isSim() && last?.notes) {
-      for (const color of ['white', 'black']) {
-        const notes = last.notes[color];
-        if (notes?.co_occupied) mark(notes.co_occupied, 'shared');
-        if (notes?.check) mark(kingSquare(other(color)), 'check');
-      }
-    } else if (!isSim() && /[+#]$/.test(last?.san ?? '')) {
-      mark(kingSquare(g.state.to_move), 'check');
-    }
-    const committed = pending();
-    if (committed) {
-      const m = parseMove(committed.move);
-      if (m) [m.from, m.to].forEach((sq) => mark(sq, 'pending'));
-    }
-    if (g.selected) {
-      mark(g.selected.from, 'selected');
-      for (const m of selectedMoves()) mark(m.to, 'target');
-    }
-    return marks;
-  }
 
   function selectedMoves() {
     if (!g.selected) return [];
@@ -232,7 +103,7 @@ export async function showGame(root, id) {
       return;
     }
     const here = legalMoves().filter((m) => m.from === name);
-    const content = squares().get(name);
+    const content = boardSquares(g.state).get(name);
     const kinds = [...new Set(here.map((m) => m.piece))];
     g.selected = kinds.length === 1 ? { from: name, piece: kinds[0] } : null;
     if (kinds.length > 1 || (content && content.pieces.length > 2)) pickFromCrowd(name, content, kinds);
@@ -291,52 +162,19 @@ export async function showGame(root, id) {
   // ---- actions ----
 
   async function act(action, body) {
-    clearError();
+    clearError(root);
     try {
       return await api.act(id, action, body);
     } catch (e) {
-      showError(e);
+      reportError(e);
       return null;
     }
   }
 
   async function play(move) {
     g.selected = null;
-    if (!isSim()) {
-      await act(`move/${encodeURIComponent(move.uci)}`);
-      return;
-    }
-    const side = me();
-    const turn = g.state.turn;
-    const commitment = await makeCommitment(id, turn, side, move.uci);
-    savePending(id, side, commitment);
-    update();
-    if (await act('commit', { commitment: commitment.commitment })) {
-      // Accepted: no second pick this turn, even before the `committed` event.
-      savePending(id, side, { ...commitment, sent: true });
-      update();
-      maybeReveal();
-    }
-  }
-
-  // Both commitments in: reveal ours (once; a reload finds it in storage).
-  async function maybeReveal() {
-    const s = g.state;
-    const mine = pending();
-    if (!mine || mine.revealed || s.revealed?.[me()] || g.revealing || s.status !== 'started') return;
-    if (!(s.committed?.white && s.committed?.black)) return;
-    g.revealing = true;
-    try {
-      await api.act(id, 'reveal', { move: mine.move, nonce: mine.nonce });
-      savePending(id, me(), { ...mine, revealed: true });
-    } catch (e) {
-      // 409 after a reload that had already revealed: nothing left to do.
-      if (e.status === 409) savePending(id, me(), { ...mine, revealed: true });
-      else showError(e);
-    } finally {
-      g.revealing = false;
-      update();
-    }
+    if (isSim()) await sim.commit(move.uci);
+    else await act(`move/${encodeURIComponent(move.uci)}`);
   }
 
   $('.controls').addEventListener('click', async (e) => {
@@ -363,12 +201,12 @@ export async function showGame(root, id) {
     const text = input.value;
     if (!text.trim()) return;
     if (!canMove()) {
-      showError(new Error(isSim() ? 'you have already chosen this turn' : 'it is not your move'));
+      reportError(new Error(isSim() ? 'you have already chosen this turn' : 'it is not your move'));
       return;
     }
     const move = findTypedMove(text, legalMoves());
     if (!move) {
-      showError(new Error(`${text.trim()} is not a legal move`));
+      reportError(new Error(`${text.trim()} is not a legal move`));
       return;
     }
     input.value = '';
@@ -388,193 +226,14 @@ export async function showGame(root, id) {
 
   // ---- drawing ----
 
-  function showError(e) {
-    const box = $('.error');
-    box.textContent = e.message;
-    box.hidden = false;
-  }
-  function clearError() {
-    $('.error').hidden = true;
-  }
-
-  function seatLabel(color) {
-    const seat = g.state[color] ?? {};
-    if (color === me()) return 'You';
-    if (seat.kind === 'engine') return `Engine, level ${seat.level}`;
-    if (seat.joined === false) return 'Friend (invited)';
-    return 'Human';
-  }
-
-  function drawPlayer(slot, color) {
-    const s = g.state;
-    const el = root.querySelector(`.player[data-slot="${slot}"]`);
-    el.dataset.color = color;
-    let state = '';
-    if (isSim() && s.status === 'started') {
-      state = hasCommitted(color) ? 'committed' : 'choosing…';
-    }
-    el.innerHTML = `${pieceIcon(color, 'king', 'K', 28)}
-      <span class="name">${cap(color)}: ${escapeHtml(seatLabel(color))}</span>
-      <span class="commit-state" data-commit="${color}">${state}</span>
-      <span class="clock" data-clock="${color}"></span>`;
-  }
-
-  function statusText() {
-    const s = g.state;
-    if (s.status === 'waiting') return 'Waiting for the opponent to join.';
-    if (s.status === 'finished') return `Game over: ${s.result}${s.reason ? ` (${s.reason})` : ''}.`;
-    if (!isSim()) {
-      if (s.to_move === me()) return 'Your move.';
-      return `${cap(s.to_move)} to move.`;
-    }
-    if (!me()) return `Turn ${s.turn}: both sides choose.`;
-    const mine = hasCommitted(me());
-    const theirs = hasCommitted(other(me()));
-    if (!mine) return `Turn ${s.turn}: your move${theirs ? ' (opponent has committed)' : ''}.`;
-    if (!theirs) return `Turn ${s.turn}: committed, waiting for opponent.`;
-    return `Turn ${s.turn}: both committed, revealing…`;
-  }
-
-  function notesHtml(turnNumber, entry) {
-    const side = (color) => {
-      const move = entry[color];
-      const text = entry.notes?.[color]?.text;
-      const check = entry.notes?.[color]?.check;
-      return `<div class="note ${color}${check ? ' gives-check' : ''}" data-notes="${color}">
-        <b>${cap(color)}</b> ${escapeHtml(move?.san ?? move?.uci ?? '')}${text ? `: <span class="note-text">${escapeHtml(text)}</span>` : ''}</div>`;
-    };
-    return `<div class="notes-title">Turn ${turnNumber}</div>${side('white')}${side('black')}`;
-  }
-
-  function drawMoves() {
-    const s = g.state;
-    const list = $('.moves');
-    const moves = s.moves ?? [];
-    if (isSim()) {
-      list.innerHTML = moves
-        .map((t, i) => {
-          const text = ['white', 'black'].map((c) => t.notes?.[c]?.text).filter(Boolean).join('; ');
-          return `<li data-turn="${i + 1}"><span class="mv">${escapeHtml(t.white?.san ?? t.white?.uci ?? '')}</span>
-            <span class="mv">${escapeHtml(t.black?.san ?? t.black?.uci ?? '')}</span>${text ? `<div class="move-note">${escapeHtml(text)}</div>` : ''}</li>`;
-        })
-        .join('');
-      const last = moves.at(-1);
-      $('.notes').innerHTML = last ? notesHtml(moves.length, last) : '';
-    } else {
-      const rows = [];
-      for (const m of moves) {
-        if (m.color === 'white' || rows.length === 0) rows.push([]);
-        rows.at(-1).push(m);
-      }
-      list.innerHTML = rows
-        .map((row) => `<li>${row.map((m) => `<span class="mv ${m.color}">${escapeHtml(m.san ?? m.uci)}</span>`).join(' ')}</li>`)
-        .join('');
-      $('.notes').innerHTML = '';
-    }
-    list.scrollTop = list.scrollHeight;
-  }
-
-  function drawControls() {
-    const s = g.state;
-    const seated = Boolean(me());
-    const show = (action, visible, label) => {
-      const button = root.querySelector(`[data-action="${action}"]`);
-      button.hidden = !visible;
-      if (label) button.textContent = label;
-    };
-    const noMovesYet = isSim() ? (s.moves ?? []).length === 0 : (s.moves ?? []).length < 2;
-    show('resign', seated && s.status === 'started');
-    show('draw', seated && s.status === 'started' && !s.draw_offer, 'Offer draw');
-    show('abort', seated && s.status !== 'finished' && noMovesYet);
-    const theyAsked = s.rematch_offer && s.rematch_offer !== me();
-    show('rematch', seated && s.status === 'finished' && s.rematch_offer !== me(),
-      theyAsked ? 'Accept rematch' : 'Rematch');
-    root.querySelector('[data-action="pgn"]').href = api.pgnUrl(id);
-    root.querySelector('[data-action="pgn"]').setAttribute('download', `${id}.pgn`);
-
-    const offer = $('.offer');
-    offer.hidden = !(s.status === 'started' && s.draw_offer);
-    if (s.draw_offer === me()) {
-      offer.innerHTML = 'You offered a draw.';
-    } else if (s.draw_offer) {
-      offer.innerHTML = `${cap(s.draw_offer)} offers a draw.` +
-        (seated ? ' <button type="button" data-answer="draw/yes">Accept</button><button type="button" data-answer="draw/no">Decline</button>' : '');
-    }
-    if (s.rematch_game) {
-      offer.hidden = false;
-      offer.innerHTML = `Rematch: <a href="/game/${s.rematch_game}">open the new game</a>`;
-    }
-
-    const invite = $('.invite');
-    invite.hidden = !(s.invite && s.status === 'waiting');
-    if (!invite.hidden && !invite.querySelector('input')) {
-      const link = new URL(s.invite, location.origin).href;
-      invite.innerHTML = `<label>Send this link to your friend:
-        <input readonly value="${escapeHtml(link)}"></label><button type="button">Copy</button>`;
-    }
-    $('.entry').hidden = !(seated && s.status === 'started');
-  }
-
-  function drawBoard() {
-    const s = g.state;
-    renderBoard($('.board-host'), {
-      files: s.variant.files,
-      ranks: s.variant.ranks,
-      flipped: g.flipped,
-      squares: squares(),
-      marks: boardMarks(),
-      onSquare,
-    });
-    $('.board-area').style.setProperty('--aspect', s.variant.files / s.variant.ranks);
-  }
-
   function update() {
     if (!g.state) return;
-    const s = g.state;
-    const bottom = g.flipped ? 'black' : 'white';
-    drawPlayer('top', other(bottom));
-    drawPlayer('bottom', bottom);
-    drawBoard();
-    $('.status').textContent = statusText();
-    root.querySelector('.game').dataset.status = s.status;
-    $('.variant-name').textContent = s.variant.name;
-    drawMoves();
-    drawControls();
-    tickClocks();
+    const selection = g.selected && { from: g.selected.from, targets: selectedMoves().map((m) => m.to) };
+    drawGame(root, id, g.state, { flipped: g.flipped, selection, sim, onSquare });
   }
 
-  // Clocks count down locally from the last value the server sent.
-  function formatClock(ms) {
-    if (ms == null) return '';
-    const total = Math.max(0, ms);
-    const days = Math.floor(total / 86400000);
-    if (days >= 1) return `${days}d ${Math.floor((total % 86400000) / 3600000)}h`;
-    const h = Math.floor(total / 3600000);
-    const m = Math.floor((total % 3600000) / 60000);
-    const sec = Math.floor((total % 60000) / 1000);
-    if (h) return `${h}:${String(m).padStart(2, '0')}:${String(sec).padStart(2, '0')}`;
-    if (total < 10000) return `${sec}.${Math.floor((total % 1000) / 100)}`;
-    return `${m}:${String(sec).padStart(2, '0')}`;
-  }
-
-  function tickClocks() {
-    const s = g.state;
-    if (!s?.clocks) return;
-    const elapsed = performance.now() - s.receivedAt;
-    for (const color of ['white', 'black']) {
-      const el = root.querySelector(`[data-clock="${color}"]`);
-      if (!el) continue;
-      const running = s.status === 'started' && (s.clocks.running ?? []).includes(color);
-      el.textContent = formatClock(s.clocks[`${color}_ms`] - (running ? elapsed : 0));
-      el.classList.toggle('running', running);
-    }
-  }
-
-  const ticker = setInterval(tickClocks, 200);
-  const feed = new GameFeed(id, receive, (status) => {
-    $('.conn').textContent = status;
-    $('.conn').dataset.conn = status;
-  });
+  const ticker = setInterval(() => drawClocks(root, g.state), 200);
+  const feed = new GameFeed(id, receive, (status) => showConnection(root, status));
   feed.start();
   // The first drawing need not wait for the socket.
   refresh();

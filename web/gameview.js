@@ -1,0 +1,289 @@
+// How the game page looks: its markup, and each part drawn from the game
+// state. Nothing here changes the state; game.js redraws after every change.
+
+import { api } from './api.js';
+import { renderBoard } from './board.js';
+import { parseMove } from './moves.js';
+import { pieceIcon } from './pieces.js';
+import { escapeHtml } from './html.js';
+import { isSimultaneous, other } from './gamestate.js';
+
+const cap = (s) => s[0].toUpperCase() + s.slice(1);
+
+export const TEMPLATE = `
+<section class="game">
+  <div class="board-area">
+    <div class="player" data-slot="top"></div>
+    <div class="board-wrap"><div class="board-host"></div></div>
+    <div class="player" data-slot="bottom"></div>
+  </div>
+  <aside class="panel">
+    <div class="status" aria-live="polite"></div>
+    <div class="invite" hidden></div>
+    <div class="error" role="alert" hidden></div>
+    <div class="notes" aria-live="polite"></div>
+    <form class="entry" hidden>
+      <input name="move" autocomplete="off" spellcheck="false" aria-label="move"
+             placeholder="type a move (e2e4) and press Enter">
+      <button type="submit">Play</button>
+    </form>
+    <div class="offer" hidden></div>
+    <div class="controls">
+      <button type="button" data-action="flip">Flip board</button>
+      <button type="button" data-action="resign" hidden>Resign</button>
+      <button type="button" data-action="draw" hidden>Offer draw</button>
+      <button type="button" data-action="abort" hidden>Abort</button>
+      <button type="button" data-action="rematch" hidden>Rematch</button>
+      <a class="button" data-action="pgn" download>PGN</a>
+    </div>
+    <h2>Moves</h2>
+    <ol class="moves"></ol>
+    <div class="meta"><span class="variant-name"></span> · <span class="conn">connecting…</span> · <a href="/">lobby</a></div>
+  </aside>
+</section>`;
+
+/**
+ * Draws the whole game `s` of game `id` into `root` (which holds TEMPLATE).
+ * `view`: flipped, selection ({from, targets} or null), sim (simturn.js)
+ * and onSquare(name) for clicks on the board.
+ */
+export function drawGame(root, id, s, view) {
+  const bottom = view.flipped ? 'black' : 'white';
+  drawPlayer(root, s, view.sim, 'top', other(bottom));
+  drawPlayer(root, s, view.sim, 'bottom', bottom);
+  drawBoard(root, s, view);
+  root.querySelector('.status').textContent = statusText(s, view.sim);
+  root.querySelector('.game').dataset.status = s.status;
+  root.querySelector('.variant-name').textContent = s.variant.name;
+  drawMoves(root, s);
+  drawControls(root, id, s);
+  drawClocks(root, s);
+}
+
+// ---- board ----
+
+/** What stands on each occupied square, as renderBoard takes it. */
+export function boardSquares(s) {
+  const map = new Map();
+  // The waiting marks matter only where the waiting rule can apply; in
+  // turn-based games the last move's tint says it all.
+  const waiting = isSimultaneous(s);
+  for (const sq of s.board ?? []) {
+    map.set(sq.square, { pieces: sq.pieces, lastMoved: waiting ? (sq.last_moved ?? []) : [] });
+  }
+  return map;
+}
+
+// The moves of the last turn (simultaneous) or the last move (turn-based).
+function lastPlayed(s) {
+  const last = s.moves?.at(-1);
+  if (!last) return [];
+  return isSimultaneous(s) ? [last.white, last.black].filter(Boolean) : [last];
+}
+
+function kingSquare(s, color) {
+  return s.board?.find((sq) => sq.pieces.some((p) => p.color === color && p.name.toLowerCase() === 'king'))
+    ?.square;
+}
+
+// The squares' marks: selection, targets, last move, shared square,
+// check, and this seat's committed move.
+function boardMarks(s, view) {
+  const marks = new Map();
+  const mark = (square, cls) => square && marks.set(square, [...(marks.get(square) ?? []), cls]);
+  for (const played of lastPlayed(s)) {
+    const m = parseMove(played.uci ?? '');
+    if (m) [m.from, m.to].forEach((sq) => mark(sq, 'last'));
+  }
+  const last = s.moves?.at(-1);
+  if (isSimultaneous(s) && last?.notes) {
+    for (const color of ['white', 'black']) {
+      const notes = last.notes[color];
+      if (notes?.co_occupied) mark(notes.co_occupied, 'shared');
+      if (notes?.check) mark(kingSquare(s, other(color)), 'check');
+    }
+  } else if (!isSimultaneous(s) && /[+#]$/.test(last?.san ?? '')) {
+    mark(kingSquare(s, s.to_move), 'check');
+  }
+  const committed = view.sim.pending();
+  if (committed) {
+    const m = parseMove(committed.move);
+    if (m) [m.from, m.to].forEach((sq) => mark(sq, 'pending'));
+  }
+  if (view.selection) {
+    mark(view.selection.from, 'selected');
+    for (const to of view.selection.targets) mark(to, 'target');
+  }
+  return marks;
+}
+
+function drawBoard(root, s, view) {
+  renderBoard(root.querySelector('.board-host'), {
+    files: s.variant.files,
+    ranks: s.variant.ranks,
+    flipped: view.flipped,
+    squares: boardSquares(s),
+    marks: boardMarks(s, view),
+    onSquare: view.onSquare,
+  });
+  root.querySelector('.board-area').style.setProperty('--aspect', s.variant.files / s.variant.ranks);
+}
+
+// ---- players and status ----
+
+function seatLabel(s, color) {
+  const seat = s[color] ?? {};
+  if (color === s.you) return 'You';
+  if (seat.kind === 'engine') return `Engine, level ${seat.level}`;
+  if (seat.joined === false) return 'Friend (invited)';
+  return 'Human';
+}
+
+function drawPlayer(root, s, sim, slot, color) {
+  const el = root.querySelector(`.player[data-slot="${slot}"]`);
+  el.dataset.color = color;
+  el.innerHTML = `${pieceIcon(color, 'king', 'K', 28)}
+      <span class="name">${cap(color)}: ${escapeHtml(seatLabel(s, color))}</span>
+      <span class="commit-state" data-commit="${color}">${sim.commitState(color)}</span>
+      <span class="clock" data-clock="${color}"></span>`;
+}
+
+function statusText(s, sim) {
+  if (s.status === 'waiting') return 'Waiting for the opponent to join.';
+  if (s.status === 'finished') return `Game over: ${s.result}${s.reason ? ` (${s.reason})` : ''}.`;
+  if (!isSimultaneous(s)) {
+    if (s.to_move === s.you) return 'Your move.';
+    return `${cap(s.to_move)} to move.`;
+  }
+  return sim.statusLine();
+}
+
+// ---- moves and notes ----
+
+function notesHtml(turnNumber, entry) {
+  const side = (color) => {
+    const move = entry[color];
+    const text = entry.notes?.[color]?.text;
+    const check = entry.notes?.[color]?.check;
+    return `<div class="note ${color}${check ? ' gives-check' : ''}" data-notes="${color}">
+        <b>${cap(color)}</b> ${escapeHtml(move?.san ?? move?.uci ?? '')}${text ? `: <span class="note-text">${escapeHtml(text)}</span>` : ''}</div>`;
+  };
+  return `<div class="notes-title">Turn ${turnNumber}</div>${side('white')}${side('black')}`;
+}
+
+function drawMoves(root, s) {
+  const list = root.querySelector('.moves');
+  const moves = s.moves ?? [];
+  if (isSimultaneous(s)) {
+    list.innerHTML = moves
+      .map((t, i) => {
+        const text = ['white', 'black'].map((c) => t.notes?.[c]?.text).filter(Boolean).join('; ');
+        return `<li data-turn="${i + 1}"><span class="mv">${escapeHtml(t.white?.san ?? t.white?.uci ?? '')}</span>
+            <span class="mv">${escapeHtml(t.black?.san ?? t.black?.uci ?? '')}</span>${text ? `<div class="move-note">${escapeHtml(text)}</div>` : ''}</li>`;
+      })
+      .join('');
+    const last = moves.at(-1);
+    root.querySelector('.notes').innerHTML = last ? notesHtml(moves.length, last) : '';
+  } else {
+    const rows = [];
+    for (const m of moves) {
+      if (m.color === 'white' || rows.length === 0) rows.push([]);
+      rows.at(-1).push(m);
+    }
+    list.innerHTML = rows
+      .map((row) => `<li>${row.map((m) => `<span class="mv ${m.color}">${escapeHtml(m.san ?? m.uci)}</span>`).join(' ')}</li>`)
+      .join('');
+    root.querySelector('.notes').innerHTML = '';
+  }
+  list.scrollTop = list.scrollHeight;
+}
+
+// ---- actions, offers and the invite ----
+
+function drawControls(root, id, s) {
+  const seated = Boolean(s.you);
+  const show = (action, visible, label) => {
+    const button = root.querySelector(`[data-action="${action}"]`);
+    button.hidden = !visible;
+    if (label) button.textContent = label;
+  };
+  const noMovesYet = isSimultaneous(s) ? (s.moves ?? []).length === 0 : (s.moves ?? []).length < 2;
+  show('resign', seated && s.status === 'started');
+  show('draw', seated && s.status === 'started' && !s.draw_offer, 'Offer draw');
+  show('abort', seated && s.status !== 'finished' && noMovesYet);
+  const theyAsked = s.rematch_offer && s.rematch_offer !== s.you;
+  show('rematch', seated && s.status === 'finished' && s.rematch_offer !== s.you,
+    theyAsked ? 'Accept rematch' : 'Rematch');
+  root.querySelector('[data-action="pgn"]').href = api.pgnUrl(id);
+  root.querySelector('[data-action="pgn"]').setAttribute('download', `${id}.pgn`);
+
+  const offer = root.querySelector('.offer');
+  offer.hidden = !(s.status === 'started' && s.draw_offer);
+  if (s.draw_offer === s.you) {
+    offer.innerHTML = 'You offered a draw.';
+  } else if (s.draw_offer) {
+    offer.innerHTML = `${cap(s.draw_offer)} offers a draw.` +
+      (seated ? ' <button type="button" data-answer="draw/yes">Accept</button><button type="button" data-answer="draw/no">Decline</button>' : '');
+  }
+  if (s.rematch_game) {
+    offer.hidden = false;
+    offer.innerHTML = `Rematch: <a href="/game/${s.rematch_game}">open the new game</a>`;
+  }
+
+  const invite = root.querySelector('.invite');
+  invite.hidden = !(s.invite && s.status === 'waiting');
+  if (!invite.hidden && !invite.querySelector('input')) {
+    const link = new URL(s.invite, location.origin).href;
+    invite.innerHTML = `<label>Send this link to your friend:
+        <input readonly value="${escapeHtml(link)}"></label><button type="button">Copy</button>`;
+  }
+  root.querySelector('.entry').hidden = !(seated && s.status === 'started');
+}
+
+// ---- clocks ----
+
+// Clocks count down locally from the last value the server sent.
+function formatClock(ms) {
+  if (ms == null) return '';
+  const total = Math.max(0, ms);
+  const days = Math.floor(total / 86400000);
+  if (days >= 1) return `${days}d ${Math.floor((total % 86400000) / 3600000)}h`;
+  const h = Math.floor(total / 3600000);
+  const m = Math.floor((total % 3600000) / 60000);
+  const sec = Math.floor((total % 60000) / 1000);
+  if (h) return `${h}:${String(m).padStart(2, '0')}:${String(sec).padStart(2, '0')}`;
+  if (total < 10000) return `${sec}.${Math.floor((total % 1000) / 100)}`;
+  return `${m}:${String(sec).padStart(2, '0')}`;
+}
+
+/** Redraws both clocks; `s` may still be null before the first `gameFull`. */
+export function drawClocks(root, s) {
+  if (!s?.clocks) return;
+  const elapsed = performance.now() - s.receivedAt;
+  for (const color of ['white', 'black']) {
+    const el = root.querySelector(`[data-clock="${color}"]`);
+    if (!el) continue;
+    const running = s.status === 'started' && (s.clocks.running ?? []).includes(color);
+    el.textContent = formatClock(s.clocks[`${color}_ms`] - (running ? elapsed : 0));
+    el.classList.toggle('running', running);
+  }
+}
+
+// ---- messages ----
+
+export function showError(root, e) {
+  const box = root.querySelector('.error');
+  box.textContent = e.message;
+  box.hidden = false;
+}
+
+export function clearError(root) {
+  root.querySelector('.error').hidden = true;
+}
+
+/** The feed's state in the footer: `live`, `reconnecting` or `polling`. */
+export function showConnection(root, status) {
+  const conn = root.querySelector('.conn');
+  conn.textContent = status;
+  conn.dataset.conn = status;
+}
