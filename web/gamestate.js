@@ -37,7 +37,7 @@ export function applyEvent(s, e) {
       s.draw_offer = null;
       break;
     case 'finished':
-      Object.assign(s, { status: 'finished', result: e.result, reason: e.reason });
+      Object.assign(s, { status: 'finished', result: e.result, reason: e.reason, reason_text: null });
       break;
     case 'rematch_offer':
       s.rematch_offer = e.color;

@@ -150,7 +150,11 @@ function drawPlayer(root, s, sim, slot, color) {
 
 function statusText(s, sim) {
   if (s.status === 'waiting') return 'Waiting for the opponent to join.';
-  if (s.status === 'finished') return `Game over: ${s.result}${s.reason ? ` (${s.reason})` : ''}.`;
+  if (s.status === 'finished') {
+    // The server's words for the reason; its machine name until they arrive.
+    const why = s.reason_text || s.reason;
+    return `Game over: ${s.result}${why ? ` (${why})` : ''}.`;
+  }
   if (!isSimultaneous(s)) {
     if (s.to_move === s.you) return 'Your move.';
     return `${cap(s.to_move)} to move.`;

@@ -358,7 +358,7 @@ pub(crate) fn start_game(
     start_fen: &Option<String>,
     simultaneous: bool,
 ) -> [Option<Failure>; 2] {
-    [Color::White, Color::Black].map(|color| {
+    Color::ALL.map(|color| {
         let i = color.index();
         let setup = GameSetup {
             variant_id: settings.variant.id().to_string(),
@@ -433,7 +433,7 @@ pub fn play(
     let mut record = GameRecord::start(settings, variant, start_fen.clone(), book);
 
     let failures = start_game(&mut engines, settings, &start_fen, false);
-    for color in [Color::White, Color::Black] {
+    for color in Color::ALL {
         if let Some(f) = &failures[color.index()] {
             record.failed[color.index()] = true;
             record.ending = loss(color, f);
@@ -568,7 +568,7 @@ fn adjudicate(
     };
     if let Some(r) = rules.resign {
         if let Some(all) = last(r.moves) {
-            for loser in [Color::White, Color::Black] {
+            for loser in Color::ALL {
                 let behind = all.iter().all(|&s| {
                     if loser == Color::White {
                         s <= -r.score

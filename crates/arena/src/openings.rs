@@ -338,7 +338,7 @@ fn random_simultaneous(
         let mut dead = false;
         for _ in 0..turns {
             let pos = *game.position();
-            let legal = [Color::White, Color::Black].map(|c| pos.legal_moves(c));
+            let legal = Color::ALL.map(|c| pos.legal_moves(c));
             if game.outcome().is_some() || legal.iter().any(|l| l.is_empty()) {
                 dead = true;
                 break;

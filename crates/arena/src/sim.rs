@@ -181,7 +181,7 @@ pub fn play(
         }
         let pos = *game.position();
         let now = Instant::now();
-        let requests = [Color::White, Color::Black]
+        let requests = Color::ALL
             .map(|color| move_request(settings, &clocks, color, &joint, Some(color), now));
         // Both engines think at once.
         let replies: [Result<Reply, Failure>; 2] = {
@@ -200,7 +200,7 @@ pub fn play(
         };
         let mut failures: [Option<Failure>; 2] = [None, None];
         let mut chosen: [Option<(Move, Reply)>; 2] = [None, None];
-        for (color, reply) in [Color::White, Color::Black].into_iter().zip(replies) {
+        for (color, reply) in Color::ALL.into_iter().zip(replies) {
             let i = color.index();
             let limits = settings.limits[i];
             let reply = match reply {

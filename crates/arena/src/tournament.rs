@@ -493,7 +493,7 @@ fn worker(
             adjudication: config.adjudication,
             time_margin: config.time_margin,
             hang_timeout: config.hang_timeout,
-            seeds: [Color::White, Color::Black]
+            seeds: Color::ALL
                 .map(|side| config.engine_seed.map(|s| game_seed(s, index, side))),
         };
         // (Re)start engines that are not running; a failure loses the game.

@@ -200,7 +200,7 @@ pub fn exploit(
     )?;
     let sides = match args.side {
         Some(s) => vec![s.color()],
-        None => vec![Color::White, Color::Black],
+        None => Color::ALL.to_vec(),
     };
     for side in sides {
         let x = solver

@@ -128,7 +128,7 @@ impl EvalTables {
         let mut eg = [vec![[0; MAX_KINDS]; n], vec![[0; MAX_KINDS]; n]];
         let mut progress = [vec![0; n], vec![0; n]];
         let last_rank = shape.ranks as i32 - 1;
-        for color in [Color::White, Color::Black] {
+        for color in Color::ALL {
             for sq in shape.squares() {
                 let rel = if color == Color::White {
                     shape.rank(sq) as i32
@@ -183,7 +183,7 @@ impl EvalTables {
                 .filter(|&x| if color == Color::White { x > r } else { x < r })
                 .fold(Bitboard::EMPTY, |b, x| b | shape.rank_mask(x))
         };
-        let passed_span = [Color::White, Color::Black].map(|color| {
+        let passed_span = Color::ALL.map(|color| {
             shape
                 .squares()
                 .map(|sq| ahead(color, sq) & (file_of[sq.index()] | adjacent_files[sq.index()]))
@@ -203,7 +203,7 @@ impl EvalTables {
                 b
             })
             .collect();
-        let shield = [Color::White, Color::Black].map(|color| {
+        let shield = Color::ALL.map(|color| {
             shape
                 .squares()
                 .map(|sq| {
@@ -312,8 +312,8 @@ pub fn evaluate_white<V: PieceView>(pos: &V, t: &EvalTables, alpha: Score, beta:
         }
     });
 
-    let kings = [Color::White, Color::Black].map(|c| pos.presence(c, t.royal).lowest());
-    for color in [Color::White, Color::Black] {
+    let kings = Color::ALL.map(|c| pos.presence(c, t.royal).lowest());
+    for color in Color::ALL {
         let us = color.index();
         if let Some(k) = kings[us] {
             side[us].mg += 10 * (t.shield[us][k.index()] & pawns[us]).count().min(3) as i32;
@@ -361,7 +361,7 @@ pub fn evaluate_white<V: PieceView>(pos: &V, t: &EvalTables, alpha: Score, beta:
 
     let mut king_attack = [0i32; 2];
     let mut king_attackers = [0i32; 2];
-    for color in [Color::White, Color::Black] {
+    for color in Color::ALL {
         let us = color.index();
         let own = pos.by_color(color);
         let enemy_zone = kings[1 - us]

@@ -160,7 +160,7 @@ pub fn as_turn_based(pos: &SimPosition, side: Color) -> Option<Position> {
     }
     let v = pos.variant();
     let mut setup = Setup::empty();
-    for c in [Color::White, Color::Black] {
+    for c in Color::ALL {
         for k in 0..v.kinds.len() {
             setup.pieces[c.index()][k] = pos.pieces(c, parity_rules::Kind(k as u8));
         }

@@ -374,7 +374,7 @@ pub fn min_turns(from: &SimPosition, to: &SimPosition) -> Option<u32> {
     let v = from.variant();
     let rules = from.rules();
     let mut bound = 1;
-    for c in [Color::White, Color::Black] {
+    for c in Color::ALL {
         let (rights_from, rights_to) = (from.castling_rights(c), to.castling_rights(c));
         if (rights_to & !rights_from).any() {
             return None;

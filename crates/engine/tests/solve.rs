@@ -338,7 +338,7 @@ fn search_matches_exact_solutions() {
         );
         assert_eq!(r.depth, depth);
         let mut exploit = [0.0; 2];
-        for side in [Color::White, Color::Black] {
+        for side in Color::ALL {
             let m = r.strategy(side);
             let strategy: Vec<(Move, f64)> = m
                 .moves

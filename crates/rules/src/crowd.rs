@@ -153,7 +153,7 @@ impl CrowdPosition {
         if !self.occupied.contains(sq) || self.crowd_squares.contains(sq) {
             return None;
         }
-        [Color::White, Color::Black].into_iter().find_map(|color| {
+        Color::ALL.into_iter().find_map(|color| {
             (0..self.variant.kinds.len())
                 .find(|&k| self.presence[color.index()][k].contains(sq))
                 .map(|k| Piece {
@@ -248,7 +248,7 @@ impl CrowdPosition {
         let v = self.variant;
         let keys = &v.zobrist;
         let mut h = 0;
-        for color in [Color::White, Color::Black] {
+        for color in Color::ALL {
             for k in 0..v.kinds.len() {
                 let kind = Kind(k as u8);
                 for sq in self.presence[color.index()][k] & !self.crowd_squares {
@@ -268,7 +268,7 @@ impl CrowdPosition {
                 i += n;
             }
         }
-        for color in [Color::White, Color::Black] {
+        for color in Color::ALL {
             for sq in self.castling[color.index()] {
                 h ^= keys.castling(sq);
             }
@@ -618,13 +618,13 @@ impl CrowdPosition {
     pub fn insufficient_material(&self) -> bool {
         let v = self.variant;
         if self.piece_count() > 3
-            || ![Color::White, Color::Black]
+            || !Color::ALL
                 .into_iter()
                 .all(|c| royal_is_king(v, c))
         {
             return false;
         }
-        for color in [Color::White, Color::Black] {
+        for color in Color::ALL {
             for k in (0..v.kinds.len())
                 .map(|k| Kind(k as u8))
                 .filter(|&k| k != v.royal)
@@ -666,7 +666,7 @@ impl CrowdPosition {
             fullmove_number: setup.fullmove_number.max(1),
             hash: 0,
         };
-        for color in [Color::White, Color::Black] {
+        for color in Color::ALL {
             let royal = Piece {
                 color,
                 kind: variant.royal,
@@ -698,7 +698,7 @@ impl CrowdPosition {
                 }
             }
         }
-        for color in [Color::White, Color::Black] {
+        for color in Color::ALL {
             let rights = setup.castling[color.index()];
             if rights.is_empty() {
                 continue;

@@ -342,7 +342,7 @@ pub(crate) fn castling_letters(
 ) -> String {
     let shape = v.shape;
     let mut out = String::new();
-    for color in [Color::White, Color::Black] {
+    for color in Color::ALL {
         let own = rights[color.index()];
         let Some(king) = pieces[color.index()][v.royal.index()].lowest() else {
             continue;

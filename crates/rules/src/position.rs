@@ -42,7 +42,7 @@ impl Setup {
     }
 
     pub fn piece_at(&self, sq: Square) -> Option<Piece> {
-        for color in [Color::White, Color::Black] {
+        for color in Color::ALL {
             for (k, bb) in self.pieces[color.index()].iter().enumerate() {
                 if bb.contains(sq) {
                     return Some(Piece {
@@ -135,7 +135,7 @@ impl Position {
         let name = |sq: Square| shape.name(sq).to_string();
         let occupied = [setup.occupied(Color::White), setup.occupied(Color::Black)];
         let mut seen = Bitboard::EMPTY;
-        for color in [Color::White, Color::Black] {
+        for color in Color::ALL {
             for bb in &setup.pieces[color.index()] {
                 if let Some(sq) = (seen & *bb).lowest() {
                     return Err(PositionError::SquareTaken(name(sq)));
@@ -143,7 +143,7 @@ impl Position {
                 seen |= *bb;
             }
         }
-        for color in [Color::White, Color::Black] {
+        for color in Color::ALL {
             let kings = setup.pieces[color.index()][variant.royal.index()];
             if kings.is_empty() {
                 return Err(PositionError::MissingKing(color));
@@ -175,7 +175,7 @@ impl Position {
             fullmove_number: setup.fullmove_number.max(1),
             hash: 0,
         };
-        for color in [Color::White, Color::Black] {
+        for color in Color::ALL {
             let rights = setup.castling[color.index()];
             if rights.is_empty() {
                 continue;
@@ -292,7 +292,7 @@ impl Position {
     }
 
     pub fn piece_at(&self, sq: Square) -> Option<Piece> {
-        [Color::White, Color::Black]
+        Color::ALL
             .into_iter()
             .find_map(|color| self.kind_at(color, sq).map(|kind| Piece { color, kind }))
     }
@@ -307,7 +307,7 @@ impl Position {
     fn compute_hash(&self) -> u64 {
         let keys = &self.variant.zobrist;
         let mut h = 0;
-        for color in [Color::White, Color::Black] {
+        for color in Color::ALL {
             for k in 0..self.variant.kinds.len() {
                 for sq in self.pieces[color.index()][k] {
                     h ^= keys.piece(color, Kind(k as u8), sq);

@@ -633,7 +633,7 @@ impl SimPosition {
         let v = self.variant;
         let mut next = *self;
         let mut notes = [SideNotes::default(); 2];
-        let colors = [Color::White, Color::Black];
+        let colors = Color::ALL;
         let movers: [Kind; 2] = colors.map(|c| {
             self.kind_at(c, moves[c.index()].from)
                 .expect("mover present")
@@ -790,7 +790,7 @@ impl SimPosition {
     pub fn hash(&self) -> u64 {
         let keys = &self.variant.zobrist;
         let mut h = 0u64;
-        for c in [Color::White, Color::Black] {
+        for c in Color::ALL {
             for k in 0..self.variant.kinds.len() {
                 for sq in self.pieces[c.index()][k] {
                     h ^= keys.piece(c, Kind(k as u8), sq);
@@ -818,7 +818,7 @@ impl SimPosition {
     /// needs the game's history; see [`SimGame`]).
     pub fn outcome(&self) -> Option<Outcome> {
         self.outcome_with_counts(
-            [Color::White, Color::Black].map(|c| usize::from(self.has_legal_move(c))),
+            Color::ALL.map(|c| usize::from(self.has_legal_move(c))),
         )
     }
 
@@ -843,9 +843,9 @@ impl SimPosition {
                 _ => {}
             },
             CheckModel::MoveNeutral => {
-                let mated = [Color::White, Color::Black]
+                let mated = Color::ALL
                     .map(|c| counts[c.index()] == 0 && self.in_check(c));
-                let stalemated = [Color::White, Color::Black]
+                let stalemated = Color::ALL
                     .map(|c| counts[c.index()] == 0 && !self.in_check(c));
                 match mated {
                     [true, true] => return draw(Reason::BothCheckmated),
@@ -861,7 +861,7 @@ impl SimPosition {
             }
         }
         let royal = self.variant.royal;
-        let only_kings = [Color::White, Color::Black]
+        let only_kings = Color::ALL
             .iter()
             .all(|&c| self.occupied[c.index()] == self.pieces(c, royal));
         if only_kings {
@@ -990,7 +990,7 @@ impl SimPosition {
                             })
                             .then_some(victim)
                     };
-                    let (color, victim) = [Color::White, Color::Black]
+                    let (color, victim) = Color::ALL
                         .into_iter()
                         .find_map(|c| pawn_beyond(c).map(|v| (c, v)))
                         .ok_or_else(bad)?;
@@ -1029,7 +1029,7 @@ impl SimPosition {
         use crate::position::PositionError;
         let v = self.variant;
         let name = |sq: Square| v.shape.name(sq).to_string();
-        for c in [Color::White, Color::Black] {
+        for c in Color::ALL {
             let kings = self.pieces(c, v.royal);
             if kings.is_empty() {
                 return Err(PositionError::MissingKing(c).into());
@@ -1090,7 +1090,7 @@ impl SimPosition {
             let mut empty = 0;
             for file in 0..shape.files {
                 let sq = shape.square(file, rank);
-                let here: Vec<Color> = [Color::White, Color::Black]
+                let here: Vec<Color> = Color::ALL
                     .into_iter()
                     .filter(|c| self.occupied[c.index()].contains(sq))
                     .collect();

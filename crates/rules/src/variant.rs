@@ -839,7 +839,7 @@ impl Variant {
         };
 
         let mut needs_slow_legality = false;
-        let tables: [Vec<PieceTables>; 2] = [Color::White, Color::Black].map(|color| {
+        let tables: [Vec<PieceTables>; 2] = Color::ALL.map(|color| {
             spec.pieces
                 .iter()
                 .map(|p| {

@@ -236,7 +236,7 @@ fn parity_long_game_shared_square_and_castling() {
     assert_eq!(t.after.shared(), g4.bit());
     assert!(t.after.to_fen().contains("(P'n')"), "{}", t.after.to_fen());
     // Nothing may capture on the shared square: no legal move of either side ends on g4.
-    for c in [Color::White, Color::Black] {
+    for c in Color::ALL {
         assert!(t.after.legal_moves(c).iter().all(|m| m.to != g4));
     }
     // Turn 9, O-O-O: king and rook both become Black's last-moved pieces.

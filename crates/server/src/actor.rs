@@ -272,7 +272,7 @@ impl GameActor {
     /// The seat a request's tokens hold, with the token that matched.
     fn seat_of<'a>(&self, credentials: &'a Credentials) -> Option<(Color, &'a Presented)> {
         credentials.tokens.iter().find_map(|p| {
-            [Color::White, Color::Black]
+            Color::ALL
                 .into_iter()
                 .find(|c| self.seats[c.index()].token_hash.as_deref() == Some(p.hash.as_str()))
                 .map(|c| (c, p))
@@ -369,7 +369,7 @@ impl GameActor {
 
     async fn join(&mut self, invite: &str, now: Instant) -> Result<Joined, ApiError> {
         self.check_time(now).await;
-        let color = [Color::White, Color::Black]
+        let color = Color::ALL
             .into_iter()
             .find(|c| self.seats[c.index()].invite.as_deref() == Some(invite))
             .ok_or_else(|| {
@@ -519,7 +519,7 @@ impl GameActor {
     /// What an engine seat does without thinking: decline a draw, accept a
     /// rematch, reveal its committed move once both commitments are in.
     fn engine_reply(&self) -> Option<(Color, Action)> {
-        let engines = [Color::White, Color::Black]
+        let engines = Color::ALL
             .into_iter()
             .filter(|c| matches!(self.state.seat(*c), Seat::Engine { .. }));
         for c in engines {

@@ -86,7 +86,7 @@ pub struct Clock {
 }
 
 fn running_list(running: [bool; 2]) -> Vec<Side> {
-    [Color::White, Color::Black]
+    Color::ALL
         .into_iter()
         .filter(|c| running[c.index()])
         .map(Side::from)
@@ -162,7 +162,7 @@ impl Clock {
     /// A running side whose time is up at `now` (the one with less time if both).
     pub fn flagged(&self, now: Instant) -> Option<Color> {
         let remaining = self.remaining_at(now);
-        [Color::White, Color::Black]
+        Color::ALL
             .into_iter()
             .filter(|c| self.running[c.index()] && remaining[c.index()] <= 0)
             .min_by_key(|c| remaining[c.index()])

@@ -352,7 +352,7 @@ impl Hub {
             seats: setup.seats,
             rematch_of: setup.rematch_of.clone(),
         }];
-        for color in [Color::White, Color::Black] {
+        for color in Color::ALL {
             let row = &seats[color.index()];
             changes.push(Change::Seat {
                 game: id.to_string(),
@@ -377,7 +377,7 @@ impl Hub {
             Ok(())
         };
         append(&mut state, setup.created())?;
-        for color in [Color::White, Color::Black] {
+        for color in Color::ALL {
             if seats[color.index()].token_hash.is_some() {
                 append(
                     &mut state,

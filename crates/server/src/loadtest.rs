@@ -245,7 +245,6 @@ async fn set_table(hub: &Arc<Hub>, base: &str, variant: &str) -> Result<Table, S
     })
 }
 
-const COLORS: [Color; 2] = [Color::White, Color::Black];
 
 /// When a paced game plays its turns: the first at `first`, then one every `period`.
 #[derive(Clone, Copy)]
@@ -281,7 +280,7 @@ async fn play_table(
         }
         let turn = table.play.turn();
         let mut chosen = Vec::with_capacity(2);
-        for color in COLORS {
+        for color in Color::ALL {
             let legal = play::legal_texts(&table.play, color);
             let mv = legal[rand::rng().random_range(0..legal.len())].clone();
             let nonce = secret::new_nonce();
@@ -318,7 +317,7 @@ async fn play_table(
                 resolved = found[1].0.clone();
             }
         }
-        let moves: Vec<_> = COLORS
+        let moves: Vec<_> = Color::ALL
             .iter()
             .map(|&c| {
                 let uci = resolved[c.name()]["uci"].as_str().unwrap_or_default();

@@ -190,7 +190,6 @@ pub struct GameState {
     log: Vec<Arc<str>>,
 }
 
-const COLORS: [Color; 2] = [Color::White, Color::Black];
 
 impl GameState {
     /// The state after the `created` event.
@@ -393,7 +392,7 @@ impl GameState {
             return Some(self.finished(Some(flagged.other()), Reason::Time, now));
         }
         if self.sim.reveal_deadline.is_some_and(|d| now >= d) {
-            let late: Vec<Color> = COLORS.into_iter().filter(|c| !self.revealed(*c)).collect();
+            let late: Vec<Color> = Color::ALL.into_iter().filter(|c| !self.revealed(*c)).collect();
             let winner = match late.as_slice() {
                 [one] => Some(one.other()),
                 _ => None,
@@ -547,7 +546,7 @@ impl GameState {
             return Err(Refusal::NotNow("you already committed this turn".into()));
         }
         let other = color.other();
-        let running = [Color::White, Color::Black].map(|c| c == other && !self.committed(other));
+        let running = Color::ALL.map(|c| c == other && !self.committed(other));
         Ok(Decision {
             events: vec![EventBody::Committed {
                 color: color.into(),
@@ -794,7 +793,7 @@ impl GameState {
         if self.status != Status::Started {
             return Vec::new();
         }
-        COLORS
+        Color::ALL
             .into_iter()
             .filter_map(|c| match self.seat(c) {
                 Seat::Engine { level } => Some((c, level)),
@@ -815,7 +814,7 @@ impl GameState {
         {
             return Vec::new();
         }
-        COLORS
+        Color::ALL
             .into_iter()
             .filter(|&c| matches!(self.seat(c), Seat::Engine { .. }) && !self.revealed(c))
             .filter_map(|c| self.hidden(c).cloned())
@@ -861,6 +860,7 @@ impl GameState {
             status: self.status,
             result: self.result.as_deref(),
             reason: self.reason,
+            reason_text: self.reason.map(Reason::text),
             fen: self.play.fen(),
             turn: self.play.turn(),
             to_move: if started {
@@ -996,6 +996,8 @@ pub struct GameFull<'a> {
     pub status: Status,
     pub result: Option<&'a str>,
     pub reason: Option<Reason>,
+    /// The reason in words, as the page shows it.
+    pub reason_text: Option<&'static str>,
     pub fen: String,
     pub turn: u32,
     pub to_move: Option<Side>,
@@ -1028,7 +1030,7 @@ mod tests {
         };
         let mut state = GameState::new("a1B2c3D4e5", setup.clone(), now).unwrap();
         let mut bodies = vec![setup.created()];
-        for c in COLORS {
+        for c in Color::ALL {
             if setup.seats[c.index()] == Seat::Human {
                 bodies.push(EventBody::Joined { color: c.into() });
             }

@@ -431,8 +431,10 @@ async fn simultaneous_game(driver: &str, base: &str, dir: &Path) {
         .accept_alert()
         .await
         .expect("the resign confirmation");
+    // The ending in the rules' words, the same the server stores by name.
+    let resigned = format!("Game over: 0-1 ({}).", parity_rules::Reason::Resignation.text());
     for page in [&white, &black] {
-        page.wait_text(".status", "Game over: 0-1").await;
+        page.wait_text(".status", &resigned).await;
     }
 
     // A rematch: both pages follow to the new game, which one side aborts.
@@ -447,8 +449,9 @@ async fn simultaneous_game(driver: &str, base: &str, dir: &Path) {
     }
     assert_eq!(white.game_id().await, black.game_id().await);
     white.click("[data-action='abort']").await;
+    let aborted = format!("Game over: * ({}).", parity_rules::Reason::Abort.text());
     for page in [&white, &black] {
-        page.wait_text(".status", "Game over").await;
+        page.wait_text(".status", &aborted).await;
     }
     white.client.close().await.unwrap();
     black.client.close().await.unwrap();

@@ -54,9 +54,14 @@ async fn a_chess_game_to_checkmate() {
     assert_eq!(full["status"], "finished");
     assert_eq!(full["moves"].as_array().unwrap().len(), 4);
     assert_eq!(full["moves"][3]["san"], "Qh4#");
+    // One wording of the ending: the rules' name on the wire and in the
+    // PGN's Termination, the rules' text for people.
+    assert_eq!(full["reason"], Reason::Checkmate.name());
+    assert_eq!(full["reason_text"], Reason::Checkmate.text());
 
     let pgn = s.get(&format!("/api/games/{id}/pgn"), None).await.text;
     assert!(pgn.contains("1. f3 e5 2. g4 Qh4#"), "{pgn}");
+    assert!(pgn.contains("[Termination \"checkmate\"]"), "{pgn}");
     let Ok(AnyGame::TurnBased(game)) = record::replay(&Registry::builtin(), &pgn) else {
         panic!("the PGN replays: {pgn}")
     };
