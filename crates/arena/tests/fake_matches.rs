@@ -248,7 +248,7 @@ fn resign_adjudication_needs_both_engines() {
     assert!(games
         .iter()
         .all(|g| g.ending.termination != Termination::Adjudication
-            || g.ending.winner == None));
+            || g.ending.winner.is_none()));
 }
 
 #[test]

@@ -1040,6 +1040,12 @@ fn ray_mask(shape: Shape, sq: Square, dx: i8, dy: i8, range: u8) -> Bitboard {
     out
 }
 
+/// Anything that belongs to one variant: positions and the views of them
+/// that notation and evaluation read.
+pub trait HasVariant {
+    fn variant(&self) -> &'static Variant;
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1109,10 +1115,4 @@ mod tests {
         assert_eq!(v.kind(v.kind_by_letter('N').unwrap()).name, "Nightrider");
         assert_eq!(v.spec.start_fen, reg.get("chess").unwrap().spec.start_fen);
     }
-}
-
-/// Anything that belongs to one variant: positions and the views of them
-/// that notation and evaluation read.
-pub trait HasVariant {
-    fn variant(&self) -> &'static Variant;
 }

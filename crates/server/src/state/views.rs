@@ -1,0 +1,204 @@
+//! What clients see of a game: the `gameFull` view and the games table's row.
+
+use std::time::Instant;
+
+use parity_rules::variant::Family;
+use parity_rules::{Color, Reason, Variant};
+use serde::Serialize;
+
+use super::{GameState, MoveEntry, Status};
+use crate::event::{Clocks, LiveClock, Seat, Side};
+use crate::play::{self, BoardSquare};
+
+impl GameState {
+    /// The row of the games table.
+    pub fn summary(&self) -> Summary {
+        Summary {
+            status: self.status,
+            result: self.result.clone(),
+            reason: self.reason,
+            turn: self.play.turn(),
+        }
+    }
+
+    /// `gameFull` as seen by `you`; `invite` is the unused invite link,
+    /// given only to the game's creator.
+    pub fn full(&self, you: Option<Color>, invite: Option<String>, now: Instant) -> GameFull<'_> {
+        let started = self.status == Status::Started;
+        let sim = self.play.is_simultaneous();
+        let legal = |c| {
+            if started {
+                play::legal_texts(&self.play, c)
+            } else {
+                Vec::new()
+            }
+        };
+        let pair = |f: &dyn Fn(Color) -> bool| BothSides {
+            white: f(Color::White),
+            black: f(Color::Black),
+        };
+        GameFull {
+            kind: "gameFull",
+            id: &self.id,
+            seq: self.seq(),
+            variant: VariantInfo::new(self.setup.variant),
+            clock: self.setup.clock,
+            days: self.setup.days,
+            white: SeatView::new(self.seat(Color::White), self.joined(Color::White)),
+            black: SeatView::new(self.seat(Color::Black), self.joined(Color::Black)),
+            you: you.map(Side::from),
+            status: self.status,
+            result: self.result.as_deref(),
+            reason: self.reason,
+            reason_text: self.reason.map(Reason::text),
+            fen: self.play.fen(),
+            turn: self.play.turn(),
+            to_move: if started {
+                self.play.to_move().map(Side::from)
+            } else {
+                None
+            },
+            board: play::board(&self.play),
+            moves: &self.moves,
+            committed: sim.then(|| pair(&|c| self.committed(c))),
+            revealed: sim.then(|| pair(&|c| self.revealed(c))),
+            legal: Legal {
+                white: legal(Color::White),
+                black: legal(Color::Black),
+            },
+            clocks: self.clock.as_ref().map(|c| c.snapshot(now, c.running())),
+            draw_offer: self.draw_offer.map(Side::from),
+            rematch: match (&self.rematch, self.rematch_offer) {
+                (Some(game), _) => Some(RematchView::Game { game: game.clone() }),
+                (None, Some(c)) => Some(RematchView::Offer { offer: c.into() }),
+                (None, None) => None,
+            },
+            rematch_of: self.setup.rematch_of.as_deref(),
+            invite,
+        }
+    }
+}
+
+/// The games table's view of a game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Summary {
+    pub status: Status,
+    pub result: Option<String>,
+    pub reason: Option<Reason>,
+    pub turn: u32,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct PieceInfo {
+    pub letter: String,
+    pub name: String,
+    pub betza: String,
+}
+
+/// A variant as `GET /api/variants` and `gameFull.variant` describe it.
+#[derive(Clone, Debug, Serialize)]
+pub struct VariantInfo {
+    pub id: String,
+    pub name: String,
+    /// `"turn-based"`, `"crowd"` or `"simultaneous"`.
+    pub family: &'static str,
+    pub files: u8,
+    pub ranks: u8,
+    pub pieces: Vec<PieceInfo>,
+}
+
+impl VariantInfo {
+    pub fn new(v: &Variant) -> VariantInfo {
+        VariantInfo {
+            id: v.id().to_string(),
+            name: v.spec.name.clone(),
+            family: match v.spec.family {
+                Family::TurnBased => "turn-based",
+                Family::Crowd => "crowd",
+                Family::Simultaneous => "simultaneous",
+            },
+            files: v.shape.files,
+            ranks: v.shape.ranks,
+            pieces: v
+                .spec
+                .pieces
+                .iter()
+                .map(|p| PieceInfo {
+                    letter: p.letter.to_string(),
+                    name: p.name.to_lowercase(),
+                    betza: p.betza.clone(),
+                })
+                .collect(),
+        }
+    }
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct SeatView {
+    #[serde(flatten)]
+    pub seat: Seat,
+    /// Human seats: whether someone holds the seat's token.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub joined: Option<bool>,
+}
+
+impl SeatView {
+    fn new(seat: Seat, joined: bool) -> SeatView {
+        SeatView {
+            seat,
+            joined: matches!(seat, Seat::Human).then_some(joined),
+        }
+    }
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct BothSides {
+    pub white: bool,
+    pub black: bool,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Legal {
+    pub white: Vec<String>,
+    pub black: Vec<String>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+#[serde(untagged)]
+pub enum RematchView {
+    Offer { offer: Side },
+    Game { game: String },
+}
+
+/// The whole state of a game for one viewer (`docs/server.md`, "Game state").
+#[derive(Clone, Debug, Serialize)]
+pub struct GameFull<'a> {
+    #[serde(rename = "type")]
+    pub kind: &'static str,
+    pub id: &'a str,
+    pub seq: u64,
+    pub variant: VariantInfo,
+    pub clock: Option<LiveClock>,
+    pub days: Option<u32>,
+    pub white: SeatView,
+    pub black: SeatView,
+    pub you: Option<Side>,
+    pub status: Status,
+    pub result: Option<&'a str>,
+    pub reason: Option<Reason>,
+    /// The reason in words, as the page shows it.
+    pub reason_text: Option<&'static str>,
+    pub fen: String,
+    pub turn: u32,
+    pub to_move: Option<Side>,
+    pub board: Vec<BoardSquare>,
+    pub moves: &'a [MoveEntry],
+    pub committed: Option<BothSides>,
+    pub revealed: Option<BothSides>,
+    pub legal: Legal,
+    pub clocks: Option<Clocks>,
+    pub draw_offer: Option<Side>,
+    pub rematch: Option<RematchView>,
+    pub rematch_of: Option<&'a str>,
+    pub invite: Option<String>,
+}
