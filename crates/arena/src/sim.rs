@@ -86,21 +86,6 @@ pub fn san_text(pos: &SimPosition, moves: [Move; 2]) -> String {
     )
 }
 
-/// A turn's annotations as `parity_rules::record` writes them.
-pub fn describe_turn(
-    variant: &Variant,
-    notes: &[parity_rules::simultaneous::SideNotes; 2],
-) -> String {
-    let mut parts = Vec::new();
-    for (color, n) in [("white", &notes[0]), ("black", &notes[1])] {
-        let d = record::describe(variant, n);
-        if !d.is_empty() {
-            parts.push(format!("{color}: {d}"));
-        }
-    }
-    parts.join("; ")
-}
-
 /// The game after an opening's turns.
 pub fn opening_game(variant: &'static Variant, opening: &Opening) -> Result<SimGame, String> {
     let mut game = SimGame::new(start_position(variant, opening.fen.as_deref())?);
@@ -272,7 +257,7 @@ pub fn play(
         };
         record.turns.push(PlayedTurn {
             moves: [played(Color::White, w, wr), played(Color::Black, b, br)],
-            notes: describe_turn(variant, &notes),
+            notes: record::describe_turn(variant, &notes),
         });
     };
     record.ending = ending;

@@ -340,7 +340,7 @@ fn print_step(out: &mut impl Write, game: &AnyGame, step: &Step) -> io::Result<(
             )?;
             let variant = game.variant();
             for c in Color::ALL {
-                let d = record::describe(variant, &notes[c.index()]);
+                let d = record::describe(variant, &notes[c]);
                 if !d.is_empty() {
                     writeln!(out, "  {}: {d}", c.name())?;
                 }

@@ -110,7 +110,7 @@ impl EvalTables {
             .map(|s| {
                 (0..kinds)
                     .map(|k| {
-                        (s.pieces[0][k].count() + s.pieces[1][k].count()) as i32 * phase_weight[k]
+                        (s.pieces.white[k].count() + s.pieces.black[k].count()) as i32 * phase_weight[k]
                     })
                     .sum()
             })

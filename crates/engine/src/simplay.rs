@@ -162,9 +162,9 @@ pub fn as_turn_based(pos: &SimPosition, side: Color) -> Option<Position> {
     let mut setup = Setup::empty();
     for c in Color::ALL {
         for k in 0..v.kinds.len() {
-            setup.pieces[c.index()][k] = pos.pieces(c, parity_rules::Kind(k as u8));
+            setup.pieces[c][k] = pos.pieces(c, parity_rules::Kind(k as u8));
         }
-        setup.castling[c.index()] = pos.castling_rights(c);
+        setup.castling[c] = pos.castling_rights(c);
     }
     setup.side = side;
     setup.en_passant = pos.en_passant(side.other()).map(|e| e.target);

@@ -10,7 +10,7 @@ use crate::notation::{self, MoveContext, NotationError};
 use crate::outcome::Outcome;
 use crate::position::Position;
 use crate::simultaneous::{self, SideNotes, SimGame, SimPosition};
-use crate::types::{Color, Move, Piece};
+use crate::types::{ByColor, Color, Move, Piece};
 use crate::variant::{Family, Variant};
 use crate::view::PieceView;
 
@@ -45,7 +45,7 @@ pub enum Step {
     Turn {
         number: u32,
         moves: [Move; 2],
-        notes: [SideNotes; 2],
+        notes: ByColor<SideNotes>,
     },
 }
 
@@ -176,7 +176,7 @@ impl AnyGame {
     }
 
     /// Resolves a simultaneous turn.
-    pub fn play_turn(&mut self, white: Move, black: Move) -> Result<[SideNotes; 2], GameError> {
+    pub fn play_turn(&mut self, white: Move, black: Move) -> Result<ByColor<SideNotes>, GameError> {
         match self {
             AnyGame::Simultaneous(s) => s.play(white, black),
             _ => Err(GameError::WrongFamily("only simultaneous games have turns")),
@@ -184,7 +184,7 @@ impl AnyGame {
     }
 
     /// Resolves a turn even after the rules ended the game.
-    pub fn play_turn_on(&mut self, white: Move, black: Move) -> Result<[SideNotes; 2], GameError> {
+    pub fn play_turn_on(&mut self, white: Move, black: Move) -> Result<ByColor<SideNotes>, GameError> {
         match self {
             AnyGame::Simultaneous(s) => s.play_on(white, black),
             _ => Err(GameError::WrongFamily("only simultaneous games have turns")),

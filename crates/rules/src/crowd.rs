@@ -32,29 +32,28 @@
 
 use std::fmt;
 
-use crate::fen::{self, Extension, FenError};
 use crate::geometry::{Bitboard, Square};
-use crate::position::{Pieces, PositionError, MAX_KINDS};
-use crate::types::{Color, EnPassant, Kind, Move, Piece, Special};
-use crate::variant::{CastlingStyle, Variant};
+use crate::position::{Pieces, MAX_KINDS};
+use crate::types::{ByColor, Color, EnPassant, Kind, Move, Piece, Special};
+use crate::variant::Variant;
 
 /// A position of the crowd family.
 #[derive(Clone)]
 pub struct CrowdPosition {
-    variant: &'static Variant,
+    pub(crate) variant: &'static Variant,
     /// A bit wherever at least one piece of that colour and kind stands
     /// (alone or in a crowd): what attacks and blocks.
-    presence: Pieces,
-    occupied: Bitboard,
-    crowd_squares: Bitboard,
+    pub(crate) presence: Pieces,
+    pub(crate) occupied: Bitboard,
+    pub(crate) crowd_squares: Bitboard,
     /// Crowds sorted by square; members sorted by colour, then kind.
-    crowds: Vec<(Square, Vec<Piece>)>,
-    side: Color,
-    castling: [Bitboard; 2],
-    en_passant: Option<EnPassant>,
-    halfmove_clock: u32,
-    fullmove_number: u32,
-    hash: u64,
+    pub(crate) crowds: Vec<(Square, Vec<Piece>)>,
+    pub(crate) side: Color,
+    pub(crate) castling: ByColor<Bitboard>,
+    pub(crate) en_passant: Option<EnPassant>,
+    pub(crate) halfmove_clock: u32,
+    pub(crate) fullmove_number: u32,
+    pub(crate) hash: u64,
 }
 
 impl PartialEq for CrowdPosition {
@@ -74,7 +73,7 @@ impl fmt::Debug for CrowdPosition {
     }
 }
 
-fn sort_members(members: &mut [Piece]) {
+pub(crate) fn sort_members(members: &mut [Piece]) {
     members.sort_by_key(|p| (p.color, p.kind));
 }
 
@@ -110,16 +109,16 @@ impl CrowdPosition {
     /// Squares where at least one piece of `color` and `kind` stands.
     #[inline]
     pub fn presence(&self, color: Color, kind: Kind) -> Bitboard {
-        self.presence[color.index()][kind.index()]
+        self.presence[color][kind.index()]
     }
     /// Squares where at least one piece of `color` stands.
     pub fn by_color(&self, color: Color) -> Bitboard {
-        self.presence[color.index()]
+        self.presence[color]
             .iter()
             .fold(Bitboard::EMPTY, |a, &b| a | b)
     }
     pub fn castling_rights(&self, color: Color) -> Bitboard {
-        self.castling[color.index()]
+        self.castling[color]
     }
     pub fn en_passant(&self) -> Option<EnPassant> {
         self.en_passant
@@ -155,7 +154,7 @@ impl CrowdPosition {
         }
         Color::ALL.into_iter().find_map(|color| {
             (0..self.variant.kinds.len())
-                .find(|&k| self.presence[color.index()][k].contains(sq))
+                .find(|&k| self.presence[color][k].contains(sq))
                 .map(|k| Piece {
                     color,
                     kind: Kind(k as u8),
@@ -172,7 +171,7 @@ impl CrowdPosition {
 
     /// The kinds of `color` on `sq`, each once, lowest first.
     pub fn kinds_at(&self, color: Color, sq: Square) -> impl Iterator<Item = Kind> + Clone + '_ {
-        let presence = &self.presence[color.index()];
+        let presence = &self.presence[color];
         (0..self.variant.kinds.len())
             .filter(move |&k| presence[k].contains(sq))
             .map(|k| Kind(k as u8))
@@ -186,13 +185,13 @@ impl CrowdPosition {
 
     /// Replaces what stands on `sq`.
     fn set_square(&mut self, sq: Square, mut members: Vec<Piece>) {
-        for c in 0..2 {
+        for c in Color::ALL {
             for k in 0..MAX_KINDS {
                 self.presence[c][k] = self.presence[c][k].without(sq);
             }
         }
         for p in &members {
-            self.presence[p.color.index()][p.kind.index()] |= sq.bit();
+            self.presence[p.color][p.kind.index()] |= sq.bit();
         }
         let pos = self.crowds.binary_search_by_key(&sq, |(s, _)| *s);
         self.occupied = if members.is_empty() {
@@ -218,7 +217,7 @@ impl CrowdPosition {
     fn remove_piece(&mut self, sq: Square, piece: Piece) {
         // A lone piece: no crowd list to touch (the common case, kept cheap).
         if !self.crowd_squares.contains(sq) {
-            let presence = &mut self.presence[piece.color.index()][piece.kind.index()];
+            let presence = &mut self.presence[piece.color][piece.kind.index()];
             debug_assert!(presence.contains(sq), "the piece to remove stands there");
             *presence = presence.without(sq);
             self.occupied = self.occupied.without(sq);
@@ -235,7 +234,7 @@ impl CrowdPosition {
 
     fn add_piece(&mut self, sq: Square, piece: Piece) {
         if !self.occupied.contains(sq) {
-            self.presence[piece.color.index()][piece.kind.index()] |= sq.bit();
+            self.presence[piece.color][piece.kind.index()] |= sq.bit();
             self.occupied = self.occupied.with(sq);
             return;
         }
@@ -244,14 +243,14 @@ impl CrowdPosition {
         self.set_square(sq, here);
     }
 
-    fn compute_hash(&self) -> u64 {
+    pub(crate) fn compute_hash(&self) -> u64 {
         let v = self.variant;
         let keys = &v.zobrist;
         let mut h = 0;
         for color in Color::ALL {
             for k in 0..v.kinds.len() {
                 let kind = Kind(k as u8);
-                for sq in self.presence[color.index()][k] & !self.crowd_squares {
+                for sq in self.presence[color][k] & !self.crowd_squares {
                     h ^= keys.piece(color, kind, sq);
                 }
             }
@@ -269,7 +268,7 @@ impl CrowdPosition {
             }
         }
         for color in Color::ALL {
-            for sq in self.castling[color.index()] {
+            for sq in self.castling[color] {
                 h ^= keys.castling(sq);
             }
         }
@@ -422,7 +421,7 @@ impl CrowdPosition {
         let us = self.side;
         for k in 0..v.kinds.len() {
             let from = v.tables(us, Kind(k as u8)).en_passant_from[ep.target.index()]
-                & self.presence[us.index()][k];
+                & self.presence[us][k];
             for from in from {
                 out.push(Move {
                     from,
@@ -436,7 +435,7 @@ impl CrowdPosition {
 
     fn castling_moves(&self, out: &mut Vec<Move>) {
         let us = self.side;
-        let rights = self.castling[us.index()];
+        let rights = self.castling[us];
         if rights.is_empty() || self.is_check() {
             return;
         }
@@ -488,7 +487,7 @@ impl CrowdPosition {
                 let partner = (0..v.kinds.len())
                     .find(|&k| {
                         v.castling_partner_kinds >> k & 1 != 0
-                            && self.presence[us.index()][k].contains(rook_from)
+                            && self.presence[us][k].contains(rook_from)
                     })
                     .map(|k| Kind(k as u8))
                     .expect("castling partner present");
@@ -582,7 +581,7 @@ impl CrowdPosition {
     }
 
     /// Keeps an en passant square only if the side to move can legally use it.
-    fn capturable_en_passant(&self, ep: EnPassant) -> Option<EnPassant> {
+    pub(crate) fn capturable_en_passant(&self, ep: EnPassant) -> Option<EnPassant> {
         let with = CrowdPosition {
             en_passant: Some(ep),
             ..self.clone()
@@ -638,169 +637,6 @@ impl CrowdPosition {
         }
         true
     }
-
-    // ---- FEN --------------------------------------------------------------
-
-    /// Reads FEN with crowds written `(PPn)`.
-    pub fn from_fen(variant: &'static Variant, text: &str) -> Result<CrowdPosition, FenError> {
-        let (setup, board) = fen::parse_setup_ext(variant, text, Extension::Crowd)?;
-        let shape = variant.shape;
-        let name = |sq: Square| shape.name(sq).to_string();
-        let mut crowds = board.groups;
-        for (_, m) in &mut crowds {
-            sort_members(m);
-        }
-        crowds.sort_by_key(|(s, _)| *s);
-        let occupied = setup.occupied(Color::White) | setup.occupied(Color::Black);
-        let crowd_squares = crowds.iter().fold(Bitboard::EMPTY, |b, (s, _)| b.with(*s));
-        let mut pos = CrowdPosition {
-            variant,
-            presence: setup.pieces,
-            occupied,
-            crowd_squares,
-            crowds,
-            side: setup.side,
-            castling: [Bitboard::EMPTY; 2],
-            en_passant: None,
-            halfmove_clock: setup.halfmove_clock,
-            fullmove_number: setup.fullmove_number.max(1),
-            hash: 0,
-        };
-        for color in Color::ALL {
-            let royal = Piece {
-                color,
-                kind: variant.royal,
-            };
-            let kings = (pos.presence(color, variant.royal) & !crowd_squares).count() as usize
-                + pos
-                    .crowds
-                    .iter()
-                    .flat_map(|(_, m)| m)
-                    .filter(|p| **p == royal)
-                    .count();
-            if kings == 0 {
-                return Err(PositionError::MissingKing(color).into());
-            }
-            if kings > 1 {
-                return Err(PositionError::TooManyKings(color).into());
-            }
-            for (k, info) in variant.kinds.iter().enumerate() {
-                if let Some(sq) = (pos.presence[color.index()][k]
-                    & variant.promotion_zone[color.index()])
-                .lowest()
-                .filter(|_| info.pawn)
-                {
-                    return Err(PositionError::PawnOnLastRank {
-                        color,
-                        square: name(sq),
-                    }
-                    .into());
-                }
-            }
-        }
-        for color in Color::ALL {
-            let rights = setup.castling[color.index()];
-            if rights.is_empty() {
-                continue;
-            }
-            let home = variant.home_rank(color);
-            let king = pos.king(color);
-            let partners = (0..variant.kinds.len())
-                .filter(|k| variant.castling_partner_kinds >> k & 1 != 0)
-                .fold(Bitboard::EMPTY, |b, k| b | pos.presence[color.index()][k]);
-            if let Some(sq) = (rights & !(partners & home)).lowest() {
-                return Err(PositionError::BadCastling(name(sq)).into());
-            }
-            if variant.spec.castling == CastlingStyle::None || !home.contains(king) {
-                return Err(
-                    PositionError::BadCastling(name(rights.lowest().unwrap_or(king))).into(),
-                );
-            }
-            pos.castling[color.index()] = rights;
-        }
-        if let Some(target) = setup.en_passant {
-            let them = pos.side.other();
-            let victim = shape.offset(target, 0, them.forward());
-            let origin = shape.offset(target, 0, -them.forward());
-            let valid = match (victim, origin) {
-                (Some(v), Some(_)) => {
-                    let lone_pawn = pos
-                        .single(v)
-                        .is_some_and(|p| p.color == them && variant.kinds[p.kind.index()].pawn);
-                    // The origin may still hold a crowd the pawn stepped out of.
-                    lone_pawn && !occupied.contains(target)
-                }
-                _ => false,
-            };
-            if !valid {
-                return Err(PositionError::BadEnPassant(name(target)).into());
-            }
-            pos.en_passant = pos.capturable_en_passant(EnPassant {
-                target,
-                victim: victim.expect("checked above"),
-            });
-        }
-        pos.hash = pos.compute_hash();
-        if pos.king_in_check(pos.side.other()) {
-            return Err(PositionError::OppositeCheck(pos.side.other()).into());
-        }
-        Ok(pos)
-    }
-
-    /// Writes FEN with crowds as `(PPn)`.
-    pub fn to_fen(&self) -> String {
-        let v = self.variant;
-        let shape = v.shape;
-        let mut out = String::new();
-        for rank in (0..shape.ranks).rev() {
-            let mut empty = 0;
-            for file in 0..shape.files {
-                let sq = shape.square(file, rank);
-                let here = self.contents(sq);
-                if here.is_empty() {
-                    empty += 1;
-                    continue;
-                }
-                if empty > 0 {
-                    out.push_str(&empty.to_string());
-                    empty = 0;
-                }
-                let letters: String = here
-                    .iter()
-                    .map(|p| fen::letter(v, p.color, p.kind))
-                    .collect();
-                if here.len() == 1 {
-                    out.push_str(&letters);
-                } else {
-                    out.push('(');
-                    out.push_str(&letters);
-                    out.push(')');
-                }
-            }
-            if empty > 0 {
-                out.push_str(&empty.to_string());
-            }
-            if rank > 0 {
-                out.push('/');
-            }
-        }
-        out.push_str(if self.side == Color::White {
-            " w "
-        } else {
-            " b "
-        });
-        out.push_str(&fen::castling_letters(v, &self.presence, &self.castling));
-        out.push(' ');
-        match self.en_passant {
-            Some(ep) => out.push_str(&shape.name(ep.target).to_string()),
-            None => out.push('-'),
-        }
-        out.push_str(&format!(
-            " {} {}",
-            self.halfmove_clock, self.fullmove_number
-        ));
-        out
-    }
 }
 
 impl CrowdPosition {
@@ -826,35 +662,6 @@ impl CrowdPosition {
                 })
                 .map(|q| (mv.to, q)),
         }
-    }
-}
-
-impl crate::variant::HasVariant for CrowdPosition {
-    fn variant(&self) -> &'static Variant {
-        self.variant
-    }
-}
-
-impl crate::notation::MoveContext for CrowdPosition {
-    fn mover(&self) -> Color {
-        self.side
-    }
-    fn legal(&self) -> Vec<Move> {
-        self.legal_moves()
-    }
-    /// The lowest kind of `color` on `sq` (a crowd may hold several; moves
-    /// out of such a square name theirs with [`Special::FromCrowd`]).
-    fn kind_at(&self, color: Color, sq: Square) -> Option<Kind> {
-        self.kinds_at(color, sq).next()
-    }
-    fn captured(&self, mv: Move) -> Option<Kind> {
-        CrowdPosition::captured(self, mv).map(|p| p.kind)
-    }
-    fn mover_kind(&self, mv: Move) -> Option<Kind> {
-        CrowdPosition::mover_kind(self, mv)
-    }
-    fn several_kinds(&self, color: Color, sq: Square) -> bool {
-        self.kinds_at(color, sq).nth(1).is_some()
     }
 }
 

@@ -3,16 +3,14 @@
 
 pub mod any;
 pub mod betza;
+pub mod format;
 pub mod crowd;
-pub mod fen;
 pub mod game;
 pub mod geometry;
 pub mod movegen;
-pub mod notation;
 pub mod outcome;
 pub mod perft;
 pub mod position;
-pub mod record;
 pub mod simultaneous;
 pub mod types;
 pub mod variant;
@@ -20,6 +18,7 @@ pub mod view;
 pub mod zobrist;
 
 pub use any::AnyGame;
+pub use format::{fen, notation, record};
 pub use fen::FenError;
 pub use game::{Game, GameError, TurnPosition};
 pub use outcome::{Outcome, Reason};

@@ -5,7 +5,7 @@
 use std::fmt;
 
 use crate::geometry::{Bitboard, Square};
-use crate::types::{Color, EnPassant, Kind, Move, Piece, Special};
+use crate::types::{ByColor, Color, EnPassant, Kind, Move, Piece, Special};
 use crate::variant::{CastlingStyle, Variant, MAX_DIRECTIONS};
 
 /// Piece types a variant may have; keeps a position small enough to copy.
@@ -14,10 +14,10 @@ pub const MAX_KINDS: usize = 12;
 /// A position as read from a FEN, not yet checked.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Setup {
-    pub pieces: [[Bitboard; MAX_KINDS]; 2],
+    pub pieces: Pieces,
     pub side: Color,
     /// Squares of castling partners that keep their right, per colour.
-    pub castling: [Bitboard; 2],
+    pub castling: ByColor<Bitboard>,
     pub en_passant: Option<Square>,
     pub halfmove_clock: u32,
     pub fullmove_number: u32,
@@ -26,9 +26,9 @@ pub struct Setup {
 impl Setup {
     pub fn empty() -> Setup {
         Setup {
-            pieces: [[Bitboard::EMPTY; MAX_KINDS]; 2],
+            pieces: ByColor::both([Bitboard::EMPTY; MAX_KINDS]),
             side: Color::White,
-            castling: [Bitboard::EMPTY; 2],
+            castling: ByColor::both(Bitboard::EMPTY),
             en_passant: None,
             halfmove_clock: 0,
             fullmove_number: 1,
@@ -36,14 +36,14 @@ impl Setup {
     }
 
     pub fn occupied(&self, color: Color) -> Bitboard {
-        self.pieces[color.index()]
+        self.pieces[color]
             .iter()
             .fold(Bitboard::EMPTY, |a, &b| a | b)
     }
 
     pub fn piece_at(&self, sq: Square) -> Option<Piece> {
         for color in Color::ALL {
-            for (k, bb) in self.pieces[color.index()].iter().enumerate() {
+            for (k, bb) in self.pieces[color].iter().enumerate() {
                 if bb.contains(sq) {
                     return Some(Piece {
                         color,
@@ -87,10 +87,10 @@ pub struct RiderSets {
 #[derive(Clone, Copy)]
 pub struct Position {
     pub(crate) variant: &'static Variant,
-    pub(crate) pieces: [[Bitboard; MAX_KINDS]; 2],
-    pub(crate) occupied: [Bitboard; 2],
+    pub(crate) pieces: Pieces,
+    pub(crate) occupied: ByColor<Bitboard>,
     pub(crate) side: Color,
-    pub(crate) castling: [Bitboard; 2],
+    pub(crate) castling: ByColor<Bitboard>,
     pub(crate) en_passant: Option<EnPassant>,
     pub(crate) halfmove_clock: u32,
     pub(crate) fullmove_number: u32,
@@ -133,10 +133,10 @@ impl Position {
     pub fn from_setup(variant: &'static Variant, setup: &Setup) -> Result<Position, PositionError> {
         let shape = variant.shape;
         let name = |sq: Square| shape.name(sq).to_string();
-        let occupied = [setup.occupied(Color::White), setup.occupied(Color::Black)];
+        let occupied = ByColor::new_with(|c| setup.occupied(c));
         let mut seen = Bitboard::EMPTY;
         for color in Color::ALL {
-            for bb in &setup.pieces[color.index()] {
+            for bb in &setup.pieces[color] {
                 if let Some(sq) = (seen & *bb).lowest() {
                     return Err(PositionError::SquareTaken(name(sq)));
                 }
@@ -144,7 +144,7 @@ impl Position {
             }
         }
         for color in Color::ALL {
-            let kings = setup.pieces[color.index()][variant.royal.index()];
+            let kings = setup.pieces[color][variant.royal.index()];
             if kings.is_empty() {
                 return Err(PositionError::MissingKing(color));
             }
@@ -154,7 +154,7 @@ impl Position {
             for (k, info) in variant.kinds.iter().enumerate() {
                 if info.pawn {
                     let on_last =
-                        setup.pieces[color.index()][k] & variant.promotion_zone[color.index()];
+                        setup.pieces[color][k] & variant.promotion_zone[color.index()];
                     if let Some(sq) = on_last.lowest() {
                         return Err(PositionError::PawnOnLastRank {
                             color,
@@ -169,14 +169,14 @@ impl Position {
             pieces: setup.pieces,
             occupied,
             side: setup.side,
-            castling: [Bitboard::EMPTY; 2],
+            castling: ByColor::both(Bitboard::EMPTY),
             en_passant: None,
             halfmove_clock: setup.halfmove_clock,
             fullmove_number: setup.fullmove_number.max(1),
             hash: 0,
         };
         for color in Color::ALL {
-            let rights = setup.castling[color.index()];
+            let rights = setup.castling[color];
             if rights.is_empty() {
                 continue;
             }
@@ -192,7 +192,7 @@ impl Position {
                     rights.lowest().unwrap_or(king),
                 )));
             }
-            pos.castling[color.index()] = rights;
+            pos.castling[color] = rights;
         }
         if let Some(target) = setup.en_passant {
             let them = setup.side.other();
@@ -204,10 +204,10 @@ impl Position {
                         .kinds
                         .iter()
                         .enumerate()
-                        .any(|(k, info)| info.pawn && pos.pieces[them.index()][k].contains(v));
+                        .any(|(k, info)| info.pawn && pos.pieces[them][k].contains(v));
                     pawn_there
-                        && !(occupied[0] | occupied[1]).contains(target)
-                        && !(occupied[0] | occupied[1]).contains(o)
+                        && !(occupied.white | occupied.black).contains(target)
+                        && !(occupied.white | occupied.black).contains(o)
                 }
                 _ => false,
             };
@@ -246,15 +246,15 @@ impl Position {
     }
     #[inline]
     pub fn occupied(&self) -> Bitboard {
-        self.occupied[0] | self.occupied[1]
+        self.occupied.white | self.occupied.black
     }
     #[inline]
     pub fn by_color(&self, color: Color) -> Bitboard {
-        self.occupied[color.index()]
+        self.occupied[color]
     }
     #[inline]
     pub fn pieces(&self, color: Color, kind: Kind) -> Bitboard {
-        self.pieces[color.index()][kind.index()]
+        self.pieces[color][kind.index()]
     }
     #[inline]
     pub fn king(&self, color: Color) -> Square {
@@ -263,7 +263,7 @@ impl Position {
             .expect("a position always has both kings")
     }
     pub fn castling_rights(&self, color: Color) -> Bitboard {
-        self.castling[color.index()]
+        self.castling[color]
     }
     pub fn en_passant(&self) -> Option<EnPassant> {
         self.en_passant
@@ -282,12 +282,12 @@ impl Position {
 
     #[inline]
     pub fn kind_at(&self, color: Color, sq: Square) -> Option<Kind> {
-        if !self.occupied[color.index()].contains(sq) {
+        if !self.occupied[color].contains(sq) {
             return None;
         }
         let kinds = self.variant.kinds.len();
         (0..kinds)
-            .find(|&k| self.pieces[color.index()][k].contains(sq))
+            .find(|&k| self.pieces[color][k].contains(sq))
             .map(|k| Kind(k as u8))
     }
 
@@ -301,7 +301,7 @@ impl Position {
         let mask = self.variant.castling_partner_kinds;
         (0..self.variant.kinds.len())
             .filter(|k| mask >> k & 1 != 0)
-            .fold(Bitboard::EMPTY, |b, k| b | self.pieces[color.index()][k])
+            .fold(Bitboard::EMPTY, |b, k| b | self.pieces[color][k])
     }
 
     fn compute_hash(&self) -> u64 {
@@ -309,11 +309,11 @@ impl Position {
         let mut h = 0;
         for color in Color::ALL {
             for k in 0..self.variant.kinds.len() {
-                for sq in self.pieces[color.index()][k] {
+                for sq in self.pieces[color][k] {
                     h ^= keys.piece(color, Kind(k as u8), sq);
                 }
             }
-            for sq in self.castling[color.index()] {
+            for sq in self.castling[color] {
                 h ^= keys.castling(sq);
             }
         }
@@ -338,7 +338,7 @@ impl Position {
         };
         let legal = (0..v.kinds.len()).any(|k| {
             let from = v.tables(us, Kind(k as u8)).en_passant_from[target.index()]
-                & self.pieces[us.index()][k];
+                & self.pieces[us][k];
             from.filter_squares(|from| {
                 !with_ep.leaves_king_attacked(Move {
                     from,
@@ -402,17 +402,17 @@ impl Position {
 
     #[inline]
     fn toggle(&mut self, color: Color, kind: Kind, sq: Square) {
-        self.pieces[color.index()][kind.index()].0 ^= 1u128 << sq.0;
-        self.occupied[color.index()].0 ^= 1u128 << sq.0;
+        self.pieces[color][kind.index()].0 ^= 1u128 << sq.0;
+        self.occupied[color].0 ^= 1u128 << sq.0;
         self.hash ^= self.variant.zobrist.piece(color, kind, sq);
     }
 
     fn clear_castling(&mut self, color: Color, squares: Bitboard) {
-        let lost = self.castling[color.index()] & squares;
+        let lost = self.castling[color] & squares;
         for sq in lost {
             self.hash ^= self.variant.zobrist.castling(sq);
         }
-        self.castling[color.index()] &= !lost;
+        self.castling[color] &= !lost;
     }
 
     /// Plays a move known to be legal (from [`Position::legal_moves`] or
@@ -442,7 +442,7 @@ impl Position {
             _ => {
                 let victim_sq = match (mv.special, self.en_passant) {
                     (Special::EnPassant, Some(ep)) => Some(ep.victim),
-                    _ => self.occupied[them.index()].contains(mv.to).then_some(mv.to),
+                    _ => self.occupied[them].contains(mv.to).then_some(mv.to),
                 };
                 if let Some(sq) = victim_sq {
                     let victim = self.kind_at(them, sq).expect("captured piece present");
@@ -516,7 +516,7 @@ impl Position {
 }
 
 /// Piece sets per colour and kind.
-pub type Pieces = [[Bitboard; MAX_KINDS]; 2];
+pub type Pieces = ByColor<[Bitboard; MAX_KINDS]>;
 
 /// The union of one colour's pieces of the kinds in `mask` (bit per kind).
 #[inline]
@@ -525,7 +525,7 @@ pub fn kinds_union(pieces: &Pieces, color: Color, mut mask: u32) -> Bitboard {
     while mask != 0 {
         let k = mask.trailing_zeros() as usize;
         mask &= mask - 1;
-        out |= pieces[color.index()][k];
+        out |= pieces[color][k];
     }
     out
 }
@@ -566,7 +566,7 @@ impl Variant {
         while leapers != 0 {
             let k = leapers.trailing_zeros() as usize;
             leapers &= leapers - 1;
-            att |= v.tables[c][k].reverse_capture.leaps[sq.index()] & pieces[c][k];
+            att |= v.tables[c][k].reverse_capture.leaps[sq.index()] & pieces[by][k];
         }
         let mut active = riders.active;
         while active != 0 {
@@ -581,7 +581,7 @@ impl Variant {
         while complex != 0 {
             let k = complex.trailing_zeros() as usize;
             complex &= complex - 1;
-            att |= v.reach(&v.tables[c][k].reverse_capture, sq, occ) & pieces[c][k];
+            att |= v.reach(&v.tables[c][k].reverse_capture, sq, occ) & pieces[by][k];
         }
         att
     }
@@ -602,7 +602,7 @@ impl Variant {
         while leapers != 0 {
             let k = leapers.trailing_zeros() as usize;
             leapers &= leapers - 1;
-            if (v.tables[c][k].reverse_capture.leaps[sq.index()] & pieces[c][k]).any() {
+            if (v.tables[c][k].reverse_capture.leaps[sq.index()] & pieces[by][k]).any() {
                 return true;
             }
         }
@@ -619,7 +619,7 @@ impl Variant {
         while complex != 0 {
             let k = complex.trailing_zeros() as usize;
             complex &= complex - 1;
-            if (v.reach(&v.tables[c][k].reverse_capture, sq, occ) & pieces[c][k]).any() {
+            if (v.reach(&v.tables[c][k].reverse_capture, sq, occ) & pieces[by][k]).any() {
                 return true;
             }
         }

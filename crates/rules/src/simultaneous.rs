@@ -11,12 +11,11 @@ use std::fmt;
 
 use serde::Deserialize;
 
-use crate::fen::FenError;
 use crate::geometry::{Bitboard, Square};
 use crate::game::GameError;
 use crate::outcome::{Outcome, Reason};
-use crate::position::{Pieces, Setup};
-use crate::types::{Color, EnPassant, Kind, Move, Special};
+use crate::position::Pieces;
+use crate::types::{ByColor, Color, EnPassant, Kind, Move, Special};
 use crate::variant::Variant;
 
 /// The rules that tell the three simultaneous variants apart.
@@ -85,8 +84,8 @@ pub struct SideNotes {
 #[derive(Clone, Copy, Debug)]
 pub struct Turn {
     pub position: SimPosition,
-    /// Per side: `notes[Color::White.index()]`.
-    pub notes: [SideNotes; 2],
+    /// Per side: `notes[Color::White]`.
+    pub notes: ByColor<SideNotes>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -100,18 +99,18 @@ pub enum SimError {
 /// A position of a simultaneous variant.
 #[derive(Clone, Copy)]
 pub struct SimPosition {
-    variant: &'static Variant,
-    rules: SimRules,
-    pieces: Pieces,
-    occupied: [Bitboard; 2],
+    pub(crate) variant: &'static Variant,
+    pub(crate) rules: SimRules,
+    pub(crate) pieces: Pieces,
+    pub(crate) occupied: ByColor<Bitboard>,
     /// Squares of each side's pieces moved in the previous turn.
-    last_moved: [Bitboard; 2],
-    castling: [Bitboard; 2],
+    pub(crate) last_moved: ByColor<Bitboard>,
+    pub(crate) castling: ByColor<Bitboard>,
     /// Per side, the double step it made in the previous turn.
-    en_passant: [Option<EnPassant>; 2],
+    pub(crate) en_passant: ByColor<Option<EnPassant>>,
     /// Turns since the last successful capture or pawn move.
-    clock: u32,
-    turn: u32,
+    pub(crate) clock: u32,
+    pub(crate) turn: u32,
 }
 
 impl PartialEq for SimPosition {
@@ -132,14 +131,14 @@ impl fmt::Debug for SimPosition {
 }
 
 /// Removes one piece of `color` from `sq`.
-fn remove(pieces: &mut Pieces, occupied: &mut [Bitboard; 2], color: Color, kind: Kind, sq: Square) {
-    pieces[color.index()][kind.index()] = pieces[color.index()][kind.index()].without(sq);
-    occupied[color.index()] = occupied[color.index()].without(sq);
+fn remove(pieces: &mut Pieces, occupied: &mut ByColor<Bitboard>, color: Color, kind: Kind, sq: Square) {
+    pieces[color][kind.index()] = pieces[color][kind.index()].without(sq);
+    occupied[color] = occupied[color].without(sq);
 }
 
-fn place(pieces: &mut Pieces, occupied: &mut [Bitboard; 2], color: Color, kind: Kind, sq: Square) {
-    pieces[color.index()][kind.index()] = pieces[color.index()][kind.index()].with(sq);
-    occupied[color.index()] = occupied[color.index()].with(sq);
+fn place(pieces: &mut Pieces, occupied: &mut ByColor<Bitboard>, color: Color, kind: Kind, sq: Square) {
+    pieces[color][kind.index()] = pieces[color][kind.index()].with(sq);
+    occupied[color] = occupied[color].with(sq);
 }
 
 impl SimPosition {
@@ -155,26 +154,26 @@ impl SimPosition {
         self.rules
     }
     pub fn pieces(&self, color: Color, kind: Kind) -> Bitboard {
-        self.pieces[color.index()][kind.index()]
+        self.pieces[color][kind.index()]
     }
     pub fn by_color(&self, color: Color) -> Bitboard {
-        self.occupied[color.index()]
+        self.occupied[color]
     }
     pub fn occupied(&self) -> Bitboard {
-        self.occupied[0] | self.occupied[1]
+        self.occupied.white | self.occupied.black
     }
     /// Squares holding one white and one black piece.
     pub fn shared(&self) -> Bitboard {
-        self.occupied[0] & self.occupied[1]
+        self.occupied.white & self.occupied.black
     }
     pub fn last_moved(&self, color: Color) -> Bitboard {
-        self.last_moved[color.index()]
+        self.last_moved[color]
     }
     pub fn castling_rights(&self, color: Color) -> Bitboard {
-        self.castling[color.index()]
+        self.castling[color]
     }
     pub fn en_passant(&self, color: Color) -> Option<EnPassant> {
-        self.en_passant[color.index()]
+        self.en_passant[color]
     }
     pub fn clock(&self) -> u32 {
         self.clock
@@ -188,11 +187,11 @@ impl SimPosition {
             .expect("both kings are always on the board")
     }
     pub fn kind_at(&self, color: Color, sq: Square) -> Option<Kind> {
-        if !self.occupied[color.index()].contains(sq) {
+        if !self.occupied[color].contains(sq) {
             return None;
         }
         (0..self.variant.kinds.len())
-            .find(|&k| self.pieces[color.index()][k].contains(sq))
+            .find(|&k| self.pieces[color][k].contains(sq))
             .map(|k| Kind(k as u8))
     }
 
@@ -201,11 +200,11 @@ impl SimPosition {
     fn attackers_in(
         &self,
         pieces: &Pieces,
-        occupied: &[Bitboard; 2],
+        occupied: &ByColor<Bitboard>,
         sq: Square,
         by: Color,
     ) -> Bitboard {
-        if (occupied[0] & occupied[1]).contains(sq) {
+        if (occupied.white & occupied.black).contains(sq) {
             return Bitboard::EMPTY;
         }
         let v = self.variant;
@@ -213,7 +212,7 @@ impl SimPosition {
             pieces,
             sq,
             by,
-            occupied[0] | occupied[1],
+            occupied.white | occupied.black,
             &v.rider_sets(pieces, by),
         )
     }
@@ -223,11 +222,11 @@ impl SimPosition {
     fn checkers_in(
         &self,
         pieces: &Pieces,
-        occupied: &[Bitboard; 2],
+        occupied: &ByColor<Bitboard>,
         color: Color,
         waiting: Bitboard,
     ) -> Bitboard {
-        let king = (pieces[color.index()][self.variant.royal.index()])
+        let king = (pieces[color][self.variant.royal.index()])
             .lowest()
             .expect("king present");
         let att = self.attackers_in(pieces, occupied, king, color.other());
@@ -243,13 +242,13 @@ impl SimPosition {
             &self.pieces,
             &self.occupied,
             color,
-            self.last_moved[color.other().index()],
+            self.last_moved[color.other()],
         )
         .any()
     }
 
     /// The board after `color` plays `mv` alone (the opponent standing still).
-    fn after_own_move(&self, color: Color, mv: Move) -> (Pieces, [Bitboard; 2]) {
+    fn after_own_move(&self, color: Color, mv: Move) -> (Pieces, ByColor<Bitboard>) {
         let (mut pieces, mut occupied) = (self.pieces, self.occupied);
         let them = color.other();
         let kind = self.kind_at(color, mv.from).expect("mover present");
@@ -274,10 +273,10 @@ impl SimPosition {
     }
 
     /// The enemy piece a move tries to capture, judged on the current position.
-    fn capture_target(&self, color: Color, mv: Move) -> Option<(Square, Kind)> {
+    pub(crate) fn capture_target(&self, color: Color, mv: Move) -> Option<(Square, Kind)> {
         let them = color.other();
         let sq = match mv.special {
-            Special::EnPassant => self.en_passant[them.index()]?.victim,
+            Special::EnPassant => self.en_passant[them]?.victim,
             Special::Castle { .. } => return None,
             _ => mv.to,
         };
@@ -300,9 +299,9 @@ impl SimPosition {
         let t = v.tables(color, kind);
         let occ = self.occupied();
         let them = color.other();
-        let capturable = self.occupied[them.index()]
+        let capturable = self.occupied[them]
             & !self.shared()
-            & !self.pieces[them.index()][v.royal.index()];
+            & !self.pieces[them][v.royal.index()];
         let mut dests = v.leaps_and_rides(&t.quiet, from, occ) & !occ;
         let mut lame_dests = Bitboard::EMPTY;
         for &(to, path) in &t.quiet.lame[from.index()] {
@@ -337,7 +336,7 @@ impl SimPosition {
             }
         }
         if !quiet_only {
-            if let Some(ep) = self.en_passant[them.index()] {
+            if let Some(ep) = self.en_passant[them] {
                 if t.en_passant[from.index()].contains(ep.target)
                     && !occ.contains(ep.target)
                     && !self.shared().contains(ep.victim)
@@ -374,13 +373,13 @@ impl SimPosition {
     /// under single occupation with a co-occupant to move out, every other
     /// piece (the co-occupant itself must leave, so it does not stay).
     fn certain_stayers(&self, color: Color) -> Bitboard {
-        let own = self.occupied[color.index()];
+        let own = self.occupied[color];
         let duty = own & self.shared();
         if self.rules.single_occupation && duty.any() {
             return own & !duty;
         }
         if self.rules.waiting_rule {
-            self.last_moved[color.index()]
+            self.last_moved[color]
         } else {
             Bitboard::EMPTY
         }
@@ -393,7 +392,7 @@ impl SimPosition {
             &pieces,
             &occupied,
             color,
-            self.last_moved[color.other().index()],
+            self.last_moved[color.other()],
         )
         .any()
     }
@@ -409,7 +408,7 @@ impl SimPosition {
         }
         let king = self.king(color);
         let occ = self.occupied();
-        let own = self.occupied[color.index()];
+        let own = self.occupied[color];
         let riders = v.rider_sets(&self.pieces, them);
         let mut candidates = Bitboard::EMPTY;
         let mut active = riders.active;
@@ -464,7 +463,7 @@ impl SimPosition {
         out: &mut Vec<Move>,
     ) {
         let v = self.variant;
-        let own = self.occupied[color.index()];
+        let own = self.occupied[color];
         let king = self.king(color);
         let legal = |m: &Move| {
             if m.from == king {
@@ -493,7 +492,7 @@ impl SimPosition {
         }
 
         let waiting = if self.rules.waiting_rule {
-            self.last_moved[color.index()]
+            self.last_moved[color]
         } else {
             Bitboard::EMPTY
         };
@@ -540,11 +539,11 @@ impl SimPosition {
 
     fn castling_moves(&self, color: Color, out: &mut Vec<Move>) {
         let waiting = if self.rules.waiting_rule {
-            self.last_moved[color.index()]
+            self.last_moved[color]
         } else {
             Bitboard::EMPTY
         };
-        let rights = self.castling[color.index()] & !waiting;
+        let rights = self.castling[color] & !waiting;
         crate::movegen::for_each_castling(
             self.variant,
             self.king(color),
@@ -597,10 +596,10 @@ impl SimPosition {
     /// A short reason why `mv` is not legal for `color`.
     pub fn why_illegal(&self, color: Color, mv: Move) -> String {
         let name = |s: Square| self.variant.shape.name(s).to_string();
-        if !self.occupied[color.index()].contains(mv.from) {
+        if !self.occupied[color].contains(mv.from) {
             return format!("no {} piece on {}", color.name(), name(mv.from));
         }
-        if self.rules.single_occupation && (self.occupied[color.index()] & self.shared()).any() {
+        if self.rules.single_occupation && (self.occupied[color] & self.shared()).any() {
             if !self.shared().contains(mv.from) {
                 return "the piece on the shared square must leave it this turn".into();
             }
@@ -613,7 +612,7 @@ impl SimPosition {
                 name(mv.to)
             );
         }
-        if self.rules.waiting_rule && self.last_moved[color.index()].contains(mv.from) {
+        if self.rules.waiting_rule && self.last_moved[color].contains(mv.from) {
             return format!(
                 "the piece on {} moved last turn and must wait",
                 name(mv.from)
@@ -632,23 +631,20 @@ impl SimPosition {
     pub fn resolve_unchecked(&self, moves: [Move; 2]) -> Turn {
         let v = self.variant;
         let mut next = *self;
-        let mut notes = [SideNotes::default(); 2];
+        let moves = ByColor::from(moves);
+        let mut notes = ByColor::both(SideNotes::default());
         let colors = Color::ALL;
-        let movers: [Kind; 2] = colors.map(|c| {
-            self.kind_at(c, moves[c.index()].from)
-                .expect("mover present")
-        });
-        let targets: [Option<(Square, Kind)>; 2] =
-            colors.map(|c| self.capture_target(c, moves[c.index()]));
+        let movers = ByColor::new_with(|c| self.kind_at(c, moves[c].from).expect("mover present"));
+        let targets = ByColor::new_with(|c| self.capture_target(c, moves[c]));
 
         // 1. Both movers (and castling partners) leave their squares.
         for c in colors {
-            let mv = moves[c.index()];
+            let mv = moves[c];
             remove(
                 &mut next.pieces,
                 &mut next.occupied,
                 c,
-                movers[c.index()],
+                movers[c],
                 mv.from,
             );
             if let Special::Castle { rook_from, .. } = mv.special {
@@ -661,28 +657,28 @@ impl SimPosition {
         // 2. A capture succeeds only if its target is still there.
         for c in colors {
             let them = c.other();
-            if let Some((sq, kind)) = targets[c.index()] {
-                if next.pieces[them.index()][kind.index()].contains(sq) {
+            if let Some((sq, kind)) = targets[c] {
+                if next.pieces[them][kind.index()].contains(sq) {
                     remove(&mut next.pieces, &mut next.occupied, them, kind, sq);
-                    next.castling[them.index()] = next.castling[them.index()].without(sq);
-                    notes[c.index()].captured = Some(kind);
-                    notes[c.index()].en_passant = moves[c.index()].special == Special::EnPassant;
+                    next.castling[them] = next.castling[them].without(sq);
+                    notes[c].captured = Some(kind);
+                    notes[c].en_passant = moves[c].special == Special::EnPassant;
                 } else {
-                    notes[c.index()].failed_capture = true;
+                    notes[c].failed_capture = true;
                 }
             }
         }
         let swap = |c: Color| {
-            targets[c.index()].is_some_and(|(sq, _)| sq == moves[c.other().index()].from)
+            targets[c].is_some_and(|(sq, _)| sq == moves[c.other()].from)
         };
         if swap(Color::White) && swap(Color::Black) {
-            notes[0].swap = true;
-            notes[1].swap = true;
+            notes.white.swap = true;
+            notes.black.swap = true;
         }
         // 3. Both movers arrive.
         for c in colors {
-            let mv = moves[c.index()];
-            let kind = mv.promotion.unwrap_or(movers[c.index()]);
+            let mv = moves[c];
+            let kind = mv.promotion.unwrap_or(movers[c]);
             place(&mut next.pieces, &mut next.occupied, c, kind, mv.to);
             // Last-moved markers exist only where the waiting rule reads them.
             let marked = |b: Bitboard| {
@@ -692,37 +688,37 @@ impl SimPosition {
                     Bitboard::EMPTY
                 }
             };
-            next.last_moved[c.index()] = marked(mv.to.bit());
-            notes[c.index()].promotion = mv.promotion;
+            next.last_moved[c] = marked(mv.to.bit());
+            notes[c].promotion = mv.promotion;
             if let Special::Castle { rook_from, rook_to } = mv.special {
                 let rook = self
                     .kind_at(c, rook_from)
                     .expect("castling partner present");
                 place(&mut next.pieces, &mut next.occupied, c, rook, rook_to);
-                next.last_moved[c.index()] = marked(mv.to.bit().with(rook_to));
-                notes[c.index()].castled = true;
+                next.last_moved[c] = marked(mv.to.bit().with(rook_to));
+                notes[c].castled = true;
             }
-            if movers[c.index()] == v.royal {
-                next.castling[c.index()] = Bitboard::EMPTY;
+            if movers[c] == v.royal {
+                next.castling[c] = Bitboard::EMPTY;
             } else {
-                next.castling[c.index()] = next.castling[c.index()].without(mv.from);
+                next.castling[c] = next.castling[c].without(mv.from);
             }
         }
         let shared = next.shared();
         for c in colors {
-            let mv = moves[c.index()];
+            let mv = moves[c];
             let arrived = match mv.special {
                 Special::Castle { rook_to, .. } => mv.to.bit().with(rook_to),
                 _ => mv.to.bit(),
             };
-            notes[c.index()].co_occupied = (arrived & shared).lowest();
+            notes[c].co_occupied = (arrived & shared).lowest();
         }
         // En passant: open for one turn after a double step, while the pawn
         // stands alone where it landed and the square it passed is empty.
         for c in colors {
-            let mv = moves[c.index()];
-            next.en_passant[c.index()] = None;
-            let alone = next.pieces[c.index()][movers[c.index()].index()].contains(mv.to)
+            let mv = moves[c];
+            next.en_passant[c] = None;
+            let alone = next.pieces[c][movers[c].index()].contains(mv.to)
                 && !shared.contains(mv.to);
             if mv.special == Special::DoubleStep && alone {
                 let back = if v.shape.rank(mv.to) > v.shape.rank(mv.from) {
@@ -735,15 +731,15 @@ impl SimPosition {
                     .offset(mv.to, 0, back)
                     .filter(|t| !next.occupied().contains(*t))
                 {
-                    next.en_passant[c.index()] = Some(EnPassant {
+                    next.en_passant[c] = Some(EnPassant {
                         target,
                         victim: mv.to,
                     });
                 }
             }
         }
-        let irreversible = colors.iter().any(|c| {
-            notes[c.index()].captured.is_some() || v.kinds[movers[c.index()].index()].pawn
+        let irreversible = colors.into_iter().any(|c| {
+            notes[c].captured.is_some() || v.kinds[movers[c].index()].pawn
         });
         next.clock = if irreversible { 0 } else { self.clock + 1 };
         next.turn = self.turn + 1;
@@ -752,16 +748,16 @@ impl SimPosition {
         for c in colors {
             let them = c.other();
             let checkers = next.attackers_in(&next.pieces, &next.occupied, next.king(them), c);
-            notes[c.index()].check = match (checkers.any(), self.rules.check) {
+            notes[c].check = match (checkers.any(), self.rules.check) {
                 (false, _) => None,
                 (true, CheckModel::MoveNeutral) => Some(CheckKind::Immediate),
-                (true, CheckModel::Parity) if (checkers & !next.last_moved[c.index()]).any() => {
+                (true, CheckModel::Parity) if (checkers & !next.last_moved[c]).any() => {
                     Some(CheckKind::Immediate)
                 }
                 (true, CheckModel::Parity) => Some(CheckKind::Delayed),
             };
-            let (alone, alone_occ) = self.after_own_move(c, moves[c.index()]);
-            let king_alone = alone[them.index()][v.royal.index()]
+            let (alone, alone_occ) = self.after_own_move(c, moves[c]);
+            let king_alone = alone[them][v.royal.index()]
                 .lowest()
                 .expect("king present");
             // A check this move attempted (not one already standing) that
@@ -770,7 +766,7 @@ impl SimPosition {
             let already = self
                 .attackers_in(&self.pieces, &self.occupied, self.king(them), c)
                 .any();
-            notes[c.index()].failed_check = threatened && !already && checkers.is_empty();
+            notes[c].failed_check = threatened && !already && checkers.is_empty();
         }
         Turn {
             position: next,
@@ -792,18 +788,18 @@ impl SimPosition {
         let mut h = 0u64;
         for c in Color::ALL {
             for k in 0..self.variant.kinds.len() {
-                for sq in self.pieces[c.index()][k] {
+                for sq in self.pieces[c][k] {
                     h ^= keys.piece(c, Kind(k as u8), sq);
                 }
             }
-            for sq in self.castling[c.index()] {
+            for sq in self.castling[c] {
                 h ^= keys.castling(sq);
             }
-            for sq in self.last_moved[c.index()] {
+            for sq in self.last_moved[c] {
                 // Reuse the en passant keys, rotated per side, for the markers.
                 h ^= keys.en_passant(sq).rotate_left(17 + 23 * c.index() as u32);
             }
-            if let Some(ep) = self.en_passant[c.index()] {
+            if let Some(ep) = self.en_passant[c] {
                 h ^= keys
                     .en_passant(ep.target)
                     .rotate_left(41 * (c.index() as u32 + 1));
@@ -863,7 +859,7 @@ impl SimPosition {
         let royal = self.variant.royal;
         let only_kings = Color::ALL
             .iter()
-            .all(|&c| self.occupied[c.index()] == self.pieces(c, royal));
+            .all(|&c| self.occupied[c] == self.pieces(c, royal));
         if only_kings {
             return draw(Reason::InsufficientMaterial);
         }
@@ -878,7 +874,7 @@ impl SimPosition {
 #[derive(Clone, Debug)]
 pub struct SimGame {
     positions: Vec<SimPosition>,
-    turns: Vec<([Move; 2], [SideNotes; 2])>,
+    turns: Vec<([Move; 2], ByColor<SideNotes>)>,
 }
 
 impl SimGame {
@@ -896,7 +892,7 @@ impl SimGame {
     pub fn start(&self) -> &SimPosition {
         &self.positions[0]
     }
-    pub fn turns(&self) -> &[([Move; 2], [SideNotes; 2])] {
+    pub fn turns(&self) -> &[([Move; 2], ByColor<SideNotes>)] {
         &self.turns
     }
     pub fn positions(&self) -> &[SimPosition] {
@@ -920,7 +916,7 @@ impl SimGame {
     }
 
     /// Plays a turn; refuses it if the game is over or a move is illegal.
-    pub fn play(&mut self, white: Move, black: Move) -> Result<[SideNotes; 2], GameError> {
+    pub fn play(&mut self, white: Move, black: Move) -> Result<ByColor<SideNotes>, GameError> {
         if let Some(o) = self.outcome() {
             return Err(GameError::Over(o));
         }
@@ -928,209 +924,11 @@ impl SimGame {
     }
 
     /// Plays a turn even after the rules ended the game (see [`crate::Game::play_on`]).
-    pub fn play_on(&mut self, white: Move, black: Move) -> Result<[SideNotes; 2], GameError> {
+    pub fn play_on(&mut self, white: Move, black: Move) -> Result<ByColor<SideNotes>, GameError> {
         let turn = self.position().resolve(white, black)?;
         self.positions.push(turn.position);
         self.turns.push(([white, black], turn.notes));
         Ok(turn.notes)
-    }
-}
-
-// ---- Simultaneous FEN ----------------------------------------------------
-//
-// `<board> <castling> <en passant> <clock> <turn>`. The board is FEN with two
-// additions: `'` after a letter marks that side's last-moved piece, and
-// `(Xy)` holds a white and a black piece on one square, white first. There
-// is no side to move. The en passant field lists the squares passed over by
-// the previous turn's double steps (`e3,d6`) or `-`.
-
-impl SimPosition {
-    pub fn from_fen(variant: &'static Variant, text: &str) -> Result<SimPosition, FenError> {
-        let rules = variant
-            .spec
-            .simultaneous
-            .ok_or_else(|| FenError::BadSide(format!("{} is not simultaneous", variant.id())))?;
-        let shape = variant.shape;
-        let mut fields = text.split_whitespace();
-        let board = crate::fen::parse_board(
-            variant,
-            fields.next().ok_or(FenError::Empty)?,
-            crate::fen::Extension::Simultaneous,
-        )?;
-        let mut setup = Setup::empty();
-        setup.pieces = board.pieces;
-        // Markers mean nothing without the waiting rule; they are dropped.
-        let last_moved = if rules.waiting_rule {
-            board.last_moved
-        } else {
-            [Bitboard::EMPTY; 2]
-        };
-        let castling_field = fields.next().unwrap_or("-");
-        let mut en_passant = [None; 2];
-        if let Some(field) = fields.next() {
-            if field != "-" {
-                for part in field.split(',') {
-                    let bad = || FenError::BadEnPassant(field.to_string());
-                    let target = shape.parse_square(part).ok_or_else(bad)?;
-                    // The side whose pawn can have double-stepped over `target`:
-                    // a pawn just beyond it, with a lame leap to there from just behind.
-                    let pawn_beyond = |c: Color| {
-                        let victim = shape.offset(target, 0, c.forward())?;
-                        let origin = shape.offset(target, 0, -c.forward())?;
-                        variant
-                            .kinds
-                            .iter()
-                            .enumerate()
-                            .any(|(k, i)| {
-                                i.pawn
-                                    && setup.pieces[c.index()][k].contains(victim)
-                                    && variant.tables(c, Kind(k as u8)).quiet.lame[origin.index()]
-                                        .iter()
-                                        .any(|&(to, _)| to == victim)
-                            })
-                            .then_some(victim)
-                    };
-                    let (color, victim) = Color::ALL
-                        .into_iter()
-                        .find_map(|c| pawn_beyond(c).map(|v| (c, v)))
-                        .ok_or_else(bad)?;
-                    en_passant[color.index()] = Some(EnPassant { target, victim });
-                }
-            }
-        }
-        let number = |f: Option<&str>, default: u32| -> Result<u32, FenError> {
-            f.map_or(Ok(default), |s| {
-                s.parse().map_err(|_| FenError::BadClock(s.to_string()))
-            })
-        };
-        let clock = number(fields.next(), 0)?;
-        let turn = number(fields.next(), 1)?.max(1);
-        if fields.next().is_some() {
-            return Err(FenError::TooManyFields);
-        }
-        let castling = crate::fen::parse_castling(variant, &setup, castling_field)?;
-        let occupied = [setup.occupied(Color::White), setup.occupied(Color::Black)];
-        let pos = SimPosition {
-            variant,
-            rules,
-            pieces: setup.pieces,
-            occupied,
-            last_moved,
-            castling,
-            en_passant,
-            clock,
-            turn,
-        };
-        pos.validate()?;
-        Ok(pos)
-    }
-
-    fn validate(&self) -> Result<(), FenError> {
-        use crate::position::PositionError;
-        let v = self.variant;
-        let name = |sq: Square| v.shape.name(sq).to_string();
-        for c in Color::ALL {
-            let kings = self.pieces(c, v.royal);
-            if kings.is_empty() {
-                return Err(PositionError::MissingKing(c).into());
-            }
-            if kings.several() {
-                return Err(PositionError::TooManyKings(c).into());
-            }
-            for (k, info) in v.kinds.iter().enumerate() {
-                if let Some(sq) = (self.pieces[c.index()][k] & v.promotion_zone[c.index()])
-                    .lowest()
-                    .filter(|_| info.pawn)
-                {
-                    return Err(PositionError::PawnOnLastRank {
-                        color: c,
-                        square: name(sq),
-                    }
-                    .into());
-                }
-            }
-            let partners = (0..v.kinds.len())
-                .filter(|k| v.castling_partner_kinds >> k & 1 != 0)
-                .fold(Bitboard::EMPTY, |b, k| b | self.pieces[c.index()][k]);
-            if let Some(sq) = (self.castling[c.index()] & !(partners & v.home_rank(c))).lowest() {
-                return Err(PositionError::BadCastling(name(sq)).into());
-            }
-            if let Some(ep) = self.en_passant[c.index()] {
-                let pawn_there = v
-                    .kinds
-                    .iter()
-                    .enumerate()
-                    .any(|(k, i)| i.pawn && self.pieces[c.index()][k].contains(ep.victim));
-                if !pawn_there || self.occupied().contains(ep.target) {
-                    return Err(PositionError::BadEnPassant(name(ep.target)).into());
-                }
-            }
-        }
-        Ok(())
-    }
-
-    pub fn to_fen(&self) -> String {
-        let v = self.variant;
-        let shape = v.shape;
-        let letter = |c: Color, sq: Square| -> String {
-            let kind = self.kind_at(c, sq).expect("piece present");
-            let l = v.kinds[kind.index()].letter;
-            let mut s = if c == Color::White {
-                l.to_string()
-            } else {
-                l.to_ascii_lowercase().to_string()
-            };
-            if self.last_moved[c.index()].contains(sq) {
-                s.push('\'');
-            }
-            s
-        };
-        let mut out = String::new();
-        for rank in (0..shape.ranks).rev() {
-            let mut empty = 0;
-            for file in 0..shape.files {
-                let sq = shape.square(file, rank);
-                let here: Vec<Color> = Color::ALL
-                    .into_iter()
-                    .filter(|c| self.occupied[c.index()].contains(sq))
-                    .collect();
-                if here.is_empty() {
-                    empty += 1;
-                    continue;
-                }
-                if empty > 0 {
-                    out.push_str(&empty.to_string());
-                    empty = 0;
-                }
-                match here.as_slice() {
-                    [c] => out.push_str(&letter(*c, sq)),
-                    _ => out.push_str(&format!(
-                        "({}{})",
-                        letter(Color::White, sq),
-                        letter(Color::Black, sq)
-                    )),
-                }
-            }
-            if empty > 0 {
-                out.push_str(&empty.to_string());
-            }
-            if rank > 0 {
-                out.push('/');
-            }
-        }
-        let castling = crate::fen::castling_letters(v, &self.pieces, &self.castling);
-        let eps: Vec<String> = self
-            .en_passant
-            .iter()
-            .flatten()
-            .map(|e| shape.name(e.target).to_string())
-            .collect();
-        let ep = if eps.is_empty() {
-            "-".to_string()
-        } else {
-            eps.join(",")
-        };
-        format!("{out} {castling} {ep} {} {}", self.clock, self.turn)
     }
 }
 
@@ -1176,54 +974,3 @@ pub fn distinct_positions(pos: &SimPosition, depth: u32) -> usize {
     frontier.len()
 }
 
-// ---- Notation ---------------------------------------------------------------
-
-/// One side's view of a simultaneous position, for reading and writing moves.
-#[derive(Clone, Copy)]
-pub struct SimSide<'a> {
-    pub position: &'a SimPosition,
-    pub color: Color,
-    /// Read moves against the pseudo moves instead of the legal ones.
-    pub relaxed: bool,
-}
-
-impl SimPosition {
-    pub fn side(&self, color: Color) -> SimSide<'_> {
-        SimSide {
-            position: self,
-            color,
-            relaxed: false,
-        }
-    }
-}
-
-impl crate::variant::HasVariant for SimSide<'_> {
-    fn variant(&self) -> &'static Variant {
-        self.position.variant
-    }
-}
-
-impl crate::variant::HasVariant for SimPosition {
-    fn variant(&self) -> &'static Variant {
-        self.variant
-    }
-}
-
-impl crate::notation::MoveContext for SimSide<'_> {
-    fn mover(&self) -> Color {
-        self.color
-    }
-    fn legal(&self) -> Vec<Move> {
-        if self.relaxed {
-            self.position.pseudo_moves(self.color)
-        } else {
-            self.position.legal_moves(self.color)
-        }
-    }
-    fn kind_at(&self, color: Color, sq: Square) -> Option<Kind> {
-        self.position.kind_at(color, sq)
-    }
-    fn captured(&self, mv: Move) -> Option<Kind> {
-        self.position.capture_target(self.color, mv).map(|(_, k)| k)
-    }
-}

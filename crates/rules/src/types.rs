@@ -104,9 +104,18 @@ impl<T> ByColor<T> {
         }
     }
 
-    /// White's value, then Black's, each with its colour.
-    pub fn iter(&self) -> impl Iterator<Item = (Color, &T)> {
-        [(Color::White, &self.white), (Color::Black, &self.black)].into_iter()
+    /// White's value, then Black's.
+    pub fn iter(&self) -> std::array::IntoIter<&T, 2> {
+        [&self.white, &self.black].into_iter()
+    }
+
+    pub fn iter_mut(&mut self) -> std::array::IntoIter<&mut T, 2> {
+        [&mut self.white, &mut self.black].into_iter()
+    }
+
+    /// Each colour with its value, White first.
+    pub fn with_colors(&self) -> impl Iterator<Item = (Color, &T)> {
+        Color::ALL.into_iter().zip(self.iter())
     }
 
     pub fn into_array(self) -> [T; 2] {
@@ -121,6 +130,14 @@ impl<T: Copy> ByColor<T> {
             white: value,
             black: value,
         }
+    }
+}
+
+impl<T> IntoIterator for ByColor<T> {
+    type Item = T;
+    type IntoIter = std::array::IntoIter<T, 2>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.into_array().into_iter()
     }
 }
 
@@ -240,8 +257,9 @@ mod tests {
         assert_eq!((counts[Color::White], counts[Color::Black]), (1, 12));
         assert_eq!(counts.map(|n| n * 2), ByColor::new(2, 24));
         assert_eq!(ByColor::new_with(Color::name).into_array(), ["white", "black"]);
-        let order: Vec<Color> = counts.iter().map(|(c, _)| c).collect();
+        let order: Vec<Color> = counts.with_colors().map(|(c, _)| c).collect();
         assert_eq!(order, Color::ALL);
+        assert_eq!(counts.iter().copied().sum::<i32>(), 13);
         assert_eq!(ByColor::from([3, 4]), ByColor::new(3, 4));
     }
 }

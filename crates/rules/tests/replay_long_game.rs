@@ -21,21 +21,21 @@ use parity_rules::{Outcome, Reason};
 use parity_rules::simultaneous::{
     CheckKind, SideNotes, SimGame, SimPosition,
 };
-use parity_rules::{Color, Move, Registry, Square, Variant};
+use parity_rules::{ByColor, Color, Move, Registry, Square, Variant};
 
-const W: usize = 0;
-const B: usize = 1;
+const W: Color = Color::White;
+const B: Color = Color::Black;
 
 const PARITY_LONG: &str = include_str!("../../../games/parity-long.pgn");
 const MOVE_NEUTRAL_SHORT: &str = include_str!("../../../games/move-neutral-short.pgn");
 
 /// One replayed turn: the moves, the position after it and the notes.
 struct TurnStep {
-    moves: [Move; 2],
+    moves: ByColor<Move>,
     /// The position before the turn (where both moves were chosen).
     before: SimPosition,
     after: SimPosition,
-    notes: [SideNotes; 2],
+    notes: ByColor<SideNotes>,
 }
 
 struct Replay {
@@ -91,7 +91,7 @@ fn replay(text: &str, expected_variant: &str) -> (Replay, Record) {
         assert_eq!(number as usize, steps.len() + 1, "turns arrive in order");
         let pos = *g.position();
         steps.push(TurnStep {
-            moves,
+            moves: moves.into(),
             before,
             after: pos,
             notes,
@@ -186,7 +186,7 @@ fn parity_long_game_captures() {
     for side in [W, B] {
         assert!(
             t.notes[side].swap && t.notes[side].failed_capture,
-            "turn 3 side {side}: {:?}",
+            "turn 3 side {side:?}: {:?}",
             t.notes[side]
         );
         assert_eq!(t.notes[side].captured, None);
@@ -261,7 +261,7 @@ fn parity_long_game_shared_square_and_castling() {
 #[test]
 fn parity_long_game_checks() {
     let (r, _) = replay(PARITY_LONG, "parity");
-    let check = |n: u32, side: usize| r.turn(n).notes[side].check;
+    let check = |n: u32, side: Color| r.turn(n).notes[side].check;
     // Turn 11, Qa6+: the queen just moved, so the check is delayed and Black is free.
     assert_eq!(check(11, W), Some(CheckKind::Delayed));
     assert!(!r.turn(11).after.in_check(Color::Black));

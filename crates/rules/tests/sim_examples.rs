@@ -80,7 +80,7 @@ fn moves_from(p: &SimPosition, color: Color, square: &str) -> Vec<String> {
 }
 
 fn notes(t: &Turn, color: Color) -> SideNotes {
-    t.notes[color.index()]
+    t.notes[color]
 }
 
 fn sq(p: &SimPosition, name: &str) -> parity_rules::Square {
@@ -722,8 +722,8 @@ fn parity_kings_on_the_same_square_draw() {
     let mut game = SimGame::new(p);
     let notes = game.play(uci(&p, W, "d4e4"), uci(&p, B, "f4e4")).unwrap();
     let e4 = sq(&p, "e4");
-    assert_eq!(notes[0].co_occupied, Some(e4));
-    assert_eq!(notes[1].co_occupied, Some(e4));
+    assert_eq!(notes.white.co_occupied, Some(e4));
+    assert_eq!(notes.black.co_occupied, Some(e4));
     assert_eq!(game.position().to_fen(), "8/p7/8/8/4(K'k')3/8/P7/8 - - 1 2");
     let draw = Outcome {
         winner: None,

@@ -168,8 +168,8 @@ fn check_conservation(step: &Step) -> Result<(), String> {
     let (before, after) = (&step.before, &step.turn.position);
     for c in [W, B] {
         let mut expected = counts(before, c);
-        let notes: SideNotes = step.turn.notes[c.index()];
-        let theirs: SideNotes = step.turn.notes[c.other().index()];
+        let notes: SideNotes = step.turn.notes[c];
+        let theirs: SideNotes = step.turn.notes[c.other()];
         if let Some(k) = theirs.captured {
             expected[k.index()] -= 1;
         }
@@ -434,7 +434,7 @@ fn check_symmetry(step: &Step) -> Result<(), String> {
         ));
     }
     for c in [W, B] {
-        if t.notes[c.other().index()] != mirror_notes(v, step.turn.notes[c.index()]) {
+        if t.notes[c.other()] != mirror_notes(v, step.turn.notes[c]) {
             return Err(format!(
                 "{:?} {:?}: mirrored notes {:?} vs {:?}",
                 step.before, step.moves, t.notes, step.turn.notes
@@ -580,7 +580,7 @@ fn random_games_reach_the_interesting_cases() {
         moves: [w, b],
         turn,
     };
-    lying.turn.notes[B.index()].captured = Some(Kind(0));
+    lying.turn.notes[B].captured = Some(Kind(0));
     assert!(check_conservation(&lying).is_err());
     assert_ne!(mirror(&p), p);
     assert_eq!(mirror(&mirror(&p)), p);

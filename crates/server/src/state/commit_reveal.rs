@@ -139,8 +139,8 @@ impl GameState {
             white: revealed(w, wm),
             black: revealed(b, bm),
             notes: Box::new(SideNotesPair {
-                white: Notes::new(v, &notes[0]),
-                black: Notes::new(v, &notes[1]),
+                white: Notes::new(v, &notes.white),
+                black: Notes::new(v, &notes.black),
             }),
             fen: next.fen(),
             clocks: self.clocks_now(now, running),

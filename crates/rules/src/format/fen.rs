@@ -5,7 +5,7 @@
 
 use crate::geometry::{Bitboard, Square};
 use crate::position::{Position, PositionError, Setup};
-use crate::types::{Color, Kind};
+use crate::types::{ByColor, Color, Kind};
 use crate::variant::Variant;
 
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -53,7 +53,7 @@ pub(crate) enum Extension {
 /// brackets with everything on them, in the order written.
 pub(crate) struct Board {
     pub pieces: crate::position::Pieces,
-    pub last_moved: [Bitboard; 2],
+    pub last_moved: ByColor<Bitboard>,
     pub groups: Vec<(Square, Vec<crate::types::Piece>)>,
 }
 
@@ -71,8 +71,8 @@ pub(crate) fn parse_board(
         });
     }
     let mut out = Board {
-        pieces: [[Bitboard::EMPTY; crate::position::MAX_KINDS]; 2],
-        last_moved: [Bitboard::EMPTY; 2],
+        pieces: ByColor::both([Bitboard::EMPTY; crate::position::MAX_KINDS]),
+        last_moved: ByColor::both(Bitboard::EMPTY),
         groups: Vec::new(),
     };
     let marks = ext == Extension::Simultaneous;
@@ -150,10 +150,10 @@ pub(crate) fn parse_board(
                     return Err(PositionError::SquareTaken(shape.name(sq).to_string()).into());
                 }
                 here.push(crate::types::Piece { color, kind });
-                out.pieces[color.index()][kind.index()] |= sq.bit();
+                out.pieces[color][kind.index()] |= sq.bit();
                 k += 1;
                 if marks && group.get(k) == Some(&'\'') {
-                    out.last_moved[color.index()] |= sq.bit();
+                    out.last_moved[color] |= sq.bit();
                     k += 1;
                 }
             }
@@ -232,10 +232,10 @@ pub(crate) fn parse_castling(
     variant: &Variant,
     setup: &Setup,
     field: &str,
-) -> Result<[Bitboard; 2], FenError> {
+) -> Result<ByColor<Bitboard>, FenError> {
     let shape = variant.shape;
     let bad = || FenError::BadCastling(field.to_string());
-    let mut rights = [Bitboard::EMPTY; 2];
+    let mut rights = ByColor::both(Bitboard::EMPTY);
     if field == "-" {
         return Ok(rights);
     }
@@ -251,12 +251,12 @@ pub(crate) fn parse_castling(
             shape.ranks - 1
         };
         let home = shape.rank_mask(rank);
-        let king = (setup.pieces[color.index()][variant.royal.index()] & home)
+        let king = (setup.pieces[color][variant.royal.index()] & home)
             .lowest()
             .ok_or_else(bad)?;
         let partners = (0..variant.kinds.len())
             .filter(|k| variant.castling_partner_kinds >> k & 1 != 0)
-            .fold(Bitboard::EMPTY, |b, k| b | setup.pieces[color.index()][k])
+            .fold(Bitboard::EMPTY, |b, k| b | setup.pieces[color][k])
             & home;
         let kf = shape.file(king);
         let sq = match c.to_ascii_lowercase() {
@@ -268,7 +268,7 @@ pub(crate) fn parse_castling(
             _ => None,
         }
         .ok_or_else(bad)?;
-        rights[color.index()] |= sq.bit();
+        rights[color] |= sq.bit();
     }
     Ok(rights)
 }
@@ -338,13 +338,13 @@ pub fn write(pos: &Position) -> String {
 pub(crate) fn castling_letters(
     v: &Variant,
     pieces: &crate::position::Pieces,
-    rights: &[Bitboard; 2],
+    rights: &ByColor<Bitboard>,
 ) -> String {
     let shape = v.shape;
     let mut out = String::new();
     for color in Color::ALL {
-        let own = rights[color.index()];
-        let Some(king) = pieces[color.index()][v.royal.index()].lowest() else {
+        let own = rights[color];
+        let Some(king) = pieces[color][v.royal.index()].lowest() else {
             continue;
         };
         if own.is_empty() {
@@ -353,7 +353,7 @@ pub(crate) fn castling_letters(
         let kf = shape.file(king);
         let partners = (0..v.kinds.len())
             .filter(|k| v.castling_partner_kinds >> k & 1 != 0)
-            .fold(Bitboard::EMPTY, |b, k| b | pieces[color.index()][k])
+            .fold(Bitboard::EMPTY, |b, k| b | pieces[color][k])
             & v.home_rank(color);
         let outer_k = partners.filter_squares(|s| shape.file(s) > kf).highest();
         let outer_q = partners.filter_squares(|s| shape.file(s) < kf).lowest();

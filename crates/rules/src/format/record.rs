@@ -11,7 +11,7 @@ use std::fmt::Write as _;
 use crate::any::{AnyGame, Step};
 use crate::notation::{self, MoveContext};
 use crate::simultaneous::{CheckKind, SideNotes, SimGame, SimPosition};
-use crate::types::{Color, Move};
+use crate::types::{ByColor, Color, Move};
 use crate::variant::{Registry, Variant};
 
 /// A record read from text: its tags and its move tokens, not yet checked
@@ -260,7 +260,7 @@ pub fn replay(registry: &Registry, text: &str) -> Result<AnyGame, RecordError> {
 /// Why a simultaneous move that reads as nothing legal is refused, when the
 /// rules say more than "illegal": the piece must wait, the king must move.
 fn explain_simultaneous(pos: &SimPosition, side: Color, text: &str) -> Option<String> {
-    let relaxed = crate::simultaneous::SimSide {
+    let relaxed = crate::format::sim::SimSide {
         position: pos,
         color: side,
         relaxed: true,
@@ -275,6 +275,18 @@ fn explain_simultaneous(pos: &SimPosition, side: Color, text: &str) -> Option<St
 fn read_move<C: MoveContext + ?Sized>(ctx: &C, text: &str) -> Result<Move, String> {
     notation::parse_san(ctx, text)
         .or_else(|san| notation::parse_uci(ctx, text).map_err(|_| san.to_string()))
+}
+
+/// The annotations of a turn in words, side by side: `white: takes
+/// knight; black: failed capture` (empty when neither side has any).
+pub fn describe_turn(variant: &Variant, notes: &ByColor<SideNotes>) -> String {
+    notes
+        .with_colors()
+        .map(|(c, n)| (c, describe(variant, n)))
+        .filter(|(_, d)| !d.is_empty())
+        .map(|(c, d)| format!("{}: {d}", c.name()))
+        .collect::<Vec<_>>()
+        .join("; ")
 }
 
 /// The annotations of one side's move, in words.
@@ -340,16 +352,9 @@ pub fn write_simultaneous(game: &SimGame, extra_tags: &[(&str, &str)]) -> String
         let w = notation::san_plain(&pos.side(Color::White), moves[0]);
         let b = notation::san_plain(&pos.side(Color::Black), moves[1]);
         let _ = write!(out, "{}. {w} {b}", pos.turn_number());
-        let (dw, db) = (describe(v, &notes[0]), describe(v, &notes[1]));
-        if !dw.is_empty() || !db.is_empty() {
-            let mut c = Vec::new();
-            if !dw.is_empty() {
-                c.push(format!("white: {dw}"));
-            }
-            if !db.is_empty() {
-                c.push(format!("black: {db}"));
-            }
-            let _ = write!(out, " {{{}}}", c.join("; "));
+        let described = describe_turn(v, notes);
+        if !described.is_empty() {
+            let _ = write!(out, " {{{described}}}");
         }
         out.push('\n');
     }
