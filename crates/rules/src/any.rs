@@ -286,8 +286,8 @@ impl AnyGame {
     /// to `depth`.
     pub fn perft(&self, depth: u32) -> u64 {
         match self {
-            AnyGame::TurnBased(g) => crate::perft::perft(g.position(), depth),
-            AnyGame::Crowd(g) => crate::crowd::perft(g.position(), depth),
+            AnyGame::TurnBased(g) => g.position().perft(depth),
+            AnyGame::Crowd(g) => g.position().perft(depth),
             AnyGame::Simultaneous(s) => simultaneous::perft(s.position(), depth),
         }
     }

@@ -711,17 +711,6 @@ pub fn perft(pos: &CrowdPosition, depth: u32) -> u64 {
     }
 }
 
-/// Perft per root move.
-pub fn divide(pos: &CrowdPosition, depth: u32) -> Vec<(Move, u64)> {
-    if depth == 0 {
-        return Vec::new();
-    }
-    pos.legal_moves()
-        .into_iter()
-        .map(|mv| (mv, perft(&pos.play(mv), depth - 1)))
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

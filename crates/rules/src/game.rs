@@ -49,8 +49,18 @@ pub trait TurnPosition: PieceView + MoveContext + Clone + Send + Sync + 'static 
     fn insufficient_material(&self) -> bool;
     /// True if a piece of `by` attacks `sq` with a capture power.
     fn attacked_by(&self, sq: Square, by: Color) -> bool;
+    /// Counts the move paths to `depth` plies.
+    fn perft(&self, depth: u32) -> u64;
     /// Perft per root move.
-    fn divide(&self, depth: u32) -> Vec<(Move, u64)>;
+    fn divide(&self, depth: u32) -> Vec<(Move, u64)> {
+        if depth == 0 {
+            return Vec::new();
+        }
+        self.legal()
+            .into_iter()
+            .map(|mv| (mv, self.make(mv).perft(depth - 1)))
+            .collect()
+    }
 
     fn uci(&self, mv: Move) -> String {
         notation::uci(self, mv)
@@ -151,8 +161,8 @@ impl TurnPosition for Position {
     fn attacked_by(&self, sq: Square, by: Color) -> bool {
         self.is_attacked(sq, by, Position::occupied(self))
     }
-    fn divide(&self, depth: u32) -> Vec<(Move, u64)> {
-        crate::perft::divide(self, depth)
+    fn perft(&self, depth: u32) -> u64 {
+        crate::perft::perft(self, depth)
     }
 }
 
@@ -210,8 +220,8 @@ impl TurnPosition for CrowdPosition {
     fn attacked_by(&self, sq: Square, by: Color) -> bool {
         self.is_attacked(sq, by)
     }
-    fn divide(&self, depth: u32) -> Vec<(Move, u64)> {
-        crate::crowd::divide(self, depth)
+    fn perft(&self, depth: u32) -> u64 {
+        crate::crowd::perft(self, depth)
     }
 }
 

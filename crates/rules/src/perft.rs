@@ -24,14 +24,3 @@ fn perft_with(pos: &Position, depth: u32, buffers: &mut [Vec<Move>]) -> u64 {
         }
     }
 }
-
-/// Perft per root move.
-pub fn divide(pos: &Position, depth: u32) -> Vec<(Move, u64)> {
-    if depth == 0 {
-        return Vec::new();
-    }
-    pos.legal_moves()
-        .into_iter()
-        .map(|mv| (mv, perft(&pos.play(mv), depth - 1)))
-        .collect()
-}
