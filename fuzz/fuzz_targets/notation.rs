@@ -86,7 +86,7 @@ fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(rest) else { return };
     let n = FENS.len();
     match &spots()[pick as usize % n] {
-        Spot::Turn(pos) => check(pos, text, |mv| notation::san(pos, mv), &|| fen::write(pos)),
+        Spot::Turn(pos) => check(pos, text, |mv| pos.san(mv), &|| fen::write(pos)),
         Spot::Crowd(pos) => check(pos, text, |mv| pos.san(mv), &|| pos.to_fen()),
         Spot::Sim(pos) => {
             let color = if (pick as usize / n) % 2 == 0 { Color::White } else { Color::Black };
