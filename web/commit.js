@@ -1,10 +1,12 @@
-// Commit-reveal for simultaneous turns (docs/server.md): the move stays in
-// this tab (sessionStorage, so a reload can still reveal it) until both
-// commitments are in; the server only ever sees its hash before that.
+// Commit-reveal for simultaneous turns (docs/server.md). The move and nonce
+// of a commitment are kept in localStorage under game, turn and seat before
+// the commitment is sent, so closing the tab, a reload, a second tab or a
+// browser restart can still reveal it; they are removed once the turn is
+// over. The server only ever sees the hash before both commitments are in.
 
 const hex = (bytes) => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 
-/** 16 random bytes as 32 lowercase hex characters. */
+/** 16 random bytes as 32 lowercase hex characters: a fresh nonce for every commitment. */
 export function newNonce() {
   return hex(crypto.getRandomValues(new Uint8Array(16)));
 }
@@ -25,28 +27,50 @@ export async function sha256Hex(text) {
   return hex(sha256(data));
 }
 
-/** Draws a nonce and computes the commitment of `move`. */
+/** Draws a nonce and computes the commitment of `move` (the rules' coordinates, as sent). */
 export async function makeCommitment(gameId, turn, side, move) {
   const nonce = newNonce();
   const commitment = await sha256Hex(commitmentText(gameId, turn, side, move, nonce));
-  return { move, nonce, commitment, turn, revealed: false };
+  return { move, nonce, commitment };
 }
 
-const storageKey = (gameId, side) => `parity_commit_${gameId}_${side}`;
+const PREFIX = 'parity_commit';
+const storageKey = (gameId, turn, side) => `${PREFIX}:${gameId}:${turn}:${side}`;
+/** Secrets of games never opened again go after this long. */
+const KEEP_MS = 30 * 24 * 3600 * 1000;
 
-/** The pending commitment of this seat for `turn`, or null. */
-export function loadPending(gameId, side, turn) {
+function readEntry(key) {
   try {
-    const saved = JSON.parse(sessionStorage.getItem(storageKey(gameId, side)));
-    return saved && saved.turn === turn ? saved : null;
+    return JSON.parse(localStorage.getItem(key)) ?? null;
   } catch {
     return null;
   }
 }
 
-/** Keeps one pending commitment per game and seat (older turns are replaced). */
-export function savePending(gameId, side, pending) {
-  sessionStorage.setItem(storageKey(gameId, side), JSON.stringify(pending));
+/**
+ * The move and nonce of every commitment this device made for the seat's
+ * `turn`, by commitment hash (two tabs may each have made one; the server
+ * keeps the first).
+ */
+export function loadSecrets(gameId, turn, side) {
+  return readEntry(storageKey(gameId, turn, side))?.secrets ?? {};
+}
+
+/** Keeps a commitment's move and nonce; call it before sending the commitment. */
+export function saveSecret(gameId, turn, side, { move, nonce, commitment }) {
+  const secrets = { ...loadSecrets(gameId, turn, side), [commitment]: { move, nonce } };
+  localStorage.setItem(storageKey(gameId, turn, side), JSON.stringify({ savedAt: Date.now(), secrets }));
+}
+
+/** Removes the secrets of this game's turns before `turn`, and any kept too long. */
+export function forgetSecrets(gameId, turn) {
+  for (let i = localStorage.length - 1; i >= 0; i--) {
+    const key = localStorage.key(i);
+    const [prefix, game, keyTurn] = key.split(':');
+    if (prefix !== PREFIX) continue;
+    const over = game === gameId && Number(keyTurn) < turn;
+    if (over || !(Date.now() - (readEntry(key)?.savedAt ?? 0) < KEEP_MS)) localStorage.removeItem(key);
+  }
 }
 
 // SHA-256 (FIPS 180-4), used only where WebCrypto is missing.

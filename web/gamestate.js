@@ -1,8 +1,12 @@
 // The game as the page holds it: the last `gameFull` with the events
 // received after it applied, and plain facts about it.
 
-/** Events that change the position: after one the page fetches a fresh `gameFull`. */
-export const STRUCTURAL = new Set(['started', 'joined', 'move', 'turn', 'finished', 'rematch']);
+/**
+ * Events after which the page fetches a fresh `gameFull`: those that change
+ * the position, and `revealed` (it brings the reveal deadline of a game
+ * without a clock).
+ */
+export const STRUCTURAL = new Set(['started', 'joined', 'move', 'revealed', 'turn', 'finished', 'rematch']);
 
 export const other = (color) => (color === 'white' ? 'black' : 'white');
 
@@ -26,6 +30,7 @@ export function applyEvent(s, e) {
   switch (e.type) {
     case 'committed':
       s.committed = { ...s.committed, [e.color]: true };
+      s.commitments = { ...s.commitments, [e.color]: e.commitment };
       break;
     case 'revealed':
       s.revealed = { ...s.revealed, [e.color]: true };

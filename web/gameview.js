@@ -34,6 +34,7 @@ export const TEMPLATE = `
       <button type="button" data-action="draw" hidden>Offer draw</button>
       <button type="button" data-action="abort" hidden>Abort</button>
       <button type="button" data-action="rematch" hidden>Rematch</button>
+      <button type="button" data-action="claim-victory" hidden>Claim victory</button>
       <a class="button" data-action="pgn" download>PGN</a>
     </div>
     <h2>Moves</h2>
@@ -52,11 +53,13 @@ export function drawGame(root, id, s, view) {
   drawPlayer(root, s, view.sim, 'top', other(bottom));
   drawPlayer(root, s, view.sim, 'bottom', bottom);
   drawBoard(root, s, view);
-  root.querySelector('.status').textContent = statusText(s, view.sim);
+  const status = root.querySelector('.status');
+  status.textContent = statusText(s, view.sim);
+  status.classList.toggle('warning', view.sim.secretElsewhere());
   root.querySelector('.game').dataset.status = s.status;
   root.querySelector('.variant-name').textContent = s.variant.name;
   drawMoves(root, s);
-  drawControls(root, id, s);
+  drawControls(root, id, s, view.sim);
   drawClocks(root, s);
 }
 
@@ -204,7 +207,7 @@ function drawMoves(root, s) {
 
 // ---- actions, offers and the invite ----
 
-function drawControls(root, id, s) {
+function drawControls(root, id, s, sim) {
   const seated = Boolean(s.you);
   const show = (action, visible, label) => {
     const button = root.querySelector(`[data-action="${action}"]`);
@@ -218,6 +221,7 @@ function drawControls(root, id, s) {
   const theyAsked = s.rematch_offer && s.rematch_offer !== s.you;
   show('rematch', seated && s.status === 'finished' && s.rematch_offer !== s.you,
     theyAsked ? 'Accept rematch' : 'Rematch');
+  show('claim-victory', sim.canClaim());
   root.querySelector('[data-action="pgn"]').href = api.pgnUrl(id);
   root.querySelector('[data-action="pgn"]').setAttribute('download', `${id}.pgn`);
 
@@ -246,7 +250,8 @@ function drawControls(root, id, s) {
 
 // ---- clocks ----
 
-// Clocks count down locally from the last value the server sent.
+// Clocks count down locally from the last value the server sent, after
+// the reveal grace it gave.
 function formatClock(ms) {
   if (ms == null) return '';
   const total = Math.max(0, ms);
@@ -263,7 +268,7 @@ function formatClock(ms) {
 /** Redraws both clocks; `s` may still be null before the first `gameFull`. */
 export function drawClocks(root, s) {
   if (!s?.clocks) return;
-  const elapsed = performance.now() - s.receivedAt;
+  const elapsed = Math.max(0, performance.now() - s.receivedAt - (s.clocks.grace_ms ?? 0));
   for (const color of ['white', 'black']) {
     const el = root.querySelector(`[data-clock="${color}"]`);
     if (!el) continue;

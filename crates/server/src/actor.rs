@@ -475,6 +475,7 @@ impl GameActor {
         let id = self.state.id().to_string();
         let store = self.hub.store();
         let registry = self.hub.registry.clone();
+        let timeline = self.hub.timeline();
         let loaded = tokio::task::spawn_blocking(move || {
             let stored = store
                 .load(&id)
@@ -485,7 +486,7 @@ impl GameActor {
                 &registry,
                 &stored.events,
                 &stored.hidden,
-                Instant::now(),
+                &timeline,
             )
             .map_err(|e| e.to_string())?;
             Ok::<_, String>((state, stored.seats))
@@ -517,8 +518,14 @@ impl GameActor {
     }
 
     /// What an engine seat does without thinking: decline a draw, accept a
-    /// rematch, reveal its committed move once both commitments are in.
+    /// rematch, reveal its committed move once both commitments are in,
+    /// claim a game without a clock whose human did not reveal in time.
     fn engine_reply(&self) -> Option<(Color, Action)> {
+        if let Some((c, at)) = self.state.engine_claim() {
+            if Instant::now() >= at {
+                return Some((c, Action::ClaimVictory));
+            }
+        }
         let engines = Color::ALL
             .into_iter()
             .filter(|c| matches!(self.state.seat(*c), Seat::Engine { .. }));

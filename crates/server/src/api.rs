@@ -332,6 +332,7 @@ async fn other_action(
         "resign" => Action::Resign,
         "abort" => Action::Abort,
         "rematch" => Action::Rematch,
+        "claim-victory" => Action::ClaimVictory,
         _ => return Err(ApiError::NotFound(format!("no action {name:?}"))),
     };
     act(&hub, &id, &headers, action).await
@@ -472,6 +473,8 @@ enum WsCommand {
         yes: bool,
     },
     Rematch,
+    #[serde(rename = "claim-victory")]
+    ClaimVictory,
 }
 
 impl From<WsCommand> for Action {
@@ -485,6 +488,7 @@ impl From<WsCommand> for Action {
             WsCommand::Draw { yes: true } => Action::DrawYes,
             WsCommand::Draw { yes: false } => Action::DrawNo,
             WsCommand::Rematch => Action::Rematch,
+            WsCommand::ClaimVictory => Action::ClaimVictory,
         }
     }
 }

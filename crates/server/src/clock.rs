@@ -2,9 +2,11 @@
 //!
 //! Events carry both clocks as of the event; a game's state keeps the last
 //! event's values and the instant it applied them, so the time a running
-//! clock has used is measured from there. After a restart that instant is
-//! the restart, which is why downtime is not charged.
+//! clock has used is measured from there. A replay places each stored event
+//! in time with a [`Timeline`]: the time the server ran counts, the time it
+//! was down does not (`docs/server.md`, "Time").
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use parity_rules::Color;
@@ -14,8 +16,15 @@ use crate::event::{Clocks, LiveClock, Side};
 const MAX_INITIAL_S: u32 = 3 * 3600;
 const MAX_INCREMENT_S: u32 = 180;
 const MAX_DAYS: u32 = 14;
-/// How long a side may take to reveal in a live game.
-pub const LIVE_REVEAL: Duration = Duration::from_secs(30);
+/// The reveal grace is this fraction (1/20 = 5%) of the initial time...
+const REVEAL_GRACE_DIVISOR: i64 = 20;
+/// ... but never less than this (network latency) ...
+pub const REVEAL_GRACE_MIN: Duration = Duration::from_secs(2);
+/// ... nor more than this.
+pub const REVEAL_GRACE_MAX: Duration = Duration::from_secs(30);
+/// Games without a clock: how long after both commitments a side that
+/// revealed must wait before it may claim the game from one that did not.
+pub const UNTIMED_REVEAL_DEADLINE: Duration = Duration::from_secs(10 * 60);
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TimeControl {
@@ -55,15 +64,12 @@ impl TimeControl {
         }
     }
 
-    /// How long a side may take to reveal once both commitments are in.
-    pub fn reveal_allowance(self) -> Option<Duration> {
-        match self {
-            TimeControl::Unlimited => None,
-            TimeControl::Live { .. } => Some(LIVE_REVEAL),
-            TimeControl::Correspondence { per_move_ms } => {
-                Some(Duration::from_millis(per_move_ms as u64))
-            }
-        }
+    /// Once both commitments are in, each side's clock runs until it
+    /// reveals, but only after this grace: 5% of the initial time (of the
+    /// days per move in correspondence), at least 2 s, at most 30 s.
+    pub fn reveal_grace(self) -> Duration {
+        let ms = self.initial_ms() / REVEAL_GRACE_DIVISOR;
+        Duration::from_millis(ms.max(0) as u64).clamp(REVEAL_GRACE_MIN, REVEAL_GRACE_MAX)
     }
 
     fn initial_ms(self) -> i64 {
@@ -81,7 +87,8 @@ pub struct Clock {
     control: TimeControl,
     remaining_ms: [i64; 2],
     running: [bool; 2],
-    /// When `remaining_ms` was last set.
+    /// When the running clocks start losing time from `remaining_ms`: the
+    /// instant it was set, plus the reveal grace if one was given.
     since: Instant,
 }
 
@@ -120,12 +127,26 @@ impl Clock {
             white_ms: remaining[0].max(0),
             black_ms: remaining[1].max(0),
             running: running_list(running),
+            grace_ms: 0,
         }
     }
 
     /// Both clocks now, with `running` the sides whose clock runs from now on.
     pub fn snapshot(&self, now: Instant, running: [bool; 2]) -> Clocks {
         Clock::clocks(self.remaining_at(now), running)
+    }
+
+    /// Both clocks as they stand now, with what is left of a reveal grace.
+    pub fn current(&self, now: Instant) -> Clocks {
+        Clocks {
+            grace_ms: self.grace_left(now).as_millis() as i64,
+            ..self.snapshot(now, self.running)
+        }
+    }
+
+    /// What is left at `now` of the reveal grace the last event gave.
+    pub fn grace_left(&self, now: Instant) -> Duration {
+        self.since.saturating_duration_since(now)
     }
 
     /// Both clocks after `mover` moved or committed now: it gets its
@@ -145,7 +166,7 @@ impl Clock {
     pub fn set(&mut self, clocks: &Clocks, now: Instant) {
         self.remaining_ms = [clocks.white_ms, clocks.black_ms];
         self.running = [Side::White, Side::Black].map(|s| clocks.running.contains(&s));
-        self.since = now;
+        self.since = now + Duration::from_millis(clocks.grace_ms.max(0) as u64);
     }
 
     /// Stops both clocks where they are (the game is over).
@@ -175,6 +196,42 @@ impl Clock {
             .filter(|&i| self.running[i])
             .map(|i| self.since + Duration::from_millis(self.remaining_ms[i].max(0) as u64))
             .min()
+    }
+}
+
+/// A span of wall-clock time when the server was not running: from its
+/// last heartbeat to its next start, in milliseconds since the Unix epoch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Downtime {
+    pub from_ms: i64,
+    pub to_ms: i64,
+}
+
+/// Places stored events in time for a replay. An event is replayed as if it
+/// happened as long before `now` as the server has been running since it:
+/// the wall-clock time since the event less the downtimes in between. So a
+/// clock that ran when the server crashed has lost the time up to the crash
+/// (its last heartbeat) and nothing while the server was down.
+#[derive(Clone, Debug)]
+pub struct Timeline {
+    pub now: Instant,
+    /// `now` in milliseconds since the Unix epoch.
+    pub now_ms: i64,
+    pub downtimes: Arc<[Downtime]>,
+}
+
+impl Timeline {
+    /// The instant to replay an event stored with wall-clock time `at_ms`.
+    pub fn instant(&self, at_ms: i64) -> Instant {
+        let down: i64 = self
+            .downtimes
+            .iter()
+            .map(|d| (d.to_ms.min(self.now_ms) - d.from_ms.max(at_ms)).max(0))
+            .sum();
+        let running_ms = (self.now_ms - at_ms - down).max(0) as u64;
+        self.now
+            .checked_sub(Duration::from_millis(running_ms))
+            .unwrap_or(self.now)
     }
 }
 

@@ -57,6 +57,14 @@ pub struct Clocks {
     pub black_ms: i64,
     /// The sides whose clock runs, white first.
     pub running: Vec<Side>,
+    /// The reveal grace: the running clocks start losing time this long
+    /// after the event (left out when 0).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub grace_ms: i64,
+}
+
+fn is_zero(ms: &i64) -> bool {
+    *ms == 0
 }
 
 /// A revealed move of a simultaneous turn, with what proves it.
@@ -155,6 +163,10 @@ pub enum EventBody {
     Revealed {
         color: Side,
         turn: u32,
+        /// The revealing side's clock stops here (records of release 0.1
+        /// have none: no clock ran during reveals then).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        clocks: Option<Clocks>,
     },
     Turn {
         turn: u32,
@@ -242,6 +254,7 @@ mod tests {
             body: EventBody::Revealed {
                 color: Side::Black,
                 turn: 3,
+                clocks: None,
             },
             seq: 9,
             at: 1000,

@@ -10,6 +10,7 @@ use rand::RngExt as _;
 use tokio::sync::{mpsc, oneshot};
 
 use crate::actor::{Acted, Credentials, GameActor, Joined, Msg, Watching};
+use crate::clock::{Downtime, Timeline};
 use crate::engine_seat::{EnginePool, MAX_LEVEL, MIN_LEVEL};
 use crate::error::ApiError;
 use crate::event::{now_ms, Event, EventBody, LiveClock, Seat, Side};
@@ -70,6 +71,8 @@ pub struct Hub {
     loading: tokio::sync::Mutex<()>,
     /// How long a game with nothing pending and nobody watching keeps its actor.
     pub(crate) idle: Duration,
+    /// The spans the server was down, not charged to any clock.
+    downtimes: Arc<[Downtime]>,
 }
 
 /// A new game's rows and its state after them.
@@ -80,7 +83,13 @@ pub(crate) struct Prepared {
 }
 
 impl Hub {
-    pub fn new(registry: Registry, store: Arc<Store>, writer: Writer, engines: EnginePool) -> Hub {
+    pub fn new(
+        registry: Registry,
+        store: Arc<Store>,
+        writer: Writer,
+        engines: EnginePool,
+        downtimes: Arc<[Downtime]>,
+    ) -> Hub {
         Hub {
             registry,
             store,
@@ -89,6 +98,16 @@ impl Hub {
             actors: Mutex::new(HashMap::new()),
             loading: tokio::sync::Mutex::new(()),
             idle: Duration::from_secs(60),
+            downtimes,
+        }
+    }
+
+    /// Where stored events lie in time now, for a replay.
+    pub(crate) fn timeline(&self) -> Timeline {
+        Timeline {
+            now: Instant::now(),
+            now_ms: now_ms(),
+            downtimes: self.downtimes.clone(),
         }
     }
 
@@ -149,7 +168,7 @@ impl Hub {
             &self.registry,
             &stored.events,
             &stored.hidden,
-            Instant::now(),
+            &self.timeline(),
         )
         .map_err(|e| {
             tracing::error!("{e}");

@@ -22,15 +22,22 @@ pub mod verify;
 use std::net::SocketAddr;
 use std::path::Path;
 use std::sync::Arc;
+use std::time::Duration;
 
 use axum::serve::ListenerExt as _;
 use parity_rules::Registry;
 use tokio::net::TcpListener;
 
+use crate::clock::Downtime;
 use crate::engine_seat::EnginePool;
 use crate::error::ApiError;
+use crate::event::now_ms;
 use crate::hub::Hub;
-use crate::store::{Store, StoreError};
+use crate::store::{Change, Store, StoreError, Writer};
+
+/// How often the server notes in the database that it is alive: a restart
+/// charges running clocks up to the last beat before the crash.
+const HEARTBEAT: Duration = Duration::from_secs(1);
 
 #[derive(Debug, thiserror::Error)]
 pub enum ServeError {
@@ -61,7 +68,15 @@ pub async fn start(
     let (store, writer) = tokio::task::spawn_blocking(move || Store::open(&path))
         .await
         .map_err(|e| ServeError::Io(std::io::Error::other(e)))??;
-    let hub = Arc::new(Hub::new(registry, store, writer, EnginePool::per_core()));
+    let downtimes = note_restart(&store, &writer).await?;
+    tokio::spawn(beat(writer.clone()));
+    let hub = Arc::new(Hub::new(
+        registry,
+        store,
+        writer,
+        EnginePool::per_core(),
+        downtimes,
+    ));
     let recovered = hub.recover().await.map_err(ServeError::Recover)?;
     let addr = listener.local_addr()?;
     let app = api::router(hub.clone());
@@ -82,6 +97,42 @@ pub async fn start(
         hub,
         recovered,
     })
+}
+
+/// Records the downtime that ends now (from the last sign of life in the
+/// database) and returns every downtime on record.
+async fn note_restart(store: &Arc<Store>, writer: &Writer) -> Result<Arc<[Downtime]>, ServeError> {
+    let read = store.clone();
+    let last_alive = tokio::task::spawn_blocking(move || read.last_alive())
+        .await
+        .map_err(|e| ServeError::Io(std::io::Error::other(e)))??;
+    let up_ms = now_ms();
+    let mut changes = vec![Change::Heartbeat { at_ms: up_ms }];
+    if let Some(from_ms) = last_alive.filter(|&t| t < up_ms) {
+        changes.push(Change::Downtime(Downtime {
+            from_ms,
+            to_ms: up_ms,
+        }));
+    }
+    writer.write(changes).await?;
+    let read = store.clone();
+    let downtimes = tokio::task::spawn_blocking(move || read.downtimes())
+        .await
+        .map_err(|e| ServeError::Io(std::io::Error::other(e)))??;
+    Ok(downtimes.into())
+}
+
+/// Writes the heartbeat every [`HEARTBEAT`] while the server runs.
+async fn beat(writer: Writer) {
+    let mut tick = tokio::time::interval(HEARTBEAT);
+    loop {
+        tick.tick().await;
+        match writer.write(vec![Change::Heartbeat { at_ms: now_ms() }]).await {
+            Ok(()) => {}
+            Err(StoreError::WriterGone) => return,
+            Err(e) => tracing::error!("heartbeat not written: {e}"),
+        }
+    }
 }
 
 /// `parity serve`: binds `addr`, calls `ready` with the server, and runs

@@ -66,6 +66,34 @@ pub fn read_move(game: &AnyGame, color: Color, text: &str) -> Result<parity_rule
     Ok(game.parse_uci(color, text)?)
 }
 
+/// The longest move text a reveal may carry: the rules' coordinates of any
+/// move (a piece letter, three squares, a promotion, `&`) are shorter.
+pub const MAX_MOVE_TEXT: usize = 16;
+
+/// Whether `text` could be a move's coordinates at all: 1 to
+/// [`MAX_MOVE_TEXT`] printable ASCII characters, no spaces.
+pub fn is_move_text(text: &str) -> bool {
+    (1..=MAX_MOVE_TEXT).contains(&text.len()) && text.bytes().all(|b| b.is_ascii_graphic())
+}
+
+/// Reads a revealed move: it must be exactly the coordinates the rules
+/// write for it, so a commitment is over one text per move and a record
+/// stores nothing but that text.
+pub fn read_canonical_move(
+    game: &AnyGame,
+    color: Color,
+    text: &str,
+) -> Result<parity_rules::Move, MoveError> {
+    let mv = read_move(game, color, text)?;
+    let canonical = game.uci(color, mv);
+    if text != canonical {
+        return Err(MoveError::Garbled(format!(
+            "{text:?} is not the coordinates the rules write for this move: {canonical:?}"
+        )));
+    }
+    Ok(mv)
+}
+
 /// The occupied squares, in square order.
 pub fn board(game: &AnyGame) -> Vec<BoardSquare> {
     let v = game.variant();

@@ -14,6 +14,7 @@ use parity_rules::Color;
 use rusqlite::{params, Connection, OptionalExtension};
 use tokio::sync::{mpsc, oneshot};
 
+use crate::clock::Downtime;
 use crate::event::{Event, EventBody, Seat};
 use crate::state::{Hidden, Summary};
 
@@ -81,6 +82,18 @@ const MIGRATIONS: &[&str] = &[r#"
         WHEN 'kings share a square' THEN 'kings-share-square'
         WHEN 'no reveal' THEN 'no-reveal'
         ELSE reason END;
+"#,
+    // The server's heartbeat and the spans it was down, so a restart
+    // charges running clocks up to the crash and not for the downtime.
+    r#"
+    CREATE TABLE heartbeat (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        at_ms INTEGER NOT NULL
+    );
+    CREATE TABLE downtimes (
+        from_ms INTEGER NOT NULL,
+        to_ms INTEGER NOT NULL
+    );
 "#,
 ];
 
@@ -159,6 +172,11 @@ pub enum Change {
         game: String,
         hidden: Hidden,
     },
+    /// The server is alive at this time (ms since the Unix epoch).
+    Heartbeat {
+        at_ms: i64,
+    },
+    Downtime(Downtime),
 }
 
 fn write_change(tx: &Connection, change: &Change) -> Result<(), StoreError> {
@@ -212,6 +230,18 @@ fn write_change(tx: &Connection, change: &Change) -> Result<(), StoreError> {
             tx.execute(
                 "INSERT OR REPLACE INTO hidden_moves (game_id, turn, color, move, nonce) VALUES (?1, ?2, ?3, ?4, ?5)",
                 params![game, hidden.turn, color_name(hidden.color), hidden.mv, hidden.nonce],
+            )?;
+        }
+        Change::Heartbeat { at_ms } => {
+            tx.execute(
+                "INSERT OR REPLACE INTO heartbeat (id, at_ms) VALUES (1, ?1)",
+                [at_ms],
+            )?;
+        }
+        Change::Downtime(d) => {
+            tx.execute(
+                "INSERT INTO downtimes (from_ms, to_ms) VALUES (?1, ?2)",
+                [d.from_ms, d.to_ms],
             )?;
         }
     }
@@ -474,6 +504,35 @@ impl Store {
                 });
             }
             Ok(out)
+        })
+    }
+
+    /// When the server was last known alive: its last heartbeat, or for a
+    /// database without one its last event; none for an empty database.
+    pub fn last_alive(&self) -> Result<Option<i64>, StoreError> {
+        self.with(|conn| {
+            let beat = conn
+                .query_row("SELECT at_ms FROM heartbeat WHERE id = 1", [], |r| r.get(0))
+                .optional()?;
+            match beat {
+                Some(at_ms) => Ok(Some(at_ms)),
+                None => Ok(conn.query_row("SELECT MAX(at_ms) FROM events", [], |r| r.get(0))?),
+            }
+        })
+    }
+
+    /// Every span the server was down, oldest first.
+    pub fn downtimes(&self) -> Result<Vec<Downtime>, StoreError> {
+        self.with(|conn| {
+            let mut stmt =
+                conn.prepare_cached("SELECT from_ms, to_ms FROM downtimes ORDER BY from_ms")?;
+            let rows = stmt.query_map([], |r| {
+                Ok(Downtime {
+                    from_ms: r.get(0)?,
+                    to_ms: r.get(1)?,
+                })
+            })?;
+            Ok(rows.collect::<Result<Vec<_>, _>>()?)
         })
     }
 

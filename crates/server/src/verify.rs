@@ -145,7 +145,7 @@ pub fn verify(registry: &Registry, text: &str) -> Result<Verified, VerifyError> 
                     return Err(fail("a second commitment for the same turn".into()));
                 }
             }
-            EventBody::Revealed { color, turn } => {
+            EventBody::Revealed { color, turn, .. } => {
                 if !commitments.contains_key(&(*turn, *color)) {
                     return Err(fail("a reveal without a commitment".into()));
                 }

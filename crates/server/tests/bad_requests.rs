@@ -378,3 +378,46 @@ async fn a_matching_reveal_of_an_illegal_move_is_refused_and_the_side_keeps_its_
         .await;
     refused(&s, &id, &before, a, 422, "a reveal of a move not committed").await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn padded_and_reused_reveals_and_early_claims_are_refused() {
+    let s = start().await;
+    let (id, white, black) = s.friend_game("parity", Value::Null).await;
+    // A commitment over padded move text: its reveal is a 400, nothing is
+    // stored, and the error does not echo the padding.
+    let padded = format!("e2e4{}", " ".repeat(1000));
+    let wn = nonce(1);
+    let wc = commitment(&id, 1, "white", &padded, &wn);
+    s.ok(&id, &white, "commit", Some(json!({"commitment": wc})))
+        .await;
+    let bn = s.commit(&id, &black, "black", "e7e5", 2).await;
+    let before = record(&s, &id).await;
+    let a = s
+        .act(&id, &white, "reveal", Some(json!({"move": padded, "nonce": wn})))
+        .await;
+    assert!(a.text.len() < 500, "the error echoes the input: {}", a.text);
+    refused(&s, &id, &before, a, 400, "a padded move").await;
+    // Black revealed; without a clock it may claim the game only after the
+    // reveal deadline.
+    s.reveal(&id, &black, "e7e5", &bn).await;
+    let before = record(&s, &id).await;
+    let a = s.act(&id, &black, "claim-victory", None).await;
+    assert!(a.text.contains("may still reveal"), "{}", a.text);
+    refused(&s, &id, &before, a, 409, "a claim before the deadline").await;
+
+    // A nonce of turn 1 used again in turn 2: the reveal is refused.
+    let (id, white, black) = s.friend_game("parity", Value::Null).await;
+    let wn = s.commit(&id, &white, "white", "e2e4", 3).await;
+    let bn = s.commit(&id, &black, "black", "e7e5", 4).await;
+    s.reveal(&id, &white, "e2e4", &wn).await;
+    s.reveal(&id, &black, "e7e5", &bn).await;
+    let again = s.commit(&id, &white, "white", "d2d4", 3).await;
+    assert_eq!(again, wn);
+    s.commit(&id, &black, "black", "d7d5", 5).await;
+    let before = record(&s, &id).await;
+    let a = s
+        .act(&id, &white, "reveal", Some(json!({"move": "d2d4", "nonce": wn})))
+        .await;
+    assert!(a.text.contains("nonce was already used"), "{}", a.text);
+    refused(&s, &id, &before, a, 422, "a reused nonce").await;
+}

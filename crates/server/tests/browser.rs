@@ -3,6 +3,9 @@
 //! with separate profiles play a simultaneous game through the page (invite
 //! link, commit-reveal, a typed move, a failed capture, a shared square,
 //! resignation, a draw declined, a rematch aborted), and one plays the engine on the 12x8 board.
+//! A committed move outlives its tab and its browser: revealed from a new
+//! tab, and after a browser restart; a second tab knows it too; another
+//! device holding the seat says at once that the move is not there.
 //! Screenshots go to `target/screenshots/`.
 //!
 //! Needs Debian's `chromium` and `chromium-driver` (`scripts/test` installs
@@ -271,6 +274,33 @@ impl Page {
         url.path().trim_start_matches("/game/").to_string()
     }
 
+    /// Whether the page asks before it is left (it cancels `beforeunload`).
+    async fn warns_before_unload(&self) -> bool {
+        let script = "const e = new Event('beforeunload', {cancelable: true});
+            window.dispatchEvent(e); return e.defaultPrevented;";
+        let answer = self.client.execute(script, vec![]).await.expect("script runs");
+        answer.as_bool().expect("a boolean")
+    }
+
+    async fn local_storage_keys(&self) -> Vec<String> {
+        let keys = self
+            .client
+            .execute("return Object.keys(localStorage);", vec![])
+            .await
+            .expect("script runs");
+        serde_json::from_value(keys).expect("a list of keys")
+    }
+
+    /// Closes this tab, going on in a new blank one of the same browser.
+    async fn close_tab(&self) {
+        let tab = self.client.new_window(true).await.expect("a new tab");
+        self.client.close_window().await.expect("the tab closes");
+        self.client
+            .switch_to_window(tab.handle)
+            .await
+            .expect("to the new tab");
+    }
+
     async fn screenshot(&self, name: &str) {
         let png = self.client.screenshot().await.expect("screenshot");
         std::fs::write(screenshot_dir().join(name), png).unwrap();
@@ -484,11 +514,113 @@ async fn engine_game_on_12x8(driver: &str, base: &str, dir: &Path) {
     page.client.close().await.unwrap();
 }
 
+/// Waits until a turn has resolved on every page.
+async fn turn_resolves(pages: &[&Page], turn: usize) {
+    for page in pages {
+        page.find(&format!(".moves li[data-turn='{turn}']")).await;
+        page.wait_text(".status", &format!("Turn {}", turn + 1))
+            .await;
+    }
+}
+
+async fn commitments_survive_the_browser(driver: &str, base: &str, dir: &Path) {
+    let profile = dir.join("keeper");
+    let mut white = Page::open(driver, base, &profile, (1280, 900)).await;
+    let black = Page::open(driver, base, &dir.join("keeper-opponent"), (1280, 900)).await;
+    let id = white.create_game("parity", "days", "friend", "white").await;
+    let invite = white
+        .find(".invite input")
+        .await
+        .prop("value")
+        .await
+        .unwrap()
+        .expect("an invite link");
+    black.goto(&invite).await;
+    for page in [&white, &black] {
+        page.find(".game[data-status='started']").await;
+    }
+    let game = format!("/game/{id}");
+
+    // Turn 1: White commits and closes the tab; Black commits; a new tab
+    // of White's browser reveals the move.
+    white.play("e2", "e4").await;
+    white
+        .wait_text(".status", "committed, waiting for opponent")
+        .await;
+    assert!(white.warns_before_unload().await, "no warning before leaving");
+    let key = format!("parity_commit:{id}:1:white");
+    assert!(white.local_storage_keys().await.contains(&key));
+    white.close_tab().await;
+    black.play("d7", "d5").await;
+    black.wait_text(".status", "both committed").await;
+    white.goto(&game).await;
+    turn_resolves(&[&white, &black], 1).await;
+    white.screenshot("revealed-from-a-new-tab.png").await;
+    assert!(!white.warns_before_unload().await, "a warning with nothing to lose");
+    white
+        .wait_for("the turn's secret to go", async || {
+            (!white.local_storage_keys().await.contains(&key)).then_some(())
+        })
+        .await;
+
+    // Turn 2: the whole browser restarts in between.
+    white.play("g1", "f3").await;
+    white
+        .wait_text(".status", "committed, waiting for opponent")
+        .await;
+    white.client.close().await.expect("the browser quits");
+    black.play("b8", "c6").await;
+    black.wait_text(".status", "both committed").await;
+    white = Page::open(driver, base, &profile, (1280, 900)).await;
+    white.goto(&game).await;
+    turn_resolves(&[&white, &black], 2).await;
+
+    // Turn 3: a second tab of White's browser knows the move too; another
+    // device holds White's seat but not the move: it says so at once, and
+    // the browser that has the move reveals it.
+    white.play("e4", "e5").await;
+    white
+        .wait_text(".status", "committed, waiting for opponent")
+        .await;
+    let second_tab = white.client.new_window(true).await.expect("a new tab");
+    white.client.switch_to_window(second_tab.handle).await.unwrap();
+    white.goto(&game).await;
+    white
+        .wait_text(".status", "committed, waiting for opponent")
+        .await;
+    white.wait_count(".sq.pending", 2).await;
+    let seat = white
+        .client
+        .get_all_cookies()
+        .await
+        .unwrap()
+        .into_iter()
+        .find(|c| c.name() == format!("parity_seat_{id}"))
+        .expect("White's seat cookie");
+    let elsewhere = Page::open(driver, base, &dir.join("other-device"), (412, 915)).await;
+    elsewhere.goto("/").await;
+    elsewhere.client.add_cookie(seat).await.unwrap();
+    elsewhere.goto(&game).await;
+    let said = elsewhere
+        .wait_text(".status", "is not on this device")
+        .await;
+    assert!(said.contains("turn 3") && said.contains("no reveal"), "{said}");
+    assert!(!elsewhere.warns_before_unload().await, "a warning with nothing to lose");
+    elsewhere.screenshot("move-on-another-device.png").await;
+    black.play("a7", "a6").await;
+    turn_resolves(&[&white, &black, &elsewhere], 3).await;
+    white.wait_hidden(".error").await;
+    for page in [white, black, elsewhere] {
+        page.client.close().await.unwrap();
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_page_plays_simultaneous_and_engine_games() {
     let dir = tempfile::tempdir().unwrap();
     let (_driver_process, driver) = start_chromedriver();
     let base = start_server(dir.path()).await;
     simultaneous_game(&driver, &base, dir.path()).await;
+    commitments_survive_the_browser(&driver, &base, dir.path()).await;
     engine_game_on_12x8(&driver, &base, dir.path()).await;
 }

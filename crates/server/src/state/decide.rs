@@ -57,6 +57,7 @@ impl GameState {
             }),
             Action::Commit(commitment) => self.decide_commit(color, commitment, now),
             Action::Reveal { mv, nonce } => self.decide_reveal(color, mv, nonce, now),
+            Action::ClaimVictory => self.decide_claim_victory(color, now),
             Action::Resign => events(vec![self.finished(Some(other), Reason::Resignation, now)]),
             Action::Abort => {
                 let moved = if self.play.is_simultaneous() { 1 } else { 2 };

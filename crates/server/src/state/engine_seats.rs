@@ -1,5 +1,7 @@
 //! Which of our engine seats must act now.
 
+use std::time::Instant;
+
 use parity_rules::Color;
 
 use super::{GameState, Hidden, Status};
@@ -37,6 +39,24 @@ impl GameState {
             .filter(|&c| matches!(self.seat(c), Seat::Engine { .. }) && !self.revealed(c))
             .filter_map(|c| self.hidden(c).cloned())
             .collect()
+    }
+
+    /// An engine seat that revealed in a game without a clock while the
+    /// other side has not, and when it may claim the game (it does so by
+    /// itself, as a player would).
+    pub fn engine_claim(&self) -> Option<(Color, Instant)> {
+        let deadline = self.sim.reveal_deadline?;
+        if self.status != Status::Started {
+            return None;
+        }
+        Color::ALL
+            .into_iter()
+            .find(|&c| {
+                matches!(self.seat(c), Seat::Engine { .. })
+                    && self.revealed(c)
+                    && !self.revealed(c.other())
+            })
+            .map(|c| (c, deadline))
     }
 
 }

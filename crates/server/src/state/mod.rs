@@ -7,13 +7,14 @@
 //! [`GameState::apply`] replays them onto the state. A restart is the
 //! same `apply` over the stored log.
 
+use std::collections::HashSet;
 use std::sync::Arc;
 use std::time::Instant;
 
 use parity_rules::{AnyGame, Color, Outcome, Reason, Variant};
 use serde::Serialize;
 
-use crate::clock::{Clock, TimeControl};
+use crate::clock::{Clock, TimeControl, Timeline, UNTIMED_REVEAL_DEADLINE};
 use crate::event::{
     Clocks, Event, EventBody, LiveClock, RevealedMove, Seat, Side,
     SideNotesPair,
@@ -65,6 +66,9 @@ pub enum Action {
     /// Decline the opponent's offer.
     DrawNo,
     Rematch,
+    /// Win a game without a clock whose opponent has not revealed by the
+    /// reveal deadline.
+    ClaimVictory,
 }
 
 /// Why an action is refused; it changes nothing.
@@ -140,7 +144,8 @@ struct SimTurn {
     commitments: [Option<String>; 2],
     revealed: [bool; 2],
     hidden: [Option<Hidden>; 2],
-    /// Set once both commitments are in and the time control limits reveals.
+    /// Games without a clock, once both commitments are in: from when a
+    /// side that revealed may claim the game from one that did not.
     reveal_deadline: Option<Instant>,
 }
 
@@ -184,6 +189,8 @@ pub struct GameState {
     draw_offer: Option<Color>,
     rematch_offer: Option<Color>,
     rematch: Option<String>,
+    /// The nonces of the resolved turns: none may be used again.
+    used_nonces: HashSet<String>,
     /// Each event as its JSON line, in seq order.
     log: Vec<Arc<str>>,
 }
@@ -208,19 +215,21 @@ impl GameState {
             draw_offer: None,
             rematch_offer: None,
             rematch: None,
+            used_nonces: HashSet::new(),
             log: Vec::new(),
             setup,
         })
     }
 
     /// Rebuilds a game from its stored log; `hidden` are the stored hidden
-    /// moves (only those of the current turn matter).
+    /// moves (only those of the current turn matter). Each event is applied
+    /// at the instant `timeline` gives it.
     pub fn replay(
         id: &str,
         variants: &parity_rules::Registry,
         events: &[Event],
         hidden: &[Hidden],
-        now: Instant,
+        timeline: &Timeline,
     ) -> Result<GameState, ReplayError> {
         let fail = |seq: u64, message: String| ReplayError {
             game: id.to_string(),
@@ -251,9 +260,10 @@ impl GameState {
             seats: [*white, *black],
             rematch_of: rematch_of.clone(),
         };
-        let mut state = GameState::new(id, setup, now).map_err(|e| fail(first.seq, e))?;
+        let mut state = GameState::new(id, setup, timeline.instant(first.at))
+            .map_err(|e| fail(first.seq, e))?;
         for event in events {
-            state.apply(event, now)?;
+            state.apply(event, timeline.instant(event.at))?;
         }
         for h in hidden {
             state.remember(h.clone());
@@ -328,6 +338,16 @@ impl GameState {
         self.sim.revealed[color.index()]
     }
 
+    /// The commitment of `color` this turn.
+    pub fn commitment(&self, color: Color) -> Option<&str> {
+        self.sim.commitments[color.index()].as_deref()
+    }
+
+    /// Both commitments are in and `color` has not revealed yet.
+    fn owes_reveal(&self, color: Color) -> bool {
+        self.committed(Color::White) && self.committed(Color::Black) && !self.revealed(color)
+    }
+
     fn clocks_now(&self, now: Instant, running: [bool; 2]) -> Option<Clocks> {
         self.clock.as_ref().map(|c| c.snapshot(now, running))
     }
@@ -381,32 +401,29 @@ impl GameState {
         Ok(events)
     }
 
-    /// A time loss or a missed reveal at `now`, if one happened.
+    /// A time loss at `now`, if one happened. A side whose clock runs out
+    /// while it owes a reveal its opponent has made loses on `no-reveal`.
     pub fn timeout(&self, now: Instant) -> Option<EventBody> {
         if self.status != Status::Started {
             return None;
         }
-        if let Some(flagged) = self.clock.as_ref().and_then(|c| c.flagged(now)) {
-            return Some(self.finished(Some(flagged.other()), Reason::Time, now));
-        }
-        if self.sim.reveal_deadline.is_some_and(|d| now >= d) {
-            let late: Vec<Color> = Color::ALL.into_iter().filter(|c| !self.revealed(*c)).collect();
-            let winner = match late.as_slice() {
-                [one] => Some(one.other()),
-                _ => None,
-            };
-            return Some(self.finished(winner, Reason::NoReveal, now));
-        }
-        None
+        let flagged = self.clock.as_ref().and_then(|c| c.flagged(now))?;
+        let reason = if self.owes_reveal(flagged) && self.revealed(flagged.other()) {
+            Reason::NoReveal
+        } else {
+            Reason::Time
+        };
+        Some(self.finished(Some(flagged.other()), reason, now))
     }
 
-    /// When [`GameState::timeout`] may next have something to say.
+    /// When a clock may run out, or an engine seat may claim the game.
     pub fn next_deadline(&self) -> Option<Instant> {
         if self.status != Status::Started {
             return None;
         }
         let flag = self.clock.as_ref().and_then(Clock::deadline);
-        [flag, self.sim.reveal_deadline].into_iter().flatten().min()
+        let claim = self.engine_claim().map(|(_, at)| at);
+        [flag, claim].into_iter().flatten().min()
     }
 
     /// Applies a durable event at `now`.
@@ -461,16 +478,22 @@ impl GameState {
                     return Err(fail(format!("unexpected commitment for turn {turn}")));
                 }
                 self.sim.commitments[color.color().index()] = Some(commitment.clone());
-                if self.committed(Color::White) && self.committed(Color::Black) {
-                    self.sim.reveal_deadline = self.time.reveal_allowance().map(|d| now + d);
+                let both = self.committed(Color::White) && self.committed(Color::Black);
+                if both && self.time == TimeControl::Unlimited {
+                    self.sim.reveal_deadline = Some(now + UNTIMED_REVEAL_DEADLINE);
                 }
                 self.set_clocks(clocks, now);
             }
-            EventBody::Revealed { color, turn } => {
+            EventBody::Revealed {
+                color,
+                turn,
+                clocks,
+            } => {
                 if *turn != self.play.turn() || !self.committed(color.color()) {
                     return Err(fail(format!("unexpected reveal for turn {turn}")));
                 }
                 self.sim.revealed[color.color().index()] = true;
+                self.set_clocks(clocks, now);
             }
             EventBody::Turn {
                 white,
@@ -490,6 +513,7 @@ impl GameState {
                 self.play
                     .play_turn(wm, bm)
                     .map_err(|e| fail(e.to_string()))?;
+                self.used_nonces.extend([white.nonce.clone(), black.nonce.clone()]);
                 self.moves.push(MoveEntry::Pair {
                     white: names(white),
                     black: names(black),
@@ -542,6 +566,7 @@ pub use views::{BothSides, GameFull, Legal, PieceInfo, RematchView, SeatView, Su
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::clock::Downtime;
     use crate::secret;
     use parity_rules::Registry;
     use std::time::Duration;
@@ -738,42 +763,229 @@ mod tests {
         ));
     }
 
-    #[test]
-    fn clocks_flag_and_late_reveals_lose() {
-        let clock = Some(LiveClock {
-            initial: 10,
-            increment: 0,
-        });
-        let (s, now) = game("chess", clock, HUMANS);
-        assert_eq!(s.next_deadline(), Some(now + Duration::from_secs(10)));
-        assert_eq!(s.timeout(now + Duration::from_secs(9)), None);
-        let Some(EventBody::Finished { result, reason, .. }) =
-            s.timeout(now + Duration::from_secs(10))
-        else {
-            panic!("white's flag")
-        };
-        assert_eq!((result.as_str(), reason), ("0-1", Reason::Time));
+    fn live(initial: u32, increment: u32) -> Option<LiveClock> {
+        Some(LiveClock { initial, increment })
+    }
 
-        let (mut s, now) = game(
-            "parity",
-            Some(LiveClock {
-                initial: 60,
-                increment: 0,
-            }),
-            HUMANS,
-        );
+    fn secs(s: f64) -> Duration {
+        Duration::from_secs_f64(s)
+    }
+
+    /// The clocks of the last event, as (white_ms, black_ms, running, grace_ms).
+    fn last_clocks(s: &GameState) -> (i64, i64, Vec<Side>, i64) {
+        let event: Event = serde_json::from_str(s.lines_after(s.seq() - 1)[0].as_ref()).unwrap();
+        let clocks = match event.body {
+            EventBody::Committed { clocks, .. }
+            | EventBody::Revealed { clocks, .. }
+            | EventBody::Turn { clocks, .. } => clocks.unwrap(),
+            other => panic!("no clocks in {other:?}"),
+        };
+        (clocks.white_ms, clocks.black_ms, clocks.running, clocks.grace_ms)
+    }
+
+    fn ending(event: Option<EventBody>) -> (String, Reason) {
+        match event {
+            Some(EventBody::Finished { result, reason, .. }) => (result, reason),
+            other => panic!("not an ending: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_clock_that_runs_out_loses_on_time() {
+        let (s, now) = game("chess", live(10, 0), HUMANS);
+        assert_eq!(s.next_deadline(), Some(now + secs(10.0)));
+        assert_eq!(s.timeout(now + secs(9.0)), None);
+        assert_eq!(ending(s.timeout(now + secs(10.0))), ("0-1".into(), Reason::Time));
+    }
+
+    #[test]
+    fn a_clock_runs_until_its_side_reveals_after_a_grace() {
+        // 1+0: the grace is 5% of a minute, 3 s.
+        let (mut s, t0) = game("parity", live(60, 0), HUMANS);
+        let (cw, nw) = commit_to(&s, White, "e2e4");
+        let (cb, nb) = commit_to(&s, Black, "e7e5");
+        act(&mut s, White, Action::Commit(cw), t0 + secs(1.0)).unwrap();
+        // White's clock stops while it waits for Black's commitment.
+        assert_eq!(last_clocks(&s), (59_000, 59_000, vec![Side::Black], 0));
+        act(&mut s, Black, Action::Commit(cb), t0 + secs(2.0)).unwrap();
+        // Both run again for the reveals, after the grace.
+        assert_eq!(last_clocks(&s), (59_000, 58_000, vec![Side::White, Side::Black], 3000));
+        assert_eq!(s.next_deadline(), Some(t0 + secs(2.0 + 3.0 + 58.0)));
+        // A reveal within the grace costs nothing; a reveal after it costs
+        // the time beyond the grace.
+        act(&mut s, White, reveal("e2e4", &nw), t0 + secs(4.0)).unwrap();
+        assert_eq!(last_clocks(&s), (59_000, 58_000, vec![Side::Black], 1000));
+        act(&mut s, Black, reveal("e7e5", &nb), t0 + secs(9.0)).unwrap();
+        assert_eq!(last_clocks(&s), (59_000, 54_000, vec![Side::White, Side::Black], 0));
+    }
+
+    #[test]
+    fn a_side_that_does_not_reveal_loses_when_its_clock_runs_out() {
+        let (mut s, t0) = game("parity", live(60, 0), HUMANS);
         let (cw, nw) = commit_to(&s, White, "e2e4");
         let (cb, _) = commit_to(&s, Black, "e7e5");
+        act(&mut s, White, Action::Commit(cw), t0).unwrap();
+        act(&mut s, Black, Action::Commit(cb), t0).unwrap();
+        act(&mut s, White, reveal("e2e4", &nw), t0).unwrap();
+        // Not after a fixed 30 s: after the 3 s grace and Black's minute.
+        let flag = t0 + secs(3.0 + 60.0);
+        assert_eq!(s.next_deadline(), Some(flag));
+        assert_eq!(s.timeout(flag - secs(0.001)), None);
+        assert_eq!(ending(s.timeout(flag)), ("1-0".into(), Reason::NoReveal));
+        // Neither revealed: the first clock to run out loses on time.
+        let (mut s, t0) = game("parity", live(60, 0), HUMANS);
+        let (cw, _) = commit_to(&s, White, "e2e4");
+        let (cb, _) = commit_to(&s, Black, "e7e5");
+        act(&mut s, White, Action::Commit(cw), t0).unwrap();
+        act(&mut s, Black, Action::Commit(cb), t0 + secs(1.0)).unwrap();
+        assert_eq!(ending(s.timeout(t0 + secs(1.0 + 3.0 + 59.0))), ("1-0".into(), Reason::Time));
+    }
+
+    #[test]
+    fn the_reveal_grace_scales_with_the_time_control() {
+        let grace = |clock, days| TimeControl::new(clock, days).unwrap().reveal_grace();
+        assert_eq!(grace(live(60, 0), None), secs(3.0));
+        assert_eq!(grace(live(0, 1), None), secs(2.0));
+        assert_eq!(grace(live(180, 2), None), secs(9.0));
+        assert_eq!(grace(live(600, 5), None), secs(30.0));
+        assert_eq!(grace(live(10_800, 0), None), secs(30.0));
+        assert_eq!(grace(None, Some(1)), secs(30.0));
+    }
+
+    #[test]
+    fn without_a_clock_the_side_that_revealed_may_claim_the_game_after_the_deadline() {
+        let (mut s, t0) = game("parity", None, HUMANS);
+        assert!(matches!(
+            act(&mut s, White, Action::ClaimVictory, t0),
+            Err(Refusal::NotNow(_))
+        ));
+        let (cw, nw) = commit_to(&s, White, "e2e4");
+        let (cb, _) = commit_to(&s, Black, "e7e5");
+        act(&mut s, White, Action::Commit(cw), t0).unwrap();
+        act(&mut s, Black, Action::Commit(cb), t0).unwrap();
+        act(&mut s, White, reveal("e2e4", &nw), t0).unwrap();
+        let deadline = t0 + crate::clock::UNTIMED_REVEAL_DEADLINE;
+        // Nothing ends by itself: the game waits for a claim.
+        assert_eq!((s.next_deadline(), s.timeout(deadline + secs(86_400.0))), (None, None));
+        let view = s.full(Some(White), None, t0 + secs(60.0));
+        assert_eq!(view.reveal_deadline_ms, Some(9 * 60_000));
+        assert!(matches!(
+            act(&mut s, White, Action::ClaimVictory, deadline - secs(1.0)),
+            Err(Refusal::NotNow(_))
+        ));
+        assert!(matches!(
+            act(&mut s, Black, Action::ClaimVictory, deadline),
+            Err(Refusal::NotNow(_))
+        ));
+        assert_eq!(
+            act(&mut s, White, Action::ClaimVictory, deadline),
+            Ok(vec!["finished"])
+        );
+        assert_eq!((s.result(), s.reason()), (Some("1-0"), Some(Reason::NoReveal)));
+
+        // A game with a clock ends by the clock, never by a claim.
+        let (mut s, t0) = game("parity", live(60, 0), HUMANS);
+        let (cw, nw) = commit_to(&s, White, "e2e4");
+        let (cb, _) = commit_to(&s, Black, "e7e5");
+        act(&mut s, White, Action::Commit(cw), t0).unwrap();
+        act(&mut s, Black, Action::Commit(cb), t0).unwrap();
+        act(&mut s, White, reveal("e2e4", &nw), t0).unwrap();
+        assert!(matches!(
+            act(&mut s, White, Action::ClaimVictory, t0 + secs(60.0)),
+            Err(Refusal::NotNow(_))
+        ));
+    }
+
+    #[test]
+    fn an_engine_seat_claims_the_game_when_the_human_does_not_reveal() {
+        let (mut s, t0) = game("parity", None, [Seat::Human, Seat::Engine { level: 1 }]);
+        let (cw, _) = commit_to(&s, White, "e2e4");
+        let (cb, nb) = commit_to(&s, Black, "e7e5");
+        act(&mut s, White, Action::Commit(cw), t0).unwrap();
+        act(&mut s, Black, Action::Commit(cb), t0).unwrap();
+        assert_eq!(s.next_deadline(), None);
+        act(&mut s, Black, reveal("e7e5", &nb), t0).unwrap();
+        let deadline = t0 + crate::clock::UNTIMED_REVEAL_DEADLINE;
+        assert_eq!(s.engine_claim(), Some((Black, deadline)));
+        assert_eq!(s.next_deadline(), Some(deadline));
+    }
+
+    #[test]
+    fn a_nonce_used_before_in_the_game_is_refused() {
+        let (mut s, now) = game("parity", None, HUMANS);
+        let (cw, nw) = commit_to(&s, White, "e2e4");
+        let (cb, nb) = commit_to(&s, Black, "e7e5");
         act(&mut s, White, Action::Commit(cw), now).unwrap();
         act(&mut s, Black, Action::Commit(cb), now).unwrap();
         act(&mut s, White, reveal("e2e4", &nw), now).unwrap();
-        assert_eq!(s.next_deadline(), Some(now + crate::clock::LIVE_REVEAL));
-        let Some(EventBody::Finished { result, reason, .. }) =
-            s.timeout(now + crate::clock::LIVE_REVEAL)
-        else {
-            panic!("black did not reveal")
+        act(&mut s, Black, reveal("e7e5", &nb), now).unwrap();
+        // Turn 2: White uses its turn-1 nonce again, Black uses White's.
+        let again = |s: &GameState, color, mv, nonce: &str| {
+            secret::commitment(s.id(), s.play().turn(), color, mv, nonce)
         };
-        assert_eq!((result.as_str(), reason), ("1-0", Reason::NoReveal));
+        let (cw, cb) = (again(&s, White, "d2d4", &nw), again(&s, Black, "d7d5", &nw));
+        act(&mut s, White, Action::Commit(cw), now).unwrap();
+        act(&mut s, Black, Action::Commit(cb), now).unwrap();
+        let seq = s.seq();
+        for (color, mv) in [(White, "d2d4"), (Black, "d7d5")] {
+            let refused = act(&mut s, color, reveal(mv, &nw), now);
+            assert!(
+                matches!(&refused, Err(Refusal::Unacceptable(m)) if m.contains("nonce was already used")),
+                "{refused:?}"
+            );
+        }
+        assert_eq!(s.seq(), seq);
+    }
+
+    #[test]
+    fn a_revealed_move_must_be_its_canonical_text() {
+        for (text, what) in [
+            (format!("e2e4{}", " ".repeat(1000)), "padded"),
+            (" e2e4".to_string(), "a leading space"),
+            ("E2E4".to_string(), "upper case"),
+            ("e2-e4".to_string(), "a dash"),
+        ] {
+            let (mut s, now) = game("parity", None, HUMANS);
+            let (cw, nw) = commit_to(&s, White, &text);
+            let (cb, _) = commit_to(&s, Black, "e7e5");
+            act(&mut s, White, Action::Commit(cw), now).unwrap();
+            act(&mut s, Black, Action::Commit(cb), now).unwrap();
+            let seq = s.seq();
+            let refused = act(&mut s, White, reveal(&text, &nw), now);
+            assert!(matches!(refused, Err(Refusal::Malformed(_))), "{what}: {refused:?}");
+            assert_eq!((s.seq(), s.hidden(White)), (seq, None), "{what}");
+        }
+    }
+
+    #[test]
+    fn a_restart_charges_the_time_before_the_crash_and_not_the_downtime() {
+        // Started at wall time 0 with White's clock running (120 s). The
+        // server's last heartbeat was at 10 s; it came back at 70 s.
+        let (s, now) = game("chess", live(120, 0), HUMANS);
+        let events: Vec<Event> = s
+            .lines_after(0)
+            .iter()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        let after = |downtimes: Vec<Downtime>| {
+            let timeline = Timeline {
+                now,
+                now_ms: 70_000,
+                downtimes: downtimes.into(),
+            };
+            let again = GameState::replay(s.id(), &Registry::builtin(), &events, &[], &timeline)
+                .unwrap();
+            again.full(None, None, now).clocks.unwrap().white_ms
+        };
+        let down = |from_s: i64, to_s: i64| Downtime {
+            from_ms: from_s * 1000,
+            to_ms: to_s * 1000,
+        };
+        assert_eq!(after(vec![down(10, 70)]), 110_000);
+        // Two crashes: up 0-10 s and 25-30 s, so 15 s are charged.
+        assert_eq!(after(vec![down(10, 25), down(30, 70)]), 105_000);
+        // A downtime before the game started changes nothing.
+        assert_eq!(after(vec![down(-50, -10)]), 50_000);
     }
 
     #[test]
@@ -852,7 +1064,12 @@ mod tests {
             .iter()
             .map(|l| serde_json::from_str(l).unwrap())
             .collect();
-        let again = GameState::replay(s.id(), &Registry::builtin(), &events, &[], now).unwrap();
+        let timeline = Timeline {
+            now,
+            now_ms: 0,
+            downtimes: Vec::new().into(),
+        };
+        let again = GameState::replay(s.id(), &Registry::builtin(), &events, &[], &timeline).unwrap();
         let view = |s: &GameState| serde_json::to_string(&s.full(None, None, now)).unwrap();
         assert_eq!(view(&again), view(&s));
         assert!(view(&s).contains("shares e5"), "{}", view(&s));
@@ -863,6 +1080,6 @@ mod tests {
             panic!("the last event is the third turn")
         };
         white.uci = "f3f5".into();
-        assert!(GameState::replay(s.id(), &Registry::builtin(), &tampered, &[], now).is_err());
+        assert!(GameState::replay(s.id(), &Registry::builtin(), &tampered, &[], &timeline).is_err());
     }
 }

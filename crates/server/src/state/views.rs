@@ -62,11 +62,19 @@ impl GameState {
             moves: &self.moves,
             committed: sim.then(|| pair(&|c| self.committed(c))),
             revealed: sim.then(|| pair(&|c| self.revealed(c))),
+            commitments: sim.then(|| BothSides {
+                white: self.commitment(Color::White),
+                black: self.commitment(Color::Black),
+            }),
+            reveal_deadline_ms: self
+                .sim
+                .reveal_deadline
+                .map(|d| d.saturating_duration_since(now).as_millis() as i64),
             legal: Legal {
                 white: legal(Color::White),
                 black: legal(Color::Black),
             },
-            clocks: self.clock.as_ref().map(|c| c.snapshot(now, c.running())),
+            clocks: self.clock.as_ref().map(|c| c.current(now)),
             draw_offer: self.draw_offer.map(Side::from),
             rematch: match (&self.rematch, self.rematch_offer) {
                 (Some(game), _) => Some(RematchView::Game { game: game.clone() }),
@@ -152,9 +160,9 @@ impl SeatView {
 }
 
 #[derive(Clone, Debug, Serialize)]
-pub struct BothSides {
-    pub white: bool,
-    pub black: bool,
+pub struct BothSides<T = bool> {
+    pub white: T,
+    pub black: T,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -195,6 +203,12 @@ pub struct GameFull<'a> {
     pub moves: &'a [MoveEntry],
     pub committed: Option<BothSides>,
     pub revealed: Option<BothSides>,
+    /// This turn's commitments (hashes every viewer has seen in the events):
+    /// a page tells by them whether it holds its seat's secret.
+    pub commitments: Option<BothSides<Option<&'a str>>>,
+    /// Games without a clock, once both commitments are in: milliseconds
+    /// until a side that revealed may claim the game (0 once it may).
+    pub reveal_deadline_ms: Option<i64>,
     pub legal: Legal,
     pub clocks: Option<Clocks>,
     pub draw_offer: Option<Side>,
