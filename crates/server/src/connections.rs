@@ -18,8 +18,8 @@ use tower::ServiceExt as _;
 use crate::limits::Limits;
 
 /// hyper's read buffer, so also the longest request head: targets over
-/// `max_uri_bytes` get their JSON 414 from the edge, heads over this are
-/// cut off by hyper.
+/// `max_uri_bytes` get their JSON 414 from the edge; heads over this are
+/// refused by hyper itself (a target that long with its own bodiless 414).
 const MAX_HEAD_BYTES: usize = 64 * 1024;
 /// Pause after a failed accept (say, out of file descriptors), so the
 /// loop does not spin while connections close.
