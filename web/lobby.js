@@ -33,6 +33,7 @@ const TEMPLATE = `
       <label><input type="radio" name="color" value="random" checked> Random</label>
       <label><input type="radio" name="color" value="black"> Black</label>
     </fieldset>
+    <label><input type="checkbox" name="public"> List this game publicly</label>
     <button type="submit">Create game</button>
     <div class="error" role="alert" hidden></div>
   </form>
@@ -97,6 +98,7 @@ export async function showLobby(root) {
       days: live ? null : Number(f.days.value),
       opponent: f.opponent.value === 'friend' ? 'friend' : { engine: { level: Number(f.level.value) } },
       color: f.color.value,
+      public: f.public.checked,
     };
     error.hidden = true;
     try {

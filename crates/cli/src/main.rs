@@ -1,6 +1,7 @@
 //! The `parity` command line.
 
 mod match_cmd;
+mod serve_cmd;
 mod solve_cmd;
 mod study_cmd;
 
@@ -64,14 +65,7 @@ enum Command {
     /// Our engine's root strategy against the best response to it, played exactly.
     Exploit(solve_cmd::ExploitArgs),
     /// Run the game server: the web page and the HTTP/WebSocket API (docs/server.md).
-    Serve {
-        /// The SQLite database; created and migrated on first run.
-        #[arg(long, default_value = "parity.sqlite")]
-        db: PathBuf,
-        /// Address to listen on.
-        #[arg(long, default_value = "127.0.0.1:8080")]
-        addr: String,
-    },
+    Serve(Box<serve_cmd::ServeArgs>),
     /// Load-test the server: N simultaneous games over loopback WebSockets,
     /// random legal moves, durable writes; prints moves/s and turn latency.
     Loadtest {
@@ -181,9 +175,9 @@ fn run(cli: Cli) -> Result<(), Failure> {
             parity_engine::uci::run_stdio();
         }
         Command::Match(args) => match_cmd::run(&mut out, &registry, *args)?,
-        Command::Serve { db, addr } => {
+        Command::Serve(args) => {
             drop(out);
-            serve(registry, &db, &addr)?;
+            serve_cmd::run(registry, &args)?;
         }
         Command::Loadtest {
             games,
@@ -213,27 +207,6 @@ fn run(cli: Cli) -> Result<(), Failure> {
         Command::Exploit(args) => solve_cmd::exploit(&mut out, &registry, args)?,
     }
     Ok(())
-}
-
-fn serve(registry: Registry, db: &std::path::Path, addr: &str) -> Result<(), Failure> {
-    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
-    tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .with_writer(io::stderr)
-        .init();
-    parity_server::run(db, addr, registry, |server| {
-        let mut out = io::stdout().lock();
-        let _ = writeln!(
-            out,
-            "Parity server on http://{}/ (database {}, {} unfinished games resumed)",
-            server.addr,
-            db.display(),
-            server.recovered
-        );
-        let _ = out.flush();
-    })
-    .map_err(|e| Failure::Message(format!("serve: {e}")))
 }
 
 /// Perft: per root move (per pair of moves, one per side, in a

@@ -3,9 +3,10 @@
 //! the games go on to their end; `parity verify` accepts their records and
 //! rejects tampered ones.
 
-use std::io::{BufRead, BufReader};
+mod common;
+
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Command};
 use std::time::Duration;
 
 use serde_json::{json, Value};
@@ -20,23 +21,7 @@ struct Served {
 
 impl Served {
     fn start(db: &Path) -> Served {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_parity"))
-            .args(["serve", "--addr", "127.0.0.1:0", "--db"])
-            .arg(db)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("parity serve starts");
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().expect("stdout"))
-            .read_line(&mut line)
-            .expect("the server says where it listens");
-        let base = line
-            .split_whitespace()
-            .find(|w| w.starts_with("http://"))
-            .unwrap_or_else(|| panic!("no URL in {line:?}"))
-            .trim_end_matches('/')
-            .to_string();
+        let (child, base) = common::serve(db, &[]);
         let http = reqwest::blocking::Client::builder()
             .timeout(Duration::from_secs(60))
             .build()
@@ -198,12 +183,12 @@ fn a_killed_server_keeps_every_acknowledged_event_and_the_games_go_on() {
         sim_before,
         "parity events survive as acknowledged"
     );
-    let live: Vec<Value> = server
-        .get("/api/games?status=live")
-        .as_array()
-        .unwrap()
-        .clone();
-    assert_eq!(live.len(), 2, "{live:?}");
+    // Both games are back, and still private (friend games are not listed).
+    for id in [&chess, &sim] {
+        assert_eq!(server.get(&format!("/api/games/{id}"))["status"], "started");
+    }
+    let live = server.get("/api/games?status=live");
+    assert_eq!(live, json!([]), "{live:?}");
     let full = server.get(&format!("/api/games/{chess}"));
     let charged = black_ms - full["clocks"]["black_ms"].as_i64().unwrap();
     assert!(

@@ -78,6 +78,8 @@ pub struct Watching {
     /// The log's length when this was taken.
     pub seq: u64,
     pub cookie: Option<String>,
+    /// The seat the viewer's tokens hold, if any.
+    pub seat: Option<Color>,
 }
 
 pub enum Msg {
@@ -95,7 +97,11 @@ pub enum Msg {
         since: Option<u64>,
         full: bool,
         live: bool,
-        reply: oneshot::Sender<Watching>,
+        reply: oneshot::Sender<Result<Watching, ApiError>>,
+    },
+    /// Aborts the game if the friend has still not joined.
+    Expire {
+        reply: oneshot::Sender<()>,
     },
     Record {
         reply: oneshot::Sender<String>,
@@ -234,6 +240,16 @@ impl GameActor {
                 self.check_time(now).await;
                 let seat = self.seat_of(&credentials);
                 let you = seat.map(|(c, _)| c);
+                // Seats always get in; spectators up to the cap.
+                if live
+                    && you.is_none()
+                    && self.feed.receiver_count() >= self.hub.limits.max_watchers_per_game
+                {
+                    let _ = reply.send(Err(ApiError::Unavailable(
+                        "this game has as many spectators as it takes".into(),
+                    )));
+                    return;
+                }
                 let full = full.then(|| {
                     let view = self.state.full(you, self.invite_for(you), now);
                     serde_json::to_string(&view).unwrap_or_default()
@@ -241,7 +257,7 @@ impl GameActor {
                 let catchup = since
                     .map(|since| self.logged_after(since))
                     .unwrap_or_default();
-                let _ = reply.send(Watching {
+                let _ = reply.send(Ok(Watching {
                     full,
                     catchup,
                     live: live.then(|| self.feed.subscribe()),
@@ -249,7 +265,18 @@ impl GameActor {
                     cookie: seat
                         .filter(|(_, p)| p.other_cookie)
                         .map(|(_, p)| p.token.clone()),
-                });
+                    seat: you,
+                }));
+            }
+            Msg::Expire { reply } => {
+                self.check_time(now).await;
+                let creator = Color::ALL.into_iter().find(|c| self.state.joined(*c));
+                if let (Status::Waiting, Some(creator)) = (self.state.status(), creator) {
+                    if let Err(e) = self.perform(creator, Action::Abort, None, now).await {
+                        tracing::error!("game {}: not expired: {e}", self.state.id());
+                    }
+                }
+                let _ = reply.send(());
             }
             Msg::Record { reply } => {
                 let _ = reply.send(self.record());
@@ -364,7 +391,7 @@ impl GameActor {
             token_hash: self.seats[c.index()].token_hash.clone(),
             invite: None,
         });
-        self.hub.prepare(id, setup, seats, now)
+        self.hub.prepare(id, setup, seats, None, now)
     }
 
     async fn join(&mut self, invite: &str, now: Instant) -> Result<Joined, ApiError> {

@@ -1,23 +1,27 @@
 //! The HTTP and WebSocket API (`docs/server.md`, "HTTP and WebSocket API").
 
 use std::collections::HashMap;
+use std::net::IpAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
 use axum::body::{Body, Bytes};
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
-use axum::extract::{Path, Query, State};
+use axum::extract::{Extension, Path, Query, State};
 use axum::http::header::{AUTHORIZATION, CONTENT_TYPE, COOKIE, SET_COOKIE};
 use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{any, get, post};
 use axum::{Json, Router};
+use parity_rules::Color;
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use tokio::sync::broadcast::error::RecvError;
 use tokio::sync::{broadcast, mpsc};
 
-use crate::actor::{Credentials, Logged, Presented};
+use crate::actor::{Acted, Credentials, Logged, Presented};
+use crate::connections::ConnectionSlot;
+use crate::edge::ClientIp;
 use crate::error::ApiError;
 use crate::event::LiveClock;
 use crate::hub::{ColorChoice, Hub, NewGame, Opponent};
@@ -26,6 +30,9 @@ use crate::state::{Action, VariantInfo};
 
 /// Silence after which a stream sends an empty line.
 const KEEPALIVE: Duration = Duration::from_secs(10);
+/// A WebSocket message not taken by the client within this is dropped
+/// with the socket: slow readers are cut off, not buffered for.
+const SEND_TIMEOUT: Duration = Duration::from_secs(10);
 /// Other games' seat cookies looked at, at most.
 const MAX_COOKIES: usize = 64;
 const COOKIE_PREFIX: &str = "parity_seat_";
@@ -138,6 +145,8 @@ struct CreateRequest {
     opponent: serde_json::Value,
     #[serde(default = "random_color")]
     color: ColorChoice,
+    #[serde(default)]
+    public: bool,
 }
 
 fn random_color() -> ColorChoice {
@@ -161,9 +170,15 @@ fn opponent_of(value: &serde_json::Value) -> Result<Opponent, ApiError> {
     }
 }
 
-async fn create_game(State(hub): State<Arc<Hub>>, body: Bytes) -> Result<Response, ApiError> {
+async fn create_game(
+    State(hub): State<Arc<Hub>>,
+    Extension(ClientIp(ip)): Extension<ClientIp>,
+    body: Bytes,
+) -> Result<Response, ApiError> {
     let request: CreateRequest = json_body(&body)?;
     let opponent = opponent_of(&request.opponent)?;
+    hub.quotas()
+        .create_game(ip, matches!(opponent, Opponent::Engine { .. }))?;
     let created = hub
         .create(NewGame {
             variant: request.variant,
@@ -171,6 +186,7 @@ async fn create_game(State(hub): State<Arc<Hub>>, body: Bytes) -> Result<Respons
             days: request.days,
             opponent,
             color: request.color,
+            public: request.public,
         })
         .await?;
     let response = (StatusCode::CREATED, Json(&created)).into_response();
@@ -223,11 +239,15 @@ struct JoinRequest {
 
 async fn join(
     State(hub): State<Arc<Hub>>,
+    Extension(ClientIp(ip)): Extension<ClientIp>,
     Path(id): Path<String>,
     body: Bytes,
 ) -> Result<Response, ApiError> {
     let request: JoinRequest = json_body(&body)?;
-    let joined = hub.join(&id, &request.invite).await?;
+    let joined = hub.join(&id, &request.invite).await.map_err(|e| match e {
+        ApiError::Forbidden(_) => hub.quotas().auth_failure(ip, e),
+        e => e,
+    })?;
     let response = Json(&joined).into_response();
     Ok(with_cookie(response, &id, Some(&joined.token)))
 }
@@ -245,14 +265,31 @@ async fn pgn(State(hub): State<Arc<Hub>>, Path(id): Path<String>) -> Result<Resp
         .into_response())
 }
 
-/// A seat's action, answered once its events are durable.
+/// A seat's action within `ip`'s rate limits: the actions it may send,
+/// and the refused tokens it may present.
+async fn seat_action(
+    hub: &Arc<Hub>,
+    ip: IpAddr,
+    id: &str,
+    credentials: &Credentials,
+    action: Action,
+) -> Result<Acted, ApiError> {
+    hub.quotas().action(ip)?;
+    hub.act(id, credentials, action).await.map_err(|e| match e {
+        ApiError::Unauthorized(_) | ApiError::Forbidden(_) => hub.quotas().auth_failure(ip, e),
+        e => e,
+    })
+}
+
+/// A seat's action over HTTP, answered once its events are durable.
 async fn act(
     hub: &Arc<Hub>,
+    ip: IpAddr,
     id: &str,
     headers: &HeaderMap,
     action: Action,
 ) -> Result<Response, ApiError> {
-    let acted = hub.act(id, &credentials(headers, id), action).await?;
+    let acted = seat_action(hub, ip, id, &credentials(headers, id), action).await?;
     let mut body = serde_json::json!({"ok": true, "seq": acted.seq});
     if let Some(game) = acted.game {
         body["game"] = game.into();
@@ -266,10 +303,11 @@ async fn act(
 
 async fn play_move(
     State(hub): State<Arc<Hub>>,
+    Extension(ClientIp(ip)): Extension<ClientIp>,
     Path((id, uci)): Path<(String, String)>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
-    act(&hub, &id, &headers, Action::Move(uci)).await
+    act(&hub, ip, &id, &headers, Action::Move(uci)).await
 }
 
 #[derive(Deserialize)]
@@ -280,12 +318,13 @@ struct CommitRequest {
 
 async fn commit(
     State(hub): State<Arc<Hub>>,
+    Extension(ClientIp(ip)): Extension<ClientIp>,
     Path(id): Path<String>,
     headers: HeaderMap,
     body: Bytes,
 ) -> Result<Response, ApiError> {
     let request: CommitRequest = json_body(&body)?;
-    act(&hub, &id, &headers, Action::Commit(request.commitment)).await
+    act(&hub, ip, &id, &headers, Action::Commit(request.commitment)).await
 }
 
 #[derive(Deserialize)]
@@ -298,6 +337,7 @@ struct RevealRequest {
 
 async fn reveal(
     State(hub): State<Arc<Hub>>,
+    Extension(ClientIp(ip)): Extension<ClientIp>,
     Path(id): Path<String>,
     headers: HeaderMap,
     body: Bytes,
@@ -307,11 +347,12 @@ async fn reveal(
         mv: request.mv,
         nonce: request.nonce,
     };
-    act(&hub, &id, &headers, action).await
+    act(&hub, ip, &id, &headers, action).await
 }
 
 async fn draw(
     State(hub): State<Arc<Hub>>,
+    Extension(ClientIp(ip)): Extension<ClientIp>,
     Path((id, answer)): Path<(String, String)>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
@@ -320,11 +361,12 @@ async fn draw(
         "no" => Action::DrawNo,
         _ => return Err(ApiError::NotFound("draw/yes or draw/no".into())),
     };
-    act(&hub, &id, &headers, action).await
+    act(&hub, ip, &id, &headers, action).await
 }
 
 async fn other_action(
     State(hub): State<Arc<Hub>>,
+    Extension(ClientIp(ip)): Extension<ClientIp>,
     Path((id, name)): Path<(String, String)>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
@@ -335,12 +377,13 @@ async fn other_action(
         "claim-victory" => Action::ClaimVictory,
         _ => return Err(ApiError::NotFound(format!("no action {name:?}"))),
     };
-    act(&hub, &id, &headers, action).await
+    act(&hub, ip, &id, &headers, action).await
 }
 
-/// The live events of a game from a known seq on. A viewer that falls
-/// behind the broadcast, or whose game's task restarted, catches up from
-/// the log, so no event is skipped or repeated.
+/// The live events of a game from a known seq on. A viewer whose game's
+/// task restarted catches up from the log, so no event is skipped or
+/// repeated; one that falls a whole broadcast buffer behind is dropped
+/// (it reconnects with `since`), so nobody buffers for a slow reader.
 struct Feed {
     hub: Arc<Hub>,
     id: String,
@@ -358,7 +401,10 @@ impl Feed {
                     self.last = logged.seq;
                     return Ok(vec![logged]);
                 }
-                Err(RecvError::Lagged(_) | RecvError::Closed) => {
+                Err(RecvError::Lagged(_)) => {
+                    return Err(ApiError::Unavailable("too slow a reader".into()))
+                }
+                Err(RecvError::Closed) => {
                     let watching = self
                         .hub
                         .watch(&self.id, &self.credentials, Some(self.last), false, true)
@@ -382,14 +428,22 @@ impl Feed {
     }
 }
 
-/// The first lines of a stream (`gameFull`, then the events after
-/// `since`) and the feed that follows.
+/// A stream's or WebSocket's start: its first lines (`gameFull`, then the
+/// events after `since`), the feed that follows, the cookie to set and
+/// the viewer's seat.
+struct Opened {
+    first: Vec<Arc<str>>,
+    feed: Feed,
+    cookie: Option<String>,
+    seat: Option<Color>,
+}
+
 async fn open_feed(
     hub: &Arc<Hub>,
     id: &str,
     credentials: Credentials,
     since: Option<u64>,
-) -> Result<(Vec<Arc<str>>, Feed, Option<String>), ApiError> {
+) -> Result<Opened, ApiError> {
     let watching = hub.watch(id, &credentials, since, true, true).await?;
     let mut first: Vec<Arc<str>> = watching.full.into_iter().map(Arc::from).collect();
     first.extend(watching.catchup.into_iter().map(|l| l.line));
@@ -403,7 +457,12 @@ async fn open_feed(
         last: watching.seq,
         live,
     };
-    Ok((first, feed, watching.cookie))
+    Ok(Opened {
+        first,
+        feed,
+        cookie: watching.cookie,
+        seat: watching.seat,
+    })
 }
 
 async fn stream(
@@ -413,7 +472,12 @@ async fn stream(
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     let since = since_of(&query)?;
-    let (first, mut feed, cookie) = open_feed(&hub, &id, credentials(&headers, &id), since).await?;
+    let Opened {
+        first,
+        mut feed,
+        cookie,
+        ..
+    } = open_feed(&hub, &id, credentials(&headers, &id), since).await?;
     let (lines, rx) = mpsc::channel::<Bytes>(64);
     tokio::spawn(async move {
         for line in first {
@@ -493,35 +557,59 @@ impl From<WsCommand> for Action {
     }
 }
 
-/// Answers one client message with an `ack` or an `error`.
-async fn ws_action(hub: &Arc<Hub>, id: &str, credentials: &Credentials, text: &str) -> String {
-    let error = |request: &serde_json::Value, e: ApiError| serde_json::json!({"type": "error", "id": request, "status": e.status().as_u16(), "error": e.to_string()});
+fn ws_error(request: &serde_json::Value, e: &ApiError) -> String {
+    let mut error = serde_json::json!({"type": "error", "id": request, "status": e.status().as_u16(), "error": e.message()});
+    if let Some(secs) = e.retry_after_secs() {
+        error["retry_after"] = secs.into();
+    }
+    error.to_string()
+}
+
+/// Answers one message of a seat's socket with an `ack` or an `error`.
+async fn ws_action(
+    hub: &Arc<Hub>,
+    ip: IpAddr,
+    id: &str,
+    credentials: &Credentials,
+    text: &str,
+) -> String {
     let value: serde_json::Value = match serde_json::from_str(text) {
         Ok(v) => v,
         Err(e) => {
             let e = ApiError::BadRequest(format!("bad JSON: {e}"));
-            return error(&serde_json::Value::Null, e).to_string();
+            return ws_error(&serde_json::Value::Null, &e);
         }
     };
     let request = value.get("id").cloned().unwrap_or_default();
-    let reply = match serde_json::from_value::<WsCommand>(value) {
-        Err(e) => error(&request, ApiError::BadRequest(format!("bad action: {e}"))),
-        Ok(command) => match hub.act(id, credentials, command.into()).await {
+    match serde_json::from_value::<WsCommand>(value) {
+        Err(e) => ws_error(&request, &ApiError::BadRequest(format!("bad action: {e}"))),
+        Ok(command) => match seat_action(hub, ip, id, credentials, command.into()).await {
             Ok(acted) => {
                 let mut ack = serde_json::json!({"type": "ack", "id": request, "seq": acted.seq});
                 if let Some(game) = acted.game {
                     ack["game"] = game.into();
                 }
-                ack
+                ack.to_string()
             }
-            Err(e) => error(&request, e),
+            Err(e) => ws_error(&request, &e),
         },
-    };
-    reply.to_string()
+    }
+}
+
+/// The socket's owner, known from the upgrade request alone.
+struct WsViewer {
+    ip: IpAddr,
+    credentials: Credentials,
+    /// None: a spectator, whose messages are refused unread.
+    seat: Option<Color>,
+    /// The connection's place under the caps, kept after the upgrade.
+    _slot: Option<Arc<ConnectionSlot>>,
 }
 
 async fn websocket(
     State(hub): State<Arc<Hub>>,
+    Extension(ClientIp(ip)): Extension<ClientIp>,
+    slot: Option<Extension<Arc<ConnectionSlot>>>,
     Path(id): Path<String>,
     Query(query): Query<HashMap<String, String>>,
     headers: HeaderMap,
@@ -529,36 +617,55 @@ async fn websocket(
 ) -> Result<Response, ApiError> {
     let since = since_of(&query)?;
     let credentials = credentials(&headers, &id);
-    let (first, feed, _) = open_feed(&hub, &id, credentials.clone(), since).await?;
-    Ok(upgrade.on_upgrade(move |socket| async move {
-        ws_session(socket, hub, id, credentials, first, feed).await;
-    }))
+    let opened = open_feed(&hub, &id, credentials.clone(), since).await?;
+    let viewer = WsViewer {
+        ip,
+        credentials,
+        seat: opened.seat,
+        _slot: slot.map(|Extension(slot)| slot),
+    };
+    let size = hub.limits().max_ws_message_bytes;
+    Ok(upgrade
+        .max_message_size(size)
+        .max_frame_size(size)
+        .read_buffer_size(size)
+        .on_upgrade(move |socket| async move {
+            ws_session(socket, hub, id, viewer, opened.first, opened.feed).await;
+        }))
+}
+
+/// Sends a message, or gives up on a client that does not read.
+async fn send_or_drop(socket: &mut WebSocket, message: Message) -> bool {
+    matches!(
+        tokio::time::timeout(SEND_TIMEOUT, socket.send(message)).await,
+        Ok(Ok(()))
+    )
 }
 
 async fn ws_session(
     mut socket: WebSocket,
     hub: Arc<Hub>,
     id: String,
-    credentials: Credentials,
+    viewer: WsViewer,
     first: Vec<Arc<str>>,
     mut feed: Feed,
 ) {
     for line in first {
-        if socket
-            .send(Message::Text(line.as_ref().into()))
-            .await
-            .is_err()
-        {
+        if !send_or_drop(&mut socket, Message::Text(line.as_ref().into())).await {
             return;
         }
     }
+    let spectating = ApiError::Forbidden("spectators cannot act in this game".into());
     let mut keepalive =
         tokio::time::interval_at(tokio::time::Instant::now() + KEEPALIVE, KEEPALIVE);
     loop {
         let out: Vec<Message> = tokio::select! {
             incoming = socket.recv() => match incoming {
                 Some(Ok(Message::Text(text))) => {
-                    let reply = ws_action(&hub, &id, &credentials, text.as_str()).await;
+                    let reply = match viewer.seat {
+                        Some(_) => ws_action(&hub, viewer.ip, &id, &viewer.credentials, text.as_str()).await,
+                        None => ws_error(&serde_json::Value::Null, &spectating),
+                    };
                     vec![Message::Text(reply.into())]
                 }
                 Some(Ok(Message::Close(_))) | Some(Err(_)) | None => return,
@@ -571,7 +678,7 @@ async fn ws_session(
             _ = keepalive.tick() => vec![Message::Ping(Bytes::new())],
         };
         for message in out {
-            if socket.send(message).await.is_err() {
+            if !send_or_drop(&mut socket, message).await {
                 return;
             }
         }

@@ -6,6 +6,7 @@
 //! simultaneous variants search 1 turn (levels 1-4) or 2 turns (5-8) with
 //! the mixed-strategy player. Every level also stops after `level * 250` ms.
 
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -16,7 +17,6 @@ use parity_rules::simultaneous::SimPosition;
 use parity_rules::{AnyGame, Color, Move, TurnPosition};
 use rand::RngExt as _;
 use tokio::sync::Semaphore;
-
 
 pub const MIN_LEVEL: u8 = 1;
 pub const MAX_LEVEL: u8 = 8;
@@ -116,6 +116,17 @@ fn search<P: TurnPosition>(positions: &[P], shared: Arc<Shared>, limits: Limits)
 #[derive(Clone)]
 pub struct EnginePool {
     permits: Arc<Semaphore>,
+    /// Searches running or waiting for a permit.
+    queued: Arc<AtomicUsize>,
+}
+
+/// Counts a search in [`EnginePool::queued`] while it lives.
+struct InQueue(Arc<AtomicUsize>);
+
+impl Drop for InQueue {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::Relaxed);
+    }
 }
 
 impl EnginePool {
@@ -123,7 +134,13 @@ impl EnginePool {
     pub fn new(threads: usize) -> EnginePool {
         EnginePool {
             permits: Arc::new(Semaphore::new(threads.max(1))),
+            queued: Arc::new(AtomicUsize::new(0)),
         }
+    }
+
+    /// Searches running or waiting for a permit now.
+    pub fn queued(&self) -> usize {
+        self.queued.load(Ordering::Relaxed)
     }
 
     /// One permit per core.
@@ -134,6 +151,8 @@ impl EnginePool {
     /// Runs the job when a permit is free; none if there is no legal move
     /// or the search failed.
     pub async fn think(&self, job: Job) -> Option<Move> {
+        self.queued.fetch_add(1, Ordering::Relaxed);
+        let _in_queue = InQueue(self.queued.clone());
         let _permit = self.permits.acquire().await.ok()?;
         tokio::task::spawn_blocking(move || job.think())
             .await

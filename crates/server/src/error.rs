@@ -1,6 +1,9 @@
 //! The API's errors: a status code and `{"error": "message"}`.
 
-use axum::http::StatusCode;
+use std::time::Duration;
+
+use axum::http::header::RETRY_AFTER;
+use axum::http::{HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 
@@ -26,9 +29,22 @@ pub enum ApiError {
     /// 422: an illegal move or a reveal that does not match its commitment.
     #[error("{0}")]
     Unprocessable(String),
+    /// 429: a per-IP rate limit; try again after `retry_after`.
+    #[error("{message}")]
+    TooManyRequests {
+        message: String,
+        retry_after: Duration,
+    },
     #[error("{0}")]
     Internal(String),
+    /// 503: the server is too busy for this now (the engine queue is full).
+    #[error("{0}")]
+    Unavailable(String),
 }
+
+/// Longest error message sent: inputs quoted in a message are cut, so an
+/// error never echoes a large input back.
+const MAX_MESSAGE_CHARS: usize = 160;
 
 impl ApiError {
     pub fn status(&self) -> StatusCode {
@@ -39,7 +55,24 @@ impl ApiError {
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
             ApiError::Conflict(_) => StatusCode::CONFLICT,
             ApiError::Unprocessable(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            ApiError::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+            ApiError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
+        }
+    }
+
+    /// The message as sent: at most [`MAX_MESSAGE_CHARS`] characters.
+    pub fn message(&self) -> String {
+        clip(&self.to_string())
+    }
+
+    /// Whole seconds to wait before trying again, for `Retry-After`.
+    pub fn retry_after_secs(&self) -> Option<u64> {
+        match self {
+            ApiError::TooManyRequests { retry_after, .. } => {
+                Some((retry_after.as_secs() + u64::from(retry_after.subsec_nanos() > 0)).max(1))
+            }
+            _ => None,
         }
     }
 
@@ -71,9 +104,41 @@ pub struct ErrorBody<'a> {
     pub error: &'a str,
 }
 
+/// `text` cut to [`MAX_MESSAGE_CHARS`] characters, marked with `…` where cut.
+pub fn clip(text: &str) -> String {
+    match text.char_indices().nth(MAX_MESSAGE_CHARS) {
+        Some((end, _)) => format!("{}…", &text[..end]),
+        None => text.to_string(),
+    }
+}
+
+/// An error answer: `status` and `{"error": message}`.
+pub fn error_response(status: StatusCode, message: &str) -> Response {
+    (status, Json(ErrorBody { error: message })).into_response()
+}
+
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        let message = self.to_string();
-        (self.status(), Json(ErrorBody { error: &message })).into_response()
+        let mut response = error_response(self.status(), &self.message());
+        if let Some(secs) = self.retry_after_secs() {
+            response
+                .headers_mut()
+                .insert(RETRY_AFTER, HeaderValue::from(secs));
+        }
+        response
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_messages_are_cut() {
+        let long = ApiError::BadRequest(format!("no variant {}", "é".repeat(100_000)));
+        let message = long.message();
+        assert_eq!(message.chars().count(), MAX_MESSAGE_CHARS + 1);
+        assert!(message.ends_with('…'));
+        assert_eq!(ApiError::Conflict("short".into()).message(), "short");
     }
 }

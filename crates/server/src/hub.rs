@@ -14,6 +14,7 @@ use crate::clock::{Downtime, Timeline};
 use crate::engine_seat::{EnginePool, MAX_LEVEL, MIN_LEVEL};
 use crate::error::ApiError;
 use crate::event::{now_ms, Event, EventBody, LiveClock, Seat, Side};
+use crate::limits::{Limits, Quotas};
 use crate::secret;
 use crate::state::{Action, GameState, Setup};
 use crate::store::{Change, Listing, SeatRow, Store, Writer};
@@ -42,6 +43,8 @@ pub struct NewGame {
     pub days: Option<u32>,
     pub opponent: Opponent,
     pub color: ColorChoice,
+    /// Listed in `GET /api/games`; games are private unless asked.
+    pub public: bool,
 }
 
 /// What the creator gets back.
@@ -73,6 +76,8 @@ pub struct Hub {
     pub(crate) idle: Duration,
     /// The spans the server was down, not charged to any clock.
     downtimes: Arc<[Downtime]>,
+    pub(crate) limits: Limits,
+    pub(crate) quotas: Quotas,
 }
 
 /// A new game's rows and its state after them.
@@ -89,6 +94,7 @@ impl Hub {
         writer: Writer,
         engines: EnginePool,
         downtimes: Arc<[Downtime]>,
+        limits: Limits,
     ) -> Hub {
         Hub {
             registry,
@@ -98,6 +104,8 @@ impl Hub {
             actors: Mutex::new(HashMap::new()),
             loading: tokio::sync::Mutex::new(()),
             idle: Duration::from_secs(60),
+            quotas: Quotas::new(&limits),
+            limits,
             downtimes,
         }
     }
@@ -109,6 +117,50 @@ impl Hub {
             now_ms: now_ms(),
             downtimes: self.downtimes.clone(),
         }
+    }
+
+    pub fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    pub fn quotas(&self) -> &Quotas {
+        &self.quotas
+    }
+
+    /// Starts the housekeeping task: aborts the games whose friend has
+    /// not joined within `waiting_expiry`, and forgets the rate limits of
+    /// addresses gone quiet.
+    pub fn keep_house(self: &Arc<Self>) {
+        let hub = Arc::downgrade(self);
+        let every = (self.limits.waiting_expiry / 4)
+            .clamp(Duration::from_millis(100), Duration::from_secs(60));
+        tokio::spawn(async move {
+            let mut tick = tokio::time::interval_at(tokio::time::Instant::now() + every, every);
+            loop {
+                tick.tick().await;
+                let Some(hub) = hub.upgrade() else { return };
+                hub.quotas.forget_idle();
+                if let Err(e) = hub.expire_waiting().await {
+                    tracing::error!("expiring waiting games: {e}");
+                }
+            }
+        });
+    }
+
+    /// Aborts every game still waiting for its friend after `waiting_expiry`.
+    pub(crate) async fn expire_waiting(self: &Arc<Self>) -> Result<(), ApiError> {
+        let expiry = i64::try_from(self.limits.waiting_expiry.as_millis()).unwrap_or(i64::MAX);
+        let before = now_ms().saturating_sub(expiry);
+        let store = self.store.clone();
+        let ids = tokio::task::spawn_blocking(move || store.waiting_since_before(before))
+            .await
+            .map_err(|e| ApiError::Internal(e.to_string()))??;
+        for id in ids {
+            if let Err(e) = self.ask(&id, |reply| Msg::Expire { reply }).await {
+                tracing::error!("game {id} not expired: {e}");
+            }
+        }
+        Ok(())
     }
 
     pub fn registry(&self) -> &Registry {
@@ -285,7 +337,7 @@ impl Hub {
             live,
             reply,
         })
-        .await
+        .await?
     }
 
     pub async fn record(self: &Arc<Self>, id: &str) -> Result<String, ApiError> {
@@ -317,6 +369,11 @@ impl Hub {
                     "engine level must be {MIN_LEVEL} to {MAX_LEVEL}"
                 )))
             }
+            Opponent::Engine { .. } if self.engines.queued() >= self.limits.engine_queue => {
+                return Err(ApiError::Unavailable(
+                    "the engines are all busy; try again in a minute".into(),
+                ))
+            }
             Opponent::Engine { level } => Seat::Engine { level },
             Opponent::Friend => Seat::Human,
         };
@@ -341,7 +398,7 @@ impl Hub {
             seats,
             rematch_of: None,
         };
-        let prepared = self.prepare(&id, setup, rows, Instant::now())?;
+        let prepared = self.prepare(&id, setup, rows, Some(request.public), Instant::now())?;
         self.writer.write(prepared.changes).await?;
         self.launch(prepared.state, prepared.seats);
         Ok(CreatedGame {
@@ -355,12 +412,14 @@ impl Hub {
 
     /// The rows of a new game and its state after its first events:
     /// `created`, `joined` for each human seat that has a token, and
-    /// `started` once every seat is filled.
+    /// `started` once every seat is filled. `public` is none for a
+    /// rematch, which is listed as its first game was.
     pub(crate) fn prepare(
         &self,
         id: &str,
         setup: Setup,
         seats: [SeatRow; 2],
+        public: Option<bool>,
         now: Instant,
     ) -> Result<Prepared, ApiError> {
         let mut state = GameState::new(id, setup.clone(), now).map_err(ApiError::BadRequest)?;
@@ -370,6 +429,7 @@ impl Hub {
             created_ms: now_ms(),
             seats: setup.seats,
             rematch_of: setup.rematch_of.clone(),
+            public,
         }];
         for color in Color::ALL {
             let row = &seats[color.index()];

@@ -7,10 +7,13 @@ pub mod actor;
 pub mod api;
 mod assets;
 pub mod clock;
+pub mod connections;
+pub mod edge;
 pub mod engine_seat;
 pub mod error;
 pub mod event;
 pub mod hub;
+pub mod limits;
 pub mod loadtest;
 mod pgn;
 pub mod play;
@@ -24,15 +27,18 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
-use axum::serve::ListenerExt as _;
+use axum::http::StatusCode;
 use parity_rules::Registry;
 use tokio::net::TcpListener;
+use tower_http::limit::RequestBodyLimitLayer;
+use tower_http::timeout::TimeoutLayer;
 
 use crate::clock::Downtime;
 use crate::engine_seat::EnginePool;
 use crate::error::ApiError;
 use crate::event::now_ms;
 use crate::hub::Hub;
+use crate::limits::Config;
 use crate::store::{Change, Store, StoreError, Writer};
 
 /// How often the server notes in the database that it is alive: a restart
@@ -58,11 +64,13 @@ pub struct Server {
 }
 
 /// Opens (or creates) the database, restarts the unfinished games and
-/// serves the API and the page on `listener`, for the variants of `registry`.
+/// serves the API and the page on `listener`, for the variants of
+/// `registry`, within `config`'s limits.
 pub async fn start(
     db: &Path,
     listener: TcpListener,
     registry: Registry,
+    config: Config,
 ) -> Result<Server, ServeError> {
     let path = db.to_path_buf();
     let (store, writer) = tokio::task::spawn_blocking(move || Store::open(&path))
@@ -70,28 +78,31 @@ pub async fn start(
         .map_err(|e| ServeError::Io(std::io::Error::other(e)))??;
     let downtimes = note_restart(&store, &writer).await?;
     tokio::spawn(beat(writer.clone()));
+    let limits = config.limits.clone();
     let hub = Arc::new(Hub::new(
         registry,
         store,
         writer,
         EnginePool::per_core(),
         downtimes,
+        limits.clone(),
     ));
+    // Games that waited too long for their friend are aborted, not resumed.
+    hub.expire_waiting().await.map_err(ServeError::Recover)?;
     let recovered = hub.recover().await.map_err(ServeError::Recover)?;
+    hub.keep_house();
     let addr = listener.local_addr()?;
-    let app = api::router(hub.clone());
-    // Without TCP_NODELAY a small event written behind another waits for
-    // the peer's delayed ACK (~40 ms on Linux).
-    let listener = listener.tap_io(|tcp| {
-        if let Err(e) = tcp.set_nodelay(true) {
-            tracing::warn!("TCP_NODELAY: {e}");
-        }
-    });
-    tokio::spawn(async move {
-        if let Err(e) = axum::serve(listener, app).await {
-            tracing::error!("server stopped: {e}");
-        }
-    });
+    let app = api::router(hub.clone())
+        .layer(RequestBodyLimitLayer::new(limits.max_body_bytes))
+        .layer(TimeoutLayer::with_status_code(
+            StatusCode::REQUEST_TIMEOUT,
+            limits.request_timeout,
+        ))
+        .layer(axum::middleware::from_fn_with_state(
+            Arc::new(config),
+            edge::edge,
+        ));
+    tokio::spawn(connections::serve(listener, app, limits));
     Ok(Server {
         addr,
         hub,
@@ -142,6 +153,7 @@ pub fn run(
     db: &Path,
     addr: &str,
     registry: Registry,
+    config: Config,
     ready: impl FnOnce(&Server),
 ) -> Result<(), ServeError> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -149,7 +161,7 @@ pub fn run(
         .build()?;
     runtime.block_on(async {
         let listener = TcpListener::bind(addr).await?;
-        let server = start(db, listener, registry).await?;
+        let server = start(db, listener, registry, config).await?;
         ready(&server);
         tokio::signal::ctrl_c().await?;
         Ok(())

@@ -27,6 +27,7 @@ use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
 use crate::event::LiveClock;
 use crate::hub::{ColorChoice, Hub, NewGame, Opponent};
+use crate::limits::{Config, Limits};
 use crate::play;
 use parity_rules::AnyGame;
 use crate::secret;
@@ -227,6 +228,7 @@ async fn set_table(hub: &Arc<Hub>, base: &str, variant: &str) -> Result<Table, S
             days: None,
             opponent: Opponent::Friend,
             color: ColorChoice::White,
+            public: false,
         })
         .await
         .map_err(|e| e.to_string())?;
@@ -358,7 +360,18 @@ pub async fn run(config: &LoadConfig) -> Result<LoadReport, LoadError> {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
         .await
         .map_err(|e| setup(e.to_string()))?;
-    let server = crate::start(&dir.path().join("load.sqlite"), listener, registry)
+    // Every player is on this machine: the per-address limits are lifted
+    // to what the load needs, every other limit stays as served.
+    let served = Config {
+        limits: Limits {
+            max_connections: Limits::default().max_connections.max(2 * config.games + 64),
+            max_connections_per_ip: usize::MAX,
+            actions_per_second: std::num::NonZeroU32::new(1_000_000).expect("not zero"),
+            ..Limits::default()
+        },
+        ..Config::default()
+    };
+    let server = crate::start(&dir.path().join("load.sqlite"), listener, registry, served)
         .await
         .map_err(|e| setup(e.to_string()))?;
 

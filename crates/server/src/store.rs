@@ -95,6 +95,11 @@ const MIGRATIONS: &[&str] = &[r#"
         to_ms INTEGER NOT NULL
     );
 "#,
+    // Games are private unless their creator lists them; those of
+    // earlier releases were all listed and stay so.
+    r#"
+    ALTER TABLE games ADD COLUMN public INTEGER NOT NULL DEFAULT 1;
+"#,
 ];
 
 fn color_name(c: Color) -> &'static str {
@@ -152,6 +157,8 @@ pub enum Change {
         created_ms: i64,
         seats: [Seat; 2],
         rematch_of: Option<String>,
+        /// Listed publicly; none: as the game it is a rematch of.
+        public: Option<bool>,
     },
     /// A seat's token hash and invite (replacing the row).
     Seat {
@@ -187,12 +194,14 @@ fn write_change(tx: &Connection, change: &Change) -> Result<(), StoreError> {
             created_ms,
             seats,
             rematch_of,
+            public,
         } => {
             let seat = |s: &Seat| serde_json::to_string(s).unwrap_or_default();
             tx.execute(
-                "INSERT INTO games (id, variant, created_ms, white, black, rematch_of, status, turn)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'waiting', 1)",
-                params![id, variant, created_ms, seat(&seats[0]), seat(&seats[1]), rematch_of],
+                "INSERT INTO games (id, variant, created_ms, white, black, rematch_of, status, turn, public)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'waiting', 1,
+                         COALESCE(?7, (SELECT public FROM games WHERE id = ?6), 0))",
+                params![id, variant, created_ms, seat(&seats[0]), seat(&seats[1]), rematch_of, public],
             )?;
         }
         Change::Seat {
@@ -464,15 +473,27 @@ impl Store {
         })
     }
 
-    /// The newest games, live (waiting or started) or finished.
+    /// Ids of the games still waiting for their friend that were created
+    /// before `created_ms`.
+    pub fn waiting_since_before(&self, created_ms: i64) -> Result<Vec<String>, StoreError> {
+        self.with(|conn| {
+            let mut stmt = conn.prepare_cached(
+                "SELECT id FROM games WHERE status = 'waiting' AND created_ms < ?1 ORDER BY created_ms",
+            )?;
+            let ids = stmt.query_map([created_ms], |r| r.get(0))?;
+            Ok(ids.collect::<Result<Vec<String>, _>>()?)
+        })
+    }
+
+    /// The newest public games, live (waiting or started) or finished.
     pub fn list(&self, finished: bool, limit: u32) -> Result<Vec<Listing>, StoreError> {
         self.with(|conn| {
             let sql = if finished {
                 "SELECT id, variant, white, black, status, result, turn FROM games
-                 WHERE status = 'finished' ORDER BY created_ms DESC LIMIT ?1"
+                 WHERE status = 'finished' AND public ORDER BY created_ms DESC LIMIT ?1"
             } else {
                 "SELECT id, variant, white, black, status, result, turn FROM games
-                 WHERE status != 'finished' ORDER BY created_ms DESC LIMIT ?1"
+                 WHERE status != 'finished' AND public ORDER BY created_ms DESC LIMIT ?1"
             };
             let mut stmt = conn.prepare_cached(sql)?;
             let rows = stmt.query_map([limit], |r| {
@@ -584,6 +605,7 @@ mod tests {
                     created_ms: 5,
                     seats: [Seat::Human, Seat::Engine { level: 1 }],
                     rematch_of: None,
+                    public: Some(true),
                 },
                 Change::Seat {
                     game: "g000000001".into(),

@@ -297,17 +297,24 @@ async fn bad_commitments_and_reveals() {
         refused(&s, &id, &before, a, status, what).await;
     }
 
-    // The WebSocket answers the same way, and a spectator's socket cannot act.
+    // The WebSocket answers the same way. A spectator's socket cannot act:
+    // its messages are refused unread (so not even their `id` comes back).
     let mut spectator = s.websocket(&id, None, None).await;
-    let answer = spectator.act(json!({"t": "resign"})).await;
-    assert_eq!(
-        (answer["type"].as_str(), answer["status"].as_u64()),
-        (Some("error"), Some(401)),
-        "{answer}"
-    );
+    for message in [json!({"id": 1, "t": "resign"}).to_string(), "{oops".into()] {
+        spectator.send_raw(&message);
+        let answer = spectator
+            .lines
+            .until("an error", |v| v["type"] == "error")
+            .await;
+        assert_eq!(
+            (answer["status"].as_u64(), &answer["id"]),
+            (Some(403), &Value::Null),
+            "{message}: {answer}"
+        );
+    }
     let mut ws = s.websocket(&id, Some(&white), None).await;
-    spectator.send_raw("{oops");
-    let bad = spectator
+    ws.send_raw("{oops");
+    let bad = ws
         .lines
         .until("an error", |v| v["type"] == "error" && v["status"] == 400)
         .await;

@@ -67,9 +67,14 @@ fn screenshot_dir() -> PathBuf {
 /// The server on a fresh database and port, in this test's runtime.
 async fn start_server(dir: &Path) -> String {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let server = parity_server::start(&dir.join("games.sqlite"), listener, Registry::builtin())
-        .await
-        .expect("the server starts");
+    let server = parity_server::start(
+        &dir.join("games.sqlite"),
+        listener,
+        Registry::builtin(),
+        Default::default(),
+    )
+    .await
+    .expect("the server starts");
     format!("http://{}", server.addr)
 }
 

@@ -71,12 +71,13 @@ async fn a_chess_game_to_checkmate() {
     let verified = parity_server::verify::verify(&Registry::builtin(), &record).expect("verifies");
     assert_eq!(verified.ending, Some(("0-1".into(), Reason::Checkmate)));
 
+    // A friend game is private: listed neither live nor finished.
     let finished_list = s.get("/api/games?status=finished", None).await.body;
-    assert!(finished_list
+    assert!(!finished_list
         .as_array()
         .unwrap()
         .iter()
-        .any(|g| g["id"] == id.as_str() && g["result"] == "0-1"));
+        .any(|g| g["id"] == id.as_str()));
     let live_list = s.get("/api/games?status=live", None).await.body;
     assert!(!live_list
         .as_array()

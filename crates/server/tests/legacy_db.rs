@@ -1,7 +1,8 @@
 //! A database written by release 0.1 (`tests/data/legacy/`, made by that
 //! release's `parity serve`) loads in this one: its unfinished games resume
 //! and go on, every game reads back as it was, the endings stored in words
-//! read as today's machine names, and every record still verifies.
+//! read as today's machine names, and every record still verifies. A game
+//! that has waited for its friend since then has expired: it is aborted.
 
 mod common;
 
@@ -22,14 +23,24 @@ async fn a_release_0_1_database_loads_replays_and_plays_on() {
     let db = dir.path().join("parity.sqlite");
     std::fs::copy(Path::new(DATA).join("parity-0.1.sqlite"), &db).unwrap();
     let (server, recovered) = common::start_on(dir, &db).await;
-    let unfinished = games.iter().filter(|g| g["status"] != "finished").count();
-    assert_eq!(recovered, unfinished);
+    let started = games.iter().filter(|g| g["status"] == "started").count();
+    assert_eq!(recovered, started);
 
     let registry = Registry::builtin();
     let mut renamed = 0;
+    let mut expired = 0;
     for g in games {
         let id = g["id"].as_str().unwrap();
         let full = server.full(id, None).await;
+        if g["status"] == "waiting" {
+            assert_eq!(
+                (full["status"].as_str(), full["result"].as_str(), full["reason"].as_str()),
+                (Some("finished"), Some("*"), Some("abort")),
+                "{id}"
+            );
+            expired += 1;
+            continue;
+        }
         assert_eq!(full["status"], g["status"], "{id}");
         assert_eq!(full["result"], g["result"], "{id}");
         if !g["final_fen"].is_null() {
@@ -54,6 +65,7 @@ async fn a_release_0_1_database_loads_replays_and_plays_on() {
     // The words that changed: fifty moves, fifty turns, dead position, no
     // legal move, kings share a square, no reveal...
     assert!(renamed >= 6, "{renamed}");
+    assert_eq!(expired, 1);
 
     // A simultaneous game stopped between two reveals goes on: Black
     // reveals the move it committed to, and the turn resolves.

@@ -35,7 +35,7 @@ pub async fn start_on(dir: tempfile::TempDir, db: &std::path::Path) -> (TestServ
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
         .await
         .expect("bind");
-    let server = parity_server::start(db, listener, Registry::builtin())
+    let server = parity_server::start(db, listener, Registry::builtin(), Default::default())
         .await
         .expect("server starts");
     let test = TestServer {

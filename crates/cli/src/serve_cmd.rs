@@ -1,0 +1,127 @@
+//! `parity serve`: the game server, with a flag for every limit
+//! (docs/server.md, "Limits").
+
+use std::io::{self, Write};
+use std::num::NonZeroU32;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::Args;
+use parity_rules::Registry;
+use parity_server::limits::{Config, Limits};
+
+#[derive(Args)]
+pub struct ServeArgs {
+    /// The SQLite database; created and migrated on first run.
+    #[arg(long, default_value = "parity.sqlite")]
+    db: PathBuf,
+    /// Address to listen on.
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    addr: String,
+    /// Mark seat cookies `Secure`: the server is reached over https.
+    #[arg(long)]
+    secure_cookies: bool,
+    /// Behind a reverse proxy: trust its X-Forwarded-Proto (https makes
+    /// cookies Secure), X-Forwarded-For (the client's address for the rate
+    /// limits) and X-Forwarded-Host (the origin's host).
+    #[arg(long)]
+    trusted_proxy: bool,
+    #[command(flatten)]
+    limits: LimitFlags,
+}
+
+#[derive(Args)]
+#[command(next_help_heading = "Limits")]
+struct LimitFlags {
+    /// Largest request body, in bytes (413 beyond).
+    #[arg(long, value_name = "BYTES", default_value_t = Limits::default().max_body_bytes)]
+    max_body_bytes: usize,
+    /// Longest request path and query, in bytes (414 beyond).
+    #[arg(long, value_name = "BYTES", default_value_t = Limits::default().max_uri_bytes)]
+    max_uri_bytes: usize,
+    /// Largest WebSocket message or frame, in bytes (the socket is closed beyond).
+    #[arg(long, value_name = "BYTES", default_value_t = Limits::default().max_ws_message_bytes)]
+    max_ws_message_bytes: usize,
+    /// Seconds to send a request's head; also how long an idle
+    /// keep-alive connection stays open.
+    #[arg(long, value_name = "SECS", default_value_t = Limits::default().header_timeout.as_secs())]
+    header_timeout: u64,
+    /// Seconds to send a request's body and be answered (408 beyond).
+    #[arg(long, value_name = "SECS", default_value_t = Limits::default().request_timeout.as_secs())]
+    request_timeout: u64,
+    /// Open connections in all (more are closed at once).
+    #[arg(long, value_name = "N", default_value_t = Limits::default().max_connections)]
+    max_connections: usize,
+    /// Open connections from one IP address (more are closed at once).
+    #[arg(long, value_name = "N", default_value_t = Limits::default().max_connections_per_ip)]
+    max_connections_per_ip: usize,
+    /// Spectators' streams and WebSockets on one game (503 beyond).
+    #[arg(long, value_name = "N", default_value_t = Limits::default().max_watchers_per_game)]
+    max_watchers_per_game: usize,
+    /// Games against a friend one IP address may create per minute (429 beyond).
+    #[arg(long, value_name = "N", default_value_t = Limits::default().games_per_minute)]
+    games_per_minute: NonZeroU32,
+    /// Games against the engine one IP address may create per minute (429 beyond).
+    #[arg(long, value_name = "N", default_value_t = Limits::default().engine_games_per_minute)]
+    engine_games_per_minute: NonZeroU32,
+    /// Refused tokens and invites one IP address may present per minute (429 beyond).
+    #[arg(long, value_name = "N", default_value_t = Limits::default().auth_failures_per_minute)]
+    auth_failures_per_minute: NonZeroU32,
+    /// Seat actions one IP address may send per second (429 beyond).
+    #[arg(long, value_name = "N", default_value_t = Limits::default().actions_per_second)]
+    actions_per_second: NonZeroU32,
+    /// Seconds a game waits for its invited friend before it is aborted.
+    #[arg(long, value_name = "SECS", default_value_t = Limits::default().waiting_expiry.as_secs())]
+    waiting_expiry: u64,
+    /// Engine searches running or queued at most; new engine games are
+    /// refused (503) while the queue is full.
+    #[arg(long, value_name = "N", default_value_t = Limits::default().engine_queue)]
+    engine_queue: usize,
+}
+
+impl LimitFlags {
+    fn limits(&self) -> Limits {
+        Limits {
+            max_body_bytes: self.max_body_bytes,
+            max_uri_bytes: self.max_uri_bytes,
+            max_ws_message_bytes: self.max_ws_message_bytes,
+            header_timeout: Duration::from_secs(self.header_timeout),
+            request_timeout: Duration::from_secs(self.request_timeout),
+            max_connections: self.max_connections,
+            max_connections_per_ip: self.max_connections_per_ip,
+            max_watchers_per_game: self.max_watchers_per_game,
+            games_per_minute: self.games_per_minute,
+            engine_games_per_minute: self.engine_games_per_minute,
+            auth_failures_per_minute: self.auth_failures_per_minute,
+            actions_per_second: self.actions_per_second,
+            waiting_expiry: Duration::from_secs(self.waiting_expiry),
+            engine_queue: self.engine_queue,
+        }
+    }
+}
+
+pub fn run(registry: Registry, args: &ServeArgs) -> Result<(), String> {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(io::stderr)
+        .init();
+    let config = Config {
+        limits: args.limits.limits(),
+        secure_cookies: args.secure_cookies,
+        trusted_proxy: args.trusted_proxy,
+    };
+    parity_server::run(&args.db, &args.addr, registry, config, |server| {
+        let mut out = io::stdout().lock();
+        let _ = writeln!(
+            out,
+            "Parity server on http://{}/ (database {}, {} unfinished games resumed)",
+            server.addr,
+            args.db.display(),
+            server.recovered
+        );
+        let _ = out.flush();
+    })
+    .map_err(|e| format!("serve: {e}"))
+}

@@ -1,0 +1,576 @@
+//! `parity serve` under attack, over loopback: each attack gets its 4xx,
+//! 429 or 503 with a JSON error body, changes nothing, and leaves the
+//! server's resident memory under [`MAX_RSS_MB`]. Counts and waits are
+//! bounded so the whole file runs in well under a minute.
+
+mod common;
+
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::process::Child;
+use std::thread;
+use std::time::{Duration, Instant};
+
+use reqwest::blocking::{Client, RequestBuilder};
+use serde_json::{json, Value};
+
+/// The bound on the server's resident memory after every attack.
+const MAX_RSS_MB: u64 = 150;
+
+/// A running `parity serve` with its own flags; killed when dropped.
+struct Target {
+    child: Child,
+    base: String,
+    http: Client,
+    _dir: tempfile::TempDir,
+}
+
+impl Target {
+    fn start(flags: &[&str]) -> Target {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let (child, base) = common::serve(&dir.path().join("games.sqlite"), flags);
+        let http = Client::builder()
+            .timeout(Duration::from_secs(30))
+            .build()
+            .expect("client");
+        Target {
+            child,
+            base,
+            http,
+            _dir: dir,
+        }
+    }
+
+    fn addr(&self) -> &str {
+        self.base.trim_start_matches("http://")
+    }
+
+    fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.base)
+    }
+
+    /// Status, headers and JSON body (`Value::Null` if not JSON).
+    fn send(&self, request: RequestBuilder) -> (u16, reqwest::header::HeaderMap, Value, String) {
+        let response = request.send().expect("request");
+        let status = response.status().as_u16();
+        let headers = response.headers().clone();
+        let text = response.text().expect("body");
+        let body = serde_json::from_str(&text).unwrap_or(Value::Null);
+        (status, headers, body, text)
+    }
+
+    fn create(&self, request: Value) -> (u16, reqwest::header::HeaderMap, Value, String) {
+        self.send(self.http.post(self.url("/api/games")).json(&request))
+    }
+
+    fn get(&self, path: &str) -> Value {
+        let (status, _, body, text) = self.send(self.http.get(self.url(path)));
+        assert_eq!(status, 200, "{path}: {text}");
+        body
+    }
+
+    fn record(&self, id: &str) -> String {
+        self.send(self.http.get(self.url(&format!("/api/games/{id}/record"))))
+            .3
+    }
+
+    /// The server's resident memory, in MB.
+    fn rss_mb(&self) -> u64 {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id()))
+            .expect("/proc/PID/status");
+        let kib: u64 = status
+            .lines()
+            .find_map(|l| l.strip_prefix("VmRSS:"))
+            .and_then(|v| v.split_whitespace().next())
+            .and_then(|v| v.parse().ok())
+            .expect("VmRSS");
+        kib / 1024
+    }
+
+    fn assert_memory(&self, after: &str) {
+        let rss = self.rss_mb();
+        println!("after {after}: server RSS {rss} MB");
+        assert!(rss < MAX_RSS_MB, "after {after}: RSS {rss} MB");
+    }
+}
+
+impl Drop for Target {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Checks an error answer: the status, and `{"error": ...}` short enough
+/// not to echo a large input.
+fn assert_error(
+    answer: &(u16, reqwest::header::HeaderMap, Value, String),
+    status: u16,
+    what: &str,
+) {
+    let (got, _, body, text) = answer;
+    assert_eq!(*got, status, "{what}: {text}");
+    assert!(
+        body["error"].is_string(),
+        "{what}: not a JSON error: {text:?}"
+    );
+    assert!(text.len() < 400, "{what}: {} bytes of error", text.len());
+}
+
+/// A raw request on a fresh connection; the answer's status line and the
+/// rest of what the server sent.
+fn raw(addr: &str, request: &[u8]) -> (String, String) {
+    let mut tcp = TcpStream::connect(addr).expect("connect");
+    tcp.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    tcp.write_all(request).expect("write");
+    let mut answer = Vec::new();
+    let mut chunk = [0u8; 4096];
+    while let Ok(n) = tcp.read(&mut chunk) {
+        if n == 0 {
+            break;
+        }
+        answer.extend_from_slice(&chunk[..n]);
+        if answer.windows(4).any(|w| w == b"\r\n\r\n") {
+            if answer.starts_with(b"HTTP/1.1 101") {
+                break;
+            }
+            // The head is in: the short body follows at once.
+            tcp.set_read_timeout(Some(Duration::from_millis(300)))
+                .unwrap();
+        }
+    }
+    let text = String::from_utf8_lossy(&answer).to_string();
+    let (status, rest) = text.split_once("\r\n").unwrap_or((&text, ""));
+    (status.to_string(), rest.to_string())
+}
+
+fn upgrade_request(addr: &str, path: &str, extra: &str) -> String {
+    format!(
+        "GET {path} HTTP/1.1\r\nHost: {addr}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
+         Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n{extra}\r\n"
+    )
+}
+
+/// Waits (10 s at most) for the server to close `tcp`; what it sent before.
+fn assert_closed(tcp: &mut TcpStream, what: &str) -> Vec<u8> {
+    tcp.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    let mut sent = Vec::new();
+    if let Err(e) = tcp.read_to_end(&mut sent) {
+        let open = matches!(
+            e.kind(),
+            std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+        );
+        assert!(!open, "{what} stayed open");
+    }
+    sent
+}
+
+/// A public game against a friend; its id.
+fn friend_game(t: &Target) -> String {
+    let (status, _, body, text) =
+        t.create(json!({"variant": "chess", "opponent": "friend", "public": true}));
+    assert_eq!(status, 201, "{text}");
+    body["id"].as_str().unwrap().to_string()
+}
+
+/// Open-file limit of this process: the idle-socket attack opens fewer
+/// sockets where it is low.
+fn open_file_limit() -> usize {
+    std::fs::read_to_string("/proc/self/limits")
+        .ok()
+        .and_then(|limits| {
+            let line = limits.lines().find(|l| l.starts_with("Max open files"))?;
+            line.split_whitespace().nth(3)?.parse().ok()
+        })
+        .unwrap_or(1024)
+}
+
+#[test]
+fn idle_half_requests_are_cut_by_the_header_timeout_and_the_caps() {
+    let sockets = 2000.min(open_file_limit() / 2 - 64);
+    let cap = (sockets + 100).to_string();
+    let t = Target::start(&[
+        "--header-timeout",
+        "2",
+        "--max-connections",
+        &cap,
+        "--max-connections-per-ip",
+        &cap,
+    ]);
+    let start = Instant::now();
+    let mut idle: Vec<TcpStream> = (0..sockets)
+        .map(|_| {
+            let mut tcp = TcpStream::connect(t.addr()).expect("connect");
+            tcp.write_all(b"GET /api/vari")
+                .expect("half a request line");
+            tcp
+        })
+        .collect();
+    let opened = Instant::now();
+    println!("{sockets} idle sockets opened in {:?}", opened - start);
+    thread::sleep(Duration::from_millis(500));
+    t.assert_memory(&format!("{sockets} idle sockets"));
+    // Each is closed by the server within the header timeout (2 s), plus slack.
+    for tcp in &mut idle {
+        assert_closed(tcp, "an idle socket");
+    }
+    // The last was opened at `opened`: its 2 s ran out by then, plus slack.
+    let waited = opened.elapsed();
+    println!("{sockets} idle sockets all closed {waited:?} after the last opened");
+    assert!(waited < Duration::from_secs(8), "{waited:?}");
+    drop(idle);
+    assert_eq!(t.get("/api/games").as_array().map(Vec::len), Some(0));
+
+    // A small per-IP cap: connections over it are closed at once, and a
+    // normal request gets in once the idle ones have timed out.
+    let t = Target::start(&["--header-timeout", "2", "--max-connections-per-ip", "20"]);
+    let held: Vec<TcpStream> = (0..20)
+        .map(|_| {
+            let mut tcp = TcpStream::connect(t.addr()).expect("connect");
+            tcp.write_all(b"GET /").unwrap();
+            tcp
+        })
+        .collect();
+    thread::sleep(Duration::from_millis(200));
+    let mut over = TcpStream::connect(t.addr()).expect("the kernel accepts");
+    let _ = over.write_all(b"GET /api/variants HTTP/1.1\r\nHost: x\r\n\r\n");
+    assert!(assert_closed(&mut over, "a connection over the cap").is_empty());
+    thread::sleep(Duration::from_millis(2500));
+    assert!(t
+        .get("/api/variants")
+        .as_array()
+        .is_some_and(|v| !v.is_empty()));
+    drop(held);
+}
+
+#[test]
+fn huge_websocket_messages_are_refused_unread() {
+    let t = Target::start(&[]);
+    let id = friend_game(&t);
+    let before = t.record(&id);
+    let path = format!("/api/ws/game/{id}");
+    let attackers: Vec<_> = (0..4)
+        .map(|_| {
+            let addr = t.addr().to_string();
+            let path = path.clone();
+            thread::spawn(move || {
+                let mut tcp = TcpStream::connect(&addr).expect("connect");
+                tcp.write_all(upgrade_request(&addr, &path, "").as_bytes())
+                    .unwrap();
+                let mut head = [0u8; 1024];
+                let n = tcp.read(&mut head).unwrap();
+                let head = String::from_utf8_lossy(&head[..n]).to_string();
+                assert!(head.starts_with("HTTP/1.1 101"), "{head}");
+                // A masked text frame announcing 60 MB, then as much of it as the server takes.
+                let size: u64 = 60 << 20;
+                let mut frame = vec![0x81, 0xFF];
+                frame.extend_from_slice(&size.to_be_bytes());
+                frame.extend_from_slice(&[1, 2, 3, 4]);
+                let _ = tcp.write_all(&frame);
+                let chunk = vec![b' '; 1 << 20];
+                let mut sent = 0u64;
+                tcp.set_write_timeout(Some(Duration::from_secs(5))).unwrap();
+                while sent < size {
+                    match tcp.write(&chunk) {
+                        Ok(0) | Err(_) => break,
+                        Ok(n) => sent += n as u64,
+                    }
+                }
+                sent
+            })
+        })
+        .collect();
+    for attacker in attackers {
+        let sent = attacker.join().expect("attacker");
+        println!(
+            "a 60 MB message: {} MB written before the server closed",
+            sent >> 20
+        );
+        assert!(sent < 60 << 20, "the server read the whole message");
+    }
+    t.assert_memory("four 60 MB WebSocket messages");
+    assert_eq!(t.record(&id), before, "the game changed");
+}
+
+#[test]
+fn floods_of_games_and_wrong_tokens_get_429() {
+    let t = Target::start(&[]);
+    let mut answers = [0usize; 600];
+    let mut retry_after = None;
+    for _ in 0..3000 {
+        let answer = t.create(json!({"variant": "chess", "opponent": "friend", "public": true}));
+        answers[usize::from(answer.0)] += 1;
+        if answer.0 == 429 {
+            assert_error(&answer, 429, "a game too many");
+            retry_after = answer.1.get("retry-after").cloned();
+        }
+    }
+    println!(
+        "3000 games: {} created, {} refused",
+        answers[201], answers[429]
+    );
+    assert_eq!(answers[201], 20, "the default allowance is 20 a minute");
+    assert_eq!(answers[429], 2980);
+    let wait: u64 = retry_after
+        .expect("Retry-After")
+        .to_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!((1..=60).contains(&wait), "Retry-After {wait}");
+    assert_eq!(t.get("/api/games").as_array().map(Vec::len), Some(20));
+    // Engine games have a stricter allowance of their own.
+    let engine = |_| {
+        t.create(json!({"variant": "chess", "opponent": {"engine": {"level": 1}}}))
+            .0
+    };
+    let statuses: Vec<u16> = (0..10).map(engine).collect();
+    assert_eq!(
+        statuses.iter().filter(|&&s| s == 201).count(),
+        6,
+        "{statuses:?}"
+    );
+    assert_eq!(
+        statuses.iter().filter(|&&s| s == 429).count(),
+        4,
+        "{statuses:?}"
+    );
+    t.assert_memory("3000 game creations");
+
+    let id = t.get("/api/games")[0]["id"].as_str().unwrap().to_string();
+    let before = t.record(&id);
+    let mut counts = [0usize; 600];
+    for n in 0..3000 {
+        let answer = t.send(
+            t.http
+                .post(t.url(&format!("/api/board/game/{id}/resign")))
+                .bearer_auth(format!("wrong-token-{n}")),
+        );
+        counts[usize::from(answer.0)] += 1;
+        if answer.0 == 429 {
+            assert_error(&answer, 429, "a wrong token too many");
+            assert!(answer.1.contains_key("retry-after"));
+        }
+    }
+    println!(
+        "3000 wrong tokens: {} answered 401, {} 429",
+        counts[401], counts[429]
+    );
+    assert!(
+        counts[401] <= 40,
+        "{} wrong tokens were looked up",
+        counts[401]
+    );
+    assert_eq!(counts[401] + counts[429], 3000);
+    assert_eq!(t.record(&id), before, "the game changed");
+    t.assert_memory("3000 wrong tokens");
+}
+
+#[test]
+fn cross_site_requests_are_refused() {
+    let t = Target::start(&[]);
+    let id = friend_game(&t);
+    let before = t.record(&id);
+    let spec = json!({"variant": "chess", "opponent": "friend"});
+    for (name, value) in [
+        ("origin", "http://evil.example"),
+        ("origin", "null"),
+        ("sec-fetch-site", "cross-site"),
+    ] {
+        let answer = t.send(
+            t.http
+                .post(t.url("/api/games"))
+                .header(name, value)
+                .header("content-type", "text/plain")
+                .body(spec.to_string()),
+        );
+        assert_error(&answer, 403, &format!("a POST with {name}: {value}"));
+        let answer = t.send(
+            t.http
+                .post(t.url(&format!("/api/board/game/{id}/abort")))
+                .header(name, value),
+        );
+        assert_error(&answer, 403, &format!("an action with {name}: {value}"));
+    }
+    let (status, _) = raw(
+        t.addr(),
+        upgrade_request(
+            t.addr(),
+            &format!("/api/ws/game/{id}"),
+            "Origin: http://evil.example\r\n",
+        )
+        .as_bytes(),
+    );
+    assert!(status.contains(" 403 "), "a cross-site WebSocket: {status}");
+    assert_eq!(t.record(&id), before, "the game changed");
+    // The page's own requests, and bots without Origin, pass.
+    let same = t.send(
+        t.http
+            .post(t.url("/api/games"))
+            .header("origin", t.base.clone())
+            .header("sec-fetch-site", "same-origin")
+            .json(&spec),
+    );
+    assert_eq!(same.0, 201, "{}", same.3);
+    let (status, _) = raw(
+        t.addr(),
+        upgrade_request(
+            t.addr(),
+            &format!("/api/ws/game/{id}"),
+            &format!("Origin: {}\r\n", t.base),
+        )
+        .as_bytes(),
+    );
+    assert!(
+        status.contains(" 101 "),
+        "a same-origin WebSocket: {status}"
+    );
+}
+
+#[test]
+fn every_error_is_json_and_short_and_every_answer_has_the_security_headers() {
+    let t = Target::start(&[]);
+    let id = friend_game(&t);
+    let before = t.record(&id);
+    let huge = "x".repeat(100_000);
+    let answers = [
+        (
+            t.send(t.http.put(t.url("/api/games"))),
+            405,
+            "PUT /api/games",
+        ),
+        (
+            t.send(t.http.get(t.url(&format!("/api/games/{id}/join")))),
+            405,
+            "GET of a POST route",
+        ),
+        (
+            t.send(t.http.post(t.url("/api/games")).body(" ".repeat(100_000))),
+            413,
+            "a 100 KB body",
+        ),
+        (
+            t.send(
+                t.http
+                    .get(t.url(&format!("/api/games?x={}", &huge[..8000]))),
+            ),
+            414,
+            "an 8 KB target",
+        ),
+        (
+            t.create(json!({"variant": &huge[..10_000], "opponent": "friend"})),
+            400,
+            "a 10 KB variant name",
+        ),
+        (
+            t.create(json!({"variant": "chess", "opponent": "friend", "color": &huge[..10_000]})),
+            400,
+            "a 10 KB colour",
+        ),
+        (
+            t.create(json!({"variant": "chess", "opponent": &huge[..10_000]})),
+            400,
+            "a 10 KB opponent",
+        ),
+        (
+            t.send(t.http.get(t.url(&format!("/api/games/{}", &huge[..3000])))),
+            404,
+            "a 3 KB game id",
+        ),
+        (
+            t.send(t.http.get(t.url("/no-such-file.js"))),
+            404,
+            "a missing file",
+        ),
+    ];
+    for (answer, status, what) in &answers {
+        assert_error(answer, *status, what);
+        assert!(!answer.3.contains(&huge[..200]), "{what} echoed its input");
+        let headers = &answer.1;
+        for name in [
+            "content-security-policy",
+            "x-content-type-options",
+            "x-frame-options",
+            "referrer-policy",
+        ] {
+            assert!(headers.contains_key(name), "{what}: no {name}");
+        }
+    }
+    let page = t.http.get(t.url("/")).send().expect("the page");
+    let csp = page.headers()["content-security-policy"].to_str().unwrap();
+    assert!(csp.contains("default-src 'self'") && csp.contains("frame-ancestors 'none'"));
+    assert_eq!(page.headers()["x-content-type-options"], "nosniff");
+    assert_eq!(page.headers()["x-frame-options"], "DENY");
+    assert_eq!(t.record(&id), before, "the game changed");
+    t.assert_memory("the bad requests");
+}
+
+#[test]
+fn waiting_games_expire_and_limits_answer_503() {
+    let t = Target::start(&[
+        "--waiting-expiry",
+        "1",
+        "--engine-queue",
+        "0",
+        "--max-watchers-per-game",
+        "2",
+    ]);
+    let id = friend_game(&t);
+    // Spectators up to the cap; the seat still gets in.
+    let watch = |token: Option<&str>| {
+        let mut request = t.http.get(t.url(&format!("/api/board/game/stream/{id}")));
+        if let Some(token) = token {
+            request = request.bearer_auth(token);
+        }
+        request.send().expect("stream")
+    };
+    let watchers: Vec<_> = (0..2).map(|_| watch(None)).collect();
+    assert!(watchers.iter().all(|w| w.status() == 200));
+    let third = watch(None);
+    assert_eq!(third.status(), 503);
+    let body: Value = serde_json::from_str(&third.text().unwrap()).expect("JSON");
+    assert!(body["error"].is_string());
+    drop(watchers);
+
+    let answer = t.create(json!({"variant": "chess", "opponent": {"engine": {"level": 1}}}));
+    assert_error(&answer, 503, "an engine game with the queue full");
+
+    let listed = |status: &str| {
+        t.get(&format!("/api/games?status={status}"))
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|g| g["id"] == id.as_str())
+    };
+    assert!(listed("live"));
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while listed("live") {
+        assert!(Instant::now() < deadline, "the waiting game never expired");
+        thread::sleep(Duration::from_millis(200));
+    }
+    let full = t.get(&format!("/api/games/{id}"));
+    assert_eq!(
+        (full["status"].as_str(), full["reason"].as_str()),
+        (Some("finished"), Some("abort"))
+    );
+    assert!(listed("finished"));
+}
+
+#[test]
+fn friend_games_are_private_unless_asked() {
+    let t = Target::start(&[]);
+    let private = t.create(json!({"variant": "chess", "opponent": "friend"}));
+    assert_eq!(private.0, 201);
+    let public = friend_game(&t);
+    let live = t.get("/api/games");
+    let ids: Vec<&str> = live
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|g| g["id"].as_str())
+        .collect();
+    assert_eq!(ids, vec![public.as_str()]);
+    // The private game is still there for whoever has its link.
+    let id = private.2["id"].as_str().unwrap();
+    assert_eq!(t.get(&format!("/api/games/{id}"))["status"], "waiting");
+}
