@@ -70,6 +70,8 @@ pub struct Hub {
     loading: tokio::sync::Mutex<()>,
     /// How long a game with nothing pending and nobody watching keeps its actor.
     pub(crate) idle: Duration,
+    /// Signs the records the server gives out.
+    pub(crate) record_key: ed25519_dalek::SigningKey,
 }
 
 /// A new game's rows and its state after them.
@@ -80,7 +82,13 @@ pub(crate) struct Prepared {
 }
 
 impl Hub {
-    pub fn new(registry: Registry, store: Arc<Store>, writer: Writer, engines: EnginePool) -> Hub {
+    pub fn new(
+        registry: Registry,
+        store: Arc<Store>,
+        writer: Writer,
+        engines: EnginePool,
+        record_key: ed25519_dalek::SigningKey,
+    ) -> Hub {
         Hub {
             registry,
             store,
@@ -89,7 +97,13 @@ impl Hub {
             actors: Mutex::new(HashMap::new()),
             loading: tokio::sync::Mutex::new(()),
             idle: Duration::from_secs(60),
+            record_key,
         }
+    }
+
+    /// The key that checks the server's signed records.
+    pub fn public_key(&self) -> ed25519_dalek::VerifyingKey {
+        self.record_key.verifying_key()
     }
 
     pub fn registry(&self) -> &Registry {
@@ -270,7 +284,7 @@ impl Hub {
     }
 
     pub async fn record(self: &Arc<Self>, id: &str) -> Result<String, ApiError> {
-        self.ask(id, |reply| Msg::Record { reply }).await
+        self.ask(id, |reply| Msg::Record { reply }).await?
     }
 
     pub async fn pgn(self: &Arc<Self>, id: &str) -> Result<String, ApiError> {

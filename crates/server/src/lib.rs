@@ -15,12 +15,13 @@ pub mod loadtest;
 mod pgn;
 pub mod play;
 pub mod secret;
+pub mod signing;
 pub mod state;
 pub mod store;
 pub mod verify;
 
 use std::net::SocketAddr;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use axum::serve::ListenerExt as _;
@@ -40,6 +41,8 @@ pub enum ServeError {
     Io(#[from] std::io::Error),
     #[error("recovering unfinished games: {0}")]
     Recover(ApiError),
+    #[error("the signing key: {0}")]
+    Key(#[from] signing::KeyError),
 }
 
 /// A server running on the current tokio runtime.
@@ -48,10 +51,13 @@ pub struct Server {
     pub hub: Arc<Hub>,
     /// Unfinished games found in the database and restarted.
     pub recovered: usize,
+    /// Where the key that signs records is kept (`DB.key`).
+    pub key_file: PathBuf,
 }
 
-/// Opens (or creates) the database, restarts the unfinished games and
-/// serves the API and the page on `listener`, for the variants of `registry`.
+/// Opens (or creates) the database and its signing key, restarts the
+/// unfinished games and serves the API and the page on `listener`, for the
+/// variants of `registry`.
 pub async fn start(
     db: &Path,
     listener: TcpListener,
@@ -61,7 +67,15 @@ pub async fn start(
     let (store, writer) = tokio::task::spawn_blocking(move || Store::open(&path))
         .await
         .map_err(|e| ServeError::Io(std::io::Error::other(e)))??;
-    let hub = Arc::new(Hub::new(registry, store, writer, EnginePool::per_core()));
+    let key_file = signing::key_file(db);
+    let record_key = signing::load_or_create(&key_file)?;
+    let hub = Arc::new(Hub::new(
+        registry,
+        store,
+        writer,
+        EnginePool::per_core(),
+        record_key,
+    ));
     let recovered = hub.recover().await.map_err(ServeError::Recover)?;
     let addr = listener.local_addr()?;
     let app = api::router(hub.clone());
@@ -81,6 +95,7 @@ pub async fn start(
         addr,
         hub,
         recovered,
+        key_file,
     })
 }
 

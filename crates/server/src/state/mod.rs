@@ -347,9 +347,21 @@ impl GameState {
     }
 
     fn finished(&self, winner: Option<Color>, reason: Reason, now: Instant) -> EventBody {
+        self.finished_by(None, winner, reason, now)
+    }
+
+    /// The end of the game; `by` is the side whose action ended it.
+    fn finished_by(
+        &self,
+        by: Option<Color>,
+        winner: Option<Color>,
+        reason: Reason,
+        now: Instant,
+    ) -> EventBody {
         EventBody::Finished {
             result: Outcome { winner, reason }.result().to_string(),
             reason,
+            by: by.map(Side::from),
             clocks: self.clocks_now(now, [false; 2]),
         }
     }
@@ -505,6 +517,7 @@ impl GameState {
                 result,
                 reason,
                 clocks,
+                ..
             } => {
                 self.status = Status::Finished;
                 self.result = Some(result.clone());
