@@ -10,7 +10,7 @@ use parity_server::verify::{verify, Record};
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else { return };
     let registry = Registry::builtin();
-    if let Ok(verified) = verify(&registry, text) {
+    if let Ok(verified) = verify(&registry, text, None) {
         let record: Record = serde_json::from_str(text).expect("a verified record reads");
         assert!(verified.played + verified.commitments <= record.events.len());
         assert_eq!(verified.id, record.id);

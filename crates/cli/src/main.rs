@@ -84,8 +84,15 @@ enum Command {
         rate: f64,
     },
     /// Check a game record from the server (GET /api/games/ID/record) without
-    /// the server: commitments against moves and nonces, legality, the result.
-    Verify { file: PathBuf },
+    /// the server: its signature, commitments against moves and nonces,
+    /// legality, the order of events, clocks, the result.
+    Verify {
+        file: PathBuf,
+        /// The server's public key (hex, as `parity serve` prints it and
+        /// GET /api/key gives it); a signed record must be signed by it.
+        #[arg(long)]
+        key: Option<String>,
+    },
     /// List the variants and their pieces, or check a variant file.
     Variants {
         #[command(subcommand)]
@@ -195,12 +202,15 @@ fn run(cli: Cli) -> Result<(), Failure> {
                 .map_err(|e| format!("loadtest: {e}"))?;
             writeln!(out, "{report}")?;
         }
-        Command::Verify { file } => {
+        Command::Verify { file, key } => {
+            let key = key
+                .map(|k| parity_server::signing::parse_key(&k).map_err(|e| format!("--key: {e}")))
+                .transpose()?;
             let text =
                 std::fs::read_to_string(&file).map_err(|e| format!("{}: {e}", file.display()))?;
-            let verified = parity_server::verify::verify(&registry, &text)
+            let verified = parity_server::verify::verify(&registry, &text, key.as_ref())
                 .map_err(|e| format!("{}: the record does not verify: {e}", file.display()))?;
-            writeln!(out, "ok: {verified}")?;
+            writeln!(out, "ok ({}): {verified}", verified.signed)?;
         }
         Command::Study(args) => study_cmd::run(&mut out, &registry, args)?,
         Command::Solve(args) => solve_cmd::solve(&mut out, &registry, args)?,

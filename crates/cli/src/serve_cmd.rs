@@ -121,6 +121,12 @@ pub fn run(registry: Registry, args: &ServeArgs) -> Result<(), String> {
             args.db.display(),
             server.recovered
         );
+        let _ = writeln!(
+            out,
+            "Records are signed with the Ed25519 key {} (kept in {}; `parity verify --key KEY`)",
+            parity_server::signing::key_text(&server.hub.public_key()),
+            server.key_file.display()
+        );
         let _ = out.flush();
     })
     .map_err(|e| format!("serve: {e}"))

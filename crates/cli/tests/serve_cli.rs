@@ -1,6 +1,7 @@
 //! `parity serve` as a process: killed with SIGKILL in the middle of games
 //! and restarted on the same database, it has every acknowledged event and
-//! the games go on to their end; `parity verify` accepts their records and
+//! the games go on to their end; `parity verify` accepts their records,
+//! signed with the key the server printed (the same after the restart), and
 //! rejects tampered ones.
 
 mod common;
@@ -16,17 +17,24 @@ use sha2::{Digest, Sha256};
 struct Served {
     child: Child,
     base: String,
+    /// The public key the server printed, which signs its records.
+    key: String,
     http: reqwest::blocking::Client,
 }
 
 impl Served {
     fn start(db: &Path) -> Served {
-        let (child, base) = common::serve(db, &[]);
+        let (child, base, key) = common::serve_with_key(db, &[]);
         let http = reqwest::blocking::Client::builder()
             .timeout(Duration::from_secs(60))
             .build()
             .expect("client");
-        Served { child, base, http }
+        Served {
+            child,
+            base,
+            key,
+            http,
+        }
     }
 
     /// SIGKILL: no chance to flush or close anything.
@@ -130,12 +138,14 @@ fn reveal(s: &Served, id: &str, token: &str, mv: &str, nonce: &str) -> u64 {
     s.act(id, token, "reveal", json!({"move": mv, "nonce": nonce}))
 }
 
-fn verify(file: &Path) -> (bool, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_parity"))
-        .arg("verify")
-        .arg(file)
-        .output()
-        .expect("parity verify runs");
+/// `parity verify FILE [--key KEY]`: whether it passed, and what it said.
+fn verify(file: &Path, key: Option<&str>) -> (bool, String) {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_parity"));
+    command.arg("verify").arg(file);
+    if let Some(key) = key {
+        command.args(["--key", key]);
+    }
+    let out = command.output().expect("parity verify runs");
     let text =
         String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
     (out.status.success(), text)
@@ -167,12 +177,14 @@ fn a_killed_server_keeps_every_acknowledged_event_and_the_games_go_on() {
     let black_ms = chess_before.last().unwrap()["clocks"]["black_ms"]
         .as_i64()
         .unwrap();
+    let first_key = server.key.clone();
     server.kill();
     // Down for a while: the clocks must not be charged for it.
     let down = Duration::from_secs(4);
     std::thread::sleep(down);
 
     let server = Served::start(&db);
+    assert_eq!(server.key, first_key, "the key is kept beside the database");
     assert_eq!(
         server.events(&chess),
         chess_before,
@@ -218,9 +230,12 @@ fn a_killed_server_keeps_every_acknowledged_event_and_the_games_go_on() {
         let text = serde_json::to_string(&server.get(&format!("/api/games/{id}/record"))).unwrap();
         let file = dir.path().join(format!("{id}.json"));
         std::fs::write(&file, &text).unwrap();
-        let (ok, out) = verify(&file);
+        let (ok, out) = verify(&file, Some(&first_key));
         assert!(ok, "{out}");
-        assert!(out.starts_with("ok: game"), "{out}");
+        assert!(
+            out.starts_with("ok (signed by the given key): game"),
+            "{out}"
+        );
     }
     let record = server.get(&format!("/api/games/{sim}/record"));
     let turn = record["events"]
@@ -237,7 +252,7 @@ fn a_killed_server_keeps_every_acknowledged_event_and_the_games_go_on() {
         tampered["events"][turn]["white"][field] = value;
         let file = dir.path().join("tampered.json");
         std::fs::write(&file, tampered.to_string()).unwrap();
-        let (ok, out) = verify(&file);
+        let (ok, out) = verify(&file, Some(&first_key));
         assert!(!ok, "{what} verified: {out}");
         assert!(
             out.contains("does not verify") && out.contains("commitment"),
@@ -249,8 +264,79 @@ fn a_killed_server_keeps_every_acknowledged_event_and_the_games_go_on() {
     tampered["events"][last]["result"] = json!("1-0");
     let file = dir.path().join("tampered-result.json");
     std::fs::write(&file, tampered.to_string()).unwrap();
-    let (ok, out) = verify(&file);
+    let (ok, out) = verify(&file, Some(&first_key));
     assert!(!ok && out.contains("the rules say 0-1"), "{out}");
+}
+
+#[test]
+fn verify_checks_the_signature_with_the_key_the_server_prints() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let db = dir.path().join("games.sqlite");
+    let server = Served::start(&db);
+    assert_eq!(server.get("/api/key")["key"], server.key.as_str());
+    let key_file = dir.path().join("games.sqlite.key");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt as _;
+        let mode = std::fs::metadata(&key_file)
+            .expect("the key file")
+            .permissions()
+            .mode();
+        assert_eq!(mode & 0o777, 0o600, "{mode:o}");
+    }
+
+    let (id, white, black) = server.friend_game("parity");
+    let nonces = commit_both(&server, &id, [&white, &black], 1, ["e2e4", "d7d5"]);
+    reveal(&server, &id, &white, "e2e4", &nonces[0]);
+    reveal(&server, &id, &black, "d7d5", &nonces[1]);
+    server.act(&id, &black, "resign", Value::Null);
+    let record = server.get(&format!("/api/games/{id}/record"));
+    let write = |name: &str, value: &Value| {
+        let file = dir.path().join(name);
+        std::fs::write(&file, value.to_string()).unwrap();
+        file
+    };
+    let file = write("record.json", &record);
+    let (ok, out) = verify(&file, Some(&server.key));
+    assert!(ok, "{out}");
+    assert!(
+        out.starts_with(&format!(
+            "ok (signed by the given key): game {id} (parity): 1 turns legal"
+        )),
+        "{out}"
+    );
+    let (ok, out) = verify(&file, None);
+    assert!(ok && out.contains("signed by the key it names"), "{out}");
+
+    // Another server's key.
+    let other = Served::start(&dir.path().join("other.sqlite"));
+    assert_ne!(other.key, server.key);
+    let (ok, out) = verify(&file, Some(&other.key));
+    assert!(!ok && out.contains("not by the given key"), "{out}");
+    let (ok, out) = verify(&file, Some("not-a-key"));
+    assert!(!ok && out.contains("--key"), "{out}");
+
+    let mut flipped = record.clone();
+    let last = flipped["events"].as_array().unwrap().len() - 1;
+    flipped["events"][last]["result"] = json!("0-1");
+    let (ok, out) = verify(&write("flipped.json", &flipped), Some(&server.key));
+    assert!(!ok, "{out}");
+    assert!(
+        out.contains("does not verify") && out.contains("black resigned, so the result is 1-0"),
+        "{out}"
+    );
+    let mut retimed = record.clone();
+    retimed["events"][1]["at"] = json!(0);
+    let (ok, out) = verify(&write("retimed.json", &retimed), Some(&server.key));
+    assert!(
+        !ok && out.contains("changed after the server signed it"),
+        "{out}"
+    );
+
+    let mut unsigned = record.clone();
+    unsigned.as_object_mut().unwrap().remove("signature");
+    let (ok, out) = verify(&write("unsigned.json", &unsigned), Some(&server.key));
+    assert!(ok && out.starts_with("ok (unsigned): game"), "{out}");
 }
 
 #[test]

@@ -17,6 +17,7 @@ use crate::event::{now_ms, Event, EventBody, Seat, Side};
 use crate::hub::{invite_url, Hub};
 use crate::pgn;
 use crate::secret;
+use crate::signing;
 use crate::state::{Action, GameState, Hidden, Setup, Status};
 use crate::store::{Change, SeatRow};
 
@@ -104,7 +105,7 @@ pub enum Msg {
         reply: oneshot::Sender<()>,
     },
     Record {
-        reply: oneshot::Sender<String>,
+        reply: oneshot::Sender<Result<String, ApiError>>,
     },
     Pgn {
         reply: oneshot::Sender<String>,
@@ -326,17 +327,19 @@ impl GameActor {
             .collect()
     }
 
-    /// The verifiable record: id, variant, start FEN and every event.
-    fn record(&self) -> String {
+    /// The verifiable record: id, variant, start FEN and every event,
+    /// signed with the server's key.
+    fn record(&self) -> Result<String, ApiError> {
         let quote = |s: &str| serde_json::to_string(s).unwrap_or_default();
         let events: Vec<&str> = self.state.lines_after(0).iter().map(|l| &**l).collect();
-        format!(
+        let unsigned = format!(
             "{{\"id\":{},\"variant\":{},\"fen\":{},\"events\":[{}]}}",
             quote(self.state.id()),
             quote(self.state.setup().variant.id()),
             quote(&self.state.play().start_fen()),
             events.join(",")
-        )
+        );
+        signing::sign_record(&self.hub.record_key, &unsigned).map_err(ApiError::Internal)
     }
 
     /// Checks and commits `color`'s action; returns the last seq and the

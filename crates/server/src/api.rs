@@ -40,6 +40,7 @@ const COOKIE_PREFIX: &str = "parity_seat_";
 pub fn router(hub: Arc<Hub>) -> Router {
     Router::new()
         .route("/api/variants", get(variants))
+        .route("/api/key", get(public_key))
         .route("/api/games", get(list_games).post(create_game))
         .route("/api/games/{id}", get(game_full))
         .route("/api/games/{id}/join", post(join))
@@ -132,6 +133,12 @@ fn with_cookie(mut response: Response, id: &str, token: Option<&str>) -> Respons
 
 async fn variants(State(hub): State<Arc<Hub>>) -> Json<Vec<VariantInfo>> {
     Json(hub.registry().iter().map(VariantInfo::new).collect())
+}
+
+/// The key that checks the server's records (`parity verify --key`).
+async fn public_key(State(hub): State<Arc<Hub>>) -> Json<serde_json::Value> {
+    let key = crate::signing::key_text(&hub.public_key());
+    Json(serde_json::json!({"key": key, "algorithm": "ed25519"}))
 }
 
 #[derive(Deserialize)]

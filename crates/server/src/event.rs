@@ -187,6 +187,11 @@ pub enum EventBody {
         result: String,
         /// A machine name; records of release 0.1 hold older words, read as the same reasons.
         reason: Reason,
+        /// The side whose action ended the game: it resigned, aborted or
+        /// accepted a draw. Absent for the other endings, and in records
+        /// of release 0.1.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        by: Option<Side>,
         clocks: Option<Clocks>,
     },
     RematchOffer {

@@ -78,6 +78,8 @@ pub struct Hub {
     downtimes: Arc<[Downtime]>,
     pub(crate) limits: Limits,
     pub(crate) quotas: Quotas,
+    /// Signs the records the server gives out.
+    pub(crate) record_key: ed25519_dalek::SigningKey,
 }
 
 /// A new game's rows and its state after them.
@@ -95,6 +97,7 @@ impl Hub {
         engines: EnginePool,
         downtimes: Arc<[Downtime]>,
         limits: Limits,
+        record_key: ed25519_dalek::SigningKey,
     ) -> Hub {
         Hub {
             registry,
@@ -104,6 +107,7 @@ impl Hub {
             actors: Mutex::new(HashMap::new()),
             loading: tokio::sync::Mutex::new(()),
             idle: Duration::from_secs(60),
+            record_key,
             quotas: Quotas::new(&limits),
             limits,
             downtimes,
@@ -117,6 +121,11 @@ impl Hub {
             now_ms: now_ms(),
             downtimes: self.downtimes.clone(),
         }
+    }
+
+    /// The key that checks the server's signed records.
+    pub fn public_key(&self) -> ed25519_dalek::VerifyingKey {
+        self.record_key.verifying_key()
     }
 
     pub fn limits(&self) -> &Limits {
@@ -341,7 +350,7 @@ impl Hub {
     }
 
     pub async fn record(self: &Arc<Self>, id: &str) -> Result<String, ApiError> {
-        self.ask(id, |reply| Msg::Record { reply }).await
+        self.ask(id, |reply| Msg::Record { reply }).await?
     }
 
     pub async fn pgn(self: &Arc<Self>, id: &str) -> Result<String, ApiError> {

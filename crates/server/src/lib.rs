@@ -18,12 +18,13 @@ pub mod loadtest;
 mod pgn;
 pub mod play;
 pub mod secret;
+pub mod signing;
 pub mod state;
 pub mod store;
 pub mod verify;
 
 use std::net::SocketAddr;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -53,6 +54,8 @@ pub enum ServeError {
     Io(#[from] std::io::Error),
     #[error("recovering unfinished games: {0}")]
     Recover(ApiError),
+    #[error("the signing key: {0}")]
+    Key(#[from] signing::KeyError),
 }
 
 /// A server running on the current tokio runtime.
@@ -61,11 +64,13 @@ pub struct Server {
     pub hub: Arc<Hub>,
     /// Unfinished games found in the database and restarted.
     pub recovered: usize,
+    /// Where the key that signs records is kept (`DB.key`).
+    pub key_file: PathBuf,
 }
 
-/// Opens (or creates) the database, restarts the unfinished games and
-/// serves the API and the page on `listener`, for the variants of
-/// `registry`, within `config`'s limits.
+/// Opens (or creates) the database and its signing key, restarts the
+/// unfinished games and serves the API and the page on `listener`, for the
+/// variants of `registry`, within `config`'s limits.
 pub async fn start(
     db: &Path,
     listener: TcpListener,
@@ -79,6 +84,8 @@ pub async fn start(
     let downtimes = note_restart(&store, &writer).await?;
     tokio::spawn(beat(writer.clone()));
     let limits = config.limits.clone();
+    let key_file = signing::key_file(db);
+    let record_key = signing::load_or_create(&key_file)?;
     let hub = Arc::new(Hub::new(
         registry,
         store,
@@ -86,6 +93,7 @@ pub async fn start(
         EnginePool::per_core(),
         downtimes,
         limits.clone(),
+        record_key,
     ));
     // Games that waited too long for their friend are aborted, not resumed.
     hub.expire_waiting().await.map_err(ServeError::Recover)?;
@@ -107,6 +115,7 @@ pub async fn start(
         addr,
         hub,
         recovered,
+        key_file,
     })
 }
 

@@ -127,5 +127,5 @@ async fn the_engine_answers_each_turn_in_parity() {
         }
     }
     let record = s.get(&format!("/api/games/{id}/record"), None).await.text;
-    parity_server::verify::verify(&parity_rules::Registry::builtin(), &record).expect("verifies");
+    s.verify(&record).expect("verifies");
 }

@@ -68,7 +68,7 @@ async fn a_chess_game_to_checkmate() {
     assert_eq!(game.moves().len(), 4);
 
     let record = s.get(&format!("/api/games/{id}/record"), None).await.text;
-    let verified = parity_server::verify::verify(&Registry::builtin(), &record).expect("verifies");
+    let verified = s.verify(&record).expect("verifies");
     assert_eq!(verified.ending, Some(("0-1".into(), Reason::Checkmate)));
 
     // A friend game is private: listed neither live nor finished.
@@ -283,7 +283,7 @@ async fn a_parity_game_by_commit_and_reveal() {
     );
 
     let record = s.get(&format!("/api/games/{id}/record"), None).await.text;
-    let verified = parity_server::verify::verify(&Registry::builtin(), &record).expect("verifies");
+    let verified = s.verify(&record).expect("verifies");
     assert_eq!((verified.played, verified.commitments), (4, 8));
     let pgn = s.get(&format!("/api/games/{id}/pgn"), None).await.text;
     assert!(

@@ -58,7 +58,12 @@ impl GameState {
             Action::Commit(commitment) => self.decide_commit(color, commitment, now),
             Action::Reveal { mv, nonce } => self.decide_reveal(color, mv, nonce, now),
             Action::ClaimVictory => self.decide_claim_victory(color, now),
-            Action::Resign => events(vec![self.finished(Some(other), Reason::Resignation, now)]),
+            Action::Resign => events(vec![self.finished_by(
+                Some(color),
+                Some(other),
+                Reason::Resignation,
+                now,
+            )]),
             Action::Abort => {
                 let moved = if self.play.is_simultaneous() { 1 } else { 2 };
                 if self.play.played() >= moved {
@@ -66,10 +71,20 @@ impl GameState {
                         "both sides have moved: resign instead of aborting".into(),
                     ));
                 }
-                events(vec![self.finished(None, Reason::Abort, now)])
+                events(vec![self.finished_by(
+                    Some(color),
+                    None,
+                    Reason::Abort,
+                    now,
+                )])
             }
             Action::DrawYes => match self.draw_offer {
-                Some(c) if c == other => events(vec![self.finished(None, Reason::Agreement, now)]),
+                Some(c) if c == other => events(vec![self.finished_by(
+                    Some(color),
+                    None,
+                    Reason::Agreement,
+                    now,
+                )]),
                 Some(_) => Err(Refusal::NotNow("you already offered a draw".into())),
                 None => events(vec![EventBody::DrawOffer {
                     color: color.into(),
@@ -120,6 +135,7 @@ impl GameState {
             events.push(EventBody::Finished {
                 result: end.result().to_string(),
                 reason: end.reason,
+                by: None,
                 clocks: self.clocks_after_move(now, color, [false; 2]),
             });
         }

@@ -367,9 +367,21 @@ impl GameState {
     }
 
     fn finished(&self, winner: Option<Color>, reason: Reason, now: Instant) -> EventBody {
+        self.finished_by(None, winner, reason, now)
+    }
+
+    /// The end of the game; `by` is the side whose action ended it.
+    fn finished_by(
+        &self,
+        by: Option<Color>,
+        winner: Option<Color>,
+        reason: Reason,
+        now: Instant,
+    ) -> EventBody {
         EventBody::Finished {
             result: Outcome { winner, reason }.result().to_string(),
             reason,
+            by: by.map(Side::from),
             clocks: self.clocks_now(now, [false; 2]),
         }
     }
@@ -529,6 +541,7 @@ impl GameState {
                 result,
                 reason,
                 clocks,
+                ..
             } => {
                 self.status = Status::Finished;
                 self.result = Some(result.clone());

@@ -20,6 +20,8 @@ pub const PATIENCE: Duration = Duration::from_secs(60);
 pub struct TestServer {
     pub base: String,
     pub http: reqwest::Client,
+    /// The server's public key: its records are signed with it.
+    pub key: ed25519_dalek::VerifyingKey,
     _dir: tempfile::TempDir,
 }
 
@@ -35,12 +37,16 @@ pub async fn start_on(dir: tempfile::TempDir, db: &std::path::Path) -> (TestServ
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
         .await
         .expect("bind");
-    let server = parity_server::start(db, listener, Registry::builtin(), Default::default())
+    // Tests play both seats from one address, faster than people do.
+    let mut config = parity_server::limits::Config::default();
+    config.limits.actions_per_second = std::num::NonZeroU32::new(1000).unwrap();
+    let server = parity_server::start(db, listener, Registry::builtin(), config)
         .await
         .expect("server starts");
     let test = TestServer {
         base: format!("http://{}", server.addr),
         http: reqwest::Client::new(),
+        key: server.hub.public_key(),
         _dir: dir,
     };
     (test, server.recovered)
@@ -70,6 +76,14 @@ pub struct Answer {
 impl TestServer {
     pub fn url(&self, path: &str) -> String {
         format!("{}{path}", self.base)
+    }
+
+    /// `parity verify` of a record text, with this server's key.
+    pub fn verify(
+        &self,
+        record: &str,
+    ) -> Result<parity_server::verify::Verified, parity_server::verify::VerifyError> {
+        parity_server::verify::verify(&Registry::builtin(), record, Some(&self.key))
     }
 
     pub async fn send(&self, request: reqwest::RequestBuilder) -> Answer {
@@ -347,7 +361,8 @@ impl Socket {
 
 /// A message with what every viewer may see anyway taken out: the lists
 /// of legal moves (they hold every move), and random hex (commitments,
-/// nonces) and the game id, which could spell a move's letters by chance.
+/// nonces, a record's key and signature) and the game id, which could
+/// spell a move's letters by chance.
 pub fn scrub(text: &str, id: &str) -> String {
     fn walk(v: &mut Value) {
         match v {
@@ -358,7 +373,7 @@ pub fn scrub(text: &str, id: &str) -> String {
             Value::Array(items) => items.iter_mut().for_each(walk),
             Value::String(s) => {
                 let hex = s.bytes().all(|b| b.is_ascii_hexdigit());
-                if hex && (s.len() == 32 || s.len() == 64) {
+                if hex && [32, 64, 128].contains(&s.len()) {
                     s.clear();
                 }
             }
