@@ -401,3 +401,4 @@ pub fn legal(full: &Value, side: &str) -> Vec<String> {
         .map(|l| l.iter().map(|m| m.as_str().unwrap().to_string()).collect())
         .unwrap_or_default()
 }
+pub mod browser;

@@ -1,0 +1,339 @@
+//! Headless Chromium over WebDriver (chromedriver) against a server on a
+//! fresh database: the harness every browser test shares.
+//!
+//! Needs Debian's `chromium` and `chromium-driver` (`scripts/test` installs
+//! them); without them a browser test fails, it never skips.
+
+use fantoccini::{elements::Element, key::Key, Client, ClientBuilder, Locator};
+use hyper_util::client::legacy::connect::HttpConnector;
+use parity_rules::Registry;
+use serde_json::{json, Value};
+use std::net::{TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+pub const CHROMIUM: &str = "/usr/bin/chromium";
+pub const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
+/// Generous: an engine reply or a page update on a loaded two-core machine.
+pub const WAIT: Duration = Duration::from_secs(120);
+pub const POLL: Duration = Duration::from_millis(150);
+
+/// A child process killed when the test ends, however it ends.
+pub struct Reaped(pub Child);
+
+impl Drop for Reaped {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+pub fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+pub fn wait_for_port(port: u16, what: &str, child: &mut Child) {
+    let start = Instant::now();
+    while TcpStream::connect(("127.0.0.1", port)).is_err() {
+        if let Some(status) = child.try_wait().unwrap() {
+            panic!("{what} exited before listening: {status}");
+        }
+        assert!(
+            start.elapsed() < WAIT,
+            "{what} did not listen on port {port}"
+        );
+        std::thread::sleep(POLL);
+    }
+}
+
+pub fn screenshot_dir() -> PathBuf {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/screenshots");
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// The server on a fresh database and port, in this test's runtime.
+pub async fn start_server(dir: &Path) -> String {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let server = parity_server::start(
+        &dir.join("games.sqlite"),
+        listener,
+        Registry::builtin(),
+        Default::default(),
+    )
+    .await
+    .expect("the server starts");
+    format!("http://{}", server.addr)
+}
+
+pub fn start_chromedriver() -> (Reaped, String) {
+    for path in [CHROMIUM, CHROMEDRIVER] {
+        assert!(
+            Path::new(path).exists(),
+            "{path} is missing: install Debian's packages `chromium` and `chromium-driver` \
+             (scripts/test does) to run the browser test"
+        );
+    }
+    let port = free_port();
+    let mut child = Command::new(CHROMEDRIVER)
+        .arg(format!("--port={port}"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("chromedriver starts");
+    wait_for_port(port, "chromedriver", &mut child);
+    (Reaped(child), format!("http://127.0.0.1:{port}"))
+}
+
+/// One browser (its own profile, so its own cookies: one player) on the page.
+pub struct Page {
+    pub client: Client,
+    pub base: String,
+}
+
+impl Page {
+    pub async fn open(driver: &str, base: &str, profile: &Path, size: (u32, u32)) -> Page {
+        // Flags without which Chromium's background connections fail on a
+        // closed network.
+        let args = [
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--disable-dev-shm-usage",
+        ]
+        .iter()
+        .map(|a| a.to_string())
+        .chain([
+            format!("--user-data-dir={}", profile.display()),
+            format!("--window-size={},{}", size.0, size.1),
+        ])
+        .collect::<Vec<_>>();
+        let caps = json!({
+            "browserName": "chrome",
+            "goog:chromeOptions": { "binary": CHROMIUM, "args": args },
+        });
+        let client = ClientBuilder::new(HttpConnector::new())
+            .capabilities(caps.as_object().unwrap().clone())
+            .connect(driver)
+            .await
+            .expect("chromedriver opens a browser session");
+        Page {
+            client,
+            base: base.to_string(),
+        }
+    }
+
+    pub async fn goto(&self, path: &str) {
+        let url = if path.starts_with("http") {
+            path.to_string()
+        } else {
+            format!("{}{path}", self.base)
+        };
+        self.client.goto(&url).await.expect("page loads");
+    }
+
+    pub async fn find(&self, css: &str) -> Element {
+        match self
+            .client
+            .wait()
+            .at_most(WAIT)
+            .every(POLL)
+            .for_element(Locator::Css(css))
+            .await
+        {
+            Ok(element) => element,
+            Err(e) => panic!("no `{css}` on the page: {e}\n{}", self.describe().await),
+        }
+    }
+
+    /// Clicks `css`, finding it again if the page redrew it between the
+    /// find and the click (the board is redrawn on every update).
+    pub async fn click(&self, css: &str) {
+        self.wait_for(&format!("a click on `{css}`"), async || {
+            let element = self.client.find(Locator::Css(css)).await.ok()?;
+            element.click().await.ok()
+        })
+        .await
+    }
+
+    /// Polls `probe` until it finds something; fails after `WAIT`.
+    pub async fn wait_for<T>(&self, what: &str, mut probe: impl AsyncFnMut() -> Option<T>) -> T {
+        let start = Instant::now();
+        loop {
+            if let Some(found) = probe().await {
+                return found;
+            }
+            if start.elapsed() > WAIT {
+                panic!("timed out waiting for {what}\n{}", self.describe().await);
+            }
+            tokio::time::sleep(POLL).await;
+        }
+    }
+
+    /// Waits until the text of `css` contains `needle`; returns the text.
+    pub async fn wait_text(&self, css: &str, needle: &str) -> String {
+        self.wait_for(&format!("`{css}` to say `{needle}`"), async || {
+            let text = self
+                .client
+                .find(Locator::Css(css))
+                .await
+                .ok()?
+                .text()
+                .await
+                .ok()?;
+            text.contains(needle).then_some(text)
+        })
+        .await
+    }
+
+    /// Waits until `css` matches exactly `n` elements.
+    pub async fn wait_count(&self, css: &str, n: usize) {
+        self.wait_for(&format!("{n} of `{css}`"), async || {
+            let found = self.client.find_all(Locator::Css(css)).await.ok()?;
+            (found.len() == n).then_some(())
+        })
+        .await
+    }
+
+    /// Waits until `css` is on the page but hidden.
+    pub async fn wait_hidden(&self, css: &str) {
+        self.wait_for(&format!("`{css}` to hide"), async || {
+            let shown = self
+                .client
+                .find(Locator::Css(css))
+                .await
+                .ok()?
+                .is_displayed()
+                .await
+                .ok()?;
+            (!shown).then_some(())
+        })
+        .await
+    }
+
+    /// Waits until the page has left the game `id` for another.
+    pub async fn wait_url_change(&self, id: &str) {
+        self.wait_for(&format!("the page to leave game {id}"), async || {
+            (self.game_id().await != id).then_some(())
+        })
+        .await
+    }
+
+    /// The page's status and error lines, for failure messages.
+    pub async fn describe(&self) -> String {
+        let mut out = String::new();
+        for css in [".status", ".error", ".notes", ".meta"] {
+            if let Ok(element) = self.client.find(Locator::Css(css)).await {
+                out += &format!("{css}: {:?}\n", element.text().await.unwrap_or_default());
+            }
+        }
+        out
+    }
+
+    /// Picks a piece and its target by clicking the two squares.
+    pub async fn play(&self, from: &str, to: &str) {
+        self.click(&format!("[data-square='{from}']")).await;
+        self.find(&format!(".sq.selected[data-square='{from}']"))
+            .await;
+        self.click(&format!("[data-square='{to}']")).await;
+    }
+
+    /// Types a move into the move box and presses Enter.
+    pub async fn type_move(&self, text: &str) {
+        let input = self.find(".entry input").await;
+        input
+            .send_keys(&format!("{text}{}", char::from(Key::Enter)))
+            .await
+            .unwrap();
+    }
+
+    /// The game's state as this browser's seat sees it (`gameFull`).
+    pub async fn game_full(&self, id: &str) -> Value {
+        let script = "const done = arguments[arguments.length - 1];
+            fetch('/api/games/' + arguments[0]).then(r => r.json()).then(done, e => done(String(e)));";
+        self.client
+            .execute_async(script, vec![json!(id)])
+            .await
+            .expect("fetch runs")
+    }
+
+    pub async fn game_id(&self) -> String {
+        let url = self.client.current_url().await.unwrap();
+        url.path().trim_start_matches("/game/").to_string()
+    }
+
+    /// Whether the page asks before it is left (it cancels `beforeunload`).
+    pub async fn warns_before_unload(&self) -> bool {
+        let script = "const e = new Event('beforeunload', {cancelable: true});
+            window.dispatchEvent(e); return e.defaultPrevented;";
+        let answer = self.client.execute(script, vec![]).await.expect("script runs");
+        answer.as_bool().expect("a boolean")
+    }
+
+    pub async fn local_storage_keys(&self) -> Vec<String> {
+        let keys = self
+            .client
+            .execute("return Object.keys(localStorage);", vec![])
+            .await
+            .expect("script runs");
+        serde_json::from_value(keys).expect("a list of keys")
+    }
+
+    /// Closes this tab, going on in a new blank one of the same browser.
+    pub async fn close_tab(&self) {
+        let tab = self.client.new_window(true).await.expect("a new tab");
+        self.client.close_window().await.expect("the tab closes");
+        self.client
+            .switch_to_window(tab.handle)
+            .await
+            .expect("to the new tab");
+    }
+
+    pub async fn screenshot(&self, name: &str) {
+        let png = self.client.screenshot().await.expect("screenshot");
+        std::fs::write(screenshot_dir().join(name), png).unwrap();
+    }
+
+    /// Fills the lobby's form and creates a game; returns its id.
+    /// `timing` is `live` (the form's 10+5 clock) or `days` (correspondence).
+    pub async fn create_game(
+        &self,
+        variant: &str,
+        timing: &str,
+        opponent: &str,
+        color: &str,
+    ) -> String {
+        self.goto("/").await;
+        self.find(&format!("select[name='variant'] option[value='{variant}']"))
+            .await;
+        self.find("select[name='variant']")
+            .await
+            .select_by_value(variant)
+            .await
+            .unwrap();
+        self.click(&format!("input[name='timing'][value='{timing}']"))
+            .await;
+        self.click(&format!("input[name='opponent'][value='{opponent}']"))
+            .await;
+        if opponent == "engine" {
+            let level = self.find("input[name='level']").await;
+            level.clear().await.unwrap();
+            level.send_keys("1").await.unwrap();
+        }
+        self.click(&format!("input[name='color'][value='{color}']"))
+            .await;
+        self.click("form.create button[type='submit']").await;
+        self.find(".game").await;
+        self.game_id().await
+    }
+}
