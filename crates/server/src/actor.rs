@@ -13,7 +13,7 @@ use tokio::sync::{broadcast, mpsc, oneshot};
 
 use crate::engine_seat::Job;
 use crate::error::ApiError;
-use crate::event::{now_ms, Event, EventBody, Seat, Side};
+use crate::event::{now_ms, Event, EventBody, EventLine, Seat, Side};
 use crate::hub::{invite_url, Hub};
 use crate::pgn;
 use crate::secret;
@@ -67,7 +67,7 @@ pub struct Joined {
 #[derive(Clone, Debug)]
 pub struct Logged {
     pub seq: u64,
-    pub line: Arc<str>,
+    pub line: EventLine,
 }
 
 /// What a viewer gets: the state, the events it missed, the live feed.
@@ -331,7 +331,7 @@ impl GameActor {
     /// signed with the server's key.
     fn record(&self) -> Result<String, ApiError> {
         let quote = |s: &str| serde_json::to_string(s).unwrap_or_default();
-        let events: Vec<&str> = self.state.lines_after(0).iter().map(|l| &**l).collect();
+        let events: Vec<&str> = self.state.lines_after(0).iter().map(EventLine::as_str).collect();
         let unsigned = format!(
             "{{\"id\":{},\"variant\":{},\"fen\":{},\"events\":[{}]}}",
             quote(self.state.id()),

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::body::{Body, Bytes};
-use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::ws::{Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
 use axum::extract::{Extension, Path, Query, State};
 use axum::http::header::{AUTHORIZATION, CONTENT_TYPE, COOKIE, SET_COOKIE};
 use axum::http::{HeaderMap, HeaderValue, StatusCode};
@@ -23,7 +23,7 @@ use crate::actor::{Acted, Credentials, Logged, Presented};
 use crate::connections::ConnectionSlot;
 use crate::edge::ClientIp;
 use crate::error::ApiError;
-use crate::event::LiveClock;
+use crate::event::{EventLine, LiveClock};
 use crate::hub::{ColorChoice, Hub, NewGame, Opponent};
 use crate::secret;
 use crate::state::{Action, VariantInfo};
@@ -439,7 +439,7 @@ impl Feed {
 /// events after `since`), the feed that follows, the cookie to set and
 /// the viewer's seat.
 struct Opened {
-    first: Vec<Arc<str>>,
+    first: Vec<EventLine>,
     feed: Feed,
     cookie: Option<String>,
     seat: Option<Color>,
@@ -452,7 +452,7 @@ async fn open_feed(
     since: Option<u64>,
 ) -> Result<Opened, ApiError> {
     let watching = hub.watch(id, &credentials, since, true, true).await?;
-    let mut first: Vec<Arc<str>> = watching.full.into_iter().map(Arc::from).collect();
+    let mut first: Vec<EventLine> = watching.full.into_iter().map(EventLine::new).collect();
     first.extend(watching.catchup.into_iter().map(|l| l.line));
     let live = watching
         .live
@@ -488,24 +488,26 @@ async fn stream(
     let (lines, rx) = mpsc::channel::<Bytes>(64);
     tokio::spawn(async move {
         for line in first {
-            if lines.send(Bytes::from(format!("{line}\n"))).await.is_err() {
+            if lines.send(line.ndjson()).await.is_err() {
                 return;
             }
         }
         let mut keepalive =
             tokio::time::interval_at(tokio::time::Instant::now() + KEEPALIVE, KEEPALIVE);
         loop {
-            let out = tokio::select! {
+            let out: Vec<Bytes> = tokio::select! {
                 next = feed.next() => match next {
-                    Ok(logged) => logged.iter().map(|l| format!("{}\n", l.line)).collect(),
+                    Ok(logged) => logged.iter().map(|l| l.line.ndjson()).collect(),
                     Err(_) => return,
                 },
-                _ = keepalive.tick() => "\n".to_string(),
+                _ = keepalive.tick() => vec![Bytes::from_static(b"\n")],
                 _ = lines.closed() => return,
             };
             keepalive.reset();
-            if lines.send(Bytes::from(out)).await.is_err() {
-                return;
+            for bytes in out {
+                if lines.send(bytes).await.is_err() {
+                    return;
+                }
             }
         }
     });
@@ -641,6 +643,11 @@ async fn websocket(
         }))
 }
 
+/// A WebSocket message over the event's shared bytes.
+fn text_message(line: &EventLine) -> Message {
+    Message::Text(Utf8Bytes::try_from(line.json()).expect("an event line is UTF-8"))
+}
+
 /// Sends a message, or gives up on a client that does not read.
 async fn send_or_drop(socket: &mut WebSocket, message: Message) -> bool {
     matches!(
@@ -654,11 +661,11 @@ async fn ws_session(
     hub: Arc<Hub>,
     id: String,
     viewer: WsViewer,
-    first: Vec<Arc<str>>,
+    first: Vec<EventLine>,
     mut feed: Feed,
 ) {
     for line in first {
-        if !send_or_drop(&mut socket, Message::Text(line.as_ref().into())).await {
+        if !send_or_drop(&mut socket, text_message(&line)).await {
             return;
         }
     }
@@ -679,7 +686,7 @@ async fn ws_session(
                 Some(Ok(_)) => continue,
             },
             next = feed.next() => match next {
-                Ok(logged) => logged.iter().map(|l| Message::Text(l.line.as_ref().into())).collect(),
+                Ok(logged) => logged.iter().map(|l| text_message(&l.line)).collect(),
                 Err(_) => return,
             },
             _ = keepalive.tick() => vec![Message::Ping(Bytes::new())],
@@ -696,6 +703,19 @@ async fn ws_session(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_socket_sends_the_same_copy_of_an_event() {
+        let line = EventLine::new(r#"{"type":"move","seq":3}"#.to_string());
+        let (a, b) = (line.clone(), line.clone());
+        assert_eq!(a.ndjson().as_ptr(), b.ndjson().as_ptr(), "clones share bytes");
+        assert_eq!(&a.ndjson()[..], b"{\"type\":\"move\",\"seq\":3}\n");
+        let Message::Text(text) = text_message(&b) else {
+            panic!("a text message")
+        };
+        assert_eq!(text.as_str(), line.as_str());
+        assert_eq!(text.as_str().as_ptr(), a.ndjson().as_ptr(), "no copy for a WebSocket");
+    }
 
     #[test]
     fn credentials_prefer_bearer_then_this_games_cookie() {

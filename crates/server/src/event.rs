@@ -1,6 +1,7 @@
 //! The events of a game's log and the JSON shapes they share with
 //! `gameFull` (`docs/server.md`, "Events: one log per game").
 
+use axum::body::Bytes;
 use parity_rules::simultaneous::{CheckKind, SideNotes};
 use parity_rules::{record, Color, Reason, Variant};
 use serde::{Deserialize, Serialize};
@@ -246,6 +247,34 @@ pub fn result_text(winner: Option<Color>) -> &'static str {
         Some(Color::White) => "1-0",
         Some(Color::Black) => "0-1",
         None => "1/2-1/2",
+    }
+}
+
+/// One logged event as its JSON line, newline included. Every socket that
+/// sends it shares these bytes: a stream sends them as they are, a
+/// WebSocket the same bytes without the newline; neither copies them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EventLine(Bytes);
+
+impl EventLine {
+    pub fn new(mut json: String) -> EventLine {
+        json.push('\n');
+        EventLine(Bytes::from(json))
+    }
+
+    /// The JSON, without the newline.
+    pub fn as_str(&self) -> &str {
+        std::str::from_utf8(&self.0[..self.0.len() - 1]).expect("made from a String")
+    }
+
+    /// The line for an NDJSON stream.
+    pub fn ndjson(&self) -> Bytes {
+        self.0.clone()
+    }
+
+    /// The JSON for a WebSocket text message.
+    pub fn json(&self) -> Bytes {
+        self.0.slice(..self.0.len() - 1)
     }
 }
 

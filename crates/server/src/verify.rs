@@ -705,7 +705,7 @@ mod tests {
                 .state
                 .lines_after(0)
                 .iter()
-                .map(|line| serde_json::from_str(line).unwrap())
+                .map(|line| serde_json::from_str(line.as_str()).unwrap())
                 .collect();
             serde_json::json!({
                 "id": ID,

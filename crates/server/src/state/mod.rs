@@ -8,7 +8,6 @@
 //! same `apply` over the stored log.
 
 use std::collections::HashSet;
-use std::sync::Arc;
 use std::time::Instant;
 
 use parity_rules::{AnyGame, Color, Outcome, Reason, Variant};
@@ -16,6 +15,7 @@ use serde::Serialize;
 
 use crate::clock::{Clock, TimeControl, Timeline, UNTIMED_REVEAL_DEADLINE};
 use crate::event::{
+    EventLine,
     Clocks, Event, EventBody, LiveClock, RevealedMove, Seat, Side,
     SideNotesPair,
 };
@@ -192,7 +192,7 @@ pub struct GameState {
     /// The nonces of the resolved turns: none may be used again.
     used_nonces: HashSet<String>,
     /// Each event as its JSON line, in seq order.
-    log: Vec<Arc<str>>,
+    log: Vec<EventLine>,
 }
 
 
@@ -313,7 +313,7 @@ impl GameState {
         self.rematch_offer
     }
     /// The events' JSON lines after `since` (all with 0).
-    pub fn lines_after(&self, since: u64) -> &[Arc<str>] {
+    pub fn lines_after(&self, since: u64) -> &[EventLine] {
         &self.log[(since as usize).min(self.log.len())..]
     }
 
@@ -557,7 +557,7 @@ impl GameState {
             EventBody::Rematch { game } => self.rematch = Some(game.clone()),
         }
         let line = serde_json::to_string(event).map_err(|e| fail(e.to_string()))?;
-        self.log.push(line.into());
+        self.log.push(EventLine::new(line));
         Ok(())
     }
 
@@ -681,7 +681,7 @@ mod tests {
         ));
         // Nothing of white's move is anywhere before both commitments are in.
         let seen = serde_json::to_string(&s.full(Some(Black), None, now)).unwrap()
-            + &s.lines_after(0).join("\n");
+            + &s.lines_after(0).iter().map(EventLine::as_str).collect::<Vec<_>>().join("\n");
         assert!(!seen.contains(&nw), "{seen}");
         assert_eq!(
             act(&mut s, Black, Action::Commit(cb), now),
@@ -705,7 +705,7 @@ mod tests {
             Ok(vec!["revealed"])
         );
         let seen = serde_json::to_string(&s.full(Some(Black), None, now)).unwrap()
-            + &s.lines_after(before).join("\n");
+            + &s.lines_after(before).iter().map(EventLine::as_str).collect::<Vec<_>>().join("\n");
         assert!(!seen.contains(&nw), "the first reveal stays hidden: {seen}");
         assert!(matches!(
             act(&mut s, White, reveal("e2e4", &nw), now),
@@ -717,7 +717,7 @@ mod tests {
         );
         assert_eq!(s.play().turn(), 2);
         assert!(!s.committed(White) && !s.revealed(White));
-        let turn = s.lines_after(s.seq() - 1)[0].to_string();
+        let turn = s.lines_after(s.seq() - 1)[0].as_str().to_string();
         assert!(
             turn.contains(&nw) && turn.contains(&cw) && turn.contains("\"san\":\"e4\""),
             "{turn}"
@@ -786,7 +786,7 @@ mod tests {
 
     /// The clocks of the last event, as (white_ms, black_ms, running, grace_ms).
     fn last_clocks(s: &GameState) -> (i64, i64, Vec<Side>, i64) {
-        let event: Event = serde_json::from_str(s.lines_after(s.seq() - 1)[0].as_ref()).unwrap();
+        let event: Event = serde_json::from_str(s.lines_after(s.seq() - 1)[0].as_str()).unwrap();
         let clocks = match event.body {
             EventBody::Committed { clocks, .. }
             | EventBody::Revealed { clocks, .. }
@@ -978,7 +978,7 @@ mod tests {
         let events: Vec<Event> = s
             .lines_after(0)
             .iter()
-            .map(|l| serde_json::from_str(l).unwrap())
+            .map(|l| serde_json::from_str(l.as_str()).unwrap())
             .collect();
         let after = |downtimes: Vec<Downtime>| {
             let timeline = Timeline {
@@ -1075,7 +1075,7 @@ mod tests {
         let events: Vec<Event> = s
             .lines_after(0)
             .iter()
-            .map(|l| serde_json::from_str(l).unwrap())
+            .map(|l| serde_json::from_str(l.as_str()).unwrap())
             .collect();
         let timeline = Timeline {
             now,
