@@ -574,3 +574,71 @@ fn friend_games_are_private_unless_asked() {
     let id = private.2["id"].as_str().unwrap();
     assert_eq!(t.get(&format!("/api/games/{id}"))["status"], "waiting");
 }
+
+/// 80 plies of a chess game that neither ends nor checks.
+const LONG_GAME: &str = "h2h3 g7g6 g1f3 a7a5 e2e4 a5a4 b1a3 d7d6 a3b5 b8a6 a1b1 a6c5 c2c3 e7e6 \
+    d2d3 g8h6 f3g5 d8d7 d1d2 h6g8 c3c4 f7f5 f2f4 d7d8 e4e5 c5e4 b5a3 a8a7 d2d1 e4d2 g2g3 d2f1 \
+    g5f7 d6e5 f7d8 e8d7 b2b3 c7c6 d1d2 f8a3 d2b4 e5e4 b4c5 e4d3 c1b2 g8f6 c5a7 f6g4 d8c6 d7e8 \
+    c6d8 a3b2 a7a5 h7h6 h1g1 e8e7 b3b4 h8e8 b1c1 h6h5 a5f5 g6g5 f5g4 b2g7 e1f1 g7h8 c1d1 h5g4 \
+    d1a1 e7d8 h3g4 e8f8 a1b1 c8d7 f4f5 f8g8 f5e6 d7b5 f1e1 h8b2";
+
+#[test]
+fn unread_streams_and_padded_moves_hold_no_memory() {
+    let t = Target::start(&["--actions-per-second", "1000"]);
+    let (status, _, created, text) =
+        t.create(json!({"variant": "chess", "opponent": "friend", "color": "white"}));
+    assert_eq!(status, 201, "{text}");
+    let id = created["id"].as_str().unwrap().to_string();
+    let joined = t.send(
+        t.http
+            .post(t.url(&format!("/api/games/{id}/join")))
+            .json(&json!({"invite": created["invite"]})),
+    );
+    assert_eq!(joined.0, 200, "{}", joined.3);
+    let tokens = [
+        created["token"].as_str().unwrap().to_string(),
+        joined.2["token"].as_str().unwrap().to_string(),
+    ];
+    let play = |ply: usize, text: &str| {
+        t.send(
+            t.http
+                .post(t.url(&format!("/api/board/game/{id}/move/{text}")))
+                .bearer_auth(&tokens[ply % 2]),
+        )
+    };
+    let moves: Vec<&str> = LONG_GAME.split_whitespace().collect();
+    // A move padded with spaces is read, and stored as its canonical text.
+    let padded = format!("{}{}", moves[0], "%20".repeat(1000));
+    assert_eq!(play(0, &padded).0, 200);
+    assert!(!t.record(&id).contains("  "), "the padding is stored");
+    for (ply, uci) in moves[..40].iter().enumerate().skip(1) {
+        let answer = play(ply, uci);
+        assert_eq!(answer.0, 200, "{uci}: {}", answer.3);
+    }
+    // 30 streams that never read while the game goes on.
+    let request = format!(
+        "GET /api/board/game/stream/{id} HTTP/1.1\r\nHost: {}\r\n\r\n",
+        t.addr()
+    );
+    let streams: Vec<TcpStream> = (0..30)
+        .map(|_| {
+            let mut tcp = TcpStream::connect(t.addr()).expect("connect");
+            tcp.write_all(request.as_bytes()).unwrap();
+            tcp
+        })
+        .collect();
+    for (ply, uci) in moves.iter().enumerate().skip(40) {
+        let answer = play(ply, uci);
+        assert_eq!(answer.0, 200, "{uci}: {}", answer.3);
+    }
+    let record = t.record(&id);
+    assert!(record.contains(moves[79]), "the last move is in the record");
+    println!("a record of 80 plies: {} bytes", record.len());
+    assert!(record.len() < 64 << 10, "{} bytes", record.len());
+    t.assert_memory("30 unread streams of an 80-ply game");
+    drop(streams);
+    thread::sleep(Duration::from_millis(300));
+    t.assert_memory("30 unread streams closed");
+    let full = t.get(&format!("/api/games/{id}"));
+    assert_eq!(full["moves"].as_array().map(Vec::len), Some(80), "{full}");
+}
