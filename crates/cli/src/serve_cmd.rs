@@ -77,6 +77,9 @@ struct LimitFlags {
     /// refused (503) while the queue is full.
     #[arg(long, value_name = "N", default_value_t = Limits::default().engine_queue)]
     engine_queue: usize,
+    /// Engine searches that run at once (the default: one per core).
+    #[arg(long, value_name = "N", default_value_t = Limits::default().engine_threads)]
+    engine_threads: usize,
 }
 
 impl LimitFlags {
@@ -96,6 +99,7 @@ impl LimitFlags {
             actions_per_second: self.actions_per_second,
             waiting_expiry: Duration::from_secs(self.waiting_expiry),
             engine_queue: self.engine_queue,
+            engine_threads: self.engine_threads,
         }
     }
 }

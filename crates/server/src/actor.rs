@@ -110,6 +110,8 @@ pub enum Msg {
     Pgn {
         reply: oneshot::Sender<String>,
     },
+    /// An engine search got a worker: its wait ends.
+    Working { color: Color },
     /// An engine search finished; `epoch` is the number of moves or turns
     /// played when it started, so a late answer is recognised.
     Thought {
@@ -132,6 +134,9 @@ pub struct GameActor {
     /// Given to engine searches so they can answer.
     me: mpsc::Sender<Msg>,
     thinking: [Option<usize>; 2],
+    /// Since when each engine seat has waited for a worker (its clock
+    /// does not run meanwhile).
+    waiting: [Option<Instant>; 2],
     quiet_since: Instant,
     /// The state could not be brought back in line with the database.
     broken: bool,
@@ -156,6 +161,7 @@ impl GameActor {
             inbox,
             me: me.clone(),
             thinking: [None; 2],
+            waiting: [None; 2],
             quiet_since: Instant::now(),
             broken: false,
         };
@@ -285,7 +291,13 @@ impl GameActor {
             Msg::Pgn { reply } => {
                 let _ = reply.send(pgn::write(&self.state));
             }
+            Msg::Working { color } => {
+                self.credit_wait(now);
+                self.waiting[color.index()] = None;
+            }
             Msg::Thought { color, epoch, mv } => {
+                self.credit_wait(now);
+                self.waiting[color.index()] = None;
                 self.thinking[color.index()] = None;
                 let current =
                     self.state.status() == Status::Started && self.state.play().played() == epoch;
@@ -540,9 +552,20 @@ impl GameActor {
 
     /// Ends the game if a clock fell or a reveal is overdue.
     async fn check_time(&mut self, now: Instant) {
+        self.credit_wait(now);
         if let Some(finished) = self.state.timeout(now) {
             if let Err(e) = self.commit(vec![finished], None, Vec::new(), now).await {
                 tracing::error!("game {}: time out not written: {e}", self.state.id());
+            }
+        }
+    }
+
+    /// Gives the engine seats waiting for a worker the time waited so far.
+    fn credit_wait(&mut self, now: Instant) {
+        for color in Color::ALL {
+            if let Some(since) = self.waiting[color.index()].as_mut() {
+                self.state.credit_clock(color, now.saturating_duration_since(*since));
+                *since = now;
             }
         }
     }
@@ -597,11 +620,17 @@ impl GameActor {
                 continue;
             }
             self.thinking[color.index()] = Some(epoch);
+            self.waiting[color.index()] = Some(Instant::now());
             let job = Job::new(self.state.play(), color, level);
             let pool = self.hub.engines.clone();
             let me = self.me.clone();
             tokio::spawn(async move {
-                let mv = pool.think(job).await;
+                let worker = pool.worker().await;
+                let _ = me.send(Msg::Working { color }).await;
+                let mv = match worker {
+                    Some(worker) => worker.think(job).await,
+                    None => None,
+                };
                 let _ = me.send(Msg::Thought { color, epoch, mv }).await;
             });
         }

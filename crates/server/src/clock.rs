@@ -169,6 +169,14 @@ impl Clock {
         self.since = now + Duration::from_millis(clocks.grace_ms.max(0) as u64);
     }
 
+    /// Gives `color` back time it did not have the use of (an engine
+    /// waiting for a worker), if its clock runs.
+    pub fn credit(&mut self, color: Color, time: Duration) {
+        if self.running[color.index()] {
+            self.remaining_ms[color.index()] += time.as_millis() as i64;
+        }
+    }
+
     /// Stops both clocks where they are (the game is over).
     pub fn stop(&mut self, now: Instant) {
         self.remaining_ms = self.remaining_at(now);

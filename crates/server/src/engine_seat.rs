@@ -16,7 +16,7 @@ use parity_engine::simsearch::SimLimits;
 use parity_rules::simultaneous::SimPosition;
 use parity_rules::{AnyGame, Color, Move, TurnPosition};
 use rand::RngExt as _;
-use tokio::sync::Semaphore;
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 pub const MIN_LEVEL: u8 = 1;
 pub const MAX_LEVEL: u8 = 8;
@@ -148,16 +148,42 @@ impl EnginePool {
         EnginePool::new(std::thread::available_parallelism().map_or(1, |n| n.get()))
     }
 
-    /// Runs the job when a permit is free; none if there is no legal move
+    /// Waits for a free worker; counted in [`EnginePool::queued`] from now
+    /// until its search ends.
+    pub async fn worker(&self) -> Option<Worker> {
+        self.queued.fetch_add(1, Ordering::Relaxed);
+        let in_queue = InQueue(self.queued.clone());
+        let permit = self.permits.clone().acquire_owned().await.ok()?;
+        Some(Worker {
+            _permit: permit,
+            _in_queue: in_queue,
+        })
+    }
+
+    /// Runs the job when a worker is free; none if there is no legal move
     /// or the search failed.
     pub async fn think(&self, job: Job) -> Option<Move> {
-        self.queued.fetch_add(1, Ordering::Relaxed);
-        let _in_queue = InQueue(self.queued.clone());
-        let _permit = self.permits.acquire().await.ok()?;
-        tokio::task::spawn_blocking(move || job.think())
-            .await
-            .ok()
-            .flatten()
+        self.worker().await?.think(job).await
+    }
+}
+
+/// A search's hold on one of the pool's workers.
+pub struct Worker {
+    _permit: OwnedSemaphorePermit,
+    _in_queue: InQueue,
+}
+
+impl Worker {
+    /// Searches on a blocking thread, holding the worker until the search
+    /// ends even if nobody waits for its answer any more.
+    pub async fn think(self, job: Job) -> Option<Move> {
+        tokio::task::spawn_blocking(move || {
+            let _held = self;
+            job.think()
+        })
+        .await
+        .ok()
+        .flatten()
     }
 }
 

@@ -123,6 +123,11 @@ impl Hub {
         }
     }
 
+    /// The workers engine seats search on.
+    pub fn engines(&self) -> &EnginePool {
+        &self.engines
+    }
+
     /// The key that checks the server's signed records.
     pub fn public_key(&self) -> ed25519_dalek::VerifyingKey {
         self.record_key.verifying_key()

@@ -90,7 +90,7 @@ pub async fn start(
         registry,
         store,
         writer,
-        EnginePool::per_core(),
+        EnginePool::new(limits.engine_threads),
         downtimes,
         limits.clone(),
         record_key,

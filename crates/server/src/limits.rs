@@ -46,6 +46,8 @@ pub struct Limits {
     /// Engine searches running or waiting for a worker; a new engine game
     /// is refused (503) while this many are.
     pub engine_queue: usize,
+    /// Engine searches that run at once (the workers); one per core.
+    pub engine_threads: usize,
 }
 
 fn nonzero(n: u32) -> NonZeroU32 {
@@ -69,6 +71,7 @@ impl Default for Limits {
             actions_per_second: nonzero(20),
             waiting_expiry: Duration::from_secs(3600),
             engine_queue: 64,
+            engine_threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
         }
     }
 }

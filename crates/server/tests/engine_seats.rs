@@ -129,3 +129,35 @@ async fn the_engine_answers_each_turn_in_parity() {
     let record = s.get(&format!("/api/games/{id}/record"), None).await.text;
     s.verify(&record).expect("verifies");
 }
+
+/// While the server's one worker is busy, a level-1 engine waits for it:
+/// that wait is not charged to its clock.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_engine_waiting_for_a_worker_keeps_its_time() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let db = dir.path().join("test.sqlite");
+    let (s, _) = start_with(dir, &db, |limits| limits.engine_threads = 1).await;
+    let busy = s.engines.worker().await.expect("the one worker");
+    let asked = std::time::Instant::now();
+    let created = s
+        .create(json!({"variant": "chess", "opponent": {"engine": {"level": 1}},
+                       "color": "black", "clock": {"initial": 60, "increment": 0}}))
+        .await;
+    let id = created["id"].as_str().unwrap();
+    tokio::time::sleep(std::time::Duration::from_secs(2)).await;
+    let full = s.full(id, None).await;
+    assert!(full["moves"].as_array().unwrap().is_empty(), "moved without a worker");
+    drop(busy);
+    let mut stream = s.stream(id, None, Some(0)).await;
+    let moved = stream
+        .until("the engine's move", |v| v["type"] == "move")
+        .await;
+    let took = asked.elapsed();
+    let charged = 60_000 - moved["clocks"]["white_ms"].as_i64().expect("clocks");
+    assert!(
+        charged < 1000,
+        "{charged} ms charged for a move that took {took:?}: {moved}"
+    );
+    let record = s.get(&format!("/api/games/{id}/record"), None).await.text;
+    s.verify(&record).expect("the credited clock verifies");
+}

@@ -413,6 +413,13 @@ impl GameState {
         Ok(events)
     }
 
+    /// Gives `color` back time its engine spent waiting for a worker.
+    pub fn credit_clock(&mut self, color: Color, time: std::time::Duration) {
+        if let Some(clock) = self.clock.as_mut() {
+            clock.credit(color, time);
+        }
+    }
+
     /// A time loss at `now`, if one happened. A side whose clock runs out
     /// while it owes a reveal its opponent has made loses on `no-reveal`.
     pub fn timeout(&self, now: Instant) -> Option<EventBody> {

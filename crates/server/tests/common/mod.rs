@@ -22,6 +22,8 @@ pub struct TestServer {
     pub http: reqwest::Client,
     /// The server's public key: its records are signed with it.
     pub key: ed25519_dalek::VerifyingKey,
+    /// The server's engine workers.
+    pub engines: parity_server::engine_seat::EnginePool,
     _dir: tempfile::TempDir,
 }
 
@@ -34,12 +36,22 @@ pub async fn start() -> TestServer {
 /// A server on the database `db` (in `dir`, kept while the server lives),
 /// with the number of unfinished games it resumed.
 pub async fn start_on(dir: tempfile::TempDir, db: &std::path::Path) -> (TestServer, usize) {
+    start_with(dir, db, |_| {}).await
+}
+
+/// As [`start_on`], with the limits changed by `tune`.
+pub async fn start_with(
+    dir: tempfile::TempDir,
+    db: &std::path::Path,
+    tune: impl FnOnce(&mut parity_server::limits::Limits),
+) -> (TestServer, usize) {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
         .await
         .expect("bind");
     // Tests play both seats from one address, faster than people do.
     let mut config = parity_server::limits::Config::default();
     config.limits.actions_per_second = std::num::NonZeroU32::new(1000).unwrap();
+    tune(&mut config.limits);
     let server = parity_server::start(db, listener, Registry::builtin(), config)
         .await
         .expect("server starts");
@@ -47,6 +59,7 @@ pub async fn start_on(dir: tempfile::TempDir, db: &std::path::Path) -> (TestServ
         base: format!("http://{}", server.addr),
         http: reqwest::Client::new(),
         key: server.hub.public_key(),
+        engines: server.hub.engines().clone(),
         _dir: dir,
     };
     (test, server.recovered)
