@@ -642,3 +642,67 @@ fn unread_streams_and_padded_moves_hold_no_memory() {
     let full = t.get(&format!("/api/games/{id}"));
     assert_eq!(full["moves"].as_array().map(Vec::len), Some(80), "{full}");
 }
+
+#[test]
+fn wrong_tokens_on_streams_and_upgrades_count_as_failed_authentication() {
+    let t = Target::start(&[]);
+    let id = friend_game(&t);
+    let paths = [
+        format!("/api/games/{id}"),
+        format!("/api/board/game/stream/{id}"),
+    ];
+    let mut counts = [0usize; 600];
+    for n in 0..40 {
+        let path = &paths[n % 2];
+        let answer = t.send(
+            t.http
+                .get(t.url(path))
+                .bearer_auth(format!("wrong-token-{n}")),
+        );
+        counts[usize::from(answer.0)] += 1;
+        assert!(
+            answer.0 == 401 || answer.0 == 429,
+            "{path}: {} {}",
+            answer.0,
+            answer.3
+        );
+        assert_error(&answer, answer.0, "a wrong token on a GET");
+    }
+    let (status, _) = raw(
+        t.addr(),
+        upgrade_request(
+            t.addr(),
+            &format!("/api/ws/game/{id}"),
+            "Authorization: Bearer wrong-token\r\n",
+        )
+        .as_bytes(),
+    );
+    counts[if status.contains(" 429 ") { 429 } else { 401 }] += 1;
+    assert!(
+        status.contains(" 429 ") || status.contains(" 401 "),
+        "an upgrade with a wrong token: {status}"
+    );
+    println!(
+        "41 wrong tokens on GETs and upgrades: {} answered 401, {} 429",
+        counts[401], counts[429]
+    );
+    assert_eq!(counts[401], 30, "the allowance is 30 a minute");
+    assert_eq!(counts[429], 11);
+    // A stale cookie of this game still lets its holder watch, without a seat.
+    let answer = t.send(
+        t.http
+            .get(t.url(&format!("/api/games/{id}")))
+            .header("Cookie", format!("parity_seat_{id}=stale")),
+    );
+    assert_eq!(answer.0, 429, "counted even so: {}", answer.3);
+    let fresh = Target::start(&[]);
+    let id = friend_game(&fresh);
+    let answer = fresh.send(
+        fresh
+            .http
+            .get(fresh.url(&format!("/api/games/{id}")))
+            .header("Cookie", format!("parity_seat_{id}=stale")),
+    );
+    assert_eq!(answer.0, 200, "{}", answer.3);
+    assert!(answer.2["you"].is_null(), "a spectator: {}", answer.3);
+}

@@ -34,6 +34,9 @@ pub struct Presented {
 #[derive(Clone, Debug, Default)]
 pub struct Credentials {
     pub tokens: Vec<Presented>,
+    /// The request sent an `Authorization: Bearer` header (tokens holds it
+    /// if it looked like a token at all).
+    pub bearer: bool,
 }
 
 impl Credentials {

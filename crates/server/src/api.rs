@@ -92,6 +92,7 @@ fn credentials(headers: &HeaderMap, id: &str) -> Credentials {
     if let Some(token) = bearer {
         return Credentials {
             tokens: present(token.trim(), false).into_iter().collect(),
+            bearer: true,
         };
     }
     let own_name = format!("{COOKIE_PREFIX}{id}");
@@ -112,6 +113,28 @@ fn credentials(headers: &HeaderMap, id: &str) -> Credentials {
     }
     Credentials {
         tokens: own.into_iter().chain(others).collect(),
+        bearer: false,
+    }
+}
+
+/// A viewer whose Bearer token or cookie for this game holds no seat has
+/// failed to authenticate, and is counted so: the Bearer token is refused
+/// (401), the cookie (perhaps a stale one) still lets it watch; past the
+/// allowance both get a 429.
+fn check_viewer(
+    hub: &Hub,
+    ip: IpAddr,
+    credentials: &Credentials,
+    seat: Option<Color>,
+) -> Result<(), ApiError> {
+    let claims_a_seat = credentials.bearer || credentials.tokens.iter().any(|p| !p.other_cookie);
+    if seat.is_some() || !claims_a_seat {
+        return Ok(());
+    }
+    let refusal = ApiError::Unauthorized("this token holds no seat in this game".into());
+    match hub.quotas().auth_failure(ip, refusal) {
+        ApiError::Unauthorized(_) if !credentials.bearer => Ok(()),
+        refused => Err(refused),
     }
 }
 
@@ -228,12 +251,13 @@ fn since_of(query: &HashMap<String, String>) -> Result<Option<u64>, ApiError> {
 
 async fn game_full(
     State(hub): State<Arc<Hub>>,
+    Extension(ClientIp(ip)): Extension<ClientIp>,
     Path(id): Path<String>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
-    let watching = hub
-        .watch(&id, &credentials(&headers, &id), None, true, false)
-        .await?;
+    let credentials = credentials(&headers, &id);
+    let watching = hub.watch(&id, &credentials, None, true, false).await?;
+    check_viewer(&hub, ip, &credentials, watching.seat)?;
     let response = json_text(StatusCode::OK, watching.full.unwrap_or_default());
     Ok(with_cookie(response, &id, watching.cookie.as_deref()))
 }
@@ -447,11 +471,13 @@ struct Opened {
 
 async fn open_feed(
     hub: &Arc<Hub>,
+    ip: IpAddr,
     id: &str,
     credentials: Credentials,
     since: Option<u64>,
 ) -> Result<Opened, ApiError> {
     let watching = hub.watch(id, &credentials, since, true, true).await?;
+    check_viewer(hub, ip, &credentials, watching.seat)?;
     let mut first: Vec<EventLine> = watching.full.into_iter().map(EventLine::new).collect();
     first.extend(watching.catchup.into_iter().map(|l| l.line));
     let live = watching
@@ -474,6 +500,7 @@ async fn open_feed(
 
 async fn stream(
     State(hub): State<Arc<Hub>>,
+    Extension(ClientIp(ip)): Extension<ClientIp>,
     Path(id): Path<String>,
     Query(query): Query<HashMap<String, String>>,
     headers: HeaderMap,
@@ -484,7 +511,7 @@ async fn stream(
         mut feed,
         cookie,
         ..
-    } = open_feed(&hub, &id, credentials(&headers, &id), since).await?;
+    } = open_feed(&hub, ip, &id, credentials(&headers, &id), since).await?;
     let (lines, rx) = mpsc::channel::<Bytes>(64);
     tokio::spawn(async move {
         for line in first {
@@ -626,7 +653,7 @@ async fn websocket(
 ) -> Result<Response, ApiError> {
     let since = since_of(&query)?;
     let credentials = credentials(&headers, &id);
-    let opened = open_feed(&hub, &id, credentials.clone(), since).await?;
+    let opened = open_feed(&hub, ip, &id, credentials.clone(), since).await?;
     let viewer = WsViewer {
         ip,
         credentials,
