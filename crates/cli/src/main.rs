@@ -92,6 +92,10 @@ enum Command {
         /// GET /api/key gives it); a signed record must be signed by it.
         #[arg(long)]
         key: Option<String>,
+        /// Refuse a record without a signature (one of release 0.1, or one
+        /// whose signature was stripped) instead of calling it unsigned.
+        #[arg(long)]
+        require_signature: bool,
     },
     /// List the variants and their pieces, or check a variant file.
     Variants {
@@ -202,7 +206,11 @@ fn run(cli: Cli) -> Result<(), Failure> {
                 .map_err(|e| format!("loadtest: {e}"))?;
             writeln!(out, "{report}")?;
         }
-        Command::Verify { file, key } => {
+        Command::Verify {
+            file,
+            key,
+            require_signature,
+        } => {
             let key = key
                 .map(|k| parity_server::signing::parse_key(&k).map_err(|e| format!("--key: {e}")))
                 .transpose()?;
@@ -210,6 +218,13 @@ fn run(cli: Cli) -> Result<(), Failure> {
                 std::fs::read_to_string(&file).map_err(|e| format!("{}: {e}", file.display()))?;
             let verified = parity_server::verify::verify(&registry, &text, key.as_ref())
                 .map_err(|e| format!("{}: the record does not verify: {e}", file.display()))?;
+            if require_signature && verified.signed == parity_server::verify::Signed::No {
+                return Err(format!(
+                    "{}: the record is not signed (--require-signature)",
+                    file.display()
+                )
+                .into());
+            }
             writeln!(out, "ok ({}): {verified}", verified.signed)?;
         }
         Command::Study(args) => study_cmd::run(&mut out, &registry, args)?,

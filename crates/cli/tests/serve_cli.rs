@@ -337,6 +337,14 @@ fn verify_checks_the_signature_with_the_key_the_server_prints() {
     unsigned.as_object_mut().unwrap().remove("signature");
     let (ok, out) = verify(&write("unsigned.json", &unsigned), Some(&server.key));
     assert!(ok && out.starts_with("ok (unsigned): game"), "{out}");
+    let out = Command::new(env!("CARGO_BIN_EXE_parity"))
+        .arg("verify")
+        .arg(write("unsigned.json", &unsigned))
+        .args(["--key", &server.key, "--require-signature"])
+        .output()
+        .expect("parity verify runs");
+    let text = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && text.contains("not signed"), "{text}");
 }
 
 #[test]
