@@ -52,6 +52,7 @@ fn params(games: usize, seed: u64) -> StudyParams {
 
 fn options(results: &Path, concurrency: usize) -> RunOptions {
     RunOptions {
+        shard: parity_arena::study::Shard::ALL,
         results: results.to_path_buf(),
         concurrency,
         hang_timeout: Duration::from_secs(10),

@@ -22,7 +22,8 @@ enum StudyCommand {
     /// variant, at one or more budgets; games go to a results file as they
     /// end, and the study resumes from it.
     FirstMove(Box<FirstMoveArgs>),
-    /// Write the report of a results file: report.md with SVG and PNG plots.
+    /// Write the report of one or more results files (the shards of one
+    /// study merge): report.md with SVG and PNG plots.
     Report(ReportArgs),
 }
 
@@ -61,6 +62,12 @@ struct FirstMoveArgs {
     /// The results file (JSON Lines); an existing one for the same study is resumed.
     #[arg(long, value_name = "FILE")]
     results: PathBuf,
+    /// Play only shard K of N (0 <= K < N): N processes with the same
+    /// parameters and --shard 0/N ... N-1/N play disjoint parts of the
+    /// study, each game with the seed it has in the whole study; merge
+    /// their results files with `parity study report`.
+    #[arg(long, value_name = "K/N")]
+    shard: Option<String>,
     /// Games played at the same time (default: the number of cores).
     #[arg(long)]
     concurrency: Option<usize>,
@@ -88,9 +95,9 @@ struct FirstMoveArgs {
 
 #[derive(clap::Args)]
 struct ReportArgs {
-    /// The study's results file.
-    #[arg(long, value_name = "FILE")]
-    results: PathBuf,
+    /// The study's results file, or the files of its shards.
+    #[arg(long, value_name = "FILE", required = true, num_args = 1..)]
+    results: Vec<PathBuf>,
     /// Directory for report.md and the plots.
     #[arg(long, value_name = "DIR")]
     out: PathBuf,
@@ -136,8 +143,13 @@ fn first_move(out: &mut impl Write, registry: &Registry, a: &FirstMoveArgs) -> R
             .map(|n| n.get())
             .unwrap_or(1)
     });
+    let shard = match &a.shard {
+        Some(text) => study::Shard::parse(text)?,
+        None => study::Shard::ALL,
+    };
     let options = study::RunOptions {
         results: a.results.clone(),
+        shard,
         concurrency: concurrency.max(1),
         hang_timeout: Duration::from_secs(a.hang_timeout.max(1)),
         time_margin: Duration::from_millis(a.time_margin),
@@ -195,8 +207,8 @@ fn first_move(out: &mut impl Write, registry: &Registry, a: &FirstMoveArgs) -> R
     Ok(())
 }
 
-fn write_report(out: &mut impl Write, results: &Path, dir: &Path) -> Result<(), String> {
-    let tally = report::tally(&results::read(results)?);
+fn write_report(out: &mut impl Write, results: &[PathBuf], dir: &Path) -> Result<(), String> {
+    let tally = report::tally(&results::read_all(results)?);
     report::write(&tally, dir)?;
     write!(out, "{}", tally.table()).map_err(|e| format!("writing output: {e}"))?;
     writeln!(out, "report: {}", dir.join("report.md").display())

@@ -292,3 +292,103 @@ fn bad_input_is_an_error_with_a_message() {
     ]);
     assert!(!o.status.success() && text(&o.stderr).contains("/no/such.jsonl"));
 }
+
+#[test]
+fn four_shards_play_exactly_the_games_of_the_whole_study() {
+    let whole = temp("unsharded.jsonl");
+    let o = parity(
+        &study_args(&whole, "2")
+            .iter()
+            .map(String::as_str)
+            .collect::<Vec<_>>(),
+    );
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let reference = games(&whole);
+    assert_eq!(reference.len(), 12);
+    let whole_table = table(&o);
+
+    // Four independent processes, as a job array would start them.
+    let files: Vec<PathBuf> = (0..4).map(|k| temp(&format!("shard-{k}.jsonl"))).collect();
+    let children: Vec<_> = files
+        .iter()
+        .enumerate()
+        .map(|(k, file)| {
+            Command::new(env!("CARGO_BIN_EXE_parity"))
+                .args(study_args(file, "1"))
+                .args(["--shard", &format!("{k}/4")])
+                .stdout(Stdio::null())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for child in children {
+        let o = child.wait_with_output().unwrap();
+        assert!(o.status.success(), "{}", text(&o.stderr));
+    }
+    let mut merged = BTreeMap::new();
+    for file in &files {
+        let part = games(file);
+        assert_eq!(part.len(), 3, "a quarter of 12 games in {}", file.display());
+        for (key, line) in part {
+            assert!(merged.insert(key.clone(), line).is_none(), "{key} twice");
+        }
+    }
+    assert_eq!(merged, reference, "the shards' games are the whole study's");
+
+    let report = temp("sharded-report");
+    let mut args = vec![
+        "study",
+        "report",
+        "--out",
+        report.to_str().unwrap(),
+        "--results",
+    ];
+    args.extend(files.iter().map(|f| f.to_str().unwrap()));
+    let o = parity(&args);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert_eq!(
+        table(&o),
+        whole_table,
+        "the merged report is the whole study's"
+    );
+
+    // Shards of another study do not merge.
+    let other = temp("other-study.jsonl");
+    let mut args = study_args(&other, "1");
+    let seed = args.iter().position(|a| a == "11").unwrap();
+    args[seed] = "12".into();
+    args.extend(["--shard".into(), "0/6".into()]);
+    let o = parity(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let o = parity(&[
+        "study",
+        "report",
+        "--out",
+        report.to_str().unwrap(),
+        "--results",
+        files[0].to_str().unwrap(),
+        other.to_str().unwrap(),
+    ]);
+    assert!(!o.status.success());
+    assert!(
+        text(&o.stderr).contains("only shards of one study merge"),
+        "{}",
+        text(&o.stderr)
+    );
+    let o = parity(&[
+        "study",
+        "first-move",
+        "--variant",
+        "chess",
+        "--games",
+        "2",
+        "--nodes",
+        "100",
+        "--results",
+        other.to_str().unwrap(),
+        "--shard",
+        "4/4",
+    ]);
+    assert!(!o.status.success() && text(&o.stderr).contains("K must be 0 to N-1"));
+}

@@ -431,10 +431,58 @@ pub fn plan(registry: &Registry, params: &StudyParams) -> Result<Vec<Run>, Strin
     Ok(runs)
 }
 
+/// One of `count` disjoint parts of a study: the games whose number in
+/// the whole study (runs in order, games in order within a run, from 0)
+/// leaves `index` when divided by `count`. Each game keeps its seed, so
+/// the shards together play exactly the games of the whole study.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    pub index: usize,
+    pub count: usize,
+}
+
+impl Shard {
+    /// The whole study.
+    pub const ALL: Shard = Shard { index: 0, count: 1 };
+
+    /// Reads `K/N`, 0 <= K < N (the index of a Slurm job array
+    /// `--array=0-(N-1)` or of a Kubernetes Indexed Job).
+    pub fn parse(text: &str) -> Result<Shard, String> {
+        let (k, n) = text
+            .split_once('/')
+            .ok_or_else(|| format!("shard `{text}`: expected K/N, as 0/4"))?;
+        let number = |t: &str| {
+            t.trim()
+                .parse::<usize>()
+                .map_err(|_| format!("shard `{text}`: `{t}` is not a whole number"))
+        };
+        let (index, count) = (number(k)?, number(n)?);
+        if count == 0 || index >= count {
+            return Err(format!(
+                "shard `{text}`: K must be 0 to N-1 and N at least 1"
+            ));
+        }
+        Ok(Shard { index, count })
+    }
+
+    /// Whether game `game` (0-based) of run `run` is in this shard.
+    pub fn holds(self, games_per_run: usize, run: usize, game: usize) -> bool {
+        (run * games_per_run + game) % self.count == self.index
+    }
+}
+
+impl fmt::Display for Shard {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
+    }
+}
+
 /// How a study runs; none of this changes its games.
 #[derive(Clone, Debug)]
 pub struct RunOptions {
     pub results: PathBuf,
+    /// The part of the study this process plays.
+    pub shard: Shard,
     /// Games played at the same time.
     pub concurrency: usize,
     pub hang_timeout: Duration,
@@ -523,8 +571,12 @@ pub fn run(
         }
         have.insert((line.variant.clone(), line.budget, line.game));
     }
+    let shard = options.shard;
+    let mine = |r: usize, i: usize| shard.holds(params.games, r, i);
     on_progress(Progress::Started {
-        total: params.total_games(),
+        total: (0..runs.len())
+            .map(|r| (0..params.games).filter(|&i| mine(r, i)).count())
+            .sum(),
         done: have.len(),
     });
     let adjudication = Adjudication {
@@ -532,8 +584,9 @@ pub fn run(
         max_turns: params.max_turns,
         ..Adjudication::default()
     };
-    for run in &runs {
+    for (r, run) in runs.iter().enumerate() {
         let missing: Vec<usize> = (0..params.games)
+            .filter(|&i| mine(r, i))
             .filter(|i| !have.contains(&(run.variant.id().to_string(), run.budget, i + 1)))
             .collect();
         if missing.is_empty() {
@@ -585,6 +638,22 @@ pub fn run(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn shards_split_the_games_into_disjoint_parts() {
+        assert_eq!(Shard::parse("2/4").unwrap(), Shard { index: 2, count: 4 });
+        for bad in ["4/4", "1/0", "x/2", "3", "-1/2"] {
+            assert!(Shard::parse(bad).is_err(), "{bad}");
+        }
+        let shards: Vec<Shard> = (0..3).map(|index| Shard { index, count: 3 }).collect();
+        for run in 0..4 {
+            for game in 0..7 {
+                let holders = shards.iter().filter(|s| s.holds(7, run, game)).count();
+                assert_eq!(holders, 1, "run {run} game {game}");
+                assert!(Shard::ALL.holds(7, run, game));
+            }
+        }
+    }
 
     #[test]
     fn budgets_read_and_go_to_their_families() {

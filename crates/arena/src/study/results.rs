@@ -190,6 +190,38 @@ pub fn read(path: &Path) -> Result<Results, String> {
     parse(path, &bytes)?.ok_or_else(|| format!("{}: empty, no study in it yet", path.display()))
 }
 
+/// Reads the results files of one study's shards (or copies of one file)
+/// as one: every game once, the first file's path and header.
+pub fn read_all(paths: &[PathBuf]) -> Result<Results, String> {
+    let (first, rest) = paths
+        .split_first()
+        .ok_or_else(|| "no results file given".to_string())?;
+    let mut merged = read(first)?;
+    let mut seen: HashSet<(String, Budget, usize)> = merged
+        .games
+        .iter()
+        .map(|g| (g.variant.clone(), g.budget, g.game))
+        .collect();
+    for path in rest {
+        let more = read(path)?;
+        if more.id != merged.id {
+            return Err(format!(
+                "{}: study {}, but {} holds study {}: only shards of one study merge",
+                path.display(),
+                more.id,
+                first.display(),
+                merged.id
+            ));
+        }
+        for game in more.games {
+            if seen.insert((game.variant.clone(), game.budget, game.game)) {
+                merged.games.push(game);
+            }
+        }
+    }
+    Ok(merged)
+}
+
 /// Appends game lines to a results file.
 pub struct Writer {
     file: File,
