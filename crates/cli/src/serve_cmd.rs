@@ -9,12 +9,19 @@ use std::time::Duration;
 use clap::Args;
 use parity_rules::Registry;
 use parity_server::limits::{Config, Limits};
+use parity_server::Database;
+
+fn parse_database(text: &str) -> Result<Database, String> {
+    Ok(Database::parse(text))
+}
 
 #[derive(Args)]
 pub struct ServeArgs {
-    /// The SQLite database; created and migrated on first run.
-    #[arg(long, default_value = "parity.sqlite")]
-    db: PathBuf,
+    /// The database: a SQLite file (created and migrated on first run) or
+    /// a PostgreSQL URL, `postgres://USER@HOST/DB` (the database must
+    /// exist; its tables are made on first run).
+    #[arg(long, default_value = "parity.sqlite", value_parser = parse_database)]
+    db: Database,
     /// Address to listen on.
     #[arg(long, default_value = "127.0.0.1:8080")]
     addr: String,
@@ -122,14 +129,17 @@ pub fn run(registry: Registry, args: &ServeArgs) -> Result<(), String> {
             out,
             "Parity server on http://{}/ (database {}, {} unfinished games resumed)",
             server.addr,
-            args.db.display(),
+            args.db,
             server.recovered
         );
         let _ = writeln!(
             out,
             "Records are signed with the Ed25519 key {} (kept in {}; `parity verify --key KEY`)",
             parity_server::signing::key_text(&server.hub.public_key()),
-            server.key_file.display()
+            server
+                .key_file
+                .as_ref()
+                .map_or("the database".to_string(), |f| f.display().to_string())
         );
         let _ = out.flush();
     })

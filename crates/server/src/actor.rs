@@ -521,9 +521,10 @@ impl GameActor {
         let store = self.hub.store();
         let registry = self.hub.registry.clone();
         let timeline = self.hub.timeline();
-        let loaded = tokio::task::spawn_blocking(move || {
+        let loaded = async {
             let stored = store
                 .load(&id)
+                .await
                 .map_err(|e| e.to_string())?
                 .ok_or_else(|| format!("game {id} is gone"))?;
             let state = GameState::replay(
@@ -535,16 +536,12 @@ impl GameActor {
             )
             .map_err(|e| e.to_string())?;
             Ok::<_, String>((state, stored.seats))
-        })
+        }
         .await;
         match loaded {
-            Ok(Ok((state, seats))) => {
+            Ok((state, seats)) => {
                 self.state = state;
                 self.seats = seats;
-            }
-            Ok(Err(e)) => {
-                tracing::error!("{e}");
-                self.broken = true;
             }
             Err(e) => {
                 tracing::error!("{e}");

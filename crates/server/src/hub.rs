@@ -165,10 +165,7 @@ impl Hub {
     pub(crate) async fn expire_waiting(self: &Arc<Self>) -> Result<(), ApiError> {
         let expiry = i64::try_from(self.limits.waiting_expiry.as_millis()).unwrap_or(i64::MAX);
         let before = now_ms().saturating_sub(expiry);
-        let store = self.store.clone();
-        let ids = tokio::task::spawn_blocking(move || store.waiting_since_before(before))
-            .await
-            .map_err(|e| ApiError::Internal(e.to_string()))??;
+        let ids = self.store.waiting_since_before(before).await?;
         for id in ids {
             if let Err(e) = self.ask(&id, |reply| Msg::Expire { reply }).await {
                 tracing::error!("game {id} not expired: {e}");
@@ -189,10 +186,7 @@ impl Hub {
     /// that does not replay (say, of a variant file not loaded this time)
     /// is logged and left alone.
     pub async fn recover(self: &Arc<Self>) -> Result<usize, ApiError> {
-        let store = self.store.clone();
-        let ids = tokio::task::spawn_blocking(move || store.unfinished())
-            .await
-            .map_err(|e| ApiError::Internal(e.to_string()))??;
+        let ids = self.store.unfinished().await?;
         let mut resumed = 0;
         for id in &ids {
             match self.actor(id).await {
@@ -223,11 +217,10 @@ impl Hub {
         if let Some(tx) = running() {
             return Ok(tx);
         }
-        let store = self.store.clone();
-        let key = id.to_string();
-        let stored = tokio::task::spawn_blocking(move || store.load(&key))
-            .await
-            .map_err(|e| ApiError::Internal(e.to_string()))??
+        let stored = self
+            .store
+            .load(id)
+            .await?
             .ok_or_else(|| ApiError::no_game(id))?;
         let state = GameState::replay(
             id,
@@ -307,15 +300,10 @@ impl Hub {
                 ApiError::Unauthorized("a seat token is required (Bearer or cookie)".into()),
             ),
             Err(ApiError::Unauthorized(message)) => {
-                let store = self.store.clone();
-                let hashes = credentials.hashes();
-                let known = tokio::task::spawn_blocking(move || {
-                    hashes.iter().try_fold(false, |found, h| {
-                        Ok::<_, crate::store::StoreError>(found || store.token_known(h)?)
-                    })
-                })
-                .await
-                .map_err(|e| ApiError::Internal(e.to_string()))??;
+                let mut known = false;
+                for hash in credentials.hashes() {
+                    known = known || self.store.token_known(&hash).await?;
+                }
                 Err(if known {
                     ApiError::Forbidden("spectators cannot act in this game".into())
                 } else {
@@ -363,12 +351,7 @@ impl Hub {
     }
 
     pub async fn list(&self, finished: bool) -> Result<Vec<Listing>, ApiError> {
-        let store = self.store.clone();
-        Ok(
-            tokio::task::spawn_blocking(move || store.list(finished, 100))
-                .await
-                .map_err(|e| ApiError::Internal(e.to_string()))??,
-        )
+        Ok(self.store.list(finished, 100).await?)
     }
 
     /// Creates a game and starts its actor.

@@ -24,7 +24,7 @@ pub mod store;
 pub mod verify;
 
 use std::net::SocketAddr;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -40,6 +40,7 @@ use crate::error::ApiError;
 use crate::event::now_ms;
 use crate::hub::Hub;
 use crate::limits::Config;
+pub use crate::store::Database;
 use crate::store::{Change, Store, StoreError, Writer};
 
 /// How often the server notes in the database that it is alive: a restart
@@ -64,28 +65,35 @@ pub struct Server {
     pub hub: Arc<Hub>,
     /// Unfinished games found in the database and restarted.
     pub recovered: usize,
-    /// Where the key that signs records is kept (`DB.key`).
-    pub key_file: PathBuf,
+    /// Where the key that signs records is kept: the file `DB.key` beside
+    /// a SQLite database; none when PostgreSQL keeps it (table `signing_key`).
+    pub key_file: Option<PathBuf>,
 }
 
 /// Opens (or creates) the database and its signing key, restarts the
 /// unfinished games and serves the API and the page on `listener`, for the
 /// variants of `registry`, within `config`'s limits.
 pub async fn start(
-    db: &Path,
+    db: impl Into<Database>,
     listener: TcpListener,
     registry: Registry,
     config: Config,
 ) -> Result<Server, ServeError> {
-    let path = db.to_path_buf();
-    let (store, writer) = tokio::task::spawn_blocking(move || Store::open(&path))
-        .await
-        .map_err(|e| ServeError::Io(std::io::Error::other(e)))??;
+    let db = db.into();
+    let (store, writer) = Store::open(&db).await?;
     let downtimes = note_restart(&store, &writer).await?;
     tokio::spawn(beat(writer.clone()));
     let limits = config.limits.clone();
-    let key_file = signing::key_file(db);
-    let record_key = signing::load_or_create(&key_file)?;
+    let (record_key, key_file) = match store.signing_seed(signing::fresh_seed()).await? {
+        Some(seed) => (ed25519_dalek::SigningKey::from_bytes(&seed), None),
+        None => {
+            let Database::Sqlite(path) = &db else {
+                unreachable!("only SQLite keeps the key in a file")
+            };
+            let file = signing::key_file(path);
+            (signing::load_or_create(&file)?, Some(file))
+        }
+    };
     let hub = Arc::new(Hub::new(
         registry,
         store,
@@ -122,10 +130,7 @@ pub async fn start(
 /// Records the downtime that ends now (from the last sign of life in the
 /// database) and returns every downtime on record.
 async fn note_restart(store: &Arc<Store>, writer: &Writer) -> Result<Arc<[Downtime]>, ServeError> {
-    let read = store.clone();
-    let last_alive = tokio::task::spawn_blocking(move || read.last_alive())
-        .await
-        .map_err(|e| ServeError::Io(std::io::Error::other(e)))??;
+    let last_alive = store.last_alive().await?;
     let up_ms = now_ms();
     let mut changes = vec![Change::Heartbeat { at_ms: up_ms }];
     if let Some(from_ms) = last_alive.filter(|&t| t < up_ms) {
@@ -135,10 +140,7 @@ async fn note_restart(store: &Arc<Store>, writer: &Writer) -> Result<Arc<[Downti
         }));
     }
     writer.write(changes).await?;
-    let read = store.clone();
-    let downtimes = tokio::task::spawn_blocking(move || read.downtimes())
-        .await
-        .map_err(|e| ServeError::Io(std::io::Error::other(e)))??;
+    let downtimes = store.downtimes().await?;
     Ok(downtimes.into())
 }
 
@@ -159,7 +161,7 @@ async fn beat(writer: Writer) {
 /// until Ctrl-C. Every acknowledged event is already on disk, so stopping
 /// loses nothing.
 pub fn run(
-    db: &Path,
+    db: &Database,
     addr: &str,
     registry: Registry,
     config: Config,
@@ -170,7 +172,7 @@ pub fn run(
         .build()?;
     runtime.block_on(async {
         let listener = TcpListener::bind(addr).await?;
-        let server = start(db, listener, registry, config).await?;
+        let server = start(db.clone(), listener, registry, config).await?;
         ready(&server);
         tokio::signal::ctrl_c().await?;
         Ok(())

@@ -52,6 +52,11 @@ pub fn key_file(db: &Path) -> PathBuf {
     PathBuf::from(name)
 }
 
+/// A new random key seed.
+pub fn fresh_seed() -> [u8; 32] {
+    rand::rng().random()
+}
+
 /// The signing key kept in `path`, made (mode 0600) if there is none yet.
 pub fn load_or_create(path: &Path) -> Result<SigningKey, KeyError> {
     let io = |source| KeyError::Io {
@@ -68,7 +73,7 @@ pub fn load_or_create(path: &Path) -> Result<SigningKey, KeyError> {
             Ok(SigningKey::from_bytes(&seed))
         }
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            let seed: [u8; 32] = rand::rng().random();
+            let seed = fresh_seed();
             let mut file = new_private_file(path).map_err(io)?;
             file.write_all(format!("{}\n", hex::encode(seed)).as_bytes())
                 .and_then(|()| file.sync_all())

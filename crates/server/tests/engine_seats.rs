@@ -136,7 +136,7 @@ async fn the_engine_answers_each_turn_in_parity() {
 async fn an_engine_waiting_for_a_worker_keeps_its_time() {
     let dir = tempfile::tempdir().expect("temp dir");
     let db = dir.path().join("test.sqlite");
-    let (s, _) = start_with(dir, &db, |limits| limits.engine_threads = 1).await;
+    let (s, _) = start_with(dir, database_for(&db).await, |limits| limits.engine_threads = 1).await;
     let busy = s.engines.worker().await.expect("the one worker");
     let asked = std::time::Instant::now();
     let created = s

@@ -7,18 +7,18 @@ mod common;
 use std::time::Duration;
 
 use parity_server::event::now_ms;
-use rusqlite::params;
 use serde_json::json;
 
 #[test]
 fn a_restart_charges_the_time_up_to_the_crash_and_not_the_downtime() {
     let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("games.sqlite");
+    let path = dir.path().join("games.sqlite");
     // First life: a chess game whose White clock (one minute) runs; then
     // the runtime stops dead, as in a crash.
     let first = tokio::runtime::Runtime::new().unwrap();
+    let db = first.block_on(common::database_for(&path));
     let id = first.block_on(async {
-        let (s, _) = common::start_on(tempfile::tempdir().unwrap(), &db).await;
+        let (s, _) = common::start_on(tempfile::tempdir().unwrap(), &path).await;
         let clock = json!({"initial": 60, "increment": 0});
         s.friend_game("chess", clock).await.0
     });
@@ -28,23 +28,29 @@ fn a_restart_charges_the_time_up_to_the_crash_and_not_the_downtime() {
 
     // The game's events 20 s ago, the last heartbeat 10 s ago: 10 s ran
     // on White's clock before the crash, 10 s the server was down.
-    let conn = rusqlite::Connection::open(&db).unwrap();
-    let last: i64 = conn
-        .query_row("SELECT MAX(at_ms) FROM events WHERE game_id = ?1", [&id], |r| r.get(0))
-        .unwrap();
+    let sql = tokio::runtime::Runtime::new().unwrap();
+    let last = sql
+        .block_on(common::sql_i64(
+            &db,
+            &format!("SELECT MAX(at_ms) FROM events WHERE game_id = '{id}'"),
+        ))
+        .expect("the game's events");
     let now = now_ms();
-    conn.execute(
-        "UPDATE events SET at_ms = at_ms - ?1 WHERE game_id = ?2",
-        params![last - (now - 20_000), id],
-    )
-    .unwrap();
-    conn.execute("UPDATE heartbeat SET at_ms = ?1", [now - 10_000])
-        .unwrap();
-    drop(conn);
+    sql.block_on(common::sql_i64(
+        &db,
+        &format!(
+            "UPDATE events SET at_ms = at_ms - {} WHERE game_id = '{id}'",
+            last - (now - 20_000)
+        ),
+    ));
+    sql.block_on(common::sql_i64(
+        &db,
+        &format!("UPDATE heartbeat SET at_ms = {}", now - 10_000),
+    ));
 
     let second = tokio::runtime::Runtime::new().unwrap();
     second.block_on(async {
-        let (s, recovered) = common::start_on(tempfile::tempdir().unwrap(), &db).await;
+        let (s, recovered) = common::start_on(tempfile::tempdir().unwrap(), &path).await;
         assert_eq!(recovered, 1);
         let clocks = s.full(&id, None).await["clocks"].clone();
         let white = clocks["white_ms"].as_i64().unwrap();
@@ -54,9 +60,6 @@ fn a_restart_charges_the_time_up_to_the_crash_and_not_the_downtime() {
         assert!((45_000..=50_000).contains(&white), "{clocks}");
         assert_eq!(clocks["running"], json!(["white"]));
     });
-    let conn = rusqlite::Connection::open(&db).unwrap();
-    let downtimes: i64 = conn
-        .query_row("SELECT COUNT(*) FROM downtimes", [], |r| r.get(0))
-        .unwrap();
-    assert_eq!(downtimes, 1);
+    let downtimes = sql.block_on(common::sql_i64(&db, "SELECT COUNT(*) FROM downtimes"));
+    assert_eq!(downtimes, Some(1));
 }

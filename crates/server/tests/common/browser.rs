@@ -61,7 +61,7 @@ pub fn screenshot_dir() -> PathBuf {
 pub async fn start_server(dir: &Path) -> String {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let server = parity_server::start(
-        &dir.join("games.sqlite"),
+        super::database_for(&dir.join("games.sqlite")).await,
         listener,
         Registry::builtin(),
         Default::default(),

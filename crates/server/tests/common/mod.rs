@@ -36,13 +36,31 @@ pub async fn start() -> TestServer {
 /// A server on the database `db` (in `dir`, kept while the server lives),
 /// with the number of unfinished games it resumed.
 pub async fn start_on(dir: tempfile::TempDir, db: &std::path::Path) -> (TestServer, usize) {
-    start_with(dir, db, |_| {}).await
+    start_with(dir, database_for(db).await, |_| {}).await
 }
 
-/// As [`start_on`], with the limits changed by `tune`.
+/// The database of a test server for the file `path`: that SQLite file,
+/// or with `PARITY_TEST_BACKEND=postgres` a database named after the path
+/// on the PostgreSQL server `PARITY_TEST_POSTGRES` (`scripts/test` starts
+/// one and runs the server tests on each backend). The same path gives the
+/// same database, so a restarted server finds its games.
+pub async fn database_for(path: &std::path::Path) -> parity_server::Database {
+    if std::env::var("PARITY_TEST_BACKEND").as_deref() != Ok("postgres") {
+        return parity_server::Database::from(path);
+    }
+    let base = std::env::var("PARITY_TEST_POSTGRES")
+        .expect("PARITY_TEST_BACKEND=postgres needs PARITY_TEST_POSTGRES, a server's URL");
+    let digest = Sha256::digest(path.to_string_lossy().as_bytes());
+    let name: String = digest[..8].iter().map(|b| format!("{b:02x}")).collect();
+    parity_server::store::ensure_postgres_database(&base, &format!("t_{name}"))
+        .await
+        .expect("a test database")
+}
+
+/// As [`start_on`], on the database `db`, with the limits changed by `tune`.
 pub async fn start_with(
     dir: tempfile::TempDir,
-    db: &std::path::Path,
+    db: parity_server::Database,
     tune: impl FnOnce(&mut parity_server::limits::Limits),
 ) -> (TestServer, usize) {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
@@ -415,3 +433,26 @@ pub fn legal(full: &Value, side: &str) -> Vec<String> {
         .unwrap_or_default()
 }
 pub mod browser;
+
+/// Runs SQL (one statement, values written in) on a test database, and
+/// reads back the first column of the first row as a number, if any.
+pub async fn sql_i64(db: &parity_server::Database, statement: &str) -> Option<i64> {
+    match db {
+        parity_server::Database::Sqlite(path) => {
+            let conn = rusqlite::Connection::open(path).expect("the test database");
+            let mut stmt = conn.prepare(statement).expect(statement);
+            let mut rows = stmt.query([]).expect(statement);
+            rows.next()
+                .expect(statement)
+                .and_then(|row| row.get::<_, i64>(0).ok())
+        }
+        parity_server::Database::Postgres(url) => {
+            let (client, connection) = tokio_postgres::connect(url, tokio_postgres::NoTls)
+                .await
+                .expect("the test database");
+            tokio::spawn(connection);
+            let rows = client.query(statement, &[]).await.expect(statement);
+            rows.first().and_then(|row| row.try_get::<_, i64>(0).ok())
+        }
+    }
+}

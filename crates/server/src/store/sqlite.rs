@@ -1,32 +1,19 @@
-//! Storage in SQLite: the append-only event log of every game, a games
-//! table for listing, the seats' token hashes and the hidden moves.
-//!
-//! One writer thread owns the writing connection. It takes every job that
-//! is waiting, writes them all in one transaction (group commit: one fsync
-//! for many events), and only after the commit tells each job's sender.
+//! The SQLite backend. One writer thread owns the writing connection;
 //! WAL mode with `synchronous=FULL` makes a commit durable. Reads use a
 //! second connection, which WAL lets run beside the writer.
 
 use std::path::Path;
-use std::sync::{Arc, Mutex};
+use std::sync::Mutex;
 
-use parity_rules::Color;
 use rusqlite::{params, Connection, OptionalExtension};
-use tokio::sync::{mpsc, oneshot};
 
+use super::{
+    answer, batch_after, color_name, color_of, seat_text, Change, Job, Listing, Queue, SeatRow,
+    StoreError, StoredGame,
+};
 use crate::clock::Downtime;
 use crate::event::{Event, EventBody, Seat};
-use crate::state::{Hidden, Summary};
-
-#[derive(Debug, thiserror::Error)]
-pub enum StoreError {
-    #[error("database: {0}")]
-    Sqlite(#[from] rusqlite::Error),
-    #[error("stored data: {0}")]
-    Corrupt(String),
-    #[error("the database writer has stopped")]
-    WriterGone,
-}
+use crate::state::Hidden;
 
 /// The schema, one step per version (`PRAGMA user_version`); a database is
 /// brought up to date on open.
@@ -102,18 +89,6 @@ const MIGRATIONS: &[&str] = &[r#"
 "#,
 ];
 
-fn color_name(c: Color) -> &'static str {
-    c.name()
-}
-
-fn color_of(name: &str) -> Result<Color, StoreError> {
-    match name {
-        "white" => Ok(Color::White),
-        "black" => Ok(Color::Black),
-        other => Err(StoreError::Corrupt(format!("colour `{other}`"))),
-    }
-}
-
 fn open_connection(path: &Path) -> Result<Connection, StoreError> {
     let conn = Connection::open(path)?;
     conn.busy_timeout(std::time::Duration::from_secs(10))?;
@@ -146,46 +121,6 @@ fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
     Ok(())
 }
 
-/// One row to write.
-// Rows live only until their transaction commits, so their size does not matter.
-#[allow(clippy::large_enum_variant)]
-#[derive(Clone, Debug)]
-pub enum Change {
-    NewGame {
-        id: String,
-        variant: String,
-        created_ms: i64,
-        seats: [Seat; 2],
-        rematch_of: Option<String>,
-        /// Listed publicly; none: as the game it is a rematch of.
-        public: Option<bool>,
-    },
-    /// A seat's token hash and invite (replacing the row).
-    Seat {
-        game: String,
-        color: Color,
-        token_hash: Option<String>,
-        invite: Option<String>,
-    },
-    Event {
-        game: String,
-        event: Event,
-    },
-    Summary {
-        game: String,
-        summary: Summary,
-    },
-    Hidden {
-        game: String,
-        hidden: Hidden,
-    },
-    /// The server is alive at this time (ms since the Unix epoch).
-    Heartbeat {
-        at_ms: i64,
-    },
-    Downtime(Downtime),
-}
-
 fn write_change(tx: &Connection, change: &Change) -> Result<(), StoreError> {
     match change {
         Change::NewGame {
@@ -196,12 +131,11 @@ fn write_change(tx: &Connection, change: &Change) -> Result<(), StoreError> {
             rematch_of,
             public,
         } => {
-            let seat = |s: &Seat| serde_json::to_string(s).unwrap_or_default();
             tx.execute(
                 "INSERT INTO games (id, variant, created_ms, white, black, rematch_of, status, turn, public)
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'waiting', 1,
                          COALESCE(?7, (SELECT public FROM games WHERE id = ?6), 0))",
-                params![id, variant, created_ms, seat(&seats[0]), seat(&seats[1]), rematch_of, public],
+                params![id, variant, created_ms, seat_text(&seats[0]), seat_text(&seats[1]), rematch_of, public],
             )?;
         }
         Change::Seat {
@@ -257,132 +191,66 @@ fn write_change(tx: &Connection, change: &Change) -> Result<(), StoreError> {
     Ok(())
 }
 
-struct Job {
-    changes: Vec<Change>,
-    done: oneshot::Sender<Result<(), String>>,
-}
-
-/// The handle to the writer thread; cheap to clone.
-#[derive(Clone)]
-pub struct Writer {
-    jobs: mpsc::UnboundedSender<Job>,
-}
-
-/// Jobs at most in one transaction, so one commit never waits too long.
-const MAX_BATCH: usize = 1024;
-
-impl Writer {
-    /// Writes the changes in one transaction shared with other jobs;
-    /// returns once it is durable, or with the reason it is not (then
-    /// nothing of it is written).
-    pub async fn write(&self, changes: Vec<Change>) -> Result<(), StoreError> {
-        let (done, wait) = oneshot::channel();
-        self.jobs
-            .send(Job { changes, done })
-            .map_err(|_| StoreError::WriterGone)?;
-        match wait.await {
-            Ok(Ok(())) => Ok(()),
-            Ok(Err(message)) => Err(StoreError::Corrupt(message)),
-            Err(_) => Err(StoreError::WriterGone),
-        }
+/// The writer thread: takes every job that is waiting, commits them
+/// together, then answers each.
+pub(super) fn run(mut conn: Connection, mut jobs: Queue) {
+    while let Some(first) = jobs.blocking_recv() {
+        let batch = batch_after(first, &mut jobs);
+        let results = commit(&mut conn, &batch);
+        answer(batch, results);
     }
+}
 
-    fn run(mut conn: Connection, mut jobs: mpsc::UnboundedReceiver<Job>) {
-        while let Some(first) = jobs.blocking_recv() {
-            let mut batch = vec![first];
-            while batch.len() < MAX_BATCH {
-                match jobs.try_recv() {
-                    Ok(job) => batch.push(job),
-                    Err(_) => break,
+/// Writes each job under its own savepoint, so a failing job is rolled
+/// back alone; then commits all.
+fn commit(conn: &mut Connection, batch: &[Job]) -> Vec<Result<(), String>> {
+    let run = |conn: &mut Connection| -> Result<Vec<Result<(), String>>, StoreError> {
+        let mut tx = conn.transaction()?;
+        let mut results = Vec::with_capacity(batch.len());
+        for job in batch {
+            let mut sp = tx.savepoint()?;
+            let written = job.changes.iter().try_for_each(|c| write_change(&sp, c));
+            results.push(match written {
+                Ok(()) => sp.commit().map_err(|e| e.to_string()),
+                Err(e) => {
+                    sp.rollback()?;
+                    Err(e.to_string())
                 }
-            }
-            let results = Writer::commit(&mut conn, &batch);
-            for (job, result) in batch.into_iter().zip(results) {
-                let _ = job.done.send(result);
-            }
+            });
+        }
+        tx.commit()?;
+        Ok(results)
+    };
+    match run(conn) {
+        Ok(results) => results,
+        Err(e) => {
+            tracing::error!("group commit failed: {e}");
+            batch.iter().map(|_| Err(e.to_string())).collect()
         }
     }
-
-    /// Writes each job under its own savepoint, so a failing job is rolled
-    /// back alone; then commits all.
-    fn commit(conn: &mut Connection, batch: &[Job]) -> Vec<Result<(), String>> {
-        let run = |conn: &mut Connection| -> Result<Vec<Result<(), String>>, StoreError> {
-            let mut tx = conn.transaction()?;
-            let mut results = Vec::with_capacity(batch.len());
-            for job in batch {
-                let mut sp = tx.savepoint()?;
-                let written = job.changes.iter().try_for_each(|c| write_change(&sp, c));
-                results.push(match written {
-                    Ok(()) => sp.commit().map_err(|e| e.to_string()),
-                    Err(e) => {
-                        sp.rollback()?;
-                        Err(e.to_string())
-                    }
-                });
-            }
-            tx.commit()?;
-            Ok(results)
-        };
-        match run(conn) {
-            Ok(results) => results,
-            Err(e) => {
-                tracing::error!("group commit failed: {e}");
-                batch.iter().map(|_| Err(e.to_string())).collect()
-            }
-        }
-    }
-}
-
-/// A game as stored.
-#[derive(Clone, Debug)]
-pub struct StoredGame {
-    pub events: Vec<Event>,
-    pub seats: [SeatRow; 2],
-    pub hidden: Vec<Hidden>,
-}
-
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct SeatRow {
-    pub token_hash: Option<String>,
-    pub invite: Option<String>,
-}
-
-/// One line of `GET /api/games`.
-#[derive(Clone, Debug, serde::Serialize)]
-pub struct Listing {
-    pub id: String,
-    pub variant: String,
-    pub white: Seat,
-    pub black: Seat,
-    pub status: String,
-    pub result: Option<String>,
-    pub turn: u32,
 }
 
 /// Reading side of the database.
-pub struct Store {
+pub(super) struct Reader {
     read: Mutex<Connection>,
 }
 
-impl Store {
-    /// Opens (creating and migrating if needed) the database and starts its writer.
-    pub fn open(path: &Path) -> Result<(Arc<Store>, Writer), StoreError> {
-        let mut write = open_connection(path)?;
-        migrate(&mut write)?;
-        let read = open_connection(path)?;
-        let (jobs, queue) = mpsc::unbounded_channel();
-        std::thread::Builder::new()
-            .name("db-writer".into())
-            .spawn(move || Writer::run(write, queue))
-            .map_err(|e| StoreError::Corrupt(format!("cannot start the writer: {e}")))?;
-        Ok((
-            Arc::new(Store {
-                read: Mutex::new(read),
-            }),
-            Writer { jobs },
-        ))
-    }
+/// Opens (creating and migrating if needed) the database and starts its
+/// writer thread on `queue`.
+pub(super) fn open(path: &Path, queue: Queue) -> Result<Reader, StoreError> {
+    let mut write = open_connection(path)?;
+    migrate(&mut write)?;
+    let read = open_connection(path)?;
+    std::thread::Builder::new()
+        .name("db-writer".into())
+        .spawn(move || run(write, queue))
+        .map_err(|e| StoreError::Corrupt(format!("cannot start the writer: {e}")))?;
+    Ok(Reader {
+        read: Mutex::new(read),
+    })
+}
 
+impl Reader {
     fn with<T>(
         &self,
         f: impl FnOnce(&Connection) -> Result<T, StoreError>,
@@ -392,7 +260,7 @@ impl Store {
     }
 
     /// Everything stored about a game, or none if there is no such game.
-    pub fn load(&self, id: &str) -> Result<Option<StoredGame>, StoreError> {
+    pub(super) fn load(&self, id: &str) -> Result<Option<StoredGame>, StoreError> {
         self.with(|conn| {
             let mut stmt = conn.prepare_cached(
                 "SELECT seq, at_ms, body_json FROM events WHERE game_id = ?1 ORDER BY seq",
@@ -463,7 +331,7 @@ impl Store {
     }
 
     /// Ids of the games that are not finished, oldest first.
-    pub fn unfinished(&self) -> Result<Vec<String>, StoreError> {
+    pub(super) fn unfinished(&self) -> Result<Vec<String>, StoreError> {
         self.with(|conn| {
             let mut stmt = conn.prepare_cached(
                 "SELECT id FROM games WHERE status != 'finished' ORDER BY created_ms",
@@ -475,7 +343,7 @@ impl Store {
 
     /// Ids of the games still waiting for their friend that were created
     /// before `created_ms`.
-    pub fn waiting_since_before(&self, created_ms: i64) -> Result<Vec<String>, StoreError> {
+    pub(super) fn waiting_since_before(&self, created_ms: i64) -> Result<Vec<String>, StoreError> {
         self.with(|conn| {
             let mut stmt = conn.prepare_cached(
                 "SELECT id FROM games WHERE status = 'waiting' AND created_ms < ?1 ORDER BY created_ms",
@@ -486,7 +354,7 @@ impl Store {
     }
 
     /// The newest public games, live (waiting or started) or finished.
-    pub fn list(&self, finished: bool, limit: u32) -> Result<Vec<Listing>, StoreError> {
+    pub(super) fn list(&self, finished: bool, limit: u32) -> Result<Vec<Listing>, StoreError> {
         self.with(|conn| {
             let sql = if finished {
                 "SELECT id, variant, white, black, status, result, turn FROM games
@@ -530,7 +398,7 @@ impl Store {
 
     /// When the server was last known alive: its last heartbeat, or for a
     /// database without one its last event; none for an empty database.
-    pub fn last_alive(&self) -> Result<Option<i64>, StoreError> {
+    pub(super) fn last_alive(&self) -> Result<Option<i64>, StoreError> {
         self.with(|conn| {
             let beat = conn
                 .query_row("SELECT at_ms FROM heartbeat WHERE id = 1", [], |r| r.get(0))
@@ -543,7 +411,7 @@ impl Store {
     }
 
     /// Every span the server was down, oldest first.
-    pub fn downtimes(&self) -> Result<Vec<Downtime>, StoreError> {
+    pub(super) fn downtimes(&self) -> Result<Vec<Downtime>, StoreError> {
         self.with(|conn| {
             let mut stmt =
                 conn.prepare_cached("SELECT from_ms, to_ms FROM downtimes ORDER BY from_ms")?;
@@ -558,7 +426,7 @@ impl Store {
     }
 
     /// Whether some seat of some game has this token hash.
-    pub fn token_known(&self, token_hash: &str) -> Result<bool, StoreError> {
+    pub(super) fn token_known(&self, token_hash: &str) -> Result<bool, StoreError> {
         self.with(|conn| {
             Ok(conn
                 .query_row(
@@ -569,97 +437,5 @@ impl Store {
                 .optional()?
                 .is_some())
         })
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::state::Status;
-
-    fn event(seq: u64, body: EventBody) -> Change {
-        Change::Event {
-            game: "g000000001".into(),
-            event: Event { body, seq, at: 7 },
-        }
-    }
-
-    #[tokio::test]
-    async fn writes_are_durable_and_read_back_and_a_bad_job_fails_alone() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("t.sqlite");
-        {
-            let (store, writer) = Store::open(&path).unwrap();
-            let created = EventBody::Created {
-                variant: "chess".into(),
-                clock: None,
-                days: None,
-                white: Seat::Human,
-                black: Seat::Engine { level: 1 },
-                rematch_of: None,
-            };
-            let first = vec![
-                Change::NewGame {
-                    id: "g000000001".into(),
-                    variant: "chess".into(),
-                    created_ms: 5,
-                    seats: [Seat::Human, Seat::Engine { level: 1 }],
-                    rematch_of: None,
-                    public: Some(true),
-                },
-                Change::Seat {
-                    game: "g000000001".into(),
-                    color: Color::White,
-                    token_hash: Some("abc".into()),
-                    invite: None,
-                },
-                event(1, created),
-            ];
-            // The same event seq twice: the second job must fail and leave nothing.
-            let again = vec![
-                event(
-                    2,
-                    EventBody::DrawOffer {
-                        color: crate::event::Side::White,
-                    },
-                ),
-                event(
-                    1,
-                    EventBody::Joined {
-                        color: crate::event::Side::Black,
-                    },
-                ),
-            ];
-            let (a, b) = tokio::join!(writer.write(first), writer.write(again));
-            a.unwrap();
-            assert!(b.is_err());
-            writer
-                .write(vec![Change::Summary {
-                    game: "g000000001".into(),
-                    summary: Summary {
-                        status: Status::Started,
-                        result: None,
-                        reason: None,
-                        turn: 3,
-                    },
-                }])
-                .await
-                .unwrap();
-            assert!(store.token_known("abc").unwrap());
-            assert!(!store.token_known("abd").unwrap());
-        }
-        // A new process sees what was acknowledged.
-        let (store, _writer) = Store::open(&path).unwrap();
-        let game = store.load("g000000001").unwrap().unwrap();
-        assert_eq!(game.events.len(), 1);
-        assert_eq!(game.events[0].body.kind(), "created");
-        assert_eq!(game.seats[0].token_hash.as_deref(), Some("abc"));
-        assert!(store.load("nope").unwrap().is_none());
-        assert_eq!(store.unfinished().unwrap(), vec!["g000000001".to_string()]);
-        let live = store.list(false, 10).unwrap();
-        assert_eq!(live.len(), 1);
-        assert_eq!(live[0].turn, 3);
-        assert_eq!(live[0].status, "started");
-        assert!(store.list(true, 10).unwrap().is_empty());
     }
 }

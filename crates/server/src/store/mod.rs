@@ -1,0 +1,519 @@
+//! Storage: the append-only event log of every game, a games table for
+//! listing, the seats' token hashes and the hidden moves, in SQLite
+//! (embedded, the default: `--db FILE`) or PostgreSQL (`--db
+//! postgres://...`). Both have the same tables and the same writer.
+//!
+//! One writer owns the writing connection. It takes every job that is
+//! waiting, writes them all in one transaction (group commit: one flush
+//! for many events), each job under its own savepoint so that a failing
+//! job is rolled back alone, and only after the commit tells each job's
+//! sender. Reads use another connection.
+
+mod postgres;
+mod sqlite;
+
+pub use postgres::ensure_database as ensure_postgres_database;
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use parity_rules::Color;
+use tokio::sync::{mpsc, oneshot};
+
+use crate::clock::Downtime;
+use crate::event::{Event, Seat};
+use crate::state::{Hidden, Summary};
+
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("database: {0}")]
+    Sqlite(#[from] rusqlite::Error),
+    #[error("database: {0}")]
+    Postgres(#[from] tokio_postgres::Error),
+    #[error("stored data: {0}")]
+    Corrupt(String),
+    #[error("the database writer has stopped")]
+    WriterGone,
+}
+
+/// Where the games are kept.
+#[derive(Clone, PartialEq, Eq)]
+pub enum Database {
+    /// A SQLite file (created if missing).
+    Sqlite(PathBuf),
+    /// A PostgreSQL connection URL (`postgres://USER@HOST/DB`); the
+    /// database must exist, its tables are created if missing.
+    Postgres(String),
+}
+
+impl Database {
+    /// A `postgres://` or `postgresql://` URL, else a SQLite file's path.
+    pub fn parse(text: &str) -> Database {
+        if text.starts_with("postgres://") || text.starts_with("postgresql://") {
+            Database::Postgres(text.to_string())
+        } else {
+            Database::Sqlite(PathBuf::from(text))
+        }
+    }
+}
+
+impl From<&Path> for Database {
+    fn from(path: &Path) -> Database {
+        Database::Sqlite(path.to_path_buf())
+    }
+}
+
+impl From<&PathBuf> for Database {
+    fn from(path: &PathBuf) -> Database {
+        Database::Sqlite(path.clone())
+    }
+}
+
+impl From<PathBuf> for Database {
+    fn from(path: PathBuf) -> Database {
+        Database::Sqlite(path)
+    }
+}
+
+/// The path or the URL, without a password.
+impl fmt::Display for Database {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Database::Sqlite(path) => write!(f, "{}", path.display()),
+            Database::Postgres(url) => match (url.find("://"), url.rfind('@')) {
+                (Some(scheme), Some(at)) if at > scheme => {
+                    let user = &url[scheme + 3..at];
+                    let user = user.split_once(':').map_or(user, |(u, _)| u);
+                    write!(f, "{}{user}{}", &url[..scheme + 3], &url[at..])
+                }
+                _ => write!(f, "{url}"),
+            },
+        }
+    }
+}
+
+impl fmt::Debug for Database {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Database({self})")
+    }
+}
+
+/// One row to write.
+// Rows live only until their transaction commits, so their size does not matter.
+#[allow(clippy::large_enum_variant)]
+#[derive(Clone, Debug)]
+pub enum Change {
+    NewGame {
+        id: String,
+        variant: String,
+        created_ms: i64,
+        seats: [Seat; 2],
+        rematch_of: Option<String>,
+        /// Listed publicly; none: as the game it is a rematch of.
+        public: Option<bool>,
+    },
+    /// A seat's token hash and invite (replacing the row).
+    Seat {
+        game: String,
+        color: Color,
+        token_hash: Option<String>,
+        invite: Option<String>,
+    },
+    Event {
+        game: String,
+        event: Event,
+    },
+    Summary {
+        game: String,
+        summary: Summary,
+    },
+    Hidden {
+        game: String,
+        hidden: Hidden,
+    },
+    /// The server is alive at this time (ms since the Unix epoch).
+    Heartbeat {
+        at_ms: i64,
+    },
+    Downtime(Downtime),
+}
+
+/// A game as stored.
+#[derive(Clone, Debug)]
+pub struct StoredGame {
+    pub events: Vec<Event>,
+    pub seats: [SeatRow; 2],
+    pub hidden: Vec<Hidden>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SeatRow {
+    pub token_hash: Option<String>,
+    pub invite: Option<String>,
+}
+
+/// One line of `GET /api/games`.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Listing {
+    pub id: String,
+    pub variant: String,
+    pub white: Seat,
+    pub black: Seat,
+    pub status: String,
+    pub result: Option<String>,
+    pub turn: u32,
+}
+
+fn color_name(c: Color) -> &'static str {
+    c.name()
+}
+
+fn color_of(name: &str) -> Result<Color, StoreError> {
+    match name {
+        "white" => Ok(Color::White),
+        "black" => Ok(Color::Black),
+        other => Err(StoreError::Corrupt(format!("colour `{other}`"))),
+    }
+}
+
+fn seat_text(seat: &Seat) -> String {
+    serde_json::to_string(seat).unwrap_or_default()
+}
+
+/// Changes to write together, and who waits for them.
+struct Job {
+    changes: Vec<Change>,
+    done: oneshot::Sender<Result<(), String>>,
+}
+
+type Queue = mpsc::UnboundedReceiver<Job>;
+
+/// Jobs at most in one transaction, so one commit never waits too long.
+const MAX_BATCH: usize = 1024;
+
+/// `first` and every job waiting behind it, up to [`MAX_BATCH`].
+fn batch_after(first: Job, jobs: &mut Queue) -> Vec<Job> {
+    let mut batch = vec![first];
+    while batch.len() < MAX_BATCH {
+        match jobs.try_recv() {
+            Ok(job) => batch.push(job),
+            Err(_) => break,
+        }
+    }
+    batch
+}
+
+/// Tells each job of `batch` how it went.
+fn answer(batch: Vec<Job>, results: Vec<Result<(), String>>) {
+    for (job, result) in batch.into_iter().zip(results) {
+        let _ = job.done.send(result);
+    }
+}
+
+/// The handle to the writer; cheap to clone.
+#[derive(Clone)]
+pub struct Writer {
+    jobs: mpsc::UnboundedSender<Job>,
+}
+
+impl Writer {
+    /// Writes the changes in one transaction shared with other jobs;
+    /// returns once it is durable, or with the reason it is not (then
+    /// nothing of it is written).
+    pub async fn write(&self, changes: Vec<Change>) -> Result<(), StoreError> {
+        let (done, wait) = oneshot::channel();
+        self.jobs
+            .send(Job { changes, done })
+            .map_err(|_| StoreError::WriterGone)?;
+        match wait.await {
+            Ok(Ok(())) => Ok(()),
+            Ok(Err(message)) => Err(StoreError::Corrupt(message)),
+            Err(_) => Err(StoreError::WriterGone),
+        }
+    }
+}
+
+/// Reading side of the database.
+pub struct Store {
+    backend: Backend,
+}
+
+enum Backend {
+    Sqlite(Arc<sqlite::Reader>),
+    Postgres(postgres::Reader),
+}
+
+/// Runs a SQLite read off the async threads.
+async fn blocking<T: Send + 'static>(
+    reader: &Arc<sqlite::Reader>,
+    read: impl FnOnce(&sqlite::Reader) -> Result<T, StoreError> + Send + 'static,
+) -> Result<T, StoreError> {
+    let reader = reader.clone();
+    tokio::task::spawn_blocking(move || read(&reader))
+        .await
+        .map_err(|e| StoreError::Corrupt(format!("a database read panicked: {e}")))?
+}
+
+impl Store {
+    /// Opens (creating or bringing the schema up to date if needed) the
+    /// database and starts its writer.
+    pub async fn open(db: &Database) -> Result<(Arc<Store>, Writer), StoreError> {
+        let (jobs, queue) = mpsc::unbounded_channel();
+        let backend = match db {
+            Database::Sqlite(path) => {
+                let path = path.clone();
+                let reader = tokio::task::spawn_blocking(move || sqlite::open(&path, queue))
+                    .await
+                    .map_err(|e| StoreError::Corrupt(format!("opening the database: {e}")))??;
+                Backend::Sqlite(Arc::new(reader))
+            }
+            Database::Postgres(url) => Backend::Postgres(postgres::open(url, queue).await?),
+        };
+        Ok((Arc::new(Store { backend }), Writer { jobs }))
+    }
+
+    /// Everything stored about a game, or none if there is no such game.
+    pub async fn load(&self, id: &str) -> Result<Option<StoredGame>, StoreError> {
+        match &self.backend {
+            Backend::Sqlite(r) => {
+                let id = id.to_string();
+                blocking(r, move |r| r.load(&id)).await
+            }
+            Backend::Postgres(p) => p.load(id).await,
+        }
+    }
+
+    /// Ids of the games that are not finished, oldest first.
+    pub async fn unfinished(&self) -> Result<Vec<String>, StoreError> {
+        match &self.backend {
+            Backend::Sqlite(r) => blocking(r, |r| r.unfinished()).await,
+            Backend::Postgres(p) => p.unfinished().await,
+        }
+    }
+
+    /// Ids of the games still waiting for their friend that were created
+    /// before `created_ms`.
+    pub async fn waiting_since_before(&self, created_ms: i64) -> Result<Vec<String>, StoreError> {
+        match &self.backend {
+            Backend::Sqlite(r) => blocking(r, move |r| r.waiting_since_before(created_ms)).await,
+            Backend::Postgres(p) => p.waiting_since_before(created_ms).await,
+        }
+    }
+
+    /// The newest public games, live (waiting or started) or finished.
+    pub async fn list(&self, finished: bool, limit: u32) -> Result<Vec<Listing>, StoreError> {
+        match &self.backend {
+            Backend::Sqlite(r) => blocking(r, move |r| r.list(finished, limit)).await,
+            Backend::Postgres(p) => p.list(finished, limit).await,
+        }
+    }
+
+    /// When the server was last known alive: its last heartbeat, or for a
+    /// database without one its last event; none for an empty database.
+    pub async fn last_alive(&self) -> Result<Option<i64>, StoreError> {
+        match &self.backend {
+            Backend::Sqlite(r) => blocking(r, |r| r.last_alive()).await,
+            Backend::Postgres(p) => p.last_alive().await,
+        }
+    }
+
+    /// Every span the server was down, oldest first.
+    pub async fn downtimes(&self) -> Result<Vec<Downtime>, StoreError> {
+        match &self.backend {
+            Backend::Sqlite(r) => blocking(r, |r| r.downtimes()).await,
+            Backend::Postgres(p) => p.downtimes().await,
+        }
+    }
+
+    /// Whether some seat of some game has this token hash.
+    pub async fn token_known(&self, token_hash: &str) -> Result<bool, StoreError> {
+        match &self.backend {
+            Backend::Sqlite(r) => {
+                let hash = token_hash.to_string();
+                blocking(r, move |r| r.token_known(&hash)).await
+            }
+            Backend::Postgres(p) => p.token_known(token_hash).await,
+        }
+    }
+
+    /// The seed of the key that signs records, when the database keeps it
+    /// (PostgreSQL: every server on the database signs with one key, made
+    /// by the first with `fresh`); none when it is kept in a file beside
+    /// the database (SQLite).
+    pub async fn signing_seed(&self, fresh: [u8; 32]) -> Result<Option<[u8; 32]>, StoreError> {
+        match &self.backend {
+            Backend::Sqlite(_) => Ok(None),
+            Backend::Postgres(p) => p.signing_seed(fresh).await.map(Some),
+        }
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use crate::event::EventBody;
+    use crate::state::Status;
+
+    /// A fresh PostgreSQL database for a test, when `PARITY_TEST_POSTGRES`
+    /// names a server (a URL whose database may be created in).
+    pub(crate) async fn fresh_postgres() -> Option<Database> {
+        let base = std::env::var("PARITY_TEST_POSTGRES").ok()?;
+        Some(
+            postgres::ensure_database(&base, &format!("unit_{:016x}", rand::random::<u64>()))
+                .await
+                .expect("a test database"),
+        )
+    }
+
+    fn event(seq: u64, body: EventBody) -> Change {
+        Change::Event {
+            game: "g000000001".into(),
+            event: Event { body, seq, at: 7 },
+        }
+    }
+
+    async fn writes_are_durable_and_read_back_and_a_bad_job_fails_alone(db: Database) {
+        {
+            let (store, writer) = Store::open(&db).await.unwrap();
+            let created = EventBody::Created {
+                variant: "chess".into(),
+                clock: None,
+                days: None,
+                white: Seat::Human,
+                black: Seat::Engine { level: 1 },
+                rematch_of: None,
+            };
+            let first = vec![
+                Change::NewGame {
+                    id: "g000000001".into(),
+                    variant: "chess".into(),
+                    created_ms: 5,
+                    seats: [Seat::Human, Seat::Engine { level: 1 }],
+                    rematch_of: None,
+                    public: Some(true),
+                },
+                Change::Seat {
+                    game: "g000000001".into(),
+                    color: Color::White,
+                    token_hash: Some("abc".into()),
+                    invite: None,
+                },
+                event(1, created),
+            ];
+            // The same event seq twice: the second job must fail and leave nothing.
+            let again = vec![
+                event(
+                    2,
+                    EventBody::DrawOffer {
+                        color: crate::event::Side::White,
+                    },
+                ),
+                event(
+                    1,
+                    EventBody::Joined {
+                        color: crate::event::Side::Black,
+                    },
+                ),
+            ];
+            let (a, b) = tokio::join!(writer.write(first), writer.write(again));
+            a.unwrap();
+            assert!(b.is_err());
+            writer
+                .write(vec![
+                    Change::Summary {
+                        game: "g000000001".into(),
+                        summary: Summary {
+                            status: Status::Started,
+                            result: None,
+                            reason: None,
+                            turn: 3,
+                        },
+                    },
+                    Change::Hidden {
+                        game: "g000000001".into(),
+                        hidden: Hidden {
+                            turn: 3,
+                            color: Color::Black,
+                            mv: "e7e5".into(),
+                            nonce: "n".into(),
+                        },
+                    },
+                    Change::Heartbeat { at_ms: 40 },
+                    Change::Heartbeat { at_ms: 50 },
+                    Change::Downtime(Downtime {
+                        from_ms: 10,
+                        to_ms: 20,
+                    }),
+                ])
+                .await
+                .unwrap();
+            assert!(store.token_known("abc").await.unwrap());
+            assert!(!store.token_known("abd").await.unwrap());
+        }
+        // A new process sees what was acknowledged.
+        let (store, _writer) = Store::open(&db).await.unwrap();
+        let game = store.load("g000000001").await.unwrap().unwrap();
+        assert_eq!(game.events.len(), 1);
+        assert_eq!(game.events[0].body.kind(), "created");
+        assert_eq!(game.seats[0].token_hash.as_deref(), Some("abc"));
+        assert_eq!(game.hidden.len(), 1);
+        assert_eq!(game.hidden[0].mv, "e7e5");
+        assert!(store.load("nope").await.unwrap().is_none());
+        assert_eq!(store.unfinished().await.unwrap(), vec!["g000000001".to_string()]);
+        assert!(store.waiting_since_before(100).await.unwrap().is_empty());
+        let live = store.list(false, 10).await.unwrap();
+        assert_eq!(live.len(), 1);
+        assert_eq!(live[0].turn, 3);
+        assert_eq!(live[0].status, "started");
+        assert_eq!(live[0].black, Seat::Engine { level: 1 });
+        assert!(store.list(true, 10).await.unwrap().is_empty());
+        assert_eq!(store.last_alive().await.unwrap(), Some(50));
+        assert_eq!(
+            store.downtimes().await.unwrap(),
+            vec![Downtime {
+                from_ms: 10,
+                to_ms: 20
+            }]
+        );
+    }
+
+    #[tokio::test]
+    async fn sqlite_writes_are_durable_and_a_bad_job_fails_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = Database::from(dir.path().join("t.sqlite"));
+        writes_are_durable_and_read_back_and_a_bad_job_fails_alone(db.clone()).await;
+        let (store, _) = Store::open(&db).await.unwrap();
+        assert_eq!(store.signing_seed([7; 32]).await.unwrap(), None);
+    }
+
+    #[tokio::test]
+    async fn postgres_writes_are_durable_and_a_bad_job_fails_alone() {
+        let db = fresh_postgres().await.expect(
+            "PARITY_TEST_POSTGRES names no PostgreSQL server: scripts/test starts one and sets it",
+        );
+        writes_are_durable_and_read_back_and_a_bad_job_fails_alone(db.clone()).await;
+        let (store, _) = Store::open(&db).await.unwrap();
+        assert_eq!(store.signing_seed([7; 32]).await.unwrap(), Some([7; 32]));
+        assert_eq!(
+            store.signing_seed([8; 32]).await.unwrap(),
+            Some([7; 32]),
+            "the first key made stays"
+        );
+    }
+
+    #[test]
+    fn databases_read_from_text_and_hide_passwords() {
+        assert_eq!(
+            Database::parse("games.sqlite"),
+            Database::Sqlite("games.sqlite".into())
+        );
+        let pg = Database::parse("postgres://parity:secret@db.example:5432/parity");
+        assert!(matches!(pg, Database::Postgres(_)));
+        assert_eq!(pg.to_string(), "postgres://parity@db.example:5432/parity");
+        assert!(matches!(
+            Database::parse("postgresql://localhost/x"),
+            Database::Postgres(_)
+        ));
+    }
+}

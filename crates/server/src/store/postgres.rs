@@ -1,0 +1,466 @@
+//! The PostgreSQL backend (tokio-postgres). The writer is a task with its
+//! own connection; reads share another. With PostgreSQL's default
+//! `synchronous_commit = on`, a commit is durable when it returns.
+
+use tokio_postgres::{Client, NoTls, Transaction};
+
+use super::{
+    answer, batch_after, color_name, color_of, seat_text, Change, Database, Job, Listing, Queue,
+    SeatRow, StoreError, StoredGame,
+};
+use crate::clock::Downtime;
+use crate::event::{Event, EventBody, Seat};
+use crate::state::Hidden;
+
+/// The schema, one step per version (table `parity_schema`). The same
+/// tables as SQLite's, with PostgreSQL's types.
+const MIGRATIONS: &[&str] = &[r#"
+    CREATE TABLE games (
+        id TEXT PRIMARY KEY,
+        variant TEXT NOT NULL,
+        created_ms BIGINT NOT NULL,
+        white TEXT NOT NULL,
+        black TEXT NOT NULL,
+        rematch_of TEXT,
+        status TEXT NOT NULL,
+        result TEXT,
+        reason TEXT,
+        turn BIGINT NOT NULL,
+        public BOOLEAN NOT NULL
+    );
+    CREATE INDEX games_by_status ON games (status, created_ms);
+    CREATE TABLE events (
+        game_id TEXT NOT NULL,
+        seq BIGINT NOT NULL,
+        at_ms BIGINT NOT NULL,
+        kind TEXT NOT NULL,
+        body_json TEXT NOT NULL,
+        PRIMARY KEY (game_id, seq)
+    );
+    CREATE TABLE seats (
+        game_id TEXT NOT NULL,
+        color TEXT NOT NULL,
+        token_sha256 TEXT,
+        invite TEXT,
+        PRIMARY KEY (game_id, color)
+    );
+    CREATE INDEX seats_by_token ON seats (token_sha256);
+    CREATE TABLE hidden_moves (
+        game_id TEXT NOT NULL,
+        turn BIGINT NOT NULL,
+        color TEXT NOT NULL,
+        move TEXT NOT NULL,
+        nonce TEXT NOT NULL,
+        PRIMARY KEY (game_id, turn, color)
+    );
+    CREATE TABLE heartbeat (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        at_ms BIGINT NOT NULL
+    );
+    CREATE TABLE downtimes (
+        from_ms BIGINT NOT NULL,
+        to_ms BIGINT NOT NULL
+    );
+    CREATE TABLE signing_key (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        seed BYTEA NOT NULL
+    );
+"#];
+
+/// Any number that identifies our schema lock among the database's
+/// advisory locks: servers starting together migrate one at a time.
+const MIGRATION_LOCK: i64 = 0x7061_7269_7479;
+
+async fn connect(url: &str) -> Result<Client, StoreError> {
+    let (client, connection) = tokio_postgres::connect(url, NoTls).await?;
+    tokio::spawn(async move {
+        if let Err(e) = connection.await {
+            tracing::error!("PostgreSQL connection: {e}");
+        }
+    });
+    Ok(client)
+}
+
+async fn migrate(client: &mut Client) -> Result<(), StoreError> {
+    let tx = client.transaction().await?;
+    tx.execute("SELECT pg_advisory_xact_lock($1)", &[&MIGRATION_LOCK])
+        .await?;
+    tx.batch_execute("CREATE TABLE IF NOT EXISTS parity_schema (version INTEGER NOT NULL)")
+        .await?;
+    let version: Option<i32> = tx
+        .query_opt("SELECT version FROM parity_schema", &[])
+        .await?
+        .map(|row| row.get(0));
+    let version = version.unwrap_or(0);
+    let done = usize::try_from(version)
+        .map_err(|_| StoreError::Corrupt(format!("schema version {version}")))?;
+    if done > MIGRATIONS.len() {
+        return Err(StoreError::Corrupt(format!(
+            "the database has schema version {version}, newer than this program ({})",
+            MIGRATIONS.len()
+        )));
+    }
+    for step in &MIGRATIONS[done..] {
+        tx.batch_execute(step).await?;
+    }
+    tx.execute("DELETE FROM parity_schema", &[]).await?;
+    tx.execute(
+        "INSERT INTO parity_schema (version) VALUES ($1)",
+        &[&(MIGRATIONS.len() as i32)],
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(())
+}
+
+/// The database `name` on the server of `base` (a URL), created if it does
+/// not exist: for tests and throwaway clusters.
+pub async fn ensure_database(base: &str, name: &str) -> Result<Database, StoreError> {
+    // A name is an identifier, not a value: only plain ones are allowed.
+    if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+        return Err(StoreError::Corrupt(format!("database name `{name}`")));
+    }
+    let client = connect(base).await?;
+    let exists = client
+        .query_opt("SELECT 1 FROM pg_database WHERE datname = $1", &[&name])
+        .await?
+        .is_some();
+    if !exists {
+        client
+            .batch_execute(&format!("CREATE DATABASE {name}"))
+            .await?;
+    }
+    let (address, query) = base.split_once('?').unwrap_or((base, ""));
+    let server = match address.find("://").map(|at| at + 3) {
+        Some(after) => match address[after..].find('/') {
+            Some(slash) => &address[..after + slash],
+            None => address,
+        },
+        None => address,
+    };
+    Ok(Database::Postgres(if query.is_empty() {
+        format!("{server}/{name}")
+    } else {
+        format!("{server}/{name}?{query}")
+    }))
+}
+
+/// Reading side of the database.
+pub(super) struct Reader {
+    client: Client,
+}
+
+/// Connects (creating the tables if needed) and starts the writer task on
+/// `queue`.
+pub(super) async fn open(url: &str, queue: Queue) -> Result<Reader, StoreError> {
+    let mut write = connect(url).await?;
+    migrate(&mut write).await?;
+    let client = connect(url).await?;
+    tokio::spawn(run(write, queue));
+    Ok(Reader { client })
+}
+
+async fn run(mut client: Client, mut jobs: Queue) {
+    while let Some(first) = jobs.recv().await {
+        let batch = batch_after(first, &mut jobs);
+        let results = commit(&mut client, &batch).await;
+        answer(batch, results);
+    }
+}
+
+async fn commit(client: &mut Client, batch: &[Job]) -> Vec<Result<(), String>> {
+    async fn all(client: &mut Client, batch: &[Job]) -> Result<Vec<Result<(), String>>, StoreError> {
+        let mut tx = client.transaction().await?;
+        let mut results = Vec::with_capacity(batch.len());
+        for job in batch {
+            let sp = tx.savepoint("job").await?;
+            let mut written = Ok(());
+            for change in &job.changes {
+                written = write_change(&sp, change).await;
+                if written.is_err() {
+                    break;
+                }
+            }
+            results.push(match written {
+                Ok(()) => sp.commit().await.map_err(|e| e.to_string()),
+                Err(e) => {
+                    sp.rollback().await?;
+                    Err(e.to_string())
+                }
+            });
+        }
+        tx.commit().await?;
+        Ok(results)
+    }
+    match all(client, batch).await {
+        Ok(results) => results,
+        Err(e) => {
+            tracing::error!("group commit failed: {e}");
+            batch.iter().map(|_| Err(e.to_string())).collect()
+        }
+    }
+}
+
+async fn write_change(tx: &Transaction<'_>, change: &Change) -> Result<(), StoreError> {
+    match change {
+        Change::NewGame {
+            id,
+            variant,
+            created_ms,
+            seats,
+            rematch_of,
+            public,
+        } => {
+            tx.execute(
+                "INSERT INTO games (id, variant, created_ms, white, black, rematch_of, status, turn, public)
+                 VALUES ($1, $2, $3, $4, $5, $6, 'waiting', 1,
+                         COALESCE($7, (SELECT public FROM games WHERE id = $6), FALSE))",
+                &[id, variant, created_ms, &seat_text(&seats[0]), &seat_text(&seats[1]), rematch_of, public],
+            )
+            .await?;
+        }
+        Change::Seat {
+            game,
+            color,
+            token_hash,
+            invite,
+        } => {
+            tx.execute(
+                "INSERT INTO seats (game_id, color, token_sha256, invite) VALUES ($1, $2, $3, $4)
+                 ON CONFLICT (game_id, color) DO UPDATE
+                 SET token_sha256 = EXCLUDED.token_sha256, invite = EXCLUDED.invite",
+                &[game, &color_name(*color), token_hash, invite],
+            )
+            .await?;
+        }
+        Change::Event { game, event } => {
+            let body = serde_json::to_string(&event.body)
+                .map_err(|e| StoreError::Corrupt(e.to_string()))?;
+            tx.execute(
+                "INSERT INTO events (game_id, seq, at_ms, kind, body_json) VALUES ($1, $2, $3, $4, $5)",
+                &[game, &(event.seq as i64), &event.at, &event.body.kind(), &body],
+            )
+            .await?;
+        }
+        Change::Summary { game, summary } => {
+            tx.execute(
+                "UPDATE games SET status = $2, result = $3, reason = $4, turn = $5 WHERE id = $1",
+                &[
+                    game,
+                    &summary.status.name(),
+                    &summary.result,
+                    &summary.reason.map(|r| r.name()),
+                    &i64::from(summary.turn),
+                ],
+            )
+            .await?;
+        }
+        Change::Hidden { game, hidden } => {
+            tx.execute(
+                "INSERT INTO hidden_moves (game_id, turn, color, move, nonce) VALUES ($1, $2, $3, $4, $5)
+                 ON CONFLICT (game_id, turn, color) DO UPDATE
+                 SET move = EXCLUDED.move, nonce = EXCLUDED.nonce",
+                &[
+                    game,
+                    &i64::from(hidden.turn),
+                    &color_name(hidden.color),
+                    &hidden.mv,
+                    &hidden.nonce,
+                ],
+            )
+            .await?;
+        }
+        Change::Heartbeat { at_ms } => {
+            tx.execute(
+                "INSERT INTO heartbeat (id, at_ms) VALUES (1, $1)
+                 ON CONFLICT (id) DO UPDATE SET at_ms = EXCLUDED.at_ms",
+                &[at_ms],
+            )
+            .await?;
+        }
+        Change::Downtime(d) => {
+            tx.execute(
+                "INSERT INTO downtimes (from_ms, to_ms) VALUES ($1, $2)",
+                &[&d.from_ms, &d.to_ms],
+            )
+            .await?;
+        }
+    }
+    Ok(())
+}
+
+fn turn_of(value: i64) -> Result<u32, StoreError> {
+    u32::try_from(value).map_err(|_| StoreError::Corrupt(format!("turn {value}")))
+}
+
+impl Reader {
+    pub(super) async fn load(&self, id: &str) -> Result<Option<StoredGame>, StoreError> {
+        let rows = self
+            .client
+            .query(
+                "SELECT seq, at_ms, body_json FROM events WHERE game_id = $1 ORDER BY seq",
+                &[&id],
+            )
+            .await?;
+        let mut events = Vec::with_capacity(rows.len());
+        for row in rows {
+            let (seq, at, body): (i64, i64, String) = (row.get(0), row.get(1), row.get(2));
+            let body: EventBody = serde_json::from_str(&body)
+                .map_err(|e| StoreError::Corrupt(format!("game {id} event {seq}: {e}")))?;
+            events.push(Event {
+                body,
+                seq: seq as u64,
+                at,
+            });
+        }
+        if events.is_empty() {
+            return Ok(None);
+        }
+        let mut seats = [SeatRow::default(), SeatRow::default()];
+        for row in self
+            .client
+            .query(
+                "SELECT color, token_sha256, invite FROM seats WHERE game_id = $1",
+                &[&id],
+            )
+            .await?
+        {
+            let color: String = row.get(0);
+            seats[color_of(&color)?.index()] = SeatRow {
+                token_hash: row.get(1),
+                invite: row.get(2),
+            };
+        }
+        let mut hidden = Vec::new();
+        for row in self
+            .client
+            .query(
+                "SELECT turn, color, move, nonce FROM hidden_moves WHERE game_id = $1",
+                &[&id],
+            )
+            .await?
+        {
+            let color: String = row.get(1);
+            hidden.push(Hidden {
+                turn: turn_of(row.get(0))?,
+                color: color_of(&color)?,
+                mv: row.get(2),
+                nonce: row.get(3),
+            });
+        }
+        Ok(Some(StoredGame {
+            events,
+            seats,
+            hidden,
+        }))
+    }
+
+    async fn ids(&self, sql: &str, params: &[&(dyn tokio_postgres::types::ToSql + Sync)]) -> Result<Vec<String>, StoreError> {
+        Ok(self
+            .client
+            .query(sql, params)
+            .await?
+            .iter()
+            .map(|row| row.get(0))
+            .collect())
+    }
+
+    pub(super) async fn unfinished(&self) -> Result<Vec<String>, StoreError> {
+        self.ids(
+            "SELECT id FROM games WHERE status != 'finished' ORDER BY created_ms",
+            &[],
+        )
+        .await
+    }
+
+    pub(super) async fn waiting_since_before(&self, created_ms: i64) -> Result<Vec<String>, StoreError> {
+        self.ids(
+            "SELECT id FROM games WHERE status = 'waiting' AND created_ms < $1 ORDER BY created_ms",
+            &[&created_ms],
+        )
+        .await
+    }
+
+    pub(super) async fn list(&self, finished: bool, limit: u32) -> Result<Vec<Listing>, StoreError> {
+        let sql = if finished {
+            "SELECT id, variant, white, black, status, result, turn FROM games
+             WHERE status = 'finished' AND public ORDER BY created_ms DESC LIMIT $1"
+        } else {
+            "SELECT id, variant, white, black, status, result, turn FROM games
+             WHERE status != 'finished' AND public ORDER BY created_ms DESC LIMIT $1"
+        };
+        let mut out = Vec::new();
+        for row in self.client.query(sql, &[&i64::from(limit)]).await? {
+            let id: String = row.get(0);
+            let seat = |text: String| {
+                serde_json::from_str::<Seat>(&text)
+                    .map_err(|e| StoreError::Corrupt(format!("game {id} seat: {e}")))
+            };
+            out.push(Listing {
+                white: seat(row.get(2))?,
+                black: seat(row.get(3))?,
+                variant: row.get(1),
+                status: row.get(4),
+                result: row.get(5),
+                turn: turn_of(row.get(6))?,
+                id,
+            });
+        }
+        Ok(out)
+    }
+
+    pub(super) async fn last_alive(&self) -> Result<Option<i64>, StoreError> {
+        let beat = self
+            .client
+            .query_opt("SELECT at_ms FROM heartbeat WHERE id = 1", &[])
+            .await?;
+        match beat {
+            Some(row) => Ok(Some(row.get(0))),
+            None => Ok(self
+                .client
+                .query_one("SELECT MAX(at_ms) FROM events", &[])
+                .await?
+                .get(0)),
+        }
+    }
+
+    pub(super) async fn downtimes(&self) -> Result<Vec<Downtime>, StoreError> {
+        Ok(self
+            .client
+            .query("SELECT from_ms, to_ms FROM downtimes ORDER BY from_ms", &[])
+            .await?
+            .iter()
+            .map(|row| Downtime {
+                from_ms: row.get(0),
+                to_ms: row.get(1),
+            })
+            .collect())
+    }
+
+    pub(super) async fn token_known(&self, token_hash: &str) -> Result<bool, StoreError> {
+        Ok(self
+            .client
+            .query_opt(
+                "SELECT 1 FROM seats WHERE token_sha256 = $1 LIMIT 1",
+                &[&token_hash],
+            )
+            .await?
+            .is_some())
+    }
+
+    pub(super) async fn signing_seed(&self, fresh: [u8; 32]) -> Result<[u8; 32], StoreError> {
+        self.client
+            .execute(
+                "INSERT INTO signing_key (id, seed) VALUES (1, $1) ON CONFLICT (id) DO NOTHING",
+                &[&&fresh[..]],
+            )
+            .await?;
+        let seed: Vec<u8> = self
+            .client
+            .query_one("SELECT seed FROM signing_key WHERE id = 1", &[])
+            .await?
+            .get(0);
+        seed.try_into()
+            .map_err(|b: Vec<u8>| StoreError::Corrupt(format!("a signing key of {} bytes", b.len())))
+    }
+}
