@@ -77,6 +77,12 @@ struct LimitFlags {
     /// refused (503) while the queue is full.
     #[arg(long, value_name = "N", default_value_t = Limits::default().engine_queue)]
     engine_queue: usize,
+    /// Analyses (`POST /api/analysis`) one IP address may ask for per minute (429 beyond).
+    #[arg(long, value_name = "N", default_value_t = Limits::default().analyses_per_minute)]
+    analyses_per_minute: NonZeroU32,
+    /// Milliseconds the engine thinks about one analysis.
+    #[arg(long, value_name = "MS", default_value_t = Limits::default().analysis_time.as_millis() as u64)]
+    analysis_time: u64,
 }
 
 impl LimitFlags {
@@ -96,6 +102,8 @@ impl LimitFlags {
             actions_per_second: self.actions_per_second,
             waiting_expiry: Duration::from_secs(self.waiting_expiry),
             engine_queue: self.engine_queue,
+            analyses_per_minute: self.analyses_per_minute,
+            analysis_time: Duration::from_millis(self.analysis_time),
         }
     }
 }

@@ -110,6 +110,10 @@ pub enum Msg {
     Pgn {
         reply: oneshot::Sender<String>,
     },
+    /// The game's line, for the move list's navigation.
+    Line {
+        reply: oneshot::Sender<crate::line::Line>,
+    },
     /// An engine search finished; `epoch` is the number of moves or turns
     /// played when it started, so a late answer is recognised.
     Thought {
@@ -285,6 +289,9 @@ impl GameActor {
             Msg::Pgn { reply } => {
                 let _ = reply.send(pgn::write(&self.state));
             }
+            Msg::Line { reply } => {
+                let _ = reply.send(crate::line::Line::of(self.state.play()));
+            }
             Msg::Thought { color, epoch, mv } => {
                 self.thinking[color.index()] = None;
                 let current =
@@ -389,6 +396,7 @@ impl GameActor {
             days: old.days,
             seats: [old.seats[1], old.seats[0]],
             rematch_of: Some(self.state.id().to_string()),
+            fen: old.fen.clone(),
         };
         let seats = [Color::Black, Color::White].map(|c| SeatRow {
             token_hash: self.seats[c.index()].token_hash.clone(),

@@ -151,13 +151,15 @@ impl EnginePool {
     /// Runs the job when a permit is free; none if there is no legal move
     /// or the search failed.
     pub async fn think(&self, job: Job) -> Option<Move> {
+        self.run(move || job.think()).await.flatten()
+    }
+
+    /// Runs a blocking search `f` when a permit is free; none if it failed.
+    pub async fn run<T: Send + 'static>(&self, f: impl FnOnce() -> T + Send + 'static) -> Option<T> {
         self.queued.fetch_add(1, Ordering::Relaxed);
         let _in_queue = InQueue(self.queued.clone());
         let _permit = self.permits.acquire().await.ok()?;
-        tokio::task::spawn_blocking(move || job.think())
-            .await
-            .ok()
-            .flatten()
+        tokio::task::spawn_blocking(f).await.ok()
     }
 }
 

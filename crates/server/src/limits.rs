@@ -46,6 +46,10 @@ pub struct Limits {
     /// Engine searches running or waiting for a worker; a new engine game
     /// is refused (503) while this many are.
     pub engine_queue: usize,
+    /// Analyses (`POST /api/analysis`) one IP may ask for per minute.
+    pub analyses_per_minute: NonZeroU32,
+    /// The engine's time for one analysis.
+    pub analysis_time: Duration,
 }
 
 fn nonzero(n: u32) -> NonZeroU32 {
@@ -69,6 +73,8 @@ impl Default for Limits {
             actions_per_second: nonzero(20),
             waiting_expiry: Duration::from_secs(3600),
             engine_queue: 64,
+            analyses_per_minute: nonzero(20),
+            analysis_time: Duration::from_millis(1000),
         }
     }
 }
@@ -94,6 +100,7 @@ pub struct Quotas {
     engine_games: PerIp,
     auth_failures: PerIp,
     actions: PerIp,
+    analyses: PerIp,
 }
 
 impl Quotas {
@@ -103,6 +110,7 @@ impl Quotas {
             engine_games: RateLimiter::keyed(Quota::per_minute(limits.engine_games_per_minute)),
             auth_failures: RateLimiter::keyed(Quota::per_minute(limits.auth_failures_per_minute)),
             actions: RateLimiter::keyed(Quota::per_second(limits.actions_per_second)),
+            analyses: RateLimiter::keyed(Quota::per_minute(limits.analyses_per_minute)),
         }
     }
 
@@ -113,6 +121,11 @@ impl Quotas {
         } else {
             take(&self.games, ip, "games created")
         }
+    }
+
+    /// Takes one analysis from `ip`'s allowance.
+    pub fn analysis(&self, ip: IpAddr) -> Result<(), ApiError> {
+        take(&self.analyses, ip, "analyses")
     }
 
     /// Takes one seat action from `ip`'s allowance.
@@ -137,6 +150,7 @@ impl Quotas {
             &self.engine_games,
             &self.auth_failures,
             &self.actions,
+            &self.analyses,
         ] {
             limiter.retain_recent();
             limiter.shrink_to_fit();

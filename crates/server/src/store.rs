@@ -597,6 +597,7 @@ mod tests {
                 white: Seat::Human,
                 black: Seat::Engine { level: 1 },
                 rematch_of: None,
+                fen: None,
             };
             let first = vec![
                 Change::NewGame {
