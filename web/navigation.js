@@ -5,10 +5,10 @@
 
 export const NAV_HTML = `
     <div class="nav" role="group" aria-label="move navigation">
-      <button type="button" data-nav="first" title="first position (Home, ↑)" aria-label="first position">⏮</button>
-      <button type="button" data-nav="prev" title="previous position (←)" aria-label="previous position">◀</button>
-      <button type="button" data-nav="next" title="next position (→)" aria-label="next position">▶</button>
-      <button type="button" data-nav="last" title="last position (End, ↓)" aria-label="last position">⏭</button>
+      <button type="button" data-nav="first" title="first position (Home, ↑)" aria-label="first position">«</button>
+      <button type="button" data-nav="prev" title="previous position (←)" aria-label="previous position">‹</button>
+      <button type="button" data-nav="next" title="next position (→)" aria-label="next position">›</button>
+      <button type="button" data-nav="last" title="last position (End, ↓)" aria-label="last position">»</button>
     </div>`;
 
 export const FEN_HTML = `
