@@ -224,3 +224,40 @@ async fn a_simultaneous_games_positions_keep_shared_squares_and_waiting_marks() 
     assert_eq!(line.body["moves"][2]["notes"]["white"]["co_occupied"], "e5");
     assert_eq!(positions[3]["fen"], server.full(&id, None).await["fen"]);
 }
+
+/// A server with its own limits, on a fresh database.
+async fn start_with(limits: parity_server::limits::Limits) -> common::TestServer {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("test.sqlite");
+    let config = parity_server::limits::Config {
+        limits,
+        ..Default::default()
+    };
+    common::start_configured(dir, &db, config).await.0
+}
+
+#[tokio::test]
+async fn analyses_keep_to_the_engine_pools_limits() {
+    let once_a_minute = parity_server::limits::Limits {
+        analyses_per_minute: std::num::NonZeroU32::new(1).unwrap(),
+        ..Default::default()
+    };
+    let server = start_with(once_a_minute).await;
+    let ask = json!({"variant": "chess", "fen": MATE_IN_ONE});
+    assert_eq!(server.post("/api/analysis", None, Some(ask.clone())).await.status, 200);
+    let again = server.post("/api/analysis", None, Some(ask.clone())).await;
+    assert_eq!(again.status, 429, "{}", again.text);
+    assert!(again.body["error"].as_str().unwrap().contains("too many analyses"), "{}", again.text);
+    // Lines need no engine: they are not counted.
+    let line = server.post("/api/analysis/line", None, Some(ask.clone())).await;
+    assert_eq!(line.status, 200, "{}", line.text);
+
+    let no_queue = parity_server::limits::Limits {
+        engine_queue: 0,
+        ..Default::default()
+    };
+    let server = start_with(no_queue).await;
+    let busy = server.post("/api/analysis", None, Some(ask)).await;
+    assert_eq!(busy.status, 503, "{}", busy.text);
+    assert!(busy.body["error"].as_str().unwrap().contains("engines are all busy"), "{}", busy.text);
+}

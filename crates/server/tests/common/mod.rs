@@ -34,12 +34,21 @@ pub async fn start() -> TestServer {
 /// A server on the database `db` (in `dir`, kept while the server lives),
 /// with the number of unfinished games it resumed.
 pub async fn start_on(dir: tempfile::TempDir, db: &std::path::Path) -> (TestServer, usize) {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("bind");
     // Tests play both seats from one address, faster than people do.
     let mut config = parity_server::limits::Config::default();
     config.limits.actions_per_second = std::num::NonZeroU32::new(1000).unwrap();
+    start_configured(dir, db, config).await
+}
+
+/// A server with the limits of `config`, as [`start_on`].
+pub async fn start_configured(
+    dir: tempfile::TempDir,
+    db: &std::path::Path,
+    config: parity_server::limits::Config,
+) -> (TestServer, usize) {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
     let server = parity_server::start(db, listener, Registry::builtin(), config)
         .await
         .expect("server starts");
