@@ -35,9 +35,13 @@ impl ScoreView {
     fn new(score: Score, mover: Color) -> ScoreView {
         let sign = if mover == Color::White { 1 } else { -1 };
         if score > MATE_BOUND {
-            ScoreView::Mate { mate: sign * (MATE - score + 1) / 2 }
+            ScoreView::Mate {
+                mate: sign * (MATE - score + 1) / 2,
+            }
         } else if score < -MATE_BOUND {
-            ScoreView::Mate { mate: -sign * (MATE + score) / 2 }
+            ScoreView::Mate {
+                mate: -sign * (MATE + score) / 2,
+            }
         } else {
             ScoreView::Cp { cp: sign * score }
         }
@@ -96,7 +100,9 @@ fn turn_based<P: TurnPosition>(
     shared: Arc<Shared>,
     time: Duration,
 ) -> Evaluation {
-    let (root, before) = positions.split_last().expect("a game has its start position");
+    let (root, before) = positions
+        .split_last()
+        .expect("a game has its start position");
     let keys: Vec<u64> = before.iter().map(TurnPosition::key).collect();
     let limits = Limits {
         depth: Some(MAX_PLIES),
@@ -104,9 +110,12 @@ fn turn_based<P: TurnPosition>(
         ..Limits::default()
     };
     let mut last: Option<Report> = None;
-    let result = Searcher::new(shared, root.clone(), &keys, limits).run(1, |r| last = Some(r.clone()));
+    let result =
+        Searcher::new(shared, root.clone(), &keys, limits).run(1, |r| last = Some(r.clone()));
     let mover = game.to_move().expect("a side moves");
-    let pv = last.as_ref().map_or_else(|| result.best.into_iter().collect(), |r| r.pv.clone());
+    let pv = last
+        .as_ref()
+        .map_or_else(|| result.best.into_iter().collect(), |r| r.pv.clone());
     let (mut pv_uci, mut pv_san) = (Vec::new(), Vec::new());
     let mut line = game.clone();
     for mv in pv {
@@ -127,8 +136,15 @@ fn turn_based<P: TurnPosition>(
     }
 }
 
-fn simultaneous(game: &AnyGame, positions: &[SimPosition], shared: Arc<Shared>, time: Duration) -> Evaluation {
-    let (root, before) = positions.split_last().expect("a game has its start position");
+fn simultaneous(
+    game: &AnyGame,
+    positions: &[SimPosition],
+    shared: Arc<Shared>,
+    time: Duration,
+) -> Evaluation {
+    let (root, before) = positions
+        .split_last()
+        .expect("a game has its start position");
     let keys: Vec<u64> = before.iter().map(SimPosition::hash).collect();
     let limits = SimLimits {
         depth: Some(MAX_TURNS),
@@ -166,10 +182,22 @@ mod tests {
 
     #[test]
     fn mate_scores_read_from_whites_side() {
-        assert_eq!(ScoreView::new(MATE - 1, Color::White), ScoreView::Mate { mate: 1 });
-        assert_eq!(ScoreView::new(MATE - 1, Color::Black), ScoreView::Mate { mate: -1 });
-        assert_eq!(ScoreView::new(-(MATE - 2), Color::White), ScoreView::Mate { mate: -1 });
-        assert_eq!(ScoreView::new(-(MATE - 2), Color::Black), ScoreView::Mate { mate: 1 });
+        assert_eq!(
+            ScoreView::new(MATE - 1, Color::White),
+            ScoreView::Mate { mate: 1 }
+        );
+        assert_eq!(
+            ScoreView::new(MATE - 1, Color::Black),
+            ScoreView::Mate { mate: -1 }
+        );
+        assert_eq!(
+            ScoreView::new(-(MATE - 2), Color::White),
+            ScoreView::Mate { mate: -1 }
+        );
+        assert_eq!(
+            ScoreView::new(-(MATE - 2), Color::Black),
+            ScoreView::Mate { mate: 1 }
+        );
         assert_eq!(ScoreView::new(35, Color::Black), ScoreView::Cp { cp: -35 });
     }
 }

@@ -93,7 +93,13 @@ impl Line {
             positions.push(PositionView::of(&replay));
         }
         let over = game.outcome();
-        let legal = |c| if over.is_some() { Vec::new() } else { play::legal_texts(&replay, c) };
+        let legal = |c| {
+            if over.is_some() {
+                Vec::new()
+            } else {
+                play::legal_texts(&replay, c)
+            }
+        };
         Line {
             variant: VariantInfo::new(game.variant()),
             moves,
@@ -147,8 +153,8 @@ impl LineRequest {
         let id = self.variant.as_deref().unwrap_or("chess");
         let variant = registry.get_or_err(id).map_err(|e| bad(e.to_string()))?;
         let fen = self.fen.as_deref().map(str::trim).filter(|f| !f.is_empty());
-        let mut game = AnyGame::from_fen(variant, fen)
-            .map_err(|e| bad(format!("bad FEN for {id}: {e}")))?;
+        let mut game =
+            AnyGame::from_fen(variant, fen).map_err(|e| bad(format!("bad FEN for {id}: {e}")))?;
         for text in &self.moves {
             game.play_text(text, false).map_err(bad)?;
         }

@@ -30,7 +30,14 @@ async fn press(page: &Page, key: Key) {
 /// The value of the FEN field, once it is `want`.
 async fn wait_fen(page: &Page, want: &str) {
     page.wait_for(&format!("the FEN field to read {want}"), async || {
-        let value = page.client.find(Locator::Css(".fen")).await.ok()?.prop("value").await.ok()??;
+        let value = page
+            .client
+            .find(Locator::Css(".fen"))
+            .await
+            .ok()?
+            .prop("value")
+            .await
+            .ok()??;
         (value == want).then_some(())
     })
     .await
@@ -49,11 +56,14 @@ async fn fetch(page: &Page, method: &str, path: &str) -> Value {
 /// One simultaneous turn, both moves clicked on the two pages.
 async fn play_turn(white: &Page, black: &Page, turn: usize, w: (&str, &str), b: (&str, &str)) {
     white.play(w.0, w.1).await;
-    white.wait_text(".status", "committed, waiting for opponent").await;
+    white
+        .wait_text(".status", "committed, waiting for opponent")
+        .await;
     black.play(b.0, b.1).await;
     for page in [white, black] {
         page.find(&format!(".moves li[data-turn='{turn}']")).await;
-        page.wait_text(".status", &format!("Turn {}", turn + 1)).await;
+        page.wait_text(".status", &format!("Turn {}", turn + 1))
+            .await;
     }
 }
 
@@ -61,7 +71,13 @@ async fn navigation_in_a_simultaneous_game(driver: &str, base: &str, dir: &Path)
     let white = Page::open(driver, base, &dir.join("white"), (1280, 900)).await;
     let black = Page::open(driver, base, &dir.join("black"), (1280, 900)).await;
     let id = white.create_game("parity", "days", "friend", "white").await;
-    let invite = white.find(".invite input").await.prop("value").await.unwrap().unwrap();
+    let invite = white
+        .find(".invite input")
+        .await
+        .prop("value")
+        .await
+        .unwrap()
+        .unwrap();
     black.goto(&invite).await;
     for page in [&white, &black] {
         page.find(".game[data-status='started']").await;
@@ -72,7 +88,9 @@ async fn navigation_in_a_simultaneous_game(driver: &str, base: &str, dir: &Path)
     play_turn(&white, &black, 3, ("f3", "e5"), ("c6", "e5")).await;
 
     // Bug 8: each side's note is named.
-    let note = white.wait_text(".moves li[data-turn='3'] .move-note", "White: ").await;
+    let note = white
+        .wait_text(".moves li[data-turn='3'] .move-note", "White: ")
+        .await;
     assert_eq!(note, "White: shares e5 · Black: shares e5");
 
     let line = fetch(&white, "GET", &format!("/api/games/{id}/positions")).await;
@@ -84,8 +102,12 @@ async fn navigation_in_a_simultaneous_game(driver: &str, base: &str, dir: &Path)
     white.click(".moves li[data-turn='1']").await;
     white.find(".moves li.current[data-turn='1']").await;
     wait_fen(&white, &fen_after(1)).await;
-    white.find("[data-piece='white knight'][data-on='f3']").await;
-    white.find("[data-piece='black knight'][data-on='c6']").await;
+    white
+        .find("[data-piece='white knight'][data-on='f3']")
+        .await;
+    white
+        .find("[data-piece='black knight'][data-on='c6']")
+        .await;
     white.wait_count("[data-on='e5']", 0).await;
     white.wait_count("[data-waiting='white']", 1).await;
     white.wait_count("[data-waiting='black']", 1).await;
@@ -99,7 +121,9 @@ async fn navigation_in_a_simultaneous_game(driver: &str, base: &str, dir: &Path)
     press(&white, Key::Left).await;
     press(&white, Key::Left).await;
     wait_fen(&white, &fen_after(0)).await;
-    white.find("[data-piece='white knight'][data-on='g1']").await;
+    white
+        .find("[data-piece='white knight'][data-on='g1']")
+        .await;
     white.wait_count("[data-waiting]", 0).await;
     white.wait_count(".moves .current", 0).await;
     white.find("button[data-nav='first'][disabled]").await;
@@ -113,13 +137,17 @@ async fn navigation_in_a_simultaneous_game(driver: &str, base: &str, dir: &Path)
     white.click("button[data-nav='next']").await;
     wait_fen(&white, &fen_after(1)).await;
     white.type_move("a2a3").await;
-    white.wait_text(".status", "committed, waiting for opponent").await;
+    white
+        .wait_text(".status", "committed, waiting for opponent")
+        .await;
     black.play("a7", "a6").await;
     white.find(".moves li[data-turn='4']").await;
     white.wait_text(".status", "Turn 5").await;
     white.find(".moves li.current[data-turn='1']").await;
     wait_fen(&white, &fen_after(1)).await;
-    white.find("[data-piece='white knight'][data-on='f3']").await;
+    white
+        .find("[data-piece='white knight'][data-on='f3']")
+        .await;
     // Black, who stayed on the last position, follows the game.
     black.find(".moves li.current[data-turn='4']").await;
     black.find("[data-piece='black pawn'][data-on='a6']").await;
@@ -178,8 +206,13 @@ async fn a_finished_game_replays(driver: &str, base: &str, dir: &Path) {
 /// Creates a game from the lobby with a start position; returns the page's error or none.
 async fn create_from_fen(page: &Page, variant: &str, fen: &str) {
     page.goto("/").await;
-    page.find(&format!("select[name='variant'] option[value='{variant}']")).await;
-    page.find("select[name='variant']").await.select_by_value(variant).await.unwrap();
+    page.find(&format!("select[name='variant'] option[value='{variant}']"))
+        .await;
+    page.find("select[name='variant']")
+        .await
+        .select_by_value(variant)
+        .await
+        .unwrap();
     page.click("input[name='opponent'][value='friend']").await;
     let field = page.find("input[name='fen']").await;
     field.clear().await.unwrap();
@@ -191,7 +224,10 @@ async fn a_game_from_a_fen(driver: &str, base: &str, dir: &Path) {
     let page = Page::open(driver, base, &dir.join("fen"), (1280, 900)).await;
     create_from_fen(&page, "chess", "rnbqkbnr/pppppppp/8 w - - 0 1").await;
     let error = page.wait_text("form.create .error", "bad FEN").await;
-    assert_eq!(error, "bad FEN for chess: board has 3 ranks, the variant has 8");
+    assert_eq!(
+        error,
+        "bad FEN for chess: board has 3 ranks, the variant has 8"
+    );
 
     let fen = "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1";
     create_from_fen(&page, "chess", fen).await;
@@ -216,7 +252,8 @@ async fn the_analysis_board(driver: &str, base: &str, dir: &Path) {
 
     // A simultaneous position: both sides' mixed strategies and the value.
     let fen = "r1bqkbnr/pppp1ppp/2n'5/4p3/4P3/5N'2/PPPP1PPP/RNBQKB1R KQkq - 1 3";
-    page.goto(&format!("/analysis?variant=parity&fen={}", urlencode(fen))).await;
+    page.goto(&format!("/analysis?variant=parity&fen={}", urlencode(fen)))
+        .await;
     page.find(".eval[data-kind='simultaneous']").await;
     for side in ["white", "black"] {
         let rows = page
@@ -227,10 +264,19 @@ async fn the_analysis_board(driver: &str, base: &str, dir: &Path) {
         assert!(!rows.is_empty(), "no {side} strategy");
         let mut sum = 0.0;
         for row in rows {
-            let p: f64 = row.attr("data-probability").await.unwrap().unwrap().parse().unwrap();
+            let p: f64 = row
+                .attr("data-probability")
+                .await
+                .unwrap()
+                .unwrap()
+                .parse()
+                .unwrap();
             sum += p;
         }
-        assert!((sum - 1.0).abs() < 1e-6, "{side}'s probabilities sum to {sum}");
+        assert!(
+            (sum - 1.0).abs() < 1e-6,
+            "{side}'s probabilities sum to {sum}"
+        );
     }
     page.wait_text(".eval .value", "Value for White").await;
     // The waiting marks of the FEN (`N'`) are drawn.
@@ -247,7 +293,8 @@ async fn the_analysis_board(driver: &str, base: &str, dir: &Path) {
 
     // A chess position: a mate in one, its score and variation.
     let mate = "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1";
-    page.goto(&format!("/analysis?variant=chess&fen={}", urlencode(mate))).await;
+    page.goto(&format!("/analysis?variant=chess&fen={}", urlencode(mate)))
+        .await;
     page.wait_text(".eval .score", "#1").await;
     page.wait_text(".eval .pv", "1. Ra8#").await;
     page.screenshot("analysis-mate.png").await;
@@ -259,14 +306,26 @@ async fn the_analysis_board(driver: &str, base: &str, dir: &Path) {
     page.wait_text(".eval .score", "#1").await;
 
     // A PGN pasted into the form.
-    page.find("textarea[name='pgn']").await.send_keys("1. e4 e5 2. Nf3 Nc6").await.unwrap();
-    page.find("select[name='variant']").await.select_by_value("chess").await.unwrap();
+    page.find("textarea[name='pgn']")
+        .await
+        .send_keys("1. e4 e5 2. Nf3 Nc6")
+        .await
+        .unwrap();
+    page.find("select[name='variant']")
+        .await
+        .select_by_value("chess")
+        .await
+        .unwrap();
     page.click("form.setup button[type='submit']").await;
     page.wait_count(".moves .mv", 4).await;
     page.find("[data-piece='white knight'][data-on='f3']").await;
     page.find(".eval .score").await;
     // A bad FEN says why.
-    page.find("textarea[name='pgn']").await.clear().await.unwrap();
+    page.find("textarea[name='pgn']")
+        .await
+        .clear()
+        .await
+        .unwrap();
     let field = page.find("form.setup input[name='fen']").await;
     field.clear().await.unwrap();
     field.send_keys("8/8/8 w - - 0 1").await.unwrap();
