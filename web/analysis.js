@@ -233,7 +233,9 @@ export async function showAnalysis(root) {
     const shown = positionState(s, a.ply, shownPosition());
     const targets = a.selected ? legalMoves().filter((m) => m.from === a.selected).map((m) => m.to) : [];
     const selection = a.selected && { from: a.selected, targets };
-    drawBoard(root, shown, { flipped: a.flipped, selection, onSquare, shown: true });
+    // White's move of the turn being made is tinted as a committed move is.
+    const sim = { pending: () => a.whiteChoice && { move: a.whiteChoice } };
+    drawBoard(root, shown, { flipped: a.flipped, selection, onSquare, sim });
     drawMoves(root, s, a.ply);
     $('.fen').value = shownPosition().fen;
     $('.status').textContent = statusText();

@@ -286,6 +286,7 @@ async fn the_analysis_board(driver: &str, base: &str, dir: &Path) {
     // A simultaneous turn made on the board: White's move, then Black's.
     page.play("f1", "c4").await;
     page.wait_text(".status", "now choose Black's move").await;
+    page.find(".sq.pending[data-square='c4']").await;
     page.play("d7", "d5").await;
     page.find(".moves li[data-turn='1']").await;
     page.find("[data-piece='white bishop'][data-on='c4']").await;
