@@ -44,6 +44,12 @@ export const api = {
   /** A seat action: `move/e2e4`, `commit`, `reveal`, `resign`, `draw/yes`, ... */
   act: (id, action, body) => request('POST', `/api/board/game/${id}/${action}`, body),
   pgnUrl: (id) => `/api/games/${id}/pgn`,
+  /** The game's line: the position after each move or turn. */
+  positions: (id) => request('GET', `/api/games/${id}/positions`),
+  /** An analysis board's line: `{variant, fen, moves}` or `{pgn}`. */
+  analysisLine: (spec) => request('POST', '/api/analysis/line', spec),
+  /** The engine's evaluation of a line's last position. */
+  analyse: (spec) => request('POST', '/api/analysis', spec),
 };
 
 /**

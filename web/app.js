@@ -1,13 +1,19 @@
-// Entry point: `/` is the lobby, `/game/ID` a game. An invite link
+// Entry point: `/` is the lobby, `/game/ID` a game, `/analysis` the
+// analysis board. An invite link
 // (`/game/ID?invite=TOKEN`) first takes the invited seat, then drops the
 // token from the address so a reload or a shared URL does not reuse it.
 
 import { api } from './api.js';
 import { showLobby } from './lobby.js';
 import { showGame } from './game.js';
+import { showAnalysis } from './analysis.js';
 
 async function route() {
   const root = document.getElementById('app');
+  if (location.pathname === '/analysis') {
+    await showAnalysis(root);
+    return;
+  }
   const match = /^\/game\/([A-Za-z0-9]+)\/?$/.exec(location.pathname);
   if (!match) {
     await showLobby(root);

@@ -11,6 +11,7 @@ import { parseMove, findTypedMove } from './moves.js';
 import { STRUCTURAL, fromFull, applyEvent, isSimultaneous } from './gamestate.js';
 import { TEMPLATE, drawGame, drawClocks, boardSquares, showError, clearError, showConnection } from './gameview.js';
 import { simultaneousTurn } from './simturn.js';
+import { bindNavigation, copyField } from './navigation.js';
 
 export async function showGame(root, id) {
   root.innerHTML = TEMPLATE;
@@ -23,6 +24,9 @@ export async function showGame(root, id) {
     selected: null, // {from, piece}
     fetching: false,
     refetch: false,
+    ply: null, // the position navigated to (moves or turns played), null: the game now
+    line: null, // the game's line from /positions: the position after each move
+    lineWanted: false,
   };
   const reportError = (e) => showError(root, e);
   const sim = simultaneousTurn(id, { state: () => g.state, act, update, showError: reportError });
@@ -96,6 +100,11 @@ export async function showGame(root, id) {
 
   function onSquare(name) {
     closeChooser(wrap);
+    // A click on an earlier position comes back to the game.
+    if (g.ply !== null) {
+      goTo(movesPlayed());
+      return;
+    }
     const onTarget = selectedMoves().filter((m) => m.to === name);
     if (onTarget.length) {
       g.selected = null;
@@ -213,15 +222,37 @@ export async function showGame(root, id) {
     chooseAmong([move]);
   });
 
-  $('.invite').addEventListener('click', async (e) => {
-    if (!e.target.closest('button')) return;
-    const field = $('.invite input');
-    field.select();
+  // ---- navigation ----
+
+  const movesPlayed = () => g.state?.moves?.length ?? 0;
+
+  /** Shows the position after `ply` moves (turns); the last one is the game now. */
+  function goTo(ply) {
+    if (!g.state) return;
+    g.ply = ply >= movesPlayed() ? null : Math.max(0, ply);
+    g.selected = null;
+    closeChooser(wrap);
+    if (g.ply !== null && !(g.line?.positions.length > g.ply)) loadLine();
+    update();
+  }
+
+  async function loadLine() {
+    if (g.lineWanted) return;
+    g.lineWanted = true;
     try {
-      await navigator.clipboard.writeText(field.value);
-    } catch {
-      document.execCommand?.('copy');
+      g.line = await api.positions(id);
+    } catch (e) {
+      reportError(e);
+    } finally {
+      g.lineWanted = false;
     }
+    update();
+  }
+
+  const unbindNavigation = bindNavigation(root, { ply: () => g.ply ?? movesPlayed(), count: movesPlayed, goTo });
+
+  $('.invite').addEventListener('click', (e) => {
+    if (e.target.closest('button')) copyField($('.invite input'));
   });
 
   // ---- drawing ----
@@ -229,7 +260,9 @@ export async function showGame(root, id) {
   function update() {
     if (!g.state) return;
     const selection = g.selected && { from: g.selected.from, targets: selectedMoves().map((m) => m.to) };
-    drawGame(root, id, g.state, { flipped: g.flipped, selection, sim, onSquare });
+    const position = g.ply !== null && g.line?.positions[g.ply];
+    const shown = position ? { ply: g.ply, position } : null;
+    drawGame(root, id, g.state, { flipped: g.flipped, selection, sim, onSquare, shown });
   }
 
   const ticker = setInterval(() => drawClocks(root, g.state), 200);
@@ -240,5 +273,6 @@ export async function showGame(root, id) {
   window.addEventListener('pagehide', () => {
     clearInterval(ticker);
     feed.stop();
+    unbindNavigation();
   });
 }

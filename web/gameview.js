@@ -7,6 +7,7 @@ import { parseMove } from './moves.js';
 import { pieceIcon } from './pieces.js';
 import { escapeHtml } from './html.js';
 import { isSimultaneous, other } from './gamestate.js';
+import { NAV_HTML, FEN_HTML } from './navigation.js';
 
 const cap = (s) => s[0].toUpperCase() + s.slice(1);
 
@@ -39,31 +40,50 @@ export const TEMPLATE = `
     </div>
     <h2>Moves</h2>
     <ol class="moves"></ol>
+    ${NAV_HTML}${FEN_HTML}
     <div class="meta"><span class="variant-name"></span> · <span class="conn">connecting…</span> · <a href="/">lobby</a></div>
   </aside>
 </section>`;
 
 /**
  * Draws the whole game `s` of game `id` into `root` (which holds TEMPLATE).
- * `view`: flipped, selection ({from, targets} or null), sim (simturn.js)
- * and onSquare(name) for clicks on the board.
+ * `view`: flipped, selection ({from, targets} or null), sim (simturn.js),
+ * onSquare(name) for clicks on the board, and shown: null for the game
+ * now, or `{ply, position}` for the position after `ply` moves (turns)
+ * that the move list is navigated to (a position of `/positions`).
  */
 export function drawGame(root, id, s, view) {
   const bottom = view.flipped ? 'black' : 'white';
   drawPlayer(root, s, view.sim, 'top', other(bottom));
   drawPlayer(root, s, view.sim, 'bottom', bottom);
-  drawBoard(root, s, view);
+  const shown = view.shown ? positionState(s, view.shown.ply, view.shown.position) : s;
+  drawBoard(root, shown, view);
+  drawPosition(root, s.variant.id, shown.fen);
   const status = root.querySelector('.status');
   status.textContent = statusText(s, view.sim);
   status.classList.toggle('warning', view.sim.secretElsewhere());
   root.querySelector('.game').dataset.status = s.status;
   root.querySelector('.variant-name').textContent = s.variant.name;
-  drawMoves(root, s);
+  drawMoves(root, s, view.shown?.ply ?? null);
   drawControls(root, id, s, view.sim);
   drawClocks(root, s);
 }
 
 // ---- board ----
+
+/**
+ * The game `s` as it stood after `ply` moves (turns): `position` (from
+ * the server's line) for the board, and the moves up to it for the marks.
+ */
+export function positionState(s, ply, position) {
+  return { ...s, board: position.board, fen: position.fen, to_move: position.to_move, moves: (s.moves ?? []).slice(0, ply) };
+}
+
+function drawPosition(root, variant, fen) {
+  const field = root.querySelector('.fen');
+  if (field.value !== fen) field.value = fen ?? '';
+  root.querySelector('.analyse').href = `/analysis?variant=${encodeURIComponent(variant)}&fen=${encodeURIComponent(fen ?? '')}`;
+}
 
 /** What stands on each occupied square, as renderBoard takes it. */
 export function boardSquares(s) {
@@ -108,7 +128,7 @@ function boardMarks(s, view) {
   } else if (!isSimultaneous(s) && /[+#]$/.test(last?.san ?? '')) {
     mark(kingSquare(s, s.to_move), 'check');
   }
-  const committed = view.sim.pending();
+  const committed = view.shown ? null : view.sim?.pending();
   if (committed) {
     const m = parseMove(committed.move);
     if (m) [m.from, m.to].forEach((sq) => mark(sq, 'pending'));
@@ -120,7 +140,8 @@ function boardMarks(s, view) {
   return marks;
 }
 
-function drawBoard(root, s, view) {
+/** Draws the board of `s` (with its marks) into root's `.board-host`. */
+export function drawBoard(root, s, view) {
   renderBoard(root.querySelector('.board-host'), {
     files: s.variant.files,
     ranks: s.variant.ranks,
@@ -178,31 +199,53 @@ function notesHtml(turnNumber, entry) {
   return `<div class="notes-title">Turn ${turnNumber}</div>${side('white')}${side('black')}`;
 }
 
-function drawMoves(root, s) {
+/** A turn's notes in one line, each side's named: `White: takes pawn · Black: capture fails`. */
+export function turnNoteText(turn) {
+  return ['white', 'black']
+    .filter((c) => turn.notes?.[c]?.text)
+    .map((c) => `${cap(c)}: ${turn.notes[c].text}`)
+    .join(' · ');
+}
+
+/**
+ * The move list of `s`; `ply` is the position navigated to (null: the
+ * game now), whose move is marked `current`. Every move carries the ply
+ * (turn) it leads to in `data-ply`.
+ */
+export function drawMoves(root, s, ply) {
   const list = root.querySelector('.moves');
   const moves = s.moves ?? [];
+  const at = ply ?? moves.length;
+  const current = (n) => (n === at ? ' current' : '');
   if (isSimultaneous(s)) {
     list.innerHTML = moves
       .map((t, i) => {
-        const text = ['white', 'black'].map((c) => t.notes?.[c]?.text).filter(Boolean).join('; ');
-        return `<li data-turn="${i + 1}"><span class="mv">${escapeHtml(t.white?.san ?? t.white?.uci ?? '')}</span>
+        const text = turnNoteText(t);
+        return `<li data-turn="${i + 1}" data-ply="${i + 1}" class="turn${current(i + 1)}"><span class="mv">${escapeHtml(t.white?.san ?? t.white?.uci ?? '')}</span>
             <span class="mv">${escapeHtml(t.black?.san ?? t.black?.uci ?? '')}</span>${text ? `<div class="move-note">${escapeHtml(text)}</div>` : ''}</li>`;
       })
       .join('');
-    const last = moves.at(-1);
-    root.querySelector('.notes').innerHTML = last ? notesHtml(moves.length, last) : '';
+    const turn = moves[at - 1];
+    const notes = root.querySelector('.notes');
+    if (notes) notes.innerHTML = turn ? notesHtml(at, turn) : '';
   } else {
     const rows = [];
-    for (const m of moves) {
+    moves.forEach((m, i) => {
       if (m.color === 'white' || rows.length === 0) rows.push([]);
-      rows.at(-1).push(m);
-    }
+      rows.at(-1).push({ ...m, ply: i + 1 });
+    });
     list.innerHTML = rows
-      .map((row) => `<li>${row.map((m) => `<span class="mv ${m.color}">${escapeHtml(m.san ?? m.uci)}</span>`).join(' ')}</li>`)
+      .map((row) => `<li>${row.map((m) => `<span class="mv ${m.color}${current(m.ply)}" data-ply="${m.ply}">${escapeHtml(m.san ?? m.uci)}</span>`).join(' ')}</li>`)
       .join('');
-    root.querySelector('.notes').innerHTML = '';
+    const notes = root.querySelector('.notes');
+    if (notes) notes.innerHTML = '';
   }
-  list.scrollTop = list.scrollHeight;
+  if (ply === null) list.scrollTop = list.scrollHeight;
+  else list.querySelector('.current')?.scrollIntoView({ block: 'nearest' });
+  for (const button of root.querySelectorAll('[data-nav]')) {
+    const forward = button.dataset.nav === 'next' || button.dataset.nav === 'last';
+    button.disabled = forward ? at >= moves.length : at <= 0;
+  }
 }
 
 // ---- actions, offers and the invite ----

@@ -33,6 +33,7 @@ const TEMPLATE = `
       <label><input type="radio" name="color" value="random" checked> Random</label>
       <label><input type="radio" name="color" value="black"> Black</label>
     </fieldset>
+    <label>Start position (FEN, optional) <input name="fen" autocomplete="off" spellcheck="false" placeholder="the variant's start"></label>
     <label><input type="checkbox" name="public"> List this game publicly</label>
     <button type="submit">Create game</button>
     <div class="error" role="alert" hidden></div>
@@ -100,6 +101,7 @@ export async function showLobby(root) {
       color: f.color.value,
       public: f.public.checked,
     };
+    if (f.fen.value.trim()) spec.fen = f.fen.value.trim();
     error.hidden = true;
     try {
       const created = await api.createGame(spec);

@@ -3,7 +3,6 @@
 
 use std::io::{self, Write};
 use std::num::NonZeroU32;
-use std::path::PathBuf;
 use std::time::Duration;
 
 use clap::Args;
@@ -87,6 +86,12 @@ struct LimitFlags {
     /// Engine searches that run at once (the default: one per core).
     #[arg(long, value_name = "N", default_value_t = Limits::default().engine_threads)]
     engine_threads: usize,
+    /// Analyses (`POST /api/analysis`) one IP address may ask for per minute (429 beyond).
+    #[arg(long, value_name = "N", default_value_t = Limits::default().analyses_per_minute)]
+    analyses_per_minute: NonZeroU32,
+    /// Milliseconds the engine thinks about one analysis.
+    #[arg(long, value_name = "MS", default_value_t = Limits::default().analysis_time.as_millis() as u64)]
+    analysis_time: u64,
 }
 
 impl LimitFlags {
@@ -107,6 +112,8 @@ impl LimitFlags {
             waiting_expiry: Duration::from_secs(self.waiting_expiry),
             engine_queue: self.engine_queue,
             engine_threads: self.engine_threads,
+            analyses_per_minute: self.analyses_per_minute,
+            analysis_time: Duration::from_millis(self.analysis_time),
         }
     }
 }

@@ -115,6 +115,10 @@ pub enum Msg {
     },
     /// An engine search got a worker: its wait ends.
     Working { color: Color },
+    /// The game's line, for the move list's navigation.
+    Line {
+        reply: oneshot::Sender<crate::line::Line>,
+    },
     /// An engine search finished; `epoch` is the number of moves or turns
     /// played when it started, so a late answer is recognised.
     Thought {
@@ -298,6 +302,9 @@ impl GameActor {
                 self.credit_wait(now);
                 self.waiting[color.index()] = None;
             }
+            Msg::Line { reply } => {
+                let _ = reply.send(crate::line::Line::of(self.state.play()));
+            }
             Msg::Thought { color, epoch, mv } => {
                 self.credit_wait(now);
                 self.waiting[color.index()] = None;
@@ -404,6 +411,7 @@ impl GameActor {
             days: old.days,
             seats: [old.seats[1], old.seats[0]],
             rematch_of: Some(self.state.id().to_string()),
+            fen: old.fen.clone(),
         };
         let seats = [Color::Black, Color::White].map(|c| SeatRow {
             token_hash: self.seats[c.index()].token_hash.clone(),

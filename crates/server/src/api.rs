@@ -25,6 +25,7 @@ use crate::edge::ClientIp;
 use crate::error::ApiError;
 use crate::event::{EventLine, LiveClock};
 use crate::hub::{ColorChoice, Hub, NewGame, Opponent};
+use crate::line::{Line, LineRequest};
 use crate::secret;
 use crate::state::{Action, VariantInfo};
 
@@ -46,6 +47,9 @@ pub fn router(hub: Arc<Hub>) -> Router {
         .route("/api/games/{id}/join", post(join))
         .route("/api/games/{id}/record", get(record))
         .route("/api/games/{id}/pgn", get(pgn))
+        .route("/api/games/{id}/positions", get(positions))
+        .route("/api/analysis", post(analyse))
+        .route("/api/analysis/line", post(analysis_line))
         .route("/api/board/game/stream/{id}", get(stream))
         .route("/api/board/game/{id}/move/{uci}", post(play_move))
         .route("/api/board/game/{id}/commit", post(commit))
@@ -177,6 +181,9 @@ struct CreateRequest {
     color: ColorChoice,
     #[serde(default)]
     public: bool,
+    /// A start position other than the variant's (lichess's `fen`).
+    #[serde(default)]
+    fen: Option<String>,
 }
 
 fn random_color() -> ColorChoice {
@@ -217,6 +224,7 @@ async fn create_game(
             opponent,
             color: request.color,
             public: request.public,
+            fen: request.fen,
         })
         .await?;
     let response = (StatusCode::CREATED, Json(&created)).into_response();
@@ -294,6 +302,30 @@ async fn pgn(State(hub): State<Arc<Hub>>, Path(id): Path<String>) -> Result<Resp
         text,
     )
         .into_response())
+}
+
+/// The game's line: the position after every move or turn.
+async fn positions(State(hub): State<Arc<Hub>>, Path(id): Path<String>) -> Result<Response, ApiError> {
+    Ok(Json(hub.line(&id).await?).into_response())
+}
+
+/// The analysis board's line: a position from a FEN or PGN, moves from it.
+async fn analysis_line(State(hub): State<Arc<Hub>>, body: Bytes) -> Result<Response, ApiError> {
+    let request: LineRequest = json_body(&body)?;
+    let game = request.game(hub.registry())?;
+    Ok(Json(Line::of(&game)).into_response())
+}
+
+/// Our engine's evaluation of a line's last position, within `ip`'s quota.
+async fn analyse(
+    State(hub): State<Arc<Hub>>,
+    Extension(ClientIp(ip)): Extension<ClientIp>,
+    body: Bytes,
+) -> Result<Response, ApiError> {
+    let request: LineRequest = json_body(&body)?;
+    let game = request.game(hub.registry())?;
+    hub.quotas().analysis(ip)?;
+    Ok(Json(hub.analyse(game).await?).into_response())
 }
 
 /// A seat's action within `ip`'s rate limits: the actions it may send,

@@ -165,6 +165,11 @@ impl EnginePool {
     pub async fn think(&self, job: Job) -> Option<Move> {
         self.worker().await?.think(job).await
     }
+
+    /// Runs a blocking search `f` when a worker is free; none if it failed.
+    pub async fn run<T: Send + 'static>(&self, f: impl FnOnce() -> T + Send + 'static) -> Option<T> {
+        self.worker().await?.run(f).await
+    }
 }
 
 /// A search's hold on one of the pool's workers.
@@ -177,13 +182,17 @@ impl Worker {
     /// Searches on a blocking thread, holding the worker until the search
     /// ends even if nobody waits for its answer any more.
     pub async fn think(self, job: Job) -> Option<Move> {
+        self.run(move || job.think()).await.flatten()
+    }
+
+    /// Runs the blocking `f` on this worker; none if it panicked.
+    pub async fn run<T: Send + 'static>(self, f: impl FnOnce() -> T + Send + 'static) -> Option<T> {
         tokio::task::spawn_blocking(move || {
             let _held = self;
-            job.think()
+            f()
         })
         .await
         .ok()
-        .flatten()
     }
 }
 

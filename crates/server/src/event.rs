@@ -140,6 +140,9 @@ pub enum EventBody {
         /// The game this one is a rematch of.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         rematch_of: Option<String>,
+        /// The start position when it is not the variant's own.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        fen: Option<String>,
     },
     Joined {
         color: Side,
@@ -309,6 +312,7 @@ mod tests {
             white: Seat::Human,
             black: Seat::Engine { level: 2 },
             rematch_of: None,
+            fen: None,
         };
         let text = serde_json::to_string(&created).unwrap();
         assert_eq!(

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use parity_rules::{Color, Registry};
+use parity_rules::{AnyGame, Color, Registry, Variant};
 use rand::RngExt as _;
 use tokio::sync::{mpsc, oneshot};
 
@@ -45,6 +45,8 @@ pub struct NewGame {
     pub color: ColorChoice,
     /// Listed in `GET /api/games`; games are private unless asked.
     pub public: bool,
+    /// A start position other than the variant's.
+    pub fen: Option<String>,
 }
 
 /// What the creator gets back.
@@ -57,6 +59,18 @@ pub struct CreatedGame {
     pub invite: Option<String>,
     /// The page's link for the friend: `/game/ID?invite=INVITE`.
     pub invite_url: Option<String>,
+}
+
+/// The canonical FEN of a game's start position read from `text`; none
+/// for the variant's own start. A position the rules already end is refused.
+fn start_position(variant: &'static Variant, text: &str) -> Result<Option<String>, ApiError> {
+    let bad = |e: String| ApiError::BadRequest(format!("bad FEN for {}: {e}", variant.id()));
+    let game = AnyGame::from_fen(variant, Some(text.trim())).map_err(|e| bad(e.to_string()))?;
+    if let Some(outcome) = game.outcome() {
+        return Err(bad(format!("the game is already over there ({outcome})")));
+    }
+    let fen = game.start_fen();
+    Ok((fen != AnyGame::new(variant).start_fen()).then_some(fen))
 }
 
 /// The link that hands out an invited seat.
@@ -350,6 +364,26 @@ impl Hub {
         self.ask(id, |reply| Msg::Pgn { reply }).await
     }
 
+    /// The game's start, moves and the position after each.
+    pub async fn line(self: &Arc<Self>, id: &str) -> Result<crate::line::Line, ApiError> {
+        self.ask(id, |reply| Msg::Line { reply }).await
+    }
+
+    /// Our engine's evaluation of the last position of `game`, within the
+    /// engine pool's queue and the time an analysis may take.
+    pub async fn analyse(&self, game: AnyGame) -> Result<crate::analysis::Evaluation, ApiError> {
+        if self.engines.queued() >= self.limits.engine_queue {
+            return Err(ApiError::Unavailable(
+                "the engines are all busy; try again in a minute".into(),
+            ));
+        }
+        let time = self.limits.analysis_time;
+        self.engines
+            .run(move || crate::analysis::evaluate(&game, time))
+            .await
+            .ok_or_else(|| ApiError::Internal("the analysis failed".into()))
+    }
+
     pub async fn list(&self, finished: bool) -> Result<Vec<Listing>, ApiError> {
         Ok(self.store.list(finished, 100).await?)
     }
@@ -374,6 +408,12 @@ impl Hub {
             Opponent::Engine { level } => Seat::Engine { level },
             Opponent::Friend => Seat::Human,
         };
+        let fen = request
+            .fen
+            .as_deref()
+            .map(|text| start_position(variant, text))
+            .transpose()?
+            .flatten();
         let color = match request.color {
             ColorChoice::White => Color::White,
             ColorChoice::Black => Color::Black,
@@ -394,6 +434,7 @@ impl Hub {
             days: request.days,
             seats,
             rematch_of: None,
+            fen,
         };
         let prepared = self.prepare(&id, setup, rows, Some(request.public), Instant::now())?;
         self.writer.write(prepared.changes).await?;

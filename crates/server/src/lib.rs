@@ -4,6 +4,7 @@
 //! durably in SQLite. The contract is `docs/server.md`.
 
 pub mod actor;
+pub mod analysis;
 pub mod api;
 mod assets;
 pub mod clock;
@@ -14,6 +15,7 @@ pub mod error;
 pub mod event;
 pub mod hub;
 pub mod limits;
+pub mod line;
 pub mod loadtest;
 mod pgn;
 pub mod play;

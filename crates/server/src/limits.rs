@@ -48,6 +48,10 @@ pub struct Limits {
     pub engine_queue: usize,
     /// Engine searches that run at once (the workers); one per core.
     pub engine_threads: usize,
+    /// Analyses (`POST /api/analysis`) one IP may ask for per minute.
+    pub analyses_per_minute: NonZeroU32,
+    /// The engine's time for one analysis.
+    pub analysis_time: Duration,
 }
 
 fn nonzero(n: u32) -> NonZeroU32 {
@@ -72,6 +76,8 @@ impl Default for Limits {
             waiting_expiry: Duration::from_secs(3600),
             engine_queue: 64,
             engine_threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            analyses_per_minute: nonzero(20),
+            analysis_time: Duration::from_millis(1000),
         }
     }
 }
@@ -97,6 +103,7 @@ pub struct Quotas {
     engine_games: PerIp,
     auth_failures: PerIp,
     actions: PerIp,
+    analyses: PerIp,
 }
 
 impl Quotas {
@@ -106,6 +113,7 @@ impl Quotas {
             engine_games: RateLimiter::keyed(Quota::per_minute(limits.engine_games_per_minute)),
             auth_failures: RateLimiter::keyed(Quota::per_minute(limits.auth_failures_per_minute)),
             actions: RateLimiter::keyed(Quota::per_second(limits.actions_per_second)),
+            analyses: RateLimiter::keyed(Quota::per_minute(limits.analyses_per_minute)),
         }
     }
 
@@ -116,6 +124,11 @@ impl Quotas {
         } else {
             take(&self.games, ip, "games created")
         }
+    }
+
+    /// Takes one analysis from `ip`'s allowance.
+    pub fn analysis(&self, ip: IpAddr) -> Result<(), ApiError> {
+        take(&self.analyses, ip, "analyses")
     }
 
     /// Takes one seat action from `ip`'s allowance.
@@ -140,6 +153,7 @@ impl Quotas {
             &self.engine_games,
             &self.auth_failures,
             &self.actions,
+            &self.analyses,
         ] {
             limiter.retain_recent();
             limiter.shrink_to_fit();

@@ -229,6 +229,7 @@ async fn set_table(hub: &Arc<Hub>, base: &str, variant: &str) -> Result<Table, S
             opponent: Opponent::Friend,
             color: ColorChoice::White,
             public: false,
+            fen: None,
         })
         .await
         .map_err(|e| e.to_string())?;

@@ -4,7 +4,8 @@
 
 use std::fmt::Write as _;
 
-use parity_rules::{record, AnyGame};
+use parity_rules::any::Step;
+use parity_rules::{record, AnyGame, Color};
 
 use crate::event::Seat;
 use crate::state::{GameState, MoveEntry};
@@ -49,15 +50,24 @@ pub fn write(state: &GameState) -> String {
     for (key, value) in tags {
         let _ = writeln!(out, "[{key} \"{value}\"]");
     }
+    if !state.play().starts_from_variant_start() {
+        let _ = writeln!(out, "[SetUp \"1\"]\n[FEN \"{}\"]", state.play().start_fen());
+    }
     out.push('\n');
-    let mut number = 1;
-    for entry in state.moves() {
-        if let MoveEntry::Single { color, san, .. } = entry {
-            if *color == crate::event::Side::White {
+    for (i, (entry, step)) in state.moves().iter().zip(state.play().steps()).enumerate() {
+        let (MoveEntry::Single { san, .. }, Step::Move { number, color, .. }) = (entry, step) else {
+            continue;
+        };
+        match color {
+            Color::White => {
                 let _ = write!(out, "{number}. {san} ");
-            } else {
+            }
+            // A game from a position with Black to move starts `N...`.
+            Color::Black if i == 0 => {
+                let _ = write!(out, "{number}... {san} ");
+            }
+            Color::Black => {
                 let _ = write!(out, "{san} ");
-                number += 1;
             }
         }
     }

@@ -160,23 +160,16 @@ impl<'a> Replay<'a> {
         let variant = registry
             .get(&record.variant)
             .ok_or_else(|| VerifyError::Record(format!("unknown variant {}", record.variant)))?;
-        let game = AnyGame::new(variant);
-        if game.start_fen() != record.fen {
-            return Err(VerifyError::Record(format!(
-                "the start position {} is not the variant's ({})",
-                record.fen,
-                game.start_fen()
-            )));
-        }
         let Some(first) = record.events.first() else {
             return Err(VerifyError::Record("the record has no events".into()));
         };
         let EventBody::Created {
-            variant,
+            variant: created_variant,
             clock,
             days,
             white,
             black,
+            fen: start_fen,
             ..
         } = &first.body
         else {
@@ -185,6 +178,16 @@ impl<'a> Replay<'a> {
                 first.body.kind()
             )));
         };
+        let game = AnyGame::from_fen(variant, start_fen.as_deref())
+            .map_err(|e| VerifyError::Record(format!("the start position: {e}")))?;
+        if game.start_fen() != record.fen {
+            return Err(VerifyError::Record(format!(
+                "the record's start position {} is not the game's ({})",
+                record.fen,
+                game.start_fen()
+            )));
+        }
+        let variant = created_variant;
         let fail_first = |message: String| VerifyError::Event {
             seq: first.seq,
             kind: first.body.kind(),
@@ -642,6 +645,7 @@ mod tests {
                 days: None,
                 seats: [Seat::Human; 2],
                 rematch_of: None,
+                fen: None,
             };
             let mut game = Played {
                 state: GameState::new(ID, setup.clone(), now).unwrap(),

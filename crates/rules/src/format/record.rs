@@ -337,7 +337,7 @@ pub fn write_simultaneous(game: &SimGame, extra_tags: &[(&str, &str)]) -> String
         let _ = writeln!(out, "[{k} \"{val}\"]");
     }
     if start.to_fen() != SimPosition::start(v).to_fen() {
-        let _ = writeln!(out, "[FEN \"{}\"]", start.to_fen());
+        let _ = writeln!(out, "[SetUp \"1\"]\n[FEN \"{}\"]", start.to_fen());
     }
     let stated = extra_tags.iter().find(|(k, _)| *k == "Result");
     let result = match stated {

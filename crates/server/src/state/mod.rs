@@ -157,6 +157,8 @@ pub struct Setup {
     pub days: Option<u32>,
     pub seats: [Seat; 2],
     pub rematch_of: Option<String>,
+    /// The start position when it is not the variant's own.
+    pub fen: Option<String>,
 }
 
 impl Setup {
@@ -169,6 +171,7 @@ impl Setup {
             white: self.seats[0],
             black: self.seats[1],
             rematch_of: self.rematch_of.clone(),
+            fen: self.fen.clone(),
         }
     }
 }
@@ -208,7 +211,8 @@ impl GameState {
             status: Status::Waiting,
             result: None,
             reason: None,
-            play: AnyGame::new(setup.variant),
+            play: AnyGame::from_fen(setup.variant, setup.fen.as_deref())
+                .map_err(|e| format!("start position: {e}"))?,
             clock: Clock::new(time, now),
             moves: Vec::new(),
             sim: SimTurn::default(),
@@ -246,6 +250,7 @@ impl GameState {
             white,
             black,
             rematch_of,
+            fen,
         } = &first.body
         else {
             return Err(fail(first.seq, "the first event is not `created`".into()));
@@ -259,6 +264,7 @@ impl GameState {
             days: *days,
             seats: [*white, *black],
             rematch_of: rematch_of.clone(),
+            fen: fen.clone(),
         };
         let mut state = GameState::new(id, setup, timeline.instant(first.at))
             .map_err(|e| fail(first.seq, e))?;
@@ -599,6 +605,7 @@ mod tests {
             days: None,
             seats,
             rematch_of: None,
+            fen: None,
         };
         let mut state = GameState::new("a1B2c3D4e5", setup.clone(), now).unwrap();
         let mut bodies = vec![setup.created()];

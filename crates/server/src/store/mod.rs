@@ -383,6 +383,7 @@ pub(crate) mod tests {
                 white: Seat::Human,
                 black: Seat::Engine { level: 1 },
                 rematch_of: None,
+                fen: None,
             };
             let first = vec![
                 Change::NewGame {

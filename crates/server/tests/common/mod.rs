@@ -63,13 +63,30 @@ pub async fn start_with(
     db: parity_server::Database,
     tune: impl FnOnce(&mut parity_server::limits::Limits),
 ) -> (TestServer, usize) {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("bind");
     // Tests play both seats from one address, faster than people do.
     let mut config = parity_server::limits::Config::default();
     config.limits.actions_per_second = std::num::NonZeroU32::new(1000).unwrap();
     tune(&mut config.limits);
+    serve(dir, db, config).await
+}
+
+/// A server with the limits of `config`, as [`start_on`].
+pub async fn start_configured(
+    dir: tempfile::TempDir,
+    db: &std::path::Path,
+    config: parity_server::limits::Config,
+) -> (TestServer, usize) {
+    serve(dir, database_for(db).await, config).await
+}
+
+async fn serve(
+    dir: tempfile::TempDir,
+    db: parity_server::Database,
+    config: parity_server::limits::Config,
+) -> (TestServer, usize) {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
     let server = parity_server::start(db, listener, Registry::builtin(), config)
         .await
         .expect("server starts");
