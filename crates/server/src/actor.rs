@@ -108,6 +108,7 @@ pub enum Msg {
         reply: oneshot::Sender<Result<String, ApiError>>,
     },
     Pgn {
+        site: String,
         reply: oneshot::Sender<String>,
     },
     /// An engine search finished; `epoch` is the number of moves or turns
@@ -282,8 +283,8 @@ impl GameActor {
             Msg::Record { reply } => {
                 let _ = reply.send(self.record());
             }
-            Msg::Pgn { reply } => {
-                let _ = reply.send(pgn::write(&self.state));
+            Msg::Pgn { site, reply } => {
+                let _ = reply.send(pgn::write(&self.state, &site));
             }
             Msg::Thought { color, epoch, mv } => {
                 self.thinking[color.index()] = None;

@@ -17,6 +17,7 @@ pub mod limits;
 pub mod loadtest;
 mod pgn;
 pub mod play;
+mod rules_page;
 pub mod secret;
 pub mod signing;
 pub mod state;
