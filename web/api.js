@@ -44,6 +44,12 @@ export const api = {
   /** A seat action: `move/e2e4`, `commit`, `reveal`, `resign`, `draw/yes`, ... */
   act: (id, action, body) => request('POST', `/api/board/game/${id}/${action}`, body),
   pgnUrl: (id) => `/api/games/${id}/pgn`,
+  /** A variant's rules as HTML, rendered and escaped by the server. */
+  rules: async (variant) => {
+    const response = await fetch(`/api/variants/${encodeURIComponent(variant)}/rules`);
+    if (!response.ok) throw new ApiError(response.status, response.statusText || `error ${response.status}`);
+    return response.text();
+  },
 };
 
 /**
