@@ -108,10 +108,7 @@ async fn the_lobby_reads_well_on_a_desktop_and_a_phone() {
     }
     phone.goto("/").await;
     phone
-        .wait_count("table.games[data-status='live'] tr[data-game]", 3)
-        .await;
-    phone
-        .wait_count(".variant-card svg.board", variants.len())
+        .wait_count("table.games[data-status='live'] a[href^='/game/']", 3)
         .await;
     let (_, inner) = widths(&phone).await;
     assert_eq!(
@@ -119,6 +116,10 @@ async fn the_lobby_reads_well_on_a_desktop_and_a_phone() {
         "the phone's window is not 390 px wide"
     );
     assert_no_sideways_scroll(&phone, "the lobby at 390 px").await;
+    phone
+        .wait_count(".variant-card svg.board", variants.len())
+        .await;
+    assert_no_sideways_scroll(&phone, "the lobby at 390 px with its cards").await;
     phone.screenshot("lobby-phone.png").await;
     script(&phone, "document.querySelector('.lists').scrollIntoView();").await;
     phone.screenshot("lobby-phone-lists.png").await;
@@ -129,7 +130,7 @@ async fn the_lobby_reads_well_on_a_desktop_and_a_phone() {
         .wait_count(".variant-card svg.board", variants.len())
         .await;
     desktop
-        .wait_count("table.games[data-status='live'] tr[data-game]", 3)
+        .wait_count("table.games[data-status='live'] a[href^='/game/']", 3)
         .await;
     assert_no_sideways_scroll(&desktop, "the lobby at 1366 px").await;
     for v in &variants {
@@ -326,12 +327,12 @@ async fn private_games_stay_off_the_lobby() {
     page.find(".game").await;
     let public = page.game_id().await;
     page.goto("/").await;
-    page.find(&format!("table.games tr[data-game='{public}']"))
+    page.find(&format!("table.games a[href='/game/{public}']"))
         .await;
     let listed = page
         .client
         .find_all(fantoccini::Locator::Css(&format!(
-            "tr[data-game='{private}']"
+            "table.games a[href='/game/{private}']"
         )))
         .await
         .unwrap();
