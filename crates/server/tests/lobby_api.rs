@@ -131,8 +131,10 @@ async fn the_pgn_has_date_time_control_and_an_absolute_site() {
 async fn behind_a_trusted_proxy_the_site_is_the_proxys() {
     let dir = tempfile::tempdir().unwrap();
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let mut config = parity_server::limits::Config::default();
-    config.trusted_proxy = true;
+    let config = parity_server::limits::Config {
+        trusted_proxy: true,
+        ..Default::default()
+    };
     let server = parity_server::start(
         &dir.path().join("t.sqlite"),
         listener,

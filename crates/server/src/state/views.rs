@@ -103,7 +103,7 @@ pub struct PieceInfo {
     pub betza: String,
 }
 
-/// A variant as `GET /api/variants` and `gameFull.variant` describe it.
+/// A variant as `gameFull.variant` describes it (and `GET /api/variants`, with its start).
 #[derive(Clone, Debug, Serialize)]
 pub struct VariantInfo {
     pub id: String,
