@@ -1,11 +1,12 @@
 // Help on the game page: the variant's rules in a disclosure (fetched from
 // the server when first opened), and, in the first simultaneous game this
-// browser plays, two sentences on how a turn works until they are dismissed.
+// browser plays (only there), two sentences on how a turn works until they
+// are dismissed.
 
 import { api } from './api.js';
 import { isSimultaneous } from './gamestate.js';
 
-/** localStorage key set once the turn explanation is dismissed. */
+/** localStorage key: the first simultaneous game's id, or `dismissed`. */
 export const TURN_HELP_SEEN = 'parity_turn_help_seen';
 
 /** Fills the rules panel and shows the turn explanation where due; idempotent. */
@@ -22,24 +23,41 @@ export function drawHelp(root, s) {
   }
   const help = root.querySelector('.turn-help');
   if (help) {
-    let seen = true;
-    try {
-      seen = localStorage.getItem(TURN_HELP_SEEN) !== null;
-    } catch {
-      // No storage (private mode): say nothing rather than say it every time.
-    }
-    help.hidden = seen || !(isSimultaneous(s) && s.you && s.status !== 'finished');
+    const due = isSimultaneous(s) && s.you && s.status !== 'finished';
+    help.hidden = !(due && isFirstSimultaneousGame(s.id));
     if (!help.dataset.wired) {
       help.dataset.wired = 'yes';
       help.querySelector('button').addEventListener('click', () => {
-        try {
-          localStorage.setItem(TURN_HELP_SEEN, '1');
-        } catch {
-          // Hidden for this page at least.
-        }
+        remember(DISMISSED);
         help.hidden = true;
       });
     }
+  }
+}
+
+const DISMISSED = 'dismissed';
+
+// The key holds the first simultaneous game's id (the explanation shows
+// there, reloads included), or DISMISSED.
+function isFirstSimultaneousGame(id) {
+  let first;
+  try {
+    first = localStorage.getItem(TURN_HELP_SEEN);
+  } catch {
+    return false; // no storage (private mode): say nothing rather than say it every time
+  }
+  if (first === null) {
+    remember(id);
+    return true;
+  }
+  return first === id;
+}
+
+function remember(value) {
+  try {
+    localStorage.setItem(TURN_HELP_SEEN, value);
+  } catch {
+    // Hidden for this page at least.
   }
 }
 

@@ -229,8 +229,8 @@ async fn every_variant_is_described_in_the_lobby() {
 
 /// Every variant's game page at 390 px: no sideways scrolling, with the
 /// rules panel open too; the rules are the variant's; the explanation of a
-/// simultaneous turn comes in the first simultaneous game only, until it
-/// is dismissed.
+/// simultaneous turn comes in the first simultaneous game only (reloads
+/// included), until it is dismissed.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn game_pages_fit_a_phone_and_explain_the_rules() {
     let _turn = ONE_AT_A_TIME.lock().await;
@@ -297,6 +297,26 @@ async fn game_pages_fit_a_phone_and_explain_the_rules() {
     }
     assert!(explained, "no simultaneous variant among the built-in ones");
     phone.client.close().await.unwrap();
+
+    // Not dismissed, it stays with the first simultaneous game only.
+    let other = Page::open(&driver, &base, &dir.path().join("other"), PHONE).await;
+    let first = other.create_game("parity", "days", "engine", "white").await;
+    other.find(".game[data-status='started']").await;
+    assert!(other.find(".turn-help").await.is_displayed().await.unwrap());
+    other
+        .create_game("move-neutral", "days", "engine", "white")
+        .await;
+    other.find(".game[data-status='started']").await;
+    other.wait_text(".variant-name", "Move-Neutral").await;
+    assert!(
+        !other.find(".turn-help").await.is_displayed().await.unwrap(),
+        "the explanation of a turn shows in a second simultaneous game"
+    );
+    other.goto(&format!("/game/{first}")).await;
+    other.find(".game[data-status='started']").await;
+    other.wait_text(".variant-name", "Parity Chess").await;
+    assert!(other.find(".turn-help").await.is_displayed().await.unwrap());
+    other.client.close().await.unwrap();
 }
 
 /// A friend game created private is not in the lobby's lists; a public
