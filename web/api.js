@@ -50,6 +50,12 @@ export const api = {
   analysisLine: (spec) => request('POST', '/api/analysis/line', spec),
   /** The engine's evaluation of a line's last position. */
   analyse: (spec) => request('POST', '/api/analysis', spec),
+  /** A variant's rules as HTML, rendered and escaped by the server. */
+  rules: async (variant) => {
+    const response = await fetch(`/api/variants/${encodeURIComponent(variant)}/rules`);
+    if (!response.ok) throw new ApiError(response.status, response.statusText || `error ${response.status}`);
+    return response.text();
+  },
 };
 
 /**

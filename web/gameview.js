@@ -8,6 +8,7 @@ import { pieceIcon } from './pieces.js';
 import { escapeHtml } from './html.js';
 import { isSimultaneous, other } from './gamestate.js';
 import { NAV_HTML, FEN_HTML } from './navigation.js';
+import { drawHelp } from './help.js';
 
 const cap = (s) => s[0].toUpperCase() + s.slice(1);
 
@@ -20,6 +21,10 @@ export const TEMPLATE = `
   </div>
   <aside class="panel">
     <div class="status" aria-live="polite"></div>
+    <div class="turn-help" role="note" hidden><p>Each turn both players choose a move in secret: the page commits
+      yours (seals it, unseen) as soon as you pick it. When both are committed, both moves are revealed and
+      resolved together, so a piece may dodge a capture or share a square with an enemy.</p>
+      <button type="button">Got it</button></div>
     <div class="invite" hidden></div>
     <div class="error" role="alert" hidden></div>
     <div class="notes" aria-live="polite"></div>
@@ -38,6 +43,8 @@ export const TEMPLATE = `
       <button type="button" data-action="claim-victory" hidden>Claim victory</button>
       <a class="button" data-action="pgn" download>PGN</a>
     </div>
+    <details class="rules"><summary>Rules of <span class="rules-variant"></span></summary>
+      <div class="rules-text"></div></details>
     <h2>Moves</h2>
     <ol class="moves"></ol>
     ${NAV_HTML}${FEN_HTML}
@@ -67,6 +74,7 @@ export function drawGame(root, id, s, view) {
   drawMoves(root, s, view.shown?.ply ?? null);
   drawControls(root, id, s, view.sim);
   drawClocks(root, s);
+  drawHelp(root, s);
 }
 
 // ---- board ----

@@ -1,12 +1,18 @@
-// The lobby: a form that creates a game, and the lists of live and finished
-// games.
+// The lobby: a card per variant (its start position, name and one line on
+// its rules; a click picks it for the form), the form that creates a game,
+// and the lists of live and finished games.
 
 import { api } from './api.js';
+import { renderBoard } from './board.js';
 import { escapeHtml } from './html.js';
 
 
 const TEMPLATE = `
 <section class="lobby">
+  <div class="variants">
+    <h2>Variants</h2>
+    <div class="variant-cards"></div>
+  </div>
   <form class="create">
     <h2>New game</h2>
     <label>Variant <select name="variant" required></select></label>
@@ -39,8 +45,8 @@ const TEMPLATE = `
     <div class="error" role="alert" hidden></div>
   </form>
   <div class="lists">
-    <h2>Live games</h2><table class="games" data-status="live"></table>
-    <h2>Finished games</h2><table class="games" data-status="finished"></table>
+    <h2>Games in progress</h2><div class="table-wrap"><table class="games" data-status="live"></table></div>
+    <h2>Finished games</h2><div class="table-wrap"><table class="games" data-status="finished"></table></div>
   </div>
 </section>`;
 
@@ -49,21 +55,46 @@ function seatText(seat) {
   return seat.kind === 'engine' ? `engine ${seat.level}` : seat.kind;
 }
 
-async function fillList(table) {
+// Four narrow columns, so that a row fits a phone's width.
+async function fillList(table, variantNames) {
   try {
     const games = await api.games(table.dataset.status);
     table.innerHTML = games.length
-      ? '<tr><th>Game</th><th>Variant</th><th>White</th><th>Black</th><th>Turn</th><th>Result</th></tr>' +
+      ? '<tr><th>Game</th><th>Players</th><th>Turn</th><th>Result</th></tr>' +
         games
           .map(
-            (g) => `<tr><td><a href="/game/${escapeHtml(g.id)}">${escapeHtml(g.id)}</a></td><td>${escapeHtml(g.variant)}</td>
-              <td>${escapeHtml(seatText(g.white))}</td><td>${escapeHtml(seatText(g.black))}</td>
+            (g) => `<tr data-game="${escapeHtml(g.id)}"><td><a href="/game/${escapeHtml(g.id)}">${escapeHtml(variantNames.get(g.variant) ?? g.variant)}</a>
+              <span class="game-id">${escapeHtml(g.id)}</span></td>
+              <td>${escapeHtml(seatText(g.white))} – ${escapeHtml(seatText(g.black))}</td>
               <td>${escapeHtml(g.turn ?? '')}</td><td>${escapeHtml(g.result ?? g.status)}</td></tr>`,
           )
           .join('')
       : '<tr><td>none</td></tr>';
   } catch (e) {
     table.innerHTML = `<tr><td>${escapeHtml(e.message)}</td></tr>`;
+  }
+}
+
+const FAMILY_TEXT = { 'turn-based': 'one move at a time', crowd: 'crowds', simultaneous: 'simultaneous moves' };
+
+// One card per variant, its start position drawn by the game page's board.
+function drawCards(container, variants, onPick) {
+  container.innerHTML = variants
+    .map(
+      (v) => `<button type="button" class="variant-card" data-variant="${escapeHtml(v.id)}" aria-pressed="false">
+        <span class="mini-board"></span>
+        <span class="variant-title">${escapeHtml(v.name)}</span>
+        <span class="variant-facts">${v.files}x${v.ranks} · ${escapeHtml(FAMILY_TEXT[v.family] ?? v.family)}</span>
+        <span class="variant-line">${escapeHtml(v.description ?? '')}</span></button>`,
+    )
+    .join('');
+  for (const v of variants) {
+    const card = container.querySelector(`[data-variant="${CSS.escape(v.id)}"]`);
+    const squares = new Map((v.start ?? []).map((sq) => [sq.square, { pieces: sq.pieces, lastMoved: [] }]));
+    renderBoard(card.querySelector('.mini-board'), {
+      files: v.files, ranks: v.ranks, flipped: false, squares, marks: new Map(), onSquare: () => {},
+    });
+    card.addEventListener('click', () => onPick(v.id));
   }
 }
 
@@ -81,11 +112,19 @@ export async function showLobby(root) {
     error.hidden = false;
   }
   select.innerHTML = variants
-    .map((v) => `<option value="${escapeHtml(v.id)}">${escapeHtml(v.name)} (${v.files}x${v.ranks}, ${escapeHtml(v.family)})</option>`)
+    .map((v) => `<option value="${escapeHtml(v.id)}">${escapeHtml(v.name)}</option>`)
     .join('');
+  const cards = root.querySelector('.variant-cards');
   const describe = () => {
     description.textContent = variants.find((v) => v.id === select.value)?.description ?? '';
+    for (const card of cards.querySelectorAll('.variant-card')) {
+      card.setAttribute('aria-pressed', String(card.dataset.variant === select.value));
+    }
   };
+  drawCards(cards, variants, (id) => {
+    select.value = id;
+    describe();
+  });
   select.addEventListener('change', describe);
   describe();
 
@@ -113,7 +152,8 @@ export async function showLobby(root) {
   });
 
   const tables = root.querySelectorAll('table.games');
-  const refresh = () => tables.forEach(fillList);
+  const variantNames = new Map(variants.map((v) => [v.id, v.name]));
+  const refresh = () => tables.forEach((table) => fillList(table, variantNames));
   refresh();
   const timer = setInterval(refresh, 15000);
   window.addEventListener('pagehide', () => clearInterval(timer));

@@ -111,6 +111,7 @@ pub enum Msg {
         reply: oneshot::Sender<Result<String, ApiError>>,
     },
     Pgn {
+        site: String,
         reply: oneshot::Sender<String>,
     },
     /// An engine search got a worker: its wait ends.
@@ -295,8 +296,8 @@ impl GameActor {
             Msg::Record { reply } => {
                 let _ = reply.send(self.record());
             }
-            Msg::Pgn { reply } => {
-                let _ = reply.send(pgn::write(&self.state));
+            Msg::Pgn { site, reply } => {
+                let _ = reply.send(pgn::write(&self.state, &site));
             }
             Msg::Working { color } => {
                 self.credit_wait(now);

@@ -21,13 +21,13 @@ use tokio::sync::{broadcast, mpsc};
 
 use crate::actor::{Acted, Credentials, Logged, Presented};
 use crate::connections::ConnectionSlot;
-use crate::edge::ClientIp;
+use crate::edge::{ClientIp, PublicOrigin};
 use crate::error::ApiError;
 use crate::event::{EventLine, LiveClock};
 use crate::hub::{ColorChoice, Hub, NewGame, Opponent};
 use crate::line::{Line, LineRequest};
 use crate::secret;
-use crate::state::{Action, VariantInfo};
+use crate::state::{Action, VariantListing};
 
 /// Silence after which a stream sends an empty line.
 const KEEPALIVE: Duration = Duration::from_secs(10);
@@ -41,6 +41,7 @@ const COOKIE_PREFIX: &str = "parity_seat_";
 pub fn router(hub: Arc<Hub>) -> Router {
     Router::new()
         .route("/api/variants", get(variants))
+        .route("/api/variants/{id}/rules", get(variant_rules))
         .route("/api/key", get(public_key))
         .route("/api/games", get(list_games).post(create_game))
         .route("/api/games/{id}", get(game_full))
@@ -158,8 +159,19 @@ fn with_cookie(mut response: Response, id: &str, token: Option<&str>) -> Respons
     response
 }
 
-async fn variants(State(hub): State<Arc<Hub>>) -> Json<Vec<VariantInfo>> {
-    Json(hub.registry().iter().map(VariantInfo::new).collect())
+async fn variants(State(hub): State<Arc<Hub>>) -> Json<Vec<VariantListing>> {
+    Json(hub.registry().iter().map(VariantListing::new).collect())
+}
+
+/// The variant's rules page as HTML (`rules_page`).
+async fn variant_rules(
+    State(hub): State<Arc<Hub>>,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
+    let known = hub.registry().get(&id).is_some();
+    let page = known.then(|| crate::rules_page::html(&id)).flatten();
+    let page = page.ok_or_else(|| ApiError::NotFound(format!("no rules for variant {id:?}")))?;
+    Ok(([(CONTENT_TYPE, "text/html; charset=utf-8")], page).into_response())
 }
 
 /// The key that checks the server's records (`parity verify --key`).
@@ -295,8 +307,13 @@ async fn record(State(hub): State<Arc<Hub>>, Path(id): Path<String>) -> Result<R
     Ok(json_text(StatusCode::OK, hub.record(&id).await?))
 }
 
-async fn pgn(State(hub): State<Arc<Hub>>, Path(id): Path<String>) -> Result<Response, ApiError> {
-    let text = hub.pgn(&id).await?;
+async fn pgn(
+    State(hub): State<Arc<Hub>>,
+    Extension(PublicOrigin(origin)): Extension<PublicOrigin>,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
+    let site = format!("{}/game/{id}", origin.unwrap_or_default());
+    let text = hub.pgn(&id, site).await?;
     Ok((
         [(CONTENT_TYPE, "application/x-chess-pgn; charset=utf-8")],
         text,

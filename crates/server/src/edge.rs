@@ -30,11 +30,19 @@ const MAX_PLAIN_ERROR: usize = 4096;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ClientIp(pub IpAddr);
 
+/// Where clients reach the server, `http://host:port` (or `https://`
+/// behind TLS): the request's `Host`, or behind a trusted proxy its
+/// `X-Forwarded-Host`. None when the host is not a plain name or address.
+/// The PGN's `Site` is written from it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PublicOrigin(pub Option<String>);
+
 /// The middleware around the whole router.
 pub async fn edge(State(config): State<Arc<Config>>, mut request: Request, next: Next) -> Response {
     let headers = request.headers();
     let secure = config.secure_cookies || (config.trusted_proxy && forwarded_https(headers));
     let csp = content_security_policy(headers.get(HOST));
+    let origin = public_origin(headers, config.trusted_proxy, secure);
     let target = request
         .uri()
         .path_and_query()
@@ -53,6 +61,7 @@ pub async fn edge(State(config): State<Arc<Config>>, mut request: Request, next:
     } else {
         let ip = client_ip(&request, config.trusted_proxy);
         request.extensions_mut().insert(ClientIp(ip));
+        request.extensions_mut().insert(origin);
         next.run(request).await
     };
     let mut response = json_errors(response).await;
@@ -66,17 +75,30 @@ pub async fn edge(State(config): State<Arc<Config>>, mut request: Request, next:
 /// [`CSP`], with the page's WebSocket host allowed where `host` is a
 /// plain host name or address (not every browser counts `ws:` as 'self').
 fn content_security_policy(host: Option<&HeaderValue>) -> HeaderValue {
-    let plain = |h: &&HeaderValue| {
-        h.as_bytes()
-            .iter()
-            .all(|b| b.is_ascii_alphanumeric() || b".-:[]".contains(b))
-    };
-    host.filter(plain)
+    host.filter(|h| plain_host(h))
         .and_then(|h| h.to_str().ok())
         .and_then(|h| {
             HeaderValue::from_str(&format!("{CSP}; connect-src 'self' ws://{h} wss://{h}")).ok()
         })
         .unwrap_or(HeaderValue::from_static(CSP))
+}
+
+/// A host name or address with its port, nothing else.
+fn plain_host(host: &HeaderValue) -> bool {
+    host.as_bytes()
+        .iter()
+        .all(|b| b.is_ascii_alphanumeric() || b".-:[]".contains(b))
+}
+
+fn public_origin(headers: &HeaderMap, trusted_proxy: bool, secure: bool) -> PublicOrigin {
+    let host = trusted_proxy
+        .then(|| headers.get("x-forwarded-host"))
+        .flatten()
+        .or_else(|| headers.get(HOST))
+        .filter(|h| !h.is_empty() && plain_host(h))
+        .and_then(|h| h.to_str().ok());
+    let scheme = if secure { "https" } else { "http" };
+    PublicOrigin(host.map(|host| format!("{scheme}://{host}")))
 }
 
 /// Whether a request that changes state, or opens a WebSocket, comes

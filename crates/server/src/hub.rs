@@ -360,8 +360,13 @@ impl Hub {
         self.ask(id, |reply| Msg::Record { reply }).await?
     }
 
-    pub async fn pgn(self: &Arc<Self>, id: &str) -> Result<String, ApiError> {
-        self.ask(id, |reply| Msg::Pgn { reply }).await
+    /// The game's PGN; `site` is its page's address, for the `Site` tag.
+    pub async fn pgn(self: &Arc<Self>, id: &str, site: String) -> Result<String, ApiError> {
+        self.ask(id, |reply| Msg::Pgn {
+            site: site.clone(),
+            reply,
+        })
+        .await
     }
 
     /// The game's start, moves and the position after each.

@@ -19,6 +19,7 @@ pub mod line;
 pub mod loadtest;
 mod pgn;
 pub mod play;
+mod rules_page;
 pub mod secret;
 pub mod signing;
 pub mod state;

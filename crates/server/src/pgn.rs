@@ -1,13 +1,16 @@
 //! `GET /api/games/GAMEID/pgn`: the game as PGN with a `[Variant]` tag,
 //! readable by `parity replay`. Simultaneous games are written by
-//! `parity_rules::record`, one numbered pair per turn.
+//! `parity_rules::record`, one numbered pair per turn. `Site` is the game
+//! page's address, `Date` the day the game was created (UTC) and
+//! `TimeControl` PGN's `initial+increment` in seconds, or `-` without a
+//! live clock (correspondence too, as lichess writes it).
 
 use std::fmt::Write as _;
 
 use parity_rules::any::Step;
 use parity_rules::{record, AnyGame, Color};
 
-use crate::event::Seat;
+use crate::event::{Event, LiveClock, Seat};
 use crate::state::{GameState, MoveEntry};
 
 fn player(seat: Seat) -> String {
@@ -17,18 +20,33 @@ fn player(seat: Seat) -> String {
     }
 }
 
-pub fn write(state: &GameState) -> String {
+/// The day of the game's `created` event, the first line of its log.
+fn created_date(state: &GameState) -> String {
+    let created = state.lines_after(0).first();
+    let event = created.and_then(|line| serde_json::from_str::<Event>(line).ok());
+    event.map_or_else(|| "????.??.??".into(), |e| record::pgn_date(e.at))
+}
+
+fn time_control(clock: Option<LiveClock>) -> String {
+    clock.map_or_else(|| "-".into(), |c| format!("{}+{}", c.initial, c.increment))
+}
+
+/// The PGN of `state`; `site` is the address of its page.
+pub fn write(state: &GameState, site: &str) -> String {
     let setup = state.setup();
     let white = player(setup.seats[0]);
     let black = player(setup.seats[1]);
-    let site = format!("/game/{}", state.id());
+    let date = created_date(state);
+    let time_control = time_control(setup.clock);
     let result = state.result().unwrap_or("*");
     let mut tags = vec![
         ("Event", "Parity game"),
-        ("Site", site.as_str()),
+        ("Site", site),
+        ("Date", date.as_str()),
         ("White", white.as_str()),
         ("Black", black.as_str()),
         ("Result", result),
+        ("TimeControl", time_control.as_str()),
     ];
     // The reason's machine name, as stored and sent on the wire.
     if let Some(reason) = state.reason() {

@@ -408,9 +408,38 @@ pub fn sim_diagram(pos: &SimPosition) -> String {
     out
 }
 
+/// A day as PGN's `Date` tag writes it (`2024.02.29`), from milliseconds
+/// since the Unix epoch (UTC).
+pub fn pgn_date(unix_ms: i64) -> String {
+    let (y, m, d) = civil_from_days(unix_ms.div_euclid(86_400_000));
+    format!("{y:04}.{m:02}.{d:02}")
+}
+
+/// Year, month, day of a day count since 1970-01-01 (H. Hinnant's algorithm).
+fn civil_from_days(z: i64) -> (i64, u32, u32) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let y = yoe + era * 400 + if m <= 2 { 1 } else { 0 };
+    (y, m, d)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn pgn_dates() {
+        assert_eq!(pgn_date(0), "1970.01.01");
+        assert_eq!(pgn_date(19_723 * 86_400_000), "2024.01.01");
+        assert_eq!(pgn_date(19_782 * 86_400_000 + 86_399_999), "2024.02.29");
+        assert_eq!(pgn_date(-1), "1969.12.31");
+    }
 
     #[test]
     fn parses_tags_numbers_comments_and_results() {

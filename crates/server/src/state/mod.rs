@@ -587,7 +587,7 @@ mod decide;
 mod engine_seats;
 mod views;
 
-pub use views::{BothSides, GameFull, Legal, PieceInfo, RematchView, SeatView, Summary, VariantInfo};
+pub use views::{BothSides, GameFull, Legal, PieceInfo, RematchView, SeatView, Summary, VariantInfo, VariantListing};
 
 #[cfg(test)]
 mod tests {

@@ -103,11 +103,13 @@ pub struct PieceInfo {
     pub betza: String,
 }
 
-/// A variant as `GET /api/variants` and `gameFull.variant` describe it.
+/// A variant as `gameFull.variant` describes it (and `GET /api/variants`, with its start).
 #[derive(Clone, Debug, Serialize)]
 pub struct VariantInfo {
     pub id: String,
     pub name: String,
+    /// One line for a newcomer (the variant file's `description`).
+    pub description: String,
     /// `"turn-based"`, `"crowd"` or `"simultaneous"`.
     pub family: &'static str,
     pub files: u8,
@@ -120,6 +122,7 @@ impl VariantInfo {
         VariantInfo {
             id: v.id().to_string(),
             name: v.spec.name.clone(),
+            description: v.spec.description.clone(),
             family: match v.spec.family {
                 Family::TurnBased => "turn-based",
                 Family::Crowd => "crowd",
@@ -137,6 +140,24 @@ impl VariantInfo {
                     betza: p.betza.clone(),
                 })
                 .collect(),
+        }
+    }
+}
+
+/// A variant as `GET /api/variants` lists it: with its start position,
+/// which the lobby's cards draw.
+#[derive(Clone, Debug, Serialize)]
+pub struct VariantListing {
+    #[serde(flatten)]
+    pub info: VariantInfo,
+    pub start: Vec<BoardSquare>,
+}
+
+impl VariantListing {
+    pub fn new(v: &'static Variant) -> VariantListing {
+        VariantListing {
+            info: VariantInfo::new(v),
+            start: play::board(&parity_rules::AnyGame::new(v)),
         }
     }
 }

@@ -118,10 +118,15 @@ impl Page {
             format!("--window-size={},{}", size.0, size.1),
         ])
         .collect::<Vec<_>>();
-        let caps = json!({
-            "browserName": "chrome",
-            "goog:chromeOptions": { "binary": CHROMIUM, "args": args },
-        });
+        let mut options = json!({ "binary": CHROMIUM, "args": args });
+        // Headless Chromium's windows are at least 500 px wide: a phone's
+        // width is emulated.
+        if size.0 < 500 {
+            options["mobileEmulation"] = json!({"deviceMetrics": {
+                "width": size.0, "height": size.1, "pixelRatio": 1.0, "touch": false,
+            }});
+        }
+        let caps = json!({ "browserName": "chrome", "goog:chromeOptions": options });
         let client = ClientBuilder::new(HttpConnector::new())
             .capabilities(caps.as_object().unwrap().clone())
             .connect(driver)
