@@ -236,7 +236,9 @@ impl<'a> Replay<'a> {
     fn apply(&mut self, body: &'a EventBody) -> Result<(), String> {
         let after_end = !matches!(
             body,
-            EventBody::RematchOffer { .. } | EventBody::Rematch { .. }
+            EventBody::RematchOffer { .. }
+                | EventBody::Rematch { .. }
+                | EventBody::RematchCancelled { .. }
         );
         if self.ending.is_some() && after_end {
             return Err("an event after the end of the game".into());
@@ -249,6 +251,7 @@ impl<'a> Replay<'a> {
                 | EventBody::Finished { .. }
                 | EventBody::RematchOffer { .. }
                 | EventBody::Rematch { .. }
+                | EventBody::RematchCancelled { .. }
         );
         if is_play && !self.started {
             return Err("before the game started".into());
@@ -392,7 +395,9 @@ impl<'a> Replay<'a> {
                 self.check_ending(result, *reason, *by, clocks.as_ref())?;
                 self.ending = Some((result.clone(), *reason));
             }
-            EventBody::RematchOffer { .. } | EventBody::Rematch { .. } => {
+            EventBody::RematchOffer { .. }
+            | EventBody::Rematch { .. }
+            | EventBody::RematchCancelled { .. } => {
                 if self.ending.is_none() {
                     return Err("a rematch before the game ended".into());
                 }
