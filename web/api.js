@@ -44,6 +44,9 @@ export const api = {
   /** A seat action: `move/e2e4`, `commit`, `reveal`, `resign`, `draw/yes`, ... */
   act: (id, action, body) => request('POST', `/api/board/game/${id}/${action}`, body),
   pgnUrl: (id) => `/api/games/${id}/pgn`,
+  /** Typed move text read by the server: `{uci, san}`, or throws why it is not a move. */
+  readMove: (id, color, text) =>
+    request('GET', `/api/games/${id}/read-move?color=${color}&text=${encodeURIComponent(text)}`),
 };
 
 /**
