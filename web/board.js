@@ -107,7 +107,7 @@ export function renderBoard(container, view) {
   const svg = container.querySelector('svg');
   svg.addEventListener('click', (e) => {
     // The click a drag ends with is not a second choice.
-    if (performance.now() - (container.dragEndedAt ?? -Infinity) < 300) return;
+    if (container.dragJustEnded) return;
     const square = e.target.closest('[data-square]');
     if (square) view.onSquare(square.dataset.square);
   });
@@ -140,7 +140,9 @@ function watchDrag(container, down) {
     if (!ghost) return false;
     ghost.remove();
     container.dragFrom = null;
-    container.dragEndedAt = performance.now();
+    // The browser sends that click in the same task as the pointerup.
+    container.dragJustEnded = true;
+    setTimeout(() => { container.dragJustEnded = false; });
     return true;
   };
   const move = (e) => {

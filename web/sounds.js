@@ -62,5 +62,6 @@ export function playSound(name) {
     source.connect(envelope(context, now + at, length, 0.3));
     source.start(now + at);
   }
+  document.body.dataset.lastSound = name; // what was heard last, for the page's tests
   return true;
 }
