@@ -56,6 +56,9 @@ export const api = {
     if (!response.ok) throw new ApiError(response.status, response.statusText || `error ${response.status}`);
     return response.text();
   },
+  /** Typed move text read by the server: `{uci, san}`, or throws why it is not a move. */
+  readMove: (id, color, text) =>
+    request('GET', `/api/games/${id}/read-move?color=${color}&text=${encodeURIComponent(text)}`),
 };
 
 /**

@@ -30,8 +30,8 @@ async function route() {
     }
     history.replaceState(null, '', `/game/${id}`);
   }
-  await showGame(root, id);
-  if (joinError) {
+  const shown = await showGame(root, id);
+  if (shown && joinError) {
     const box = root.querySelector('.error');
     box.textContent = `could not join with this invite: ${joinError.message}`;
     box.hidden = false;

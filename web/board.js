@@ -4,7 +4,7 @@
 // anywhere on a square reaches its rect.
 
 import { pieceSvg, pieceIcon } from './pieces.js';
-import { squareName } from './moves.js';
+import { squareName, squareCoords } from './moves.js';
 import { escapeHtml } from './html.js';
 
 const SIZE = 100;
@@ -42,13 +42,15 @@ function drawPieces(square, pieces) {
   return out;
 }
 
-// A marker per side whose piece here moved last turn and must wait.
-function drawLastMoved(colors) {
+// A marker per side whose piece here moved last turn and must wait: down
+// the right edge, or along the top on a shared square, where the lower
+// piece (bottom-right) would be covered.
+function drawLastMoved(colors, shared) {
   return colors
     .map((color, i) => {
-      const cy = 14 + i * 22;
+      const [cx, cy] = shared ? [86 - i * 22, 12] : [86, 14 + i * 22];
       return `<g class="waiting ${color}" data-waiting="${color}"><title>${color} moved here last turn and must wait</title>
-        <circle cx="86" cy="${cy}" r="10"/><path d="M83 ${cy - 5} V${cy + 5} M89 ${cy - 5} V${cy + 5}"/></g>`;
+        <circle cx="${cx}" cy="${cy}" r="10"/><path d="M${cx - 3} ${cy - 5} V${cy + 5} M${cx + 3} ${cy - 5} V${cy + 5}"/></g>`;
     })
     .join('');
 }
@@ -56,8 +58,11 @@ function drawLastMoved(colors) {
 /**
  * Draws the board into `container`. `view`: files, ranks, flipped,
  * squares (Map name -> {pieces, lastMoved}), marks (Map name -> list of
- * classes: `selected`, `target`, `last`, `check`, `shared`, `pending`),
- * and onSquare(name) for clicks.
+ * classes: `selected`, `target`, `last`, `check`, `shared`, `pending`,
+ * `premove`), onSquare(name) for clicks, and optionally
+ * onDragStart(from) (true when that piece may be dragged),
+ * onDrop(from, to) (`to` null off the board), onRightClick() and
+ * animate (a list of {from, to}: pieces that just arrived on `to`).
  */
 export function renderBoard(container, view) {
   const width = view.files * SIZE;
@@ -79,8 +84,10 @@ export function renderBoard(container, view) {
       }
       const content = view.squares.get(name);
       if (content) {
-        layers.pieces += `<g class="square-pieces" transform="translate(${x} ${y})">
-          ${drawPieces(name, content.pieces)}${drawLastMoved(content.lastMoved)}</g>`;
+        const shared = marks.includes('shared');
+        const dragged = container.dragFrom === name ? ' dragged' : '';
+        layers.pieces += `<g class="square-pieces${dragged}" data-pieces-on="${name}" transform="translate(${x} ${y})">
+          ${drawPieces(name, content.pieces)}${drawLastMoved(content.lastMoved, shared)}</g>`;
       }
       const leftColumn = x === 0;
       const bottomRow = y === height - SIZE;
@@ -96,10 +103,104 @@ export function renderBoard(container, view) {
     data-ranks="${view.ranks}" role="img" aria-label="board">
     <g class="squares">${layers.squares}</g><g class="marks">${layers.marks}</g>
     <g class="coords">${layers.coords}</g><g class="pieces">${layers.pieces}</g></svg>`;
-  container.querySelector('svg').addEventListener('click', (e) => {
+  container.boardView = view;
+  const svg = container.querySelector('svg');
+  svg.addEventListener('click', (e) => {
+    // The click a drag ends with is not a second choice.
+    if (container.dragJustEnded) return;
     const square = e.target.closest('[data-square]');
     if (square) view.onSquare(square.dataset.square);
   });
+  svg.addEventListener('contextmenu', (e) => {
+    if (!view.onRightClick) return;
+    e.preventDefault();
+    view.onRightClick();
+  });
+  svg.addEventListener('pointerdown', (e) => watchDrag(container, e));
+  animateArrivals(svg, view);
+}
+
+// ---- drag and drop ----
+
+/** Pointer travel before a press becomes a drag; less is a click. */
+const DRAG_START_PX = 6;
+
+// Pointer events, so a mouse, a pen and a finger all drag. The board may
+// be redrawn during a drag (a feed event), so the drag follows the
+// document and reads the current view from the container.
+function watchDrag(container, down) {
+  if (down.button !== 0 || !down.isPrimary) return;
+  const from = down.target.closest('[data-square]')?.dataset.square;
+  if (!from || !container.boardView.squares.has(from) || !container.boardView.onDragStart) return;
+  let ghost = null;
+  const end = () => {
+    document.removeEventListener('pointermove', move);
+    document.removeEventListener('pointerup', up);
+    document.removeEventListener('pointercancel', cancel);
+    if (!ghost) return false;
+    ghost.remove();
+    container.dragFrom = null;
+    // The browser sends that click in the same task as the pointerup.
+    container.dragJustEnded = true;
+    setTimeout(() => { container.dragJustEnded = false; });
+    return true;
+  };
+  const move = (e) => {
+    if (!ghost) {
+      if (Math.hypot(e.clientX - down.clientX, e.clientY - down.clientY) < DRAG_START_PX) return;
+      const pieces = container.querySelector(`[data-pieces-on="${from}"]`);
+      const size = container.querySelector(`[data-square="${from}"]`).getBoundingClientRect().width;
+      ghost = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
+      ghost.setAttribute('class', 'drag-ghost');
+      ghost.setAttribute('viewBox', `0 0 ${SIZE} ${SIZE}`);
+      ghost.innerHTML = pieces.innerHTML;
+      ghost.style.width = ghost.style.height = `${size}px`;
+      document.body.appendChild(ghost);
+      container.dragFrom = from;
+      if (!container.boardView.onDragStart(from)) {
+        end();
+        return;
+      }
+      container.querySelector(`[data-pieces-on="${from}"]`)?.classList.add('dragged');
+    }
+    const half = ghost.getBoundingClientRect().width / 2;
+    ghost.style.transform = `translate(${e.clientX - half}px, ${e.clientY - half}px)`;
+  };
+  const up = (e) => {
+    if (!end()) return;
+    const target = document.elementFromPoint(e.clientX, e.clientY)?.closest?.('[data-square]');
+    const to = target && container.contains(target) ? target.dataset.square : null;
+    container.boardView.onDrop(from, to);
+  };
+  const cancel = () => {
+    if (end()) container.boardView.onDrop(from, null);
+  };
+  document.addEventListener('pointermove', move);
+  document.addEventListener('pointerup', up);
+  document.addEventListener('pointercancel', cancel);
+}
+
+// ---- move animation ----
+
+const ANIMATION_MS = 150;
+
+/** Slides the pieces that just arrived from their squares of departure. */
+function animateArrivals(svg, view) {
+  if (!view.animate?.length || matchMedia('(prefers-reduced-motion: reduce)').matches) return;
+  const at = (name) => {
+    const { file, rank } = squareCoords(name);
+    return origin(view, file, rank);
+  };
+  for (const { from, to } of view.animate) {
+    const pieces = svg.querySelector(`[data-pieces-on="${to}"]`);
+    if (!pieces?.animate) continue;
+    const [fx, fy] = at(from);
+    const [tx, ty] = at(to);
+    pieces.animate(
+      [{ transform: `translate(${fx}px, ${fy}px)` }, { transform: `translate(${tx}px, ${ty}px)` }],
+      { duration: ANIMATION_MS, easing: 'ease-out' },
+    );
+  }
 }
 
 /**

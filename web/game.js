@@ -7,13 +7,27 @@
 
 import { api, GameFeed } from './api.js';
 import { openChooser, closeChooser } from './board.js';
-import { parseMove, findTypedMove } from './moves.js';
-import { STRUCTURAL, fromFull, applyEvent, isSimultaneous } from './gamestate.js';
-import { TEMPLATE, drawGame, drawClocks, boardSquares, showError, clearError, showConnection } from './gameview.js';
+import { parseMove } from './moves.js';
+import { STRUCTURAL, fromFull, applyEvent, isSimultaneous, other } from './gamestate.js';
+import {
+  TEMPLATE, drawGame, drawClocks, boardSquares, showError, clearError, showConnection, showNotice, drawNoSuchGame,
+} from './gameview.js';
 import { simultaneousTurn } from './simturn.js';
 import { bindNavigation, copyField } from './navigation.js';
+import { playSound, isMuted, setMuted } from './sounds.js';
 
+/** Shows game `id` in `root`; false (and a "no such game" page) if the server does not know it. */
 export async function showGame(root, id) {
+  let first;
+  try {
+    first = await api.game(id);
+  } catch (e) {
+    if (e.status === 404) {
+      drawNoSuchGame(root, id);
+      return false;
+    }
+    // Anything else (a network error) the page's own fetching reports.
+  }
   root.innerHTML = TEMPLATE;
   const $ = (selector) => root.querySelector(selector);
   const g = {
@@ -22,6 +36,9 @@ export async function showGame(root, id) {
     state: null, // base with the events applied
     flipped: null, // null until the seat is known
     selected: null, // {from, piece}
+    premove: null, // {from, to}: this seat's move queued for its turn (turn-based)
+    animate: [], // {from, to} of the moves to slide on the next drawing
+    lowTime: false, // this seat's running clock is low: warned once
     fetching: false,
     refetch: false,
     ply: null, // the position navigated to (moves or turns played), null: the game now
@@ -48,13 +65,50 @@ export async function showGame(root, id) {
       return;
     }
     if (!g.base) return;
+    const before = g.state;
     g.state = g.events.reduce(applyEvent, fromFull(g.base));
     if (g.flipped === null) g.flipped = g.state.you === 'black';
+    if (before) react(message, before);
     update();
+    g.animate = [];
     sim.maybeReveal();
+    playPremove();
     // Both asked for a rematch while we watch: go to the new game (an old
     // game's page opened later only shows the link).
     if (message.type === 'rematch' && g.state.you) location.assign(`/game/${message.game}`);
+  }
+
+  // What a change says to this player: a sound, a word, a slide. Moves
+  // are shown (and so slid and heard) when the `gameFull` that has them
+  // arrives.
+  function react(e, before) {
+    const s = g.state;
+    const played = (s.moves ?? []).slice(before.moves?.length ?? 0);
+    if (e.type === 'gameFull' && played.length === 1) {
+      const entry = played[0];
+      const moves = isSim() ? [entry.white, entry.black].filter(Boolean) : [entry];
+      g.animate = moves.map((m) => parseMove(m.uci ?? '')).filter(Boolean).map((m) => ({ from: m.from, to: m.to }));
+      playSound(moveSound(entry));
+    } else if (e.type === 'finished') {
+      playSound('gameEnd');
+    } else if (e.type === 'draw_declined' && s.you && e.color !== s.you) {
+      showNotice(root, 'Your draw offer was declined.');
+    } else if (e.type === 'rematch_cancelled' && s.you && before?.rematch_offer) {
+      const mine = before.rematch_offer === s.you;
+      showNotice(root, e.color === s.you
+        ? (mine ? 'You withdrew your rematch offer.' : 'You declined the rematch.')
+        : (mine ? 'Your rematch offer was declined.' : `${e.color === 'white' ? 'White' : 'Black'} withdrew the rematch offer.`));
+    }
+    if (['move', 'turn', 'draw_offer', 'rematch_offer'].includes(e.type)) showNotice(root, '');
+  }
+
+  function moveSound(entry) {
+    if (isSim()) {
+      const notes = [entry.notes?.white, entry.notes?.black];
+      return notes.some((n) => n?.check) ? 'check' : notes.some((n) => n?.captured) ? 'capture' : 'move';
+    }
+    if (/#$/.test(entry.san ?? '')) return null; // the game-end sound follows
+    return /\+$/.test(entry.san ?? '') ? 'check' : (entry.san ?? '').includes('x') ? 'capture' : 'move';
   }
 
   async function refresh() {
@@ -86,6 +140,10 @@ export async function showGame(root, id) {
     return isSim() ? !sim.hasCommitted(me()) : s.to_move === me();
   }
   const legalMoves = () => (canMove() ? (g.state.legal?.[me()] ?? []).map(parseMove).filter(Boolean) : []);
+  // Turn-based games only: a simultaneous turn has no "opponent's turn".
+  const canPremove = () => Boolean(me()) && g.state.status === 'started' && !isSim() &&
+    Boolean(g.state.to_move) && g.state.to_move !== me();
+  const hasMine = (square) => Boolean(boardSquares(g.state).get(square)?.pieces.some((p) => p.color === me()));
   const pieceByLetter = (letter) =>
     g.state.variant.pieces.find((p) => p.letter.toUpperCase() === letter.toUpperCase());
 
@@ -105,6 +163,10 @@ export async function showGame(root, id) {
       goTo(movesPlayed());
       return;
     }
+    if (canPremove()) {
+      queuePremove(name);
+      return;
+    }
     const onTarget = selectedMoves().filter((m) => m.to === name);
     if (onTarget.length) {
       g.selected = null;
@@ -116,6 +178,85 @@ export async function showGame(root, id) {
     const kinds = [...new Set(here.map((m) => m.piece))];
     g.selected = kinds.length === 1 ? { from: name, piece: kinds[0] } : null;
     if (kinds.length > 1 || (content && content.pieces.length > 2)) pickFromCrowd(name, content, kinds);
+    showNotice(root, canMove() && !here.length && hasMine(name) ? whyNoMove(name, content) : '');
+    update();
+  }
+
+  // Why this seat's piece on `square` has no legal move now.
+  function whyNoMove(square, content) {
+    if (isSim() && content.lastMoved.includes(me())) {
+      return `Your piece on ${square} moved last turn and must wait this turn.`;
+    }
+    const kingSquares = new Set(
+      (g.state.board ?? [])
+        .filter((sq) => sq.pieces.some((p) => p.color === me() && p.name === 'king'))
+        .map((sq) => sq.square),
+    );
+    const legal = legalMoves();
+    if (isSim() && legal.length && legal.every((m) => kingSquares.has(m.from))) {
+      return 'Your king is in immediate check: only the king may move.';
+    }
+    return `Your piece on ${square} has no legal move.`;
+  }
+
+  // ---- premoves (turn-based games) ----
+
+  // On the opponent's turn: a piece of ours, then any square, queues that
+  // move; any other click (or a right click) drops it.
+  function queuePremove(name) {
+    if (g.selected && name !== g.selected.from) {
+      g.premove = { from: g.selected.from, to: name };
+      g.selected = null;
+    } else {
+      g.premove = null;
+      g.selected = !g.selected && hasMine(name) ? { from: name, piece: null } : null;
+    }
+    update();
+  }
+
+  // Our turn has come: the queued move is played if it is legal now.
+  function playPremove() {
+    if (!g.premove || !canMove() || isSim()) return;
+    const { from, to } = g.premove;
+    g.premove = null;
+    const fitting = legalMoves().filter((m) => m.from === from && m.to === to);
+    if (!fitting.length) {
+      showNotice(root, `Premove ${from}-${to} dropped: it is not legal now.`);
+      update();
+      return;
+    }
+    // A promotion takes the first piece the rules list; a capture beats a join.
+    play(fitting.find((m) => !m.join) ?? fitting[0]);
+  }
+
+  function dragStart(from) {
+    // An earlier position on the board is for looking, not playing.
+    if (g.ply !== null) return false;
+    if (canPremove()) {
+      if (!hasMine(from)) return false;
+      g.premove = null;
+      g.selected = { from, piece: null };
+      update();
+      return true;
+    }
+    if (!legalMoves().some((m) => m.from === from)) return false;
+    if (g.selected?.from !== from) onSquare(from);
+    return Boolean(g.selected);
+  }
+
+  function drop(from, to) {
+    if (to && to !== from) {
+      onSquare(to);
+    } else if (!to) {
+      g.selected = null;
+      update();
+    }
+  }
+
+  function cancelInput() {
+    g.premove = null;
+    g.selected = null;
+    closeChooser(wrap);
     update();
   }
 
@@ -195,6 +336,11 @@ export async function showGame(root, id) {
       update();
       return;
     }
+    if (action === 'mute') {
+      setMuted(!isMuted());
+      update();
+      return;
+    }
     if (action === 'resign' && !confirm('Resign this game?')) return;
     await act({ draw: 'draw/yes' }[action] ?? action);
   });
@@ -204,7 +350,7 @@ export async function showGame(root, id) {
     if (button) act(button.dataset.answer);
   });
 
-  $('.entry').addEventListener('submit', (e) => {
+  $('.entry').addEventListener('submit', async (e) => {
     e.preventDefault();
     const input = $('.entry input');
     const text = input.value;
@@ -213,11 +359,20 @@ export async function showGame(root, id) {
       reportError(new Error(isSim() ? 'you have already chosen this turn' : 'it is not your move'));
       return;
     }
-    const move = findTypedMove(text, legalMoves());
-    if (!move) {
-      reportError(new Error(`${text.trim()} is not a legal move`));
+    // The server reads coordinates, SAN and the literature's notations.
+    let read;
+    try {
+      read = await api.readMove(id, me(), text.trim());
+    } catch (e) {
+      reportError(e);
       return;
     }
+    const move = legalMoves().find((m) => m.uci === read.uci);
+    if (!move) {
+      reportError(new Error(`${text.trim()} is not a legal move now`));
+      return;
+    }
+    clearError(root);
     input.value = '';
     chooseAmong([move]);
   });
@@ -259,20 +414,41 @@ export async function showGame(root, id) {
 
   function update() {
     if (!g.state) return;
+    if (g.state.status !== 'started') g.premove = null;
     const selection = g.selected && { from: g.selected.from, targets: selectedMoves().map((m) => m.to) };
     const position = g.ply !== null && g.line?.positions[g.ply];
     const shown = position ? { ply: g.ply, position } : null;
-    drawGame(root, id, g.state, { flipped: g.flipped, selection, sim, onSquare, shown });
+    drawGame(root, id, g.state, {
+      flipped: g.flipped,
+      selection,
+      premove: g.premove,
+      sim,
+      muted: isMuted(),
+      onSquare,
+      onDragStart: dragStart,
+      onDrop: drop,
+      onRightClick: cancelInput,
+      animate: g.animate,
+      shown,
+    });
   }
 
-  const ticker = setInterval(() => drawClocks(root, g.state), 200);
+  function tick() {
+    const low = g.state?.you ? drawClocks(root, g.state).includes(g.state.you) : false;
+    if (low && !g.lowTime) playSound('lowTime');
+    g.lowTime = low;
+  }
+
+  const ticker = setInterval(tick, 200);
   const feed = new GameFeed(id, receive, (status) => showConnection(root, status));
   feed.start();
   // The first drawing need not wait for the socket.
-  refresh();
+  if (first) receive(first);
+  else refresh();
   window.addEventListener('pagehide', () => {
     clearInterval(ticker);
     feed.stop();
     unbindNavigation();
   });
+  return true;
 }

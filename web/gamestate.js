@@ -50,6 +50,9 @@ export function applyEvent(s, e) {
     case 'rematch':
       s.rematch_game = e.game;
       break;
+    case 'rematch_cancelled':
+      s.rematch_offer = null;
+      break;
   }
   return s;
 }

@@ -34,6 +34,7 @@ export const TEMPLATE = `
       <button type="submit">Play</button>
     </form>
     <div class="offer" hidden></div>
+    <div class="notice" aria-live="polite"></div>
     <div class="controls">
       <button type="button" data-action="flip">Flip board</button>
       <button type="button" data-action="resign" hidden>Resign</button>
@@ -42,6 +43,7 @@ export const TEMPLATE = `
       <button type="button" data-action="rematch" hidden>Rematch</button>
       <button type="button" data-action="claim-victory" hidden>Claim victory</button>
       <a class="button" data-action="pgn" download>PGN</a>
+      <button type="button" data-action="mute" aria-pressed="false">Sound on</button>
     </div>
     <details class="rules"><summary>Rules of <span class="rules-variant"></span></summary>
       <div class="rules-text"></div></details>
@@ -54,10 +56,12 @@ export const TEMPLATE = `
 
 /**
  * Draws the whole game `s` of game `id` into `root` (which holds TEMPLATE).
- * `view`: flipped, selection ({from, targets} or null), sim (simturn.js),
- * onSquare(name) for clicks on the board, and shown: null for the game
- * now, or `{ply, position}` for the position after `ply` moves (turns)
- * that the move list is navigated to (a position of `/positions`).
+ * `view`: flipped, selection ({from, targets} or null), premove ({from,
+ * to} or null), sim (simturn.js), muted, the board's handlers and
+ * animations as renderBoard takes them (onSquare, onDragStart, onDrop,
+ * onRightClick, animate), and shown: null for the game now, or
+ * `{ply, position}` for the position after `ply` moves (turns) that the
+ * move list is navigated to (a position of `/positions`).
  */
 export function drawGame(root, id, s, view) {
   const bottom = view.flipped ? 'black' : 'white';
@@ -70,11 +74,15 @@ export function drawGame(root, id, s, view) {
   status.textContent = statusText(s, view.sim);
   status.classList.toggle('warning', view.sim.secretElsewhere());
   root.querySelector('.game').dataset.status = s.status;
+  root.querySelector('.game').dataset.family = s.variant.family;
   root.querySelector('.variant-name').textContent = s.variant.name;
   drawMoves(root, s, view.shown?.ply ?? null);
   drawControls(root, id, s, view.sim);
   drawClocks(root, s);
   drawHelp(root, s);
+  const mute = root.querySelector('[data-action="mute"]');
+  mute.textContent = view.muted ? 'Sound off' : 'Sound on';
+  mute.setAttribute('aria-pressed', String(view.muted));
 }
 
 // ---- board ----
@@ -126,16 +134,22 @@ function boardMarks(s, view) {
     const m = parseMove(played.uci ?? '');
     if (m) [m.from, m.to].forEach((sq) => mark(sq, 'last'));
   }
+  // Every square a white and a black piece share, every turn they do.
+  for (const sq of s.board ?? []) {
+    const colors = new Set(sq.pieces.map((p) => p.color));
+    if (colors.size > 1) mark(sq.square, 'shared');
+  }
+  // The king in check, and a mated king after the game (no side is to
+  // move then, so the checked side comes from the move that checked).
   const last = s.moves?.at(-1);
   if (isSimultaneous(s) && last?.notes) {
     for (const color of ['white', 'black']) {
-      const notes = last.notes[color];
-      if (notes?.co_occupied) mark(notes.co_occupied, 'shared');
-      if (notes?.check) mark(kingSquare(s, other(color)), 'check');
+      if (last.notes[color]?.check) mark(kingSquare(s, other(color)), 'check');
     }
   } else if (!isSimultaneous(s) && /[+#]$/.test(last?.san ?? '')) {
-    mark(kingSquare(s, s.to_move), 'check');
+    mark(kingSquare(s, other(last.color)), 'check');
   }
+  if (view.premove && !view.shown) [view.premove.from, view.premove.to].forEach((sq) => mark(sq, 'premove'));
   const committed = view.shown ? null : view.sim?.pending();
   if (committed) {
     const m = parseMove(committed.move);
@@ -157,6 +171,10 @@ export function drawBoard(root, s, view) {
     squares: boardSquares(s),
     marks: boardMarks(s, view),
     onSquare: view.onSquare,
+    onDragStart: view.onDragStart,
+    onDrop: view.onDrop,
+    onRightClick: view.onRightClick,
+    animate: view.animate,
   });
   root.querySelector('.board-area').style.setProperty('--aspect', s.variant.files / s.variant.ranks);
 }
@@ -270,7 +288,7 @@ function drawControls(root, id, s, sim) {
   show('draw', seated && s.status === 'started' && !s.draw_offer, 'Offer draw');
   show('abort', seated && s.status !== 'finished' && noMovesYet);
   const theyAsked = s.rematch_offer && s.rematch_offer !== s.you;
-  show('rematch', seated && s.status === 'finished' && s.rematch_offer !== s.you,
+  show('rematch', seated && s.status === 'finished' && !s.rematch_game && s.rematch_offer !== s.you,
     theyAsked ? 'Accept rematch' : 'Rematch');
   show('claim-victory', sim.canClaim());
   root.querySelector('[data-action="pgn"]').href = api.pgnUrl(id);
@@ -287,6 +305,15 @@ function drawControls(root, id, s, sim) {
   if (s.rematch_game) {
     offer.hidden = false;
     offer.innerHTML = `Rematch: <a href="/game/${s.rematch_game}">open the new game</a>`;
+  } else if (s.status === 'finished' && s.rematch_offer) {
+    offer.hidden = false;
+    if (s.rematch_offer === s.you) {
+      offer.innerHTML = 'Rematch offered: waiting for your opponent.' +
+        ' <button type="button" data-answer="rematch/no">Cancel</button>';
+    } else {
+      offer.innerHTML = `${cap(s.rematch_offer)} asks for a rematch.` +
+        (seated ? ' <button type="button" data-answer="rematch/no">Decline</button>' : '');
+    }
   }
 
   const invite = root.querySelector('.invite');
@@ -316,17 +343,32 @@ function formatClock(ms) {
   return `${m}:${String(sec).padStart(2, '0')}`;
 }
 
-/** Redraws both clocks; `s` may still be null before the first `gameFull`. */
+// Low time: 10% of the initial time, but at least 10 s and at most 60 s.
+function lowTimeMs(s) {
+  const initial = (s.clock?.initial ?? 0) * 1000;
+  return Math.min(60000, Math.max(10000, initial / 10));
+}
+
+/**
+ * Redraws both clocks; `s` may still be null before the first `gameFull`.
+ * Returns the colours whose running clock is low on time.
+ */
 export function drawClocks(root, s) {
-  if (!s?.clocks) return;
+  const low = [];
+  if (!s?.clocks) return low;
   const elapsed = Math.max(0, performance.now() - s.receivedAt - (s.clocks.grace_ms ?? 0));
   for (const color of ['white', 'black']) {
     const el = root.querySelector(`[data-clock="${color}"]`);
     if (!el) continue;
     const running = s.status === 'started' && (s.clocks.running ?? []).includes(color);
-    el.textContent = formatClock(s.clocks[`${color}_ms`] - (running ? elapsed : 0));
+    const left = s.clocks[`${color}_ms`] - (running ? elapsed : 0);
+    el.textContent = formatClock(left);
     el.classList.toggle('running', running);
+    const isLow = s.status === 'started' && left < lowTimeMs(s);
+    el.classList.toggle('low', isLow);
+    if (isLow && running) low.push(color);
   }
+  return low;
 }
 
 // ---- messages ----
@@ -339,6 +381,20 @@ export function showError(root, e) {
 
 export function clearError(root) {
   root.querySelector('.error').hidden = true;
+}
+
+/** A passing word to this player (a declined offer, why a piece cannot move); '' clears it. */
+export function showNotice(root, text) {
+  root.querySelector('.notice').textContent = text;
+}
+
+/** The page for a game id the server does not know: no game page, no feed. */
+export function drawNoSuchGame(root, id) {
+  root.innerHTML = `<section class="no-such-game">
+      <h2>No such game</h2>
+      <p>There is no game <code>${escapeHtml(id)}</code> on this server.</p>
+      <p><a class="button" href="/">Back to the lobby</a></p>
+    </section>`;
 }
 
 /** The feed's state in the footer: `live`, `reconnecting` or `polling`. */

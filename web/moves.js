@@ -45,17 +45,3 @@ export function parseMove(uci) {
     join,
   };
 }
-
-/**
- * Finds the legal move meant by typed text: exact, then ignoring case,
- * dashes, `x` between squares and spaces. Returns the move or null.
- */
-export function findTypedMove(text, legal) {
-  const typed = text.trim();
-  const exact = legal.find((m) => m.uci === typed);
-  if (exact) return exact;
-  const loose = (s) => s.toLowerCase().replace(/[\s-]|x(?=[a-p]\d)/g, '');
-  const key = loose(typed);
-  const matches = legal.filter((m) => loose(m.uci) === key);
-  return matches.length === 1 ? matches[0] : null;
-}

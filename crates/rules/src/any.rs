@@ -403,4 +403,39 @@ mod tests {
         ));
         assert!(g.read_move(Color::White, "hello").is_err());
     }
+
+    #[test]
+    fn typed_moves_in_every_notation_resolve() {
+        let reg = Registry::builtin();
+        let chess = |fen| AnyGame::from_fen(reg.get("chess").unwrap(), Some(fen)).unwrap();
+        let g = chess("4k3/8/8/3n4/3QP3/8/8/4K3 w - - 0 1");
+        let knight = chess("4k3/8/8/8/8/2N5/8/4K3 w - - 0 1");
+        for (game, text, expected) in [
+            (&g, "exN", "e4d5"),
+            (&g, "Qd4xd5", "d4d5"),
+            (&g, "Qxd5", "d4d5"),
+            (&g, "e5", "e4e5"),
+            (&knight, "Nc3-e4", "c3e4"),
+            (&knight, "Nb5", "c3b5"),
+            (&knight, "c3b5", "c3b5"),
+        ] {
+            let mv = game
+                .read_move(Color::White, text)
+                .unwrap_or_else(|e| panic!("{text}: {e}"));
+            assert_eq!(game.uci(Color::White, mv), expected, "{text}");
+        }
+        // Text that is not coordinates is answered in SAN's words.
+        let err = g.read_move(Color::White, "Nf3").unwrap_err();
+        assert!(matches!(err, NotationError::Illegal { .. }), "{err}");
+        // The same forms in a simultaneous game and a crowd game.
+        for variant in ["parity", "safety-in-numbers"] {
+            let g = AnyGame::from_fen(reg.get(variant).unwrap(), None).unwrap();
+            for (text, expected) in [("Nf3", "g1f3"), ("Ng1-f3", "g1f3"), ("e4", "e2e4")] {
+                let mv = g
+                    .read_move(Color::White, text)
+                    .unwrap_or_else(|e| panic!("{variant} {text}: {e}"));
+                assert_eq!(g.uci(Color::White, mv), expected, "{variant} {text}");
+            }
+        }
+    }
 }

@@ -16,9 +16,10 @@ use crate::error::ApiError;
 use crate::event::{now_ms, Event, EventBody, EventLine, Seat, Side};
 use crate::hub::{invite_url, Hub};
 use crate::pgn;
+use crate::play::{self, TypedMove};
 use crate::secret;
 use crate::signing;
-use crate::state::{Action, GameState, Hidden, Setup, Status};
+use crate::state::{Action, GameState, Hidden, Refusal, Setup, Status};
 use crate::store::{Change, SeatRow};
 
 /// One token a request presented.
@@ -119,6 +120,12 @@ pub enum Msg {
     /// The game's line, for the move list's navigation.
     Line {
         reply: oneshot::Sender<crate::line::Line>,
+    },
+    /// Typed move text read against the game now.
+    ReadMove {
+        color: Color,
+        text: String,
+        reply: oneshot::Sender<Result<TypedMove, ApiError>>,
     },
     /// An engine search finished; `epoch` is the number of moves or turns
     /// played when it started, so a late answer is recognised.
@@ -305,6 +312,11 @@ impl GameActor {
             }
             Msg::Line { reply } => {
                 let _ = reply.send(crate::line::Line::of(self.state.play()));
+            }
+            Msg::ReadMove { color, text, reply } => {
+                let read = play::read_typed_move(self.state.play(), color, &text)
+                    .map_err(|e| Refusal::from(e).into());
+                let _ = reply.send(read);
             }
             Msg::Thought { color, epoch, mv } => {
                 self.credit_wait(now);

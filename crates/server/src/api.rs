@@ -23,7 +23,7 @@ use crate::actor::{Acted, Credentials, Logged, Presented};
 use crate::connections::ConnectionSlot;
 use crate::edge::{ClientIp, PublicOrigin};
 use crate::error::ApiError;
-use crate::event::{EventLine, LiveClock};
+use crate::event::{EventLine, LiveClock, Side};
 use crate::hub::{ColorChoice, Hub, NewGame, Opponent};
 use crate::line::{Line, LineRequest};
 use crate::secret;
@@ -51,11 +51,13 @@ pub fn router(hub: Arc<Hub>) -> Router {
         .route("/api/games/{id}/positions", get(positions))
         .route("/api/analysis", post(analyse))
         .route("/api/analysis/line", post(analysis_line))
+        .route("/api/games/{id}/read-move", get(read_move))
         .route("/api/board/game/stream/{id}", get(stream))
         .route("/api/board/game/{id}/move/{uci}", post(play_move))
         .route("/api/board/game/{id}/commit", post(commit))
         .route("/api/board/game/{id}/reveal", post(reveal))
         .route("/api/board/game/{id}/draw/{answer}", post(draw))
+        .route("/api/board/game/{id}/rematch/{answer}", post(rematch))
         .route("/api/board/game/{id}/{action}", post(other_action))
         .route("/api/ws/game/{id}", get(websocket))
         .route("/api", any(no_such_endpoint))
@@ -307,6 +309,31 @@ async fn record(State(hub): State<Arc<Hub>>, Path(id): Path<String>) -> Result<R
     Ok(json_text(StatusCode::OK, hub.record(&id).await?))
 }
 
+/// Longer than any move in any notation (`Pe4xPd5`, `O-O-O@c1`, ...).
+const MAX_TYPED_MOVE: usize = 32;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ReadMoveQuery {
+    color: Side,
+    text: String,
+}
+
+/// Typed move text (coordinates, SAN or the lenient notation of the
+/// variant literature) read against `color`'s legal moves now: its
+/// coordinates and SAN, or why it is not a move here.
+async fn read_move(
+    State(hub): State<Arc<Hub>>,
+    Path(id): Path<String>,
+    Query(query): Query<ReadMoveQuery>,
+) -> Result<Response, ApiError> {
+    if query.text.len() > MAX_TYPED_MOVE {
+        return Err(ApiError::BadRequest("move text too long".into()));
+    }
+    let read = hub.read_move(&id, query.color.color(), &query.text).await?;
+    Ok(Json(read).into_response())
+}
+
 async fn pgn(
     State(hub): State<Arc<Hub>>,
     Extension(PublicOrigin(origin)): Extension<PublicOrigin>,
@@ -440,6 +467,22 @@ async fn draw(
         "yes" => Action::DrawYes,
         "no" => Action::DrawNo,
         _ => return Err(ApiError::NotFound("draw/yes or draw/no".into())),
+    };
+    act(&hub, ip, &id, &headers, action).await
+}
+
+/// `rematch/yes` is `rematch`; `rematch/no` withdraws this side's offer or
+/// declines the other's, as lichess's rematch-no.
+async fn rematch(
+    State(hub): State<Arc<Hub>>,
+    Extension(ClientIp(ip)): Extension<ClientIp>,
+    Path((id, answer)): Path<(String, String)>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    let action = match answer.as_str() {
+        "yes" => Action::Rematch,
+        "no" => Action::RematchNo,
+        _ => return Err(ApiError::NotFound("rematch/yes or rematch/no".into())),
     };
     act(&hub, ip, &id, &headers, action).await
 }

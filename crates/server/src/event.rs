@@ -204,6 +204,10 @@ pub enum EventBody {
     Rematch {
         game: String,
     },
+    /// `color` withdrew its rematch offer or declined the other's.
+    RematchCancelled {
+        color: Side,
+    },
 }
 
 impl EventBody {
@@ -222,6 +226,7 @@ impl EventBody {
             EventBody::Finished { .. } => "finished",
             EventBody::RematchOffer { .. } => "rematch_offer",
             EventBody::Rematch { .. } => "rematch",
+            EventBody::RematchCancelled { .. } => "rematch_cancelled",
         }
     }
 }

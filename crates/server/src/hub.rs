@@ -10,6 +10,7 @@ use rand::RngExt as _;
 use tokio::sync::{mpsc, oneshot};
 
 use crate::actor::{Acted, Credentials, GameActor, Joined, Msg, Watching};
+use crate::play::TypedMove;
 use crate::clock::{Downtime, Timeline};
 use crate::engine_seat::{EnginePool, MAX_LEVEL, MIN_LEVEL};
 use crate::error::ApiError;
@@ -358,6 +359,21 @@ impl Hub {
 
     pub async fn record(self: &Arc<Self>, id: &str) -> Result<String, ApiError> {
         self.ask(id, |reply| Msg::Record { reply }).await?
+    }
+
+    /// Reads typed move text of `color` against the game now.
+    pub async fn read_move(
+        self: &Arc<Self>,
+        id: &str,
+        color: Color,
+        text: &str,
+    ) -> Result<TypedMove, ApiError> {
+        self.ask(id, |reply| Msg::ReadMove {
+            color,
+            text: text.to_string(),
+            reply,
+        })
+        .await?
     }
 
     /// The game's PGN; `site` is its page's address, for the `Site` tag.

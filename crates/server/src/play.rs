@@ -66,6 +66,23 @@ pub fn read_move(game: &AnyGame, color: Color, text: &str) -> Result<parity_rule
     Ok(game.parse_uci(color, text)?)
 }
 
+/// A typed move read against the legal moves: what the page plays or commits.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct TypedMove {
+    pub uci: String,
+    pub san: String,
+}
+
+/// Reads typed text of `color` leniently: coordinates, SAN, or the
+/// notation of the variant literature (`exN`, `Nc3-e4`).
+pub fn read_typed_move(game: &AnyGame, color: Color, text: &str) -> Result<TypedMove, MoveError> {
+    let mv = game.read_move(color, text)?;
+    Ok(TypedMove {
+        uci: game.uci(color, mv),
+        san: game.san(color, mv),
+    })
+}
+
 /// The longest move text a reveal may carry: the rules' coordinates of any
 /// move (a piece letter, three squares, a promotion, `&`) are shorter.
 pub const MAX_MOVE_TEXT: usize = 16;

@@ -239,7 +239,9 @@ impl<'a> Replay<'a> {
     fn apply(&mut self, body: &'a EventBody) -> Result<(), String> {
         let after_end = !matches!(
             body,
-            EventBody::RematchOffer { .. } | EventBody::Rematch { .. }
+            EventBody::RematchOffer { .. }
+                | EventBody::Rematch { .. }
+                | EventBody::RematchCancelled { .. }
         );
         if self.ending.is_some() && after_end {
             return Err("an event after the end of the game".into());
@@ -252,6 +254,7 @@ impl<'a> Replay<'a> {
                 | EventBody::Finished { .. }
                 | EventBody::RematchOffer { .. }
                 | EventBody::Rematch { .. }
+                | EventBody::RematchCancelled { .. }
         );
         if is_play && !self.started {
             return Err("before the game started".into());
@@ -395,7 +398,9 @@ impl<'a> Replay<'a> {
                 self.check_ending(result, *reason, *by, clocks.as_ref())?;
                 self.ending = Some((result.clone(), *reason));
             }
-            EventBody::RematchOffer { .. } | EventBody::Rematch { .. } => {
+            EventBody::RematchOffer { .. }
+            | EventBody::Rematch { .. }
+            | EventBody::RematchCancelled { .. } => {
                 if self.ending.is_none() {
                     return Err("a rematch before the game ended".into());
                 }

@@ -470,7 +470,8 @@ pub fn parse_san<C: MoveContext + ?Sized>(ctx: &C, text: &str) -> Result<Move, N
 
 /// Reads a move leniently against any family's move context: coordinates
 /// first (promotion letter in any case), then SAN (some engines castle
-/// as `O-O`). The error is the coordinate reader's.
+/// as `O-O`). The error is the coordinate reader's, unless the text is
+/// not coordinates at all (`Nf3`): then the SAN reader's says more.
 pub fn parse_lenient<C: MoveContext + ?Sized>(ctx: &C, text: &str) -> Result<Move, NotationError> {
     let text = text.trim();
     parse_uci(ctx, text)
@@ -484,7 +485,12 @@ pub fn parse_lenient<C: MoveContext + ?Sized>(ctx: &C, text: &str) -> Result<Mov
                 Err(first)
             }
         })
-        .or_else(|first| parse_san(ctx, text).map_err(|_| first))
+        .or_else(|first| {
+            parse_san(ctx, text).map_err(|san| match first {
+                NotationError::Garbled(_) => san,
+                first => first,
+            })
+        })
 }
 
 #[cfg(test)]

@@ -26,6 +26,14 @@ impl GameState {
             })
         };
         let other = color.other();
+        if let Action::RematchNo = action {
+            if self.status != Status::Finished || self.rematch.is_some() || self.rematch_offer.is_none() {
+                return Err(Refusal::NotNow("there is no rematch offer".into()));
+            }
+            return events(vec![EventBody::RematchCancelled {
+                color: color.into(),
+            }]);
+        }
         if let Action::Rematch = action {
             if self.status != Status::Finished {
                 return Err(Refusal::NotNow("the game is not over".into()));
@@ -96,7 +104,7 @@ impl GameState {
                 }]),
                 _ => Err(Refusal::NotNow("there is no draw offer to decline".into())),
             },
-            Action::Rematch => unreachable!("handled above"),
+            Action::Rematch | Action::RematchNo => unreachable!("handled above"),
         }
     }
 

@@ -66,6 +66,8 @@ pub enum Action {
     /// Decline the opponent's offer.
     DrawNo,
     Rematch,
+    /// Withdraw this side's rematch offer, or decline the other's.
+    RematchNo,
     /// Win a game without a clock whose opponent has not revealed by the
     /// reveal deadline.
     ClaimVictory,
@@ -568,6 +570,7 @@ impl GameState {
             }
             EventBody::RematchOffer { color } => self.rematch_offer = Some(color.color()),
             EventBody::Rematch { game } => self.rematch = Some(game.clone()),
+            EventBody::RematchCancelled { .. } => self.rematch_offer = None,
         }
         let line = serde_json::to_string(event).map_err(|e| fail(e.to_string()))?;
         self.log.push(EventLine::new(line));
@@ -1053,6 +1056,22 @@ mod tests {
             (s.result(), s.reason()),
             (Some("1/2-1/2"), Some(Reason::Agreement))
         );
+        assert!(matches!(
+            act(&mut s, Black, Action::RematchNo, now),
+            Err(Refusal::NotNow(_))
+        ));
+        // An offer withdrawn by its side, then one declined by the other.
+        for canceller in [Black, White] {
+            assert_eq!(
+                act(&mut s, Black, Action::Rematch, now),
+                Ok(vec!["rematch_offer"])
+            );
+            assert_eq!(
+                act(&mut s, canceller, Action::RematchNo, now),
+                Ok(vec!["rematch_cancelled"])
+            );
+            assert_eq!(s.rematch_offer(), None);
+        }
         assert_eq!(
             act(&mut s, Black, Action::Rematch, now),
             Ok(vec!["rematch_offer"])
@@ -1061,6 +1080,10 @@ mod tests {
             act(&mut s, White, Action::Rematch, now),
             Ok(vec!["rematch"])
         );
+        assert!(matches!(
+            act(&mut s, White, Action::RematchNo, now),
+            Err(Refusal::NotNow(_))
+        ));
         assert_eq!(s.rematch(), Some("n3wGame000"));
 
         let (mut s, now) = game("parity", None, HUMANS);

@@ -126,7 +126,12 @@ impl Page {
                 "width": size.0, "height": size.1, "pixelRatio": 1.0, "touch": false,
             }});
         }
-        let caps = json!({ "browserName": "chrome", "goog:chromeOptions": options });
+        let caps = json!({
+            "browserName": "chrome",
+            "goog:chromeOptions": options,
+            // Keeps the console for `console_errors`.
+            "goog:loggingPrefs": { "browser": "ALL" },
+        });
         let client = ClientBuilder::new(HttpConnector::new())
             .capabilities(caps.as_object().unwrap().clone())
             .connect(driver)
@@ -340,5 +345,45 @@ impl Page {
         self.click("form.create button[type='submit']").await;
         self.find(".game").await;
         self.game_id().await
+    }
+}
+
+/// chromedriver's log endpoint (`goog:loggingPrefs` in `Page::open` keeps
+/// the browser console): the entries since the last call.
+#[derive(Debug)]
+struct BrowserLog;
+
+impl fantoccini::wd::WebDriverCompatibleCommand for BrowserLog {
+    fn endpoint(
+        &self,
+        base_url: &reqwest::Url,
+        session_id: Option<&str>,
+    ) -> Result<reqwest::Url, <reqwest::Url as std::str::FromStr>::Err> {
+        base_url.join(&format!("session/{}/se/log", session_id.unwrap_or_default()))
+    }
+
+    fn method_and_body(&self, _: &reqwest::Url) -> (axum::http::Method, Option<String>) {
+        (
+            axum::http::Method::POST,
+            Some(json!({"type": "browser"}).to_string()),
+        )
+    }
+}
+
+impl Page {
+    /// The console errors (and uncaught exceptions) the page logged since
+    /// the last call, as "source: message" lines.
+    pub async fn console_errors(&self) -> Vec<String> {
+        let log = self
+            .client
+            .issue_cmd(BrowserLog)
+            .await
+            .expect("chromedriver gives the browser log");
+        log.as_array()
+            .expect("a list of log entries")
+            .iter()
+            .filter(|entry| entry["level"] == "SEVERE")
+            .map(|entry| entry["message"].as_str().unwrap_or_default().to_string())
+            .collect()
     }
 }
