@@ -23,7 +23,7 @@ fn player(seat: Seat) -> String {
 /// The day of the game's `created` event, the first line of its log.
 fn created_date(state: &GameState) -> String {
     let created = state.lines_after(0).first();
-    let event = created.and_then(|line| serde_json::from_str::<Event>(line).ok());
+    let event = created.and_then(|line| serde_json::from_str::<Event>(line.as_str()).ok());
     event.map_or_else(|| "????.??.??".into(), |e| record::pgn_date(e.at))
 }
 

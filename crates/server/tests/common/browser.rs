@@ -10,6 +10,7 @@ use parity_rules::Registry;
 use serde_json::{json, Value};
 use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
+use std::os::unix::process::CommandExt as _;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -24,6 +25,11 @@ pub struct Reaped(pub Child);
 
 impl Drop for Reaped {
     fn drop(&mut self) {
+        // The whole process group: chromedriver and the browsers it started,
+        // which a failed test never closes.
+        let _ = Command::new("kill")
+            .args(["-KILL", "--", &format!("-{}", self.0.id())])
+            .status();
         let _ = self.0.kill();
         let _ = self.0.wait();
     }
@@ -81,6 +87,7 @@ pub fn start_chromedriver() -> (Reaped, String) {
     }
     let port = free_port();
     let mut child = Command::new(CHROMEDRIVER)
+        .process_group(0)
         .arg(format!("--port={port}"))
         .stdout(Stdio::null())
         .stderr(Stdio::null())
