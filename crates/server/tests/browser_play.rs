@@ -454,6 +454,30 @@ async fn no_such_game(driver: &str, base: &str, dir: &Path) {
     page.client.close().await.unwrap();
 }
 
+/// A Parity Chess game from a position where White's king is in immediate
+/// check: clicking the rook says why it cannot move.
+async fn immediate_check(driver: &str, base: &str, dir: &Path) {
+    let white = Page::open(driver, base, &dir.join("check-white"), (1280, 900)).await;
+    white.goto("/").await;
+    let created = fetch_json(
+        &white,
+        "POST",
+        "/api/games",
+        json!({"variant": "parity", "opponent": {"engine": {"level": 1}}, "color": "white",
+               "fen": "4k3/8/8/8/8/8/4r3/4K2R - - 0 1"}),
+    )
+    .await;
+    let id = created["id"].as_str().unwrap_or_else(|| panic!("{created}"));
+    white.goto(&format!("/game/{id}")).await;
+    white.find(".game[data-status='started']").await;
+    white.click("[data-square='h1']").await;
+    white
+        .wait_text(".notice", "Your king is in immediate check: only the king may move.")
+        .await;
+    assert_no_console_errors(white.console_errors().await, "white in immediate check");
+    white.client.close().await.unwrap();
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn playing_on_the_page_feels_right() {
     let dir = tempfile::tempdir().unwrap();
@@ -463,6 +487,7 @@ async fn playing_on_the_page_feels_right() {
     chess_by_hand(&driver, &base, dir.path()).await;
     checkmate(&driver, &base, dir.path()).await;
     simultaneous(&driver, &base, dir.path()).await;
+    immediate_check(&driver, &base, dir.path()).await;
     crowd(&driver, &base, dir.path()).await;
     low_time(&driver, &base, dir.path()).await;
 }
