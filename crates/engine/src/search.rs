@@ -160,6 +160,23 @@ impl<B: TurnPosition> Searcher<B> {
         self
     }
 
+    /// The quiescence score of `pos` for its side to move (captures and
+    /// promotions until the position is quiet, evasions in check), with a
+    /// full window; never stops early. The simultaneous search's leaves.
+    pub fn quiesce(&mut self, pos: &B) -> Score {
+        self.quiescence(pos, -INFINITY, INFINITY, 0)
+    }
+
+    /// The score of `pos` for its side to move by a fixed-depth search on
+    /// the shared table, without time limit (only `stop` ends it early,
+    /// with a meaningless score). The simultaneous hybrid search's leaves.
+    pub fn score_at(&mut self, pos: &B, depth: i32) -> Score {
+        self.keys.clear();
+        self.keys.push(pos.key());
+        self.aborted = false;
+        self.search(pos, depth, -INFINITY, INFINITY, 0, true)
+    }
+
     /// Searches with `threads` threads; `report` hears each completed
     /// iteration of the main thread.
     pub fn run(mut self, threads: usize, mut report: impl FnMut(&Report)) -> SearchResult {

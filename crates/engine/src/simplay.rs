@@ -105,6 +105,9 @@ pub fn choose(
         }
         Strategy::Mixed | Strategy::MostLikely => {
             let mut searcher = SimSearcher::new(pos.variant(), game_keys, shared);
+            if strategy == Strategy::Mixed && exploit {
+                searcher.reserve = 0.3; // time for the best reply below
+            }
             let result = searcher.run(pos, limits, report);
             let mixed = result.strategy(side);
             let mut mv = if strategy == Strategy::Mixed {

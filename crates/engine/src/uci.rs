@@ -19,11 +19,13 @@ use crate::eval::{Score, MATE, MATE_BOUND};
 use crate::opponent::{OpponentModel, PREDICTABLE};
 use crate::search::{Limits, Report, Searcher, Shared};
 use crate::simplay::{self, Strategy};
-use crate::simsearch::{SimLimits, SimResult};
+use crate::simsearch::{SimLimits, SimResult, SimSearch};
 
 pub type Output = Arc<Mutex<dyn Write + Send>>;
 
 const DEFAULT_HASH_MB: usize = 16;
+/// The simultaneous search `Search` starts with.
+const DEFAULT_SIM_SEARCH: SimSearch = SimSearch::Doab;
 
 pub struct Uci {
     registry: Registry,
@@ -43,6 +45,8 @@ pub struct Uci {
     /// Whether the mixed player answers a predictable opponent directly.
     exploit: bool,
     opponent: Arc<Mutex<OpponentModel>>,
+    /// Which simultaneous search runs (`Search`).
+    sim_search: SimSearch,
     /// Lines of the turn-based search (`MultiPV`).
     multipv: usize,
     /// The words of a `go ponder` being pondered, to search for real on
@@ -89,6 +93,7 @@ impl Uci {
             rng: ChaCha8Rng::seed_from_u64(0),
             exploit: true,
             opponent: Arc::default(),
+            sim_search: DEFAULT_SIM_SEARCH,
             multipv: 1,
             pondering: None,
             silent: Arc::new(AtomicBool::new(false)),
@@ -157,6 +162,14 @@ impl Uci {
                     .collect();
                 self.say(&format!(
                     "option name Strategy type combo default mixed{strategies}"
+                ));
+                let searches: String = SimSearch::ALL
+                    .iter()
+                    .map(|(n, _)| format!(" var {n}"))
+                    .collect();
+                self.say(&format!(
+                    "option name Search type combo default {}{searches}",
+                    DEFAULT_SIM_SEARCH.name()
                 ));
                 self.say("option name Seed type spin default 0 min 0 max 4294967295");
                 self.say("option name Exploit type check default true");
@@ -264,6 +277,10 @@ impl Uci {
             },
             "strategy" => match value.parse::<Strategy>() {
                 Ok(st) => self.strategy = st,
+                Err(e) => self.error(&e),
+            },
+            "search" => match value.parse::<SimSearch>() {
+                Ok(search) => self.sim_search = search,
                 Err(e) => self.error(&e),
             },
             "exploit" => match value {
@@ -374,6 +391,7 @@ impl Uci {
                         > PREDICTABLE;
                 Some(SimTurn {
                     side,
+                    search: self.sim_search,
                     strategy: self.strategy,
                     u,
                     exploit,
@@ -618,6 +636,7 @@ fn think<B: TurnPosition>(
 /// What a `go` in a simultaneous game asks for.
 struct SimTurn {
     side: Color,
+    search: SimSearch,
     strategy: Strategy,
     u: f64,
     exploit: bool,
@@ -635,6 +654,7 @@ fn think_simultaneous(
 ) -> Option<String> {
     let SimTurn {
         side,
+        search,
         strategy,
         u,
         exploit,
@@ -643,6 +663,7 @@ fn think_simultaneous(
     let (root, before) = line.split_last().expect("a line has a start");
     let keys: Vec<u64> = before.iter().map(SimPosition::hash).collect();
     let sim_limits = SimLimits {
+        search,
         depth: limits.depth.map(|d| d.max(1) as u32),
         nodes: limits.nodes,
         movetime: limits.movetime,
