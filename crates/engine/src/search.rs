@@ -119,6 +119,9 @@ pub struct Searcher<B: TurnPosition> {
     /// already found in this iteration, which the next line leaves out.
     multipv: usize,
     excluded: Vec<Move>,
+    /// For [`Self::score_at`] and [`Self::quiesce`]: a time after which
+    /// they stop (the simultaneous search's deadline).
+    leaf_deadline: Option<Instant>,
 }
 
 impl<B: TurnPosition> Searcher<B> {
@@ -150,6 +153,7 @@ impl<B: TurnPosition> Searcher<B> {
             scores: vec![Vec::new(); MAX_PLY + 1],
             multipv: 1,
             excluded: Vec::new(),
+            leaf_deadline: None,
         }
     }
 
@@ -164,13 +168,29 @@ impl<B: TurnPosition> Searcher<B> {
     /// promotions until the position is quiet, evasions in check), with a
     /// full window; never stops early. The simultaneous search's leaves.
     pub fn quiesce(&mut self, pos: &B) -> Score {
+        self.aborted = false;
         self.quiescence(pos, -INFINITY, INFINITY, 0)
+    }
+
+    /// A time after which [`Self::score_at`] and [`Self::quiesce`] stop
+    /// (their score is then meaningless: see [`Self::was_aborted`]).
+    pub fn set_leaf_deadline(&mut self, deadline: Option<Instant>) {
+        self.leaf_deadline = deadline;
+    }
+
+    /// Whether the last search was cut short by the deadline or `stop`.
+    pub fn was_aborted(&self) -> bool {
+        self.aborted
     }
 
     /// The score of `pos` for its side to move by a fixed-depth search on
     /// the shared table, without time limit (only `stop` ends it early,
     /// with a meaningless score). The simultaneous hybrid search's leaves.
     pub fn score_at(&mut self, pos: &B, depth: i32) -> Score {
+        if self.leaf_deadline.is_some() && self.shared.stop.load(Ordering::Relaxed) {
+            self.aborted = true;
+            return 0;
+        }
         self.keys.clear();
         self.keys.push(pos.key());
         self.aborted = false;
@@ -357,6 +377,13 @@ impl<B: TurnPosition> Searcher<B> {
     fn count_node(&mut self) {
         self.nodes += 1;
         self.unreported_nodes += 1;
+        if self.nodes % 128 == 0
+            && self
+                .leaf_deadline
+                .is_some_and(|d| Instant::now() >= d || self.shared.stop.load(Ordering::Relaxed))
+        {
+            self.aborted = true;
+        }
         if self.unreported_nodes >= 1024 {
             self.shared
                 .nodes

@@ -63,7 +63,6 @@ pub fn terminal_payoff(outcome: &Outcome) -> f64 {
 pub enum SimSearch {
     /// Double-oracle alpha-beta with static leaves: the search of issue 6,
     /// kept unchanged as the baseline (and the exact solver's definition).
-    #[default]
     Doab,
     /// The same search with quiescence leaves: each leaf is the mean of the
     /// turn-based quiescence scores with White and with Black to move.
@@ -71,6 +70,8 @@ pub enum SimSearch {
     /// Double oracle over the first turn only, each pair of moves scored by
     /// turn-based alpha-beta (quiescence, then 1, 2, ... plies as the
     /// iterations deepen) with each side to move, the two scores averaged.
+    /// The default (docs/benchmarks.md, issue 18).
+    #[default]
     Hybrid,
 }
 
@@ -104,7 +105,8 @@ impl std::str::FromStr for SimSearch {
 /// Limits of one search, as for the turn-based engine.
 #[derive(Clone, Debug, Default)]
 pub struct SimLimits {
-    /// Which search (default: the frozen baseline).
+    /// Which search (default: the hybrid; the exact solver's tools ask for
+    /// `Doab`, whose leaves are the static evaluation they define).
     pub search: SimSearch,
     /// Turns to look ahead.
     pub depth: Option<u32>,
@@ -332,6 +334,25 @@ impl SimSearcher {
         }
     }
 
+    /// White's payoff of `pos` by the hybrid search's leaf evaluation with
+    /// `plies` of turn-based search (0: quiescence) for each side to move,
+    /// unlimited in time: the reference of the exploiter
+    /// ([`crate::simplay::best_response`]).
+    pub fn searched_payoff(&mut self, pos: &SimPosition, plies: i32) -> f64 {
+        if let Some(outcome) = pos.outcome() {
+            return terminal_payoff(&outcome);
+        }
+        if self.path.contains(&pos.hash()) {
+            return 0.0;
+        }
+        if !self.quiescence || self.leaf_plies != plies {
+            self.leaves.clear();
+        }
+        self.quiescence = true;
+        self.leaf_plies = plies;
+        self.leaf(pos)
+    }
+
     /// White's payoff of a leaf: the static evaluation, or with
     /// [`SimSearch::Qdoab`] the mean of the quiescence scores with each
     /// side to move (static where the position has no turn-based view).
@@ -349,25 +370,30 @@ impl SimSearcher {
         );
         let plies = self.leaf_plies;
         let shared = self.shared.clone();
-        let score = |p: &Position, q: &mut Option<Searcher<Position>>| -> Score {
+        // The first iteration always ends: its leaves have no deadline.
+        let deadline = if self.completed > 0 { self.deadline } else { None };
+        let score = |p: &Position, q: &mut Option<Searcher<Position>>| -> Option<Score> {
             let q = q.get_or_insert_with(|| Searcher::new(shared.clone(), p.clone(), &[], Limits::default()));
+            q.set_leaf_deadline(deadline);
             let s = if plies == 0 {
                 q.quiesce(p)
             } else {
                 q.score_at(p, plies)
             };
-            s.clamp(-MATE_BOUND, MATE_BOUND)
+            (!q.was_aborted()).then(|| s.clamp(-MATE_BOUND, MATE_BOUND))
         };
         // A view may not exist (a shared square, or the side not to move in check).
         let v = match views {
-            (Some(w), Some(b)) => {
-                let white = score(&w, &mut self.quiescer);
-                let black = score(&b, &mut self.quiescer);
-                payoff_of_score((white - black) / 2)
-            }
-            (Some(w), None) => payoff_of_score(score(&w, &mut self.quiescer)),
-            (None, Some(b)) => payoff_of_score(-score(&b, &mut self.quiescer)),
-            (None, None) => leaf_payoff(pos, &self.t),
+            (Some(w), Some(b)) => score(&w, &mut self.quiescer)
+                .zip(score(&b, &mut self.quiescer))
+                .map(|(white, black)| payoff_of_score((white - black) / 2)),
+            (Some(w), None) => score(&w, &mut self.quiescer).map(payoff_of_score),
+            (None, Some(b)) => score(&b, &mut self.quiescer).map(|s| payoff_of_score(-s)),
+            (None, None) => Some(leaf_payoff(pos, &self.t)),
+        };
+        let Some(v) = v else {
+            self.aborted = true; // out of time inside the leaf
+            return 0.0;
         };
         if self.leaves.len() < 4_000_000 {
             self.leaves.insert(key, v);
@@ -939,5 +965,108 @@ mod tests {
             assert!(!m.moves.is_empty());
             assert!((m.probabilities.iter().sum::<f64>() - 1.0).abs() < 1e-9);
         }
+    }
+
+    #[test]
+    fn time_budgets_stay_inside_the_clock() {
+        let ms = Duration::from_millis;
+        let limits = |movetime: Option<u64>, left: Option<u64>, inc: u64| SimLimits {
+            movetime: movetime.map(ms),
+            time: left.map(ms),
+            increment: ms(inc),
+            overhead: ms(10),
+            ..SimLimits::default()
+        };
+        assert_eq!(time_budget(&limits(Some(100), None, 0)), Some((ms(90), ms(90))));
+        assert_eq!(time_budget(&limits(None, None, 0)), None);
+        // 60 s + 1 s: soft = 59.99/30 + 0.75 s, hard three times that.
+        let (soft, hard) = time_budget(&limits(None, Some(60_000), 1000)).unwrap();
+        assert_eq!(soft, ms(59_990) / 30 + ms(750));
+        assert_eq!(hard, soft * 3);
+        // A short clock with a large increment: never past the flag.
+        for left in [1u64, 20, 50, 200, 1000] {
+            let (soft, hard) = time_budget(&limits(None, Some(left), 5000)).unwrap();
+            assert!(soft <= hard, "{left}: {soft:?} {hard:?}");
+            assert!(hard <= ms(left.saturating_sub(15)).max(ms(1)), "{left}: {hard:?}");
+        }
+    }
+
+    #[test]
+    fn searches_parse_and_name() {
+        for (name, s) in SimSearch::ALL {
+            assert_eq!(name.parse::<SimSearch>().unwrap(), s);
+            assert_eq!(s.name(), name);
+        }
+        assert!("mcts".parse::<SimSearch>().is_err());
+        assert_eq!(SimSearch::default(), SimSearch::Hybrid);
+    }
+
+    /// White's queen can take a pawn that another pawn defends. The static
+    /// leaves of the frozen search see a pawn won; the searched leaves of
+    /// `qdoab` and `hybrid` see the queen lost to the recapture next turn.
+    #[test]
+    fn searched_leaves_see_the_recapture() {
+        let v = Registry::builtin().get("parity").unwrap();
+        let pos = SimPosition::from_fen(v, "4k3/8/3p4/4p3/8/8/4Q3/4K3 - - 0 5").unwrap();
+        let take = |r: &SimResult| -> f64 {
+            let m = r.strategy(Color::White);
+            m.moves
+                .iter()
+                .zip(&m.probabilities)
+                .filter(|(mv, _)| parity_rules::notation::uci(&pos.side(Color::White), **mv) == "e2e5")
+                .map(|(_, p)| *p)
+                .sum()
+        };
+        let run = |search: SimSearch| {
+            let mut s = SimSearcher::new(v, &[], Arc::new(Shared::new(1)));
+            s.run(
+                &pos,
+                &SimLimits {
+                    search,
+                    depth: Some(1),
+                    ..SimLimits::default()
+                },
+                |_| {},
+            )
+        };
+        let frozen = run(SimSearch::Doab);
+        assert!(take(&frozen) > 0.5, "{:?}", frozen.white);
+        for search in [SimSearch::Qdoab, SimSearch::Hybrid] {
+            let r = run(search);
+            assert!(take(&r) < 0.05, "{search:?}: {:?}", r.white);
+            assert!(r.value > 0.5, "{search:?}: a queen up, {}", r.value);
+        }
+    }
+
+    #[test]
+    fn the_hybrid_search_deepens_its_leaves_and_stops_on_time() {
+        let v = Registry::builtin().get("parity").unwrap();
+        let pos = SimPosition::start(v);
+        let mut s = SimSearcher::new(v, &[], Arc::new(Shared::new(1)));
+        let mut depths = Vec::new();
+        let r = s.run(
+            &pos,
+            &SimLimits {
+                search: SimSearch::Hybrid,
+                depth: Some(3),
+                ..SimLimits::default()
+            },
+            |r| depths.push(r.depth),
+        );
+        assert_eq!(depths, [1, 2, 3]);
+        assert!(r.value.abs() < 0.2, "{}", r.value);
+        // A move time is kept (loosely: the machine may be busy).
+        let mut s = SimSearcher::new(v, &[], Arc::new(Shared::new(1)));
+        let start = Instant::now();
+        s.run(
+            &pos,
+            &SimLimits {
+                search: SimSearch::Hybrid,
+                movetime: Some(Duration::from_millis(50)),
+                ..SimLimits::default()
+            },
+            |_| {},
+        );
+        assert!(start.elapsed() < Duration::from_millis(1000), "{:?}", start.elapsed());
     }
 }

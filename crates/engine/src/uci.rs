@@ -18,14 +18,17 @@ use parity_rules::TurnPosition;
 use crate::eval::{Score, MATE, MATE_BOUND};
 use crate::opponent::{OpponentModel, PREDICTABLE};
 use crate::search::{Limits, Report, Searcher, Shared};
-use crate::simplay::{self, Strategy};
+use crate::simplay::{self, Strategy, Target};
 use crate::simsearch::{SimLimits, SimResult, SimSearch};
 
 pub type Output = Arc<Mutex<dyn Write + Send>>;
 
 const DEFAULT_HASH_MB: usize = 16;
+/// The exploiter's default target and reference depth (plies).
+const DEFAULT_TARGET: &str = "mixed:hybrid:100";
+const DEFAULT_REFERENCE_PLIES: i32 = 3;
 /// The simultaneous search `Search` starts with.
-const DEFAULT_SIM_SEARCH: SimSearch = SimSearch::Doab;
+const DEFAULT_SIM_SEARCH: SimSearch = SimSearch::Hybrid;
 
 pub struct Uci {
     registry: Registry,
@@ -47,6 +50,9 @@ pub struct Uci {
     opponent: Arc<Mutex<OpponentModel>>,
     /// Which simultaneous search runs (`Search`).
     sim_search: SimSearch,
+    /// The exploiter's target and reference depth (`Target`, `ReferenceDepth`).
+    target: Target,
+    reference_plies: i32,
     /// Lines of the turn-based search (`MultiPV`).
     multipv: usize,
     /// The words of a `go ponder` being pondered, to search for real on
@@ -94,6 +100,8 @@ impl Uci {
             exploit: true,
             opponent: Arc::default(),
             sim_search: DEFAULT_SIM_SEARCH,
+            target: DEFAULT_TARGET.parse().expect("the default target parses"),
+            reference_plies: DEFAULT_REFERENCE_PLIES,
             multipv: 1,
             pondering: None,
             silent: Arc::new(AtomicBool::new(false)),
@@ -170,6 +178,10 @@ impl Uci {
                 self.say(&format!(
                     "option name Search type combo default {}{searches}",
                     DEFAULT_SIM_SEARCH.name()
+                ));
+                self.say(&format!("option name Target type string default {DEFAULT_TARGET}"));
+                self.say(&format!(
+                    "option name ReferenceDepth type spin default {DEFAULT_REFERENCE_PLIES} min 0 max 20"
                 ));
                 self.say("option name Seed type spin default 0 min 0 max 4294967295");
                 self.say("option name Exploit type check default true");
@@ -283,6 +295,14 @@ impl Uci {
                 Ok(search) => self.sim_search = search,
                 Err(e) => self.error(&e),
             },
+            "target" => match value.parse::<Target>() {
+                Ok(t) => self.target = t,
+                Err(e) => self.error(&e),
+            },
+            "referencedepth" => match value.parse::<i32>() {
+                Ok(d) if (0..=20).contains(&d) => self.reference_plies = d,
+                _ => self.error(&format!("ReferenceDepth must be 0..20, not '{value}'")),
+            },
             "exploit" => match value {
                 "true" => self.exploit = true,
                 "false" => self.exploit = false,
@@ -392,6 +412,8 @@ impl Uci {
                 Some(SimTurn {
                     side,
                     search: self.sim_search,
+                    target: self.target.clone(),
+                    reference_plies: self.reference_plies,
                     strategy: self.strategy,
                     u,
                     exploit,
@@ -637,6 +659,8 @@ fn think<B: TurnPosition>(
 struct SimTurn {
     side: Color,
     search: SimSearch,
+    target: Target,
+    reference_plies: i32,
     strategy: Strategy,
     u: f64,
     exploit: bool,
@@ -655,6 +679,8 @@ fn think_simultaneous(
     let SimTurn {
         side,
         search,
+        target,
+        reference_plies,
         strategy,
         u,
         exploit,
@@ -683,7 +709,11 @@ fn think_simultaneous(
         u,
         exploit,
     };
-    let (mv, result) = simplay::choose(root, &keys, &request, shared, print);
+    let (mv, result) = if strategy == Strategy::BestResponse {
+        simplay::best_response(root, &keys, side, &target, reference_plies, shared)
+    } else {
+        simplay::choose(root, &keys, &request, shared, print)
+    };
     if strategy != Strategy::Mixed && strategy != Strategy::MostLikely {
         print(&result);
     } else {
