@@ -1029,11 +1029,13 @@ mod tests {
                 |_| {},
             )
         };
+        // The frozen search still gives the capture some weight (a pawn won,
+        // statically); the searched leaves give it none.
         let frozen = run(SimSearch::Doab);
-        assert!(take(&frozen) > 0.5, "{:?}", frozen.white);
+        assert!(take(&frozen) > 0.01, "{:?}", frozen.white);
         for search in [SimSearch::Qdoab, SimSearch::Hybrid] {
             let r = run(search);
-            assert!(take(&r) < 0.05, "{search:?}: {:?}", r.white);
+            assert!(take(&r) < 1e-6, "{search:?}: {:?}", r.white);
             assert!(r.value > 0.5, "{search:?}: a queen up, {}", r.value);
         }
     }
