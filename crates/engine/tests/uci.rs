@@ -292,6 +292,49 @@ fn ponder_waits_for_ponderhit_or_stop() {
 }
 
 #[test]
+fn simultaneous_searches_are_selectable_and_keep_time() {
+    let mut s = Session::new();
+    assert!(s.send("uci").contains("option name Search type combo default hybrid var doab var qdoab var hybrid"));
+    assert!(s.send("setoption name Search value mcts").starts_with("info string error"));
+    s.send("setoption name UCI_Variant value parity");
+    s.send("position startpos moves e2e4:e7e5 g1f3:b8c6");
+    for search in ["doab", "qdoab", "hybrid"] {
+        assert!(s.send(&format!("setoption name Search value {search}")).is_empty());
+        let started = Instant::now();
+        s.send("go side white movetime 100");
+        let out = s.wait_bestmove();
+        // Loose: the machine may be busy; a search that ignored the clock
+        // would take seconds.
+        assert!(started.elapsed() < Duration::from_millis(1500), "{search}: {:?}", started.elapsed());
+        let mv = bestmove(&out);
+        assert!(s.send(&format!("position startpos moves e2e4:e7e5 g1f3:b8c6 {mv}:a7a6")).is_empty(), "{search}: {mv}");
+        s.send("position startpos moves e2e4:e7e5 g1f3:b8c6");
+    }
+    // With a clock too.
+    s.send("go side black wtime 2000 btime 2000 winc 20 binc 20");
+    let started = Instant::now();
+    assert!(!bestmove(&s.wait_bestmove()).is_empty());
+    assert!(started.elapsed() < Duration::from_millis(1500));
+}
+
+#[test]
+fn the_exploiter_reports_its_prediction() {
+    let mut s = Session::new();
+    s.send("setoption name UCI_Variant value parity");
+    s.send("setoption name Strategy value best-response");
+    assert!(s.send("setoption name Target value naive-sequential:50").is_empty());
+    assert!(s.send("setoption name ReferenceDepth value 1").is_empty());
+    assert!(s.send("setoption name Target value best-response").starts_with("info string error"));
+    // Black's queen must wait: the exploiter takes it.
+    s.send("position fen 4k3/8/8/3q'4/4P3/8/8/4K3 - - 0 5");
+    s.send("go side white movetime 100");
+    let out = s.wait_bestmove();
+    assert_eq!(bestmove(&out), "e4d5", "{out}");
+    let info = out.lines().find(|l| l.starts_with("info depth")).expect("an info line");
+    assert!(info.contains("strategy e4d5 1.0000 opponent "), "{info}");
+}
+
+#[test]
 fn clock_limits_answer() {
     let mut s = Session::new();
     s.send("position startpos");
