@@ -63,6 +63,9 @@ pub fn terminal_payoff(outcome: &Outcome) -> f64 {
 pub enum SimSearch {
     /// Double-oracle alpha-beta with static leaves: the search of issue 6,
     /// kept unchanged as the baseline (and the exact solver's definition).
+    /// Still the default: the hybrid did not beat it (docs/benchmarks.md,
+    /// issue 18).
+    #[default]
     Doab,
     /// The same search with quiescence leaves: each leaf is the mean of the
     /// turn-based quiescence scores with White and with Black to move.
@@ -70,8 +73,6 @@ pub enum SimSearch {
     /// Double oracle over the first turn only, each pair of moves scored by
     /// turn-based alpha-beta (quiescence, then 1, 2, ... plies as the
     /// iterations deepen) with each side to move, the two scores averaged.
-    /// The default (docs/benchmarks.md, issue 18).
-    #[default]
     Hybrid,
 }
 
@@ -105,8 +106,8 @@ impl std::str::FromStr for SimSearch {
 /// Limits of one search, as for the turn-based engine.
 #[derive(Clone, Debug, Default)]
 pub struct SimLimits {
-    /// Which search (default: the hybrid; the exact solver's tools ask for
-    /// `Doab`, whose leaves are the static evaluation they define).
+    /// Which search (default: the double-oracle alpha-beta; the exact
+    /// solver's tools ask for `Doab` explicitly, as its leaves are theirs).
     pub search: SimSearch,
     /// Turns to look ahead.
     pub depth: Option<u32>,
@@ -998,7 +999,7 @@ mod tests {
             assert_eq!(s.name(), name);
         }
         assert!("mcts".parse::<SimSearch>().is_err());
-        assert_eq!(SimSearch::default(), SimSearch::Hybrid);
+        assert_eq!(SimSearch::default(), SimSearch::Doab);
     }
 
     /// White's queen can take a pawn that another pawn defends. The static

@@ -25,10 +25,10 @@ pub type Output = Arc<Mutex<dyn Write + Send>>;
 
 const DEFAULT_HASH_MB: usize = 16;
 /// The exploiter's default target and reference depth (plies).
-const DEFAULT_TARGET: &str = "mixed:hybrid:100";
+const DEFAULT_TARGET: &str = "mixed:doab:100";
 const DEFAULT_REFERENCE_PLIES: i32 = 3;
 /// The simultaneous search `Search` starts with.
-const DEFAULT_SIM_SEARCH: SimSearch = SimSearch::Hybrid;
+const DEFAULT_SIM_SEARCH: SimSearch = SimSearch::Doab;
 
 pub struct Uci {
     registry: Registry,

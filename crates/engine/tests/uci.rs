@@ -294,7 +294,7 @@ fn ponder_waits_for_ponderhit_or_stop() {
 #[test]
 fn simultaneous_searches_are_selectable_and_keep_time() {
     let mut s = Session::new();
-    assert!(s.send("uci").contains("option name Search type combo default hybrid var doab var qdoab var hybrid"));
+    assert!(s.send("uci").contains("option name Search type combo default doab var doab var qdoab var hybrid"));
     assert!(s.send("setoption name Search value mcts").starts_with("info string error"));
     s.send("setoption name UCI_Variant value parity");
     s.send("position startpos moves e2e4:e7e5 g1f3:b8c6");

@@ -3,11 +3,10 @@
 //! the tasks that serve games, and never oversubscribe the machine.
 //!
 //! Levels 1..=8: turn-based and crowd variants search `level + 1` plies;
-//! simultaneous variants play the mixed strategy of the hybrid search
-//! (docs/engine.md) with at most `level` iterations (leaves searched
-//! `level - 1` plies deep, level 1 quiescence only), so the levels are time
-//! budgets that the lower ones rarely fill. Every level also stops after
-//! `level * 250` ms.
+//! simultaneous variants play the mixed strategy of the default search
+//! (docs/engine.md) with at most `level` iterations (turns), so the levels
+//! are time budgets that the lower ones rarely fill. Every level also
+//! stops after `level * 250` ms.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
