@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use clap::ValueEnum;
 use parity_engine::search::Shared;
-use parity_engine::simsearch::{Mixed, SimLimits, SimSearcher};
+use parity_engine::simsearch::{Mixed, SimLimits, SimSearch, SimSearcher};
 use parity_engine::solve::{SolveError, Solver};
 use parity_rules::simultaneous::SimPosition;
 use parity_rules::{notation, Color, Move, Registry};
@@ -146,11 +146,13 @@ pub fn exploit(
     let limits = match (args.nodes, args.engine_depth.unwrap_or(depth)) {
         (Some(n), _) => SimLimits {
             nodes: Some(n),
+            search: SimSearch::Doab,
             ..SimLimits::default()
         },
         (None, 0) => return Err("engine depth must be at least 1 turn".to_string().into()),
         (None, d) => SimLimits {
             depth: Some(d),
+            search: SimSearch::Doab,
             ..SimLimits::default()
         },
     };

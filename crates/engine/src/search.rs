@@ -43,6 +43,8 @@ pub struct Report {
     pub elapsed: Duration,
     pub pv: Vec<Move>,
     pub hashfull: u32,
+    /// Which line this is (1 = the best), when more than one is searched.
+    pub multipv: usize,
 }
 
 #[derive(Clone, Debug)]
@@ -113,6 +115,13 @@ pub struct Searcher<B: TurnPosition> {
     pv: Vec<Vec<Move>>,
     move_lists: Vec<Vec<Move>>,
     scores: Vec<Vec<i32>>,
+    /// Root lines to search (`MultiPV`), and the root moves of the lines
+    /// already found in this iteration, which the next line leaves out.
+    multipv: usize,
+    excluded: Vec<Move>,
+    /// For [`Self::score_at`] and [`Self::quiesce`]: a time after which
+    /// they stop (the simultaneous search's deadline).
+    leaf_deadline: Option<Instant>,
 }
 
 impl<B: TurnPosition> Searcher<B> {
@@ -142,7 +151,50 @@ impl<B: TurnPosition> Searcher<B> {
             pv: vec![Vec::new(); MAX_PLY + 1],
             move_lists: vec![Vec::new(); MAX_PLY + 1],
             scores: vec![Vec::new(); MAX_PLY + 1],
+            multipv: 1,
+            excluded: Vec::new(),
+            leaf_deadline: None,
         }
+    }
+
+    /// Searches the `lines` best root moves, each with its own score and
+    /// principal variation (UCI `MultiPV`); the best line decides.
+    pub fn with_multipv(mut self, lines: usize) -> Searcher<B> {
+        self.multipv = lines.max(1);
+        self
+    }
+
+    /// The quiescence score of `pos` for its side to move (captures and
+    /// promotions until the position is quiet, evasions in check), with a
+    /// full window; never stops early. The simultaneous search's leaves.
+    pub fn quiesce(&mut self, pos: &B) -> Score {
+        self.aborted = false;
+        self.quiescence(pos, -INFINITY, INFINITY, 0)
+    }
+
+    /// A time after which [`Self::score_at`] and [`Self::quiesce`] stop
+    /// (their score is then meaningless: see [`Self::was_aborted`]).
+    pub fn set_leaf_deadline(&mut self, deadline: Option<Instant>) {
+        self.leaf_deadline = deadline;
+    }
+
+    /// Whether the last search was cut short by the deadline or `stop`.
+    pub fn was_aborted(&self) -> bool {
+        self.aborted
+    }
+
+    /// The score of `pos` for its side to move by a fixed-depth search on
+    /// the shared table, without time limit (only `stop` ends it early,
+    /// with a meaningless score). The simultaneous hybrid search's leaves.
+    pub fn score_at(&mut self, pos: &B, depth: i32) -> Score {
+        if self.leaf_deadline.is_some() && self.shared.stop.load(Ordering::Relaxed) {
+            self.aborted = true;
+            return 0;
+        }
+        self.keys.clear();
+        self.keys.push(pos.key());
+        self.aborted = false;
+        self.search(pos, depth, -INFINITY, INFINITY, 0, true)
     }
 
     /// Searches with `threads` threads; `report` hears each completed
@@ -208,6 +260,7 @@ impl<B: TurnPosition> Searcher<B> {
             .unwrap_or(MAX_PLY as i32 - 1)
             .clamp(1, MAX_PLY as i32 - 1);
         let mut best: Option<(Vec<Move>, Score)> = None;
+        let mut multipv_scores: Vec<Score> = Vec::new();
         let mut score = 0;
         let mut depth = 1;
         while depth <= max_depth {
@@ -217,22 +270,43 @@ impl<B: TurnPosition> Searcher<B> {
                 continue;
             }
             self.seldepth = 0;
+            self.excluded.clear();
             score = self.aspiration(depth, score);
             if self.aborted {
                 break;
             }
             self.completed_depth = depth;
             best = Some((self.pv[0].clone(), score));
+            let mut lines = vec![(self.pv[0].clone(), score)];
+            if self.main && self.multipv > 1 {
+                let mut root_moves = Vec::new();
+                self.root.generate(&mut root_moves, false);
+                let wanted = self.multipv.min(root_moves.len());
+                while lines.len() < wanted {
+                    self.excluded = lines.iter().filter_map(|(pv, _)| pv.first().copied()).collect();
+                    let previous = multipv_scores.get(lines.len()).copied().unwrap_or(score);
+                    let s = self.aspiration(depth, previous);
+                    if self.aborted || self.pv[0].is_empty() {
+                        break;
+                    }
+                    lines.push((self.pv[0].clone(), s));
+                }
+                self.excluded.clear();
+                multipv_scores = lines.iter().map(|(_, s)| *s).collect();
+            }
             if self.main {
-                report(&Report {
-                    depth,
-                    seldepth: self.seldepth,
-                    score,
-                    nodes: self.total_nodes(),
-                    elapsed: self.start.elapsed(),
-                    pv: self.pv[0].clone(),
-                    hashfull: self.shared.tt.hashfull(),
-                });
+                for (i, (pv, s)) in lines.iter().enumerate() {
+                    report(&Report {
+                        depth,
+                        seldepth: self.seldepth,
+                        score: *s,
+                        nodes: self.total_nodes(),
+                        elapsed: self.start.elapsed(),
+                        pv: pv.clone(),
+                        hashfull: self.shared.tt.hashfull(),
+                        multipv: i + 1,
+                    });
+                }
                 if score.abs() > MATE_BOUND
                     && self.limits.depth.is_none()
                     && depth > 2 * (MATE - score.abs()) + 4
@@ -245,6 +319,9 @@ impl<B: TurnPosition> Searcher<B> {
                 {
                     break; // the next iteration would not finish in time
                 }
+            }
+            if self.aborted {
+                break;
             }
             if self.shared.stop.load(Ordering::Relaxed) {
                 break;
@@ -300,6 +377,13 @@ impl<B: TurnPosition> Searcher<B> {
     fn count_node(&mut self) {
         self.nodes += 1;
         self.unreported_nodes += 1;
+        if self.nodes % 128 == 0
+            && self
+                .leaf_deadline
+                .is_some_and(|d| Instant::now() >= d || self.shared.stop.load(Ordering::Relaxed))
+        {
+            self.aborted = true;
+        }
         if self.unreported_nodes >= 1024 {
             self.shared
                 .nodes
@@ -527,6 +611,9 @@ impl<B: TurnPosition> Searcher<B> {
         let count = self.move_lists[ply].len();
         for i in 0..count {
             let mv = self.pick(ply, i);
+            if ply == 0 && self.excluded.contains(&mv) {
+                continue; // a line of MultiPV already found
+            }
             let capture = pos.victim(mv).is_some();
             let quiet = !capture && mv.promotion.is_none();
             let code = move_code(mv);

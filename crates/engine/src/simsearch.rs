@@ -19,9 +19,11 @@ use parity_rules::simultaneous::SimPosition;
 use parity_rules::Outcome;
 use parity_rules::{Color, Move};
 
-use crate::eval::{self, EvalTables, Score, MATE};
+use crate::eval::{self, EvalTables, Score, MATE, MATE_BOUND};
 use crate::matrix::{self, Matrix, Method};
-use crate::search::Shared;
+use crate::search::{Limits, Searcher, Shared};
+use crate::simplay::as_turn_based;
+use parity_rules::Position;
 
 /// A best response must gain this much to enter the restricted game.
 const EPSILON: f64 = 1e-4;
@@ -56,9 +58,57 @@ pub fn terminal_payoff(outcome: &Outcome) -> f64 {
     }
 }
 
+/// Which simultaneous search runs (UCI option `Search`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum SimSearch {
+    /// Double-oracle alpha-beta with static leaves: the search of issue 6,
+    /// kept unchanged as the baseline (and the exact solver's definition).
+    /// Still the default: the hybrid did not beat it (docs/benchmarks.md,
+    /// issue 18).
+    #[default]
+    Doab,
+    /// The same search with quiescence leaves: each leaf is the mean of the
+    /// turn-based quiescence scores with White and with Black to move.
+    Qdoab,
+    /// Double oracle over the first turn only, each pair of moves scored by
+    /// turn-based alpha-beta (quiescence, then 1, 2, ... plies as the
+    /// iterations deepen) with each side to move, the two scores averaged.
+    Hybrid,
+}
+
+impl SimSearch {
+    pub const ALL: [(&'static str, SimSearch); 3] = [
+        ("doab", SimSearch::Doab),
+        ("qdoab", SimSearch::Qdoab),
+        ("hybrid", SimSearch::Hybrid),
+    ];
+
+    pub fn name(self) -> &'static str {
+        SimSearch::ALL
+            .iter()
+            .find(|(_, s)| *s == self)
+            .map(|(n, _)| *n)
+            .expect("every search is named")
+    }
+}
+
+impl std::str::FromStr for SimSearch {
+    type Err = String;
+    fn from_str(text: &str) -> Result<SimSearch, String> {
+        SimSearch::ALL
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(text))
+            .map(|(_, s)| *s)
+            .ok_or_else(|| format!("unknown search '{text}' (doab, qdoab, hybrid)"))
+    }
+}
+
 /// Limits of one search, as for the turn-based engine.
 #[derive(Clone, Debug, Default)]
 pub struct SimLimits {
+    /// Which search (default: the double-oracle alpha-beta; the exact
+    /// solver's tools ask for `Doab` explicitly, as its leaves are theirs).
+    pub search: SimSearch,
     /// Turns to look ahead.
     pub depth: Option<u32>,
     pub nodes: Option<u64>,
@@ -67,6 +117,33 @@ pub struct SimLimits {
     pub time: Option<Duration>,
     pub increment: Duration,
     pub overhead: Duration,
+}
+
+/// The soft and hard time limits of a search: with `movetime`, both are the
+/// move time less the overhead; with a clock, the soft limit is a
+/// thirtieth of what is left plus 3/4 of the increment, and the hard limit
+/// three times that, at most a third of what is left plus half the
+/// increment and never within 5 ms of the flag. No new iteration starts
+/// after half the soft limit; the hard limit stops the search.
+pub fn time_budget(limits: &SimLimits) -> Option<(Duration, Duration)> {
+    let min = Duration::from_millis(1);
+    match (limits.movetime, limits.time) {
+        (Some(t), _) => {
+            let t = t.saturating_sub(limits.overhead).max(min);
+            Some((t, t))
+        }
+        (None, Some(left)) => {
+            let left = left.saturating_sub(limits.overhead);
+            let inc = limits.increment;
+            let soft = left / 30 + inc * 3 / 4;
+            let hard = (soft * 3)
+                .min(left / 3 + inc / 2)
+                .min(left.saturating_sub(Duration::from_millis(5)))
+                .max(min);
+            Some((soft.min(hard).max(min), hard))
+        }
+        _ => None,
+    }
 }
 
 /// A mixed strategy: moves with positive probability.
@@ -178,6 +255,19 @@ pub struct SimSearcher {
     shared: Arc<Shared>,
     aborted: bool,
     completed: u32,
+    /// Quiescence leaves ([`SimSearch::Qdoab`]): the turn-based searcher
+    /// that scores them, and the leaf payoffs seen, by key.
+    quiescence: bool,
+    /// Plies of turn-based search at the leaves (0: quiescence only), when
+    /// the leaves are searched.
+    leaf_plies: i32,
+    hybrid: bool,
+    /// Share of the hard time limit the search leaves to the caller
+    /// (for [`Self::best_reply`]); 0 by default.
+    pub reserve: f64,
+    hard_deadline: Option<Instant>,
+    quiescer: Option<Searcher<Position>>,
+    leaves: HashMap<u64, f64>,
 }
 
 /// The moves of a restricted game: all legal ones and the chosen indices, per side.
@@ -235,7 +325,81 @@ impl SimSearcher {
             shared,
             aborted: false,
             completed: 0,
+            quiescence: false,
+            leaf_plies: 0,
+            hybrid: false,
+            reserve: 0.0,
+            hard_deadline: None,
+            quiescer: None,
+            leaves: HashMap::new(),
         }
+    }
+
+    /// White's payoff of `pos` by the hybrid search's leaf evaluation with
+    /// `plies` of turn-based search (0: quiescence) for each side to move,
+    /// unlimited in time: the reference of the exploiter
+    /// ([`crate::simplay::best_response`]).
+    pub fn searched_payoff(&mut self, pos: &SimPosition, plies: i32) -> f64 {
+        if let Some(outcome) = pos.outcome() {
+            return terminal_payoff(&outcome);
+        }
+        if self.path.contains(&pos.hash()) {
+            return 0.0;
+        }
+        if !self.quiescence || self.leaf_plies != plies {
+            self.leaves.clear();
+        }
+        self.quiescence = true;
+        self.leaf_plies = plies;
+        self.leaf(pos)
+    }
+
+    /// White's payoff of a leaf: the static evaluation, or with
+    /// [`SimSearch::Qdoab`] the mean of the quiescence scores with each
+    /// side to move (static where the position has no turn-based view).
+    fn leaf(&mut self, pos: &SimPosition) -> f64 {
+        if !self.quiescence {
+            return leaf_payoff(pos, &self.t);
+        }
+        let key = pos.hash();
+        if let Some(&v) = self.leaves.get(&key) {
+            return v;
+        }
+        let views = (
+            as_turn_based(pos, Color::White),
+            as_turn_based(pos, Color::Black),
+        );
+        let plies = self.leaf_plies;
+        let shared = self.shared.clone();
+        // The first iteration always ends: its leaves have no deadline.
+        let deadline = if self.completed > 0 { self.deadline } else { None };
+        let score = |p: &Position, q: &mut Option<Searcher<Position>>| -> Option<Score> {
+            let q = q.get_or_insert_with(|| Searcher::new(shared.clone(), p.clone(), &[], Limits::default()));
+            q.set_leaf_deadline(deadline);
+            let s = if plies == 0 {
+                q.quiesce(p)
+            } else {
+                q.score_at(p, plies)
+            };
+            (!q.was_aborted()).then(|| s.clamp(-MATE_BOUND, MATE_BOUND))
+        };
+        // A view may not exist (a shared square, or the side not to move in check).
+        let v = match views {
+            (Some(w), Some(b)) => score(&w, &mut self.quiescer)
+                .zip(score(&b, &mut self.quiescer))
+                .map(|(white, black)| payoff_of_score((white - black) / 2)),
+            (Some(w), None) => score(&w, &mut self.quiescer).map(payoff_of_score),
+            (None, Some(b)) => score(&b, &mut self.quiescer).map(|s| payoff_of_score(-s)),
+            (None, None) => Some(leaf_payoff(pos, &self.t)),
+        };
+        let Some(v) = v else {
+            self.aborted = true; // out of time inside the leaf
+            return 0.0;
+        };
+        if self.leaves.len() < 4_000_000 {
+            self.leaves.insert(key, v);
+        }
+        v
     }
 
     pub fn tables(&self) -> &EvalTables {
@@ -251,20 +415,42 @@ impl SimSearcher {
     ) -> SimResult {
         self.start = Instant::now();
         self.node_limit = limits.nodes;
-        let budget = match (limits.movetime, limits.time) {
-            (Some(t), _) => Some(t.saturating_sub(limits.overhead)),
-            (None, Some(left)) => {
-                Some(left.saturating_sub(limits.overhead) / 30 + limits.increment * 3 / 4)
-            }
-            _ => None,
-        };
-        self.deadline = budget.map(|b| self.start + b.max(Duration::from_millis(1)));
+        self.quiescence = limits.search != SimSearch::Doab;
+        self.hybrid = limits.search == SimSearch::Hybrid;
+        let budget = time_budget(limits);
+        self.hard_deadline = budget.map(|(_, hard)| self.start + hard);
+        // The search itself stops early enough to leave `reserve` of the
+        // hard limit to what follows it (the exploiting reply).
+        self.deadline = budget.map(|(_, hard)| {
+            self.start + hard.mul_f64(1.0 - self.reserve).max(Duration::from_millis(1))
+        });
+        let budget = budget.map(|(soft, _)| soft);
         let max_depth = limits.depth.unwrap_or(64).max(1);
         let mut best: Option<SimResult> = None;
         for depth in 1..=max_depth {
-            let Some((white, black, value)) = self.root(root, depth) else {
+            // The hybrid search deepens its leaves, not its turns.
+            let turns = if self.hybrid {
+                self.leaf_plies = depth as i32 - 1;
+                self.leaves.clear();
+                1
+            } else {
+                depth
+            };
+            let Some((white, black, value)) = self.root(root, turns) else {
                 break;
             };
+            if self.hybrid {
+                // The root's support seeds the next iteration's restricted game.
+                self.table.insert(
+                    root.hash(),
+                    Entry {
+                        depth: 0,
+                        value,
+                        white: white.moves.clone(),
+                        black: black.moves.clone(),
+                    },
+                );
+            }
             self.completed = depth;
             let result = SimResult {
                 white,
@@ -306,7 +492,7 @@ impl SimSearcher {
         }
         if self.node_limit.is_some_and(|n| self.stats.nodes >= n)
             || self.shared.stop.load(Ordering::Relaxed)
-            || (self.stats.nodes % 256 == 0 && self.deadline.is_some_and(|d| Instant::now() >= d))
+            || ((self.hybrid || self.stats.nodes % 32 == 0) && self.deadline.is_some_and(|d| Instant::now() >= d))
         {
             self.aborted = true;
         }
@@ -365,9 +551,11 @@ impl SimSearcher {
         theirs: Move,
         depth: u32,
     ) -> Option<(Move, f64)> {
-        // The budget went to the search; this sweep is short and must end.
-        (self.aborted, self.deadline, self.node_limit) = (false, None, None);
+        // The search kept `reserve` of its time for this sweep; without a
+        // clock the sweep is short and ends by itself.
+        (self.aborted, self.deadline, self.node_limit) = (false, self.hard_deadline, None);
         self.completed = self.completed.max(1);
+        let depth = if self.hybrid { 1 } else { depth };
         let sign = if side == Color::White { 1.0 } else { -1.0 };
         let hint = self.table.get(&root.hash()).map(|e| {
             if side == Color::White {
@@ -427,7 +615,7 @@ impl SimSearcher {
             return if self.path.contains(&key) {
                 0.0
             } else {
-                leaf_payoff(pos, &self.t)
+                self.leaf(pos)
             };
         }
         let moves = [pos.legal_moves(Color::White), pos.legal_moves(Color::Black)];
@@ -647,7 +835,7 @@ impl SimSearcher {
         if depth == 0 {
             return match pos.outcome() {
                 Some(outcome) => terminal_payoff(&outcome),
-                None => leaf_payoff(pos, &self.t),
+                None => self.leaf(pos),
             };
         }
         let moves = [pos.legal_moves(Color::White), pos.legal_moves(Color::Black)];
@@ -778,5 +966,110 @@ mod tests {
             assert!(!m.moves.is_empty());
             assert!((m.probabilities.iter().sum::<f64>() - 1.0).abs() < 1e-9);
         }
+    }
+
+    #[test]
+    fn time_budgets_stay_inside_the_clock() {
+        let ms = Duration::from_millis;
+        let limits = |movetime: Option<u64>, left: Option<u64>, inc: u64| SimLimits {
+            movetime: movetime.map(ms),
+            time: left.map(ms),
+            increment: ms(inc),
+            overhead: ms(10),
+            ..SimLimits::default()
+        };
+        assert_eq!(time_budget(&limits(Some(100), None, 0)), Some((ms(90), ms(90))));
+        assert_eq!(time_budget(&limits(None, None, 0)), None);
+        // 60 s + 1 s: soft = 59.99/30 + 0.75 s, hard three times that.
+        let (soft, hard) = time_budget(&limits(None, Some(60_000), 1000)).unwrap();
+        assert_eq!(soft, ms(59_990) / 30 + ms(750));
+        assert_eq!(hard, soft * 3);
+        // A short clock with a large increment: never past the flag.
+        for left in [1u64, 20, 50, 200, 1000] {
+            let (soft, hard) = time_budget(&limits(None, Some(left), 5000)).unwrap();
+            assert!(soft <= hard, "{left}: {soft:?} {hard:?}");
+            assert!(hard <= ms(left.saturating_sub(15)).max(ms(1)), "{left}: {hard:?}");
+        }
+    }
+
+    #[test]
+    fn searches_parse_and_name() {
+        for (name, s) in SimSearch::ALL {
+            assert_eq!(name.parse::<SimSearch>().unwrap(), s);
+            assert_eq!(s.name(), name);
+        }
+        assert!("mcts".parse::<SimSearch>().is_err());
+        assert_eq!(SimSearch::default(), SimSearch::Doab);
+    }
+
+    /// White's queen can take a pawn that another pawn defends. The static
+    /// leaves of the frozen search see a pawn won; the searched leaves of
+    /// `qdoab` and `hybrid` see the queen lost to the recapture next turn.
+    #[test]
+    fn searched_leaves_see_the_recapture() {
+        let v = Registry::builtin().get("parity").unwrap();
+        let pos = SimPosition::from_fen(v, "4k3/8/3p4/4p3/8/8/4Q3/4K3 - - 0 5").unwrap();
+        let take = |r: &SimResult| -> f64 {
+            let m = r.strategy(Color::White);
+            m.moves
+                .iter()
+                .zip(&m.probabilities)
+                .filter(|(mv, _)| parity_rules::notation::uci(&pos.side(Color::White), **mv) == "e2e5")
+                .map(|(_, p)| *p)
+                .sum()
+        };
+        let run = |search: SimSearch| {
+            let mut s = SimSearcher::new(v, &[], Arc::new(Shared::new(1)));
+            s.run(
+                &pos,
+                &SimLimits {
+                    search,
+                    depth: Some(1),
+                    ..SimLimits::default()
+                },
+                |_| {},
+            )
+        };
+        // The frozen search still gives the capture some weight (a pawn won,
+        // statically); the searched leaves give it none.
+        let frozen = run(SimSearch::Doab);
+        assert!(take(&frozen) > 0.01, "{:?}", frozen.white);
+        for search in [SimSearch::Qdoab, SimSearch::Hybrid] {
+            let r = run(search);
+            assert!(take(&r) < 1e-6, "{search:?}: {:?}", r.white);
+            assert!(r.value > 0.5, "{search:?}: a queen up, {}", r.value);
+        }
+    }
+
+    #[test]
+    fn the_hybrid_search_deepens_its_leaves_and_stops_on_time() {
+        let v = Registry::builtin().get("parity").unwrap();
+        let pos = SimPosition::start(v);
+        let mut s = SimSearcher::new(v, &[], Arc::new(Shared::new(1)));
+        let mut depths = Vec::new();
+        let r = s.run(
+            &pos,
+            &SimLimits {
+                search: SimSearch::Hybrid,
+                depth: Some(3),
+                ..SimLimits::default()
+            },
+            |r| depths.push(r.depth),
+        );
+        assert_eq!(depths, [1, 2, 3]);
+        assert!(r.value.abs() < 0.2, "{}", r.value);
+        // A move time is kept (loosely: the machine may be busy).
+        let mut s = SimSearcher::new(v, &[], Arc::new(Shared::new(1)));
+        let start = Instant::now();
+        s.run(
+            &pos,
+            &SimLimits {
+                search: SimSearch::Hybrid,
+                movetime: Some(Duration::from_millis(50)),
+                ..SimLimits::default()
+            },
+            |_| {},
+        );
+        assert!(start.elapsed() < Duration::from_millis(1000), "{:?}", start.elapsed());
     }
 }

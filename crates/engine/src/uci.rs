@@ -18,12 +18,17 @@ use parity_rules::TurnPosition;
 use crate::eval::{Score, MATE, MATE_BOUND};
 use crate::opponent::{OpponentModel, PREDICTABLE};
 use crate::search::{Limits, Report, Searcher, Shared};
-use crate::simplay::{self, Strategy};
-use crate::simsearch::{SimLimits, SimResult};
+use crate::simplay::{self, Strategy, Target};
+use crate::simsearch::{SimLimits, SimResult, SimSearch};
 
 pub type Output = Arc<Mutex<dyn Write + Send>>;
 
 const DEFAULT_HASH_MB: usize = 16;
+/// The exploiter's default target and reference depth (plies).
+const DEFAULT_TARGET: &str = "mixed:doab:100";
+const DEFAULT_REFERENCE_PLIES: i32 = 3;
+/// The simultaneous search `Search` starts with.
+const DEFAULT_SIM_SEARCH: SimSearch = SimSearch::Doab;
 
 pub struct Uci {
     registry: Registry,
@@ -43,6 +48,17 @@ pub struct Uci {
     /// Whether the mixed player answers a predictable opponent directly.
     exploit: bool,
     opponent: Arc<Mutex<OpponentModel>>,
+    /// Which simultaneous search runs (`Search`).
+    sim_search: SimSearch,
+    /// The exploiter's target and reference depth (`Target`, `ReferenceDepth`).
+    target: Target,
+    reference_plies: i32,
+    /// Lines of the turn-based search (`MultiPV`).
+    multipv: usize,
+    /// The words of a `go ponder` being pondered, to search for real on
+    /// `ponderhit`; the pondering search's own `bestmove` is then not sent.
+    pondering: Option<String>,
+    silent: Arc<AtomicBool>,
     out: Output,
 }
 
@@ -83,6 +99,12 @@ impl Uci {
             rng: ChaCha8Rng::seed_from_u64(0),
             exploit: true,
             opponent: Arc::default(),
+            sim_search: DEFAULT_SIM_SEARCH,
+            target: DEFAULT_TARGET.parse().expect("the default target parses"),
+            reference_plies: DEFAULT_REFERENCE_PLIES,
+            multipv: 1,
+            pondering: None,
+            silent: Arc::new(AtomicBool::new(false)),
             out,
         }
     }
@@ -140,12 +162,26 @@ impl Uci {
                 self.say("option name Threads type spin default 1 min 1 max 256");
                 self.say("option name Move Overhead type spin default 10 min 0 max 5000");
                 self.say("option name Clear Hash type button");
+                self.say("option name MultiPV type spin default 1 min 1 max 256");
+                self.say("option name Ponder type check default false");
                 let strategies: String = Strategy::ALL
                     .iter()
                     .map(|(n, _)| format!(" var {n}"))
                     .collect();
                 self.say(&format!(
                     "option name Strategy type combo default mixed{strategies}"
+                ));
+                let searches: String = SimSearch::ALL
+                    .iter()
+                    .map(|(n, _)| format!(" var {n}"))
+                    .collect();
+                self.say(&format!(
+                    "option name Search type combo default {}{searches}",
+                    DEFAULT_SIM_SEARCH.name()
+                ));
+                self.say(&format!("option name Target type string default {DEFAULT_TARGET}"));
+                self.say(&format!(
+                    "option name ReferenceDepth type spin default {DEFAULT_REFERENCE_PLIES} min 0 max 20"
                 ));
                 self.say("option name Seed type spin default 0 min 0 max 4294967295");
                 self.say("option name Exploit type check default true");
@@ -167,7 +203,7 @@ impl Uci {
             "position" => self.position(rest),
             "go" => self.go(rest),
             "stop" => self.stop(),
-            "ponderhit" => {}
+            "ponderhit" => self.ponderhit(),
             "quit" => return false,
             "d" => self.display(),
             "bench" => self.bench(rest),
@@ -242,9 +278,30 @@ impl Uci {
                 _ => self.error(&format!("Move Overhead must be 0..5000 ms, not '{value}'")),
             },
             "clear hash" => self.shared.tt.clear(),
+            "multipv" => match value.parse::<usize>() {
+                Ok(n) if (1..=256).contains(&n) => self.multipv = n,
+                _ => self.error(&format!("MultiPV must be 1..256, not '{value}'")),
+            },
+            // The GUI says whether it will ponder; `go ponder` works either way.
+            "ponder" => match value {
+                "true" | "false" => {}
+                _ => self.error(&format!("Ponder must be true or false, not '{value}'")),
+            },
             "strategy" => match value.parse::<Strategy>() {
                 Ok(st) => self.strategy = st,
                 Err(e) => self.error(&e),
+            },
+            "search" => match value.parse::<SimSearch>() {
+                Ok(search) => self.sim_search = search,
+                Err(e) => self.error(&e),
+            },
+            "target" => match value.parse::<Target>() {
+                Ok(t) => self.target = t,
+                Err(e) => self.error(&e),
+            },
+            "referencedepth" => match value.parse::<i32>() {
+                Ok(d) if (0..=20).contains(&d) => self.reference_plies = d,
+                _ => self.error(&format!("ReferenceDepth must be 0..20, not '{value}'")),
             },
             "exploit" => match value {
                 "true" => self.exploit = true,
@@ -295,11 +352,23 @@ impl Uci {
         if self.search.is_some() {
             return self.error("a search is already running");
         }
+        if let Err(e) = self.start_search(rest) {
+            // A GUI waits for `bestmove` after every `go`: answer a refusal too.
+            self.error(&e);
+            self.say("bestmove (none)");
+        }
+    }
+
+    /// Starts the search `go` asks for (or runs `go perft`).
+    fn start_search(&mut self, rest: &str) -> Result<(), String> {
         let words: Vec<&str> = rest.split_whitespace().collect();
         if words.first() == Some(&"perft") {
             return match words.get(1).and_then(|d| d.parse::<u32>().ok()) {
-                Some(depth) => self.perft(depth),
-                None => self.error("go perft needs a depth"),
+                Some(depth) => {
+                    self.perft(depth);
+                    Ok(())
+                }
+                None => Err("go perft needs a depth".into()),
             };
         }
         // `side white|black` says whom a simultaneous search plays for.
@@ -308,7 +377,7 @@ impl Uci {
                 Some("white") => Some(Color::White),
                 Some("black") => Some(Color::Black),
                 other => {
-                    return self.error(&format!(
+                    return Err(format!(
                         "go side must be white or black, not {}",
                         other.unwrap_or("nothing")
                     ))
@@ -316,17 +385,18 @@ impl Uci {
             },
             None => None,
         };
-        let words: Vec<&str> = match words.iter().position(|w| *w == "side") {
+        let ponder = words.contains(&"ponder");
+        let limit_words: Vec<&str> = match words.iter().position(|w| *w == "side") {
             Some(i) => words[..i].iter().chain(&words[i + 2..]).copied().collect(),
-            None => words,
+            None => words.clone(),
         };
-        let limits = match parse_limits(&words, self.overhead) {
-            Ok(l) => l,
-            Err(e) => return self.error(&e),
-        };
+        let mut limits = parse_limits(&limit_words, self.overhead)?;
         let sim_choice = match (&self.game, side) {
+            (AnyGame::Simultaneous(_), _) if ponder => {
+                return Err("go ponder is not supported in simultaneous variants (there is no move to ponder on)".into());
+            }
             (AnyGame::Simultaneous(_), None) => {
-                return self.error("a simultaneous variant needs 'go side white|black ...'");
+                return Err("a simultaneous variant needs 'go side white|black ...'".into());
             }
             (AnyGame::Simultaneous(g), Some(side)) => {
                 // Drawn here, not in the search thread, so a seed fixes every choice.
@@ -341,27 +411,53 @@ impl Uci {
                         > PREDICTABLE;
                 Some(SimTurn {
                     side,
+                    search: self.sim_search,
+                    target: self.target.clone(),
+                    reference_plies: self.reference_plies,
                     strategy: self.strategy,
                     u,
                     exploit,
                     opponent: self.opponent.clone(),
                 })
             }
-            (_, Some(_)) => return self.error("go side is for simultaneous variants"),
+            (_, Some(_)) => return Err("go side is for simultaneous variants".into()),
             (_, None) => None,
         };
+        if ponder {
+            // Ponder without limits; `ponderhit` searches again with them,
+            // on the table the pondering filled.
+            self.pondering = Some(
+                words
+                    .iter()
+                    .filter(|w| **w != "ponder")
+                    .copied()
+                    .collect::<Vec<_>>()
+                    .join(" "),
+            );
+            limits = Limits {
+                infinite: true,
+                overhead: self.overhead,
+                ..Limits::default()
+            };
+        }
         self.shared.stop.store(false, Ordering::Relaxed);
         let out = self.out.clone();
         let shared = self.shared.clone();
         let threads = self.threads;
+        let multipv = self.multipv;
         let game = self.game.clone();
         let infinite = limits.infinite;
         self.answered.store(false, Ordering::Relaxed);
         let answered = self.answered.clone();
+        let silent = self.silent.clone();
         self.search = Some(std::thread::spawn(move || {
             let (best, ponder) = match game {
-                AnyGame::TurnBased(g) => think(g.positions(), shared.clone(), limits, threads, &out),
-                AnyGame::Crowd(g) => think(g.positions(), shared.clone(), limits, threads, &out),
+                AnyGame::TurnBased(g) => {
+                    think(g.positions(), shared.clone(), limits, threads, multipv, &out)
+                }
+                AnyGame::Crowd(g) => {
+                    think(g.positions(), shared.clone(), limits, threads, multipv, &out)
+                }
                 AnyGame::Simultaneous(g) => {
                     let turn = sim_choice.expect("a simultaneous go names its side");
                     (think_simultaneous(g.positions(), turn, &limits, shared.clone(), &out), None)
@@ -376,6 +472,9 @@ impl Uci {
             let mut o = out.lock().unwrap_or_else(|e| e.into_inner());
             // Before the answer leaves: the GUI's next command may come at once.
             answered.store(true, Ordering::Release);
+            if silent.load(Ordering::Acquire) {
+                return; // a ponder search ended by `ponderhit`
+            }
             let _ = match (best, ponder) {
                 (Some(b), Some(p)) => writeln!(o, "bestmove {b} ponder {p}"),
                 (Some(b), None) => writeln!(o, "bestmove {b}"),
@@ -383,10 +482,24 @@ impl Uci {
             };
             let _ = o.flush();
         }));
+        Ok(())
+    }
+
+    /// The GUI's opponent played the move we pondered on: search for real
+    /// with the limits of the `go ponder`, on the table the pondering filled.
+    fn ponderhit(&mut self) {
+        let Some(words) = self.pondering.take() else {
+            return; // not pondering: nothing to do
+        };
+        self.silent.store(true, Ordering::Release);
+        self.stop();
+        self.silent.store(false, Ordering::Release);
+        self.go(&words);
     }
 
     /// Stops a running search and waits for its `bestmove`.
     fn stop(&mut self) {
+        self.pondering = None;
         if let Some(handle) = self.search.take() {
             self.shared.stop.store(true, Ordering::Relaxed);
             let _ = handle.join();
@@ -523,14 +636,15 @@ fn think<B: TurnPosition>(
     shared: Arc<Shared>,
     limits: Limits,
     threads: usize,
+    multipv: usize,
     out: &Output,
 ) -> (Option<String>, Option<String>) {
     let (root, before) = line.split_last().expect("a line has a start");
     let keys: Vec<u64> = before.iter().map(TurnPosition::key).collect();
-    let searcher = Searcher::new(shared, root.clone(), &keys, limits);
+    let searcher = Searcher::new(shared, root.clone(), &keys, limits).with_multipv(multipv);
     let result = searcher.run(threads, |r: &Report| {
         let mut o = out.lock().unwrap_or_else(|e| e.into_inner());
-        let _ = writeln!(o, "{}", info_line(root, r));
+        let _ = writeln!(o, "{}", info_line(root, r, multipv > 1));
         let _ = o.flush();
     });
     let best = result.best.map(|m| root.uci(m));
@@ -544,6 +658,9 @@ fn think<B: TurnPosition>(
 /// What a `go` in a simultaneous game asks for.
 struct SimTurn {
     side: Color,
+    search: SimSearch,
+    target: Target,
+    reference_plies: i32,
     strategy: Strategy,
     u: f64,
     exploit: bool,
@@ -561,6 +678,9 @@ fn think_simultaneous(
 ) -> Option<String> {
     let SimTurn {
         side,
+        search,
+        target,
+        reference_plies,
         strategy,
         u,
         exploit,
@@ -569,6 +689,7 @@ fn think_simultaneous(
     let (root, before) = line.split_last().expect("a line has a start");
     let keys: Vec<u64> = before.iter().map(SimPosition::hash).collect();
     let sim_limits = SimLimits {
+        search,
         depth: limits.depth.map(|d| d.max(1) as u32),
         nodes: limits.nodes,
         movetime: limits.movetime,
@@ -588,7 +709,11 @@ fn think_simultaneous(
         u,
         exploit,
     };
-    let (mv, result) = simplay::choose(root, &keys, &request, shared, print);
+    let (mv, result) = if strategy == Strategy::BestResponse {
+        simplay::best_response(root, &keys, side, &target, reference_plies, shared)
+    } else {
+        simplay::choose(root, &keys, &request, shared, print)
+    };
     if strategy != Strategy::Mixed && strategy != Strategy::MostLikely {
         print(&result);
     } else {
@@ -653,7 +778,7 @@ fn score_text(score: Score) -> String {
     }
 }
 
-fn info_line<B: TurnPosition>(root: &B, r: &Report) -> String {
+fn info_line<B: TurnPosition>(root: &B, r: &Report, multipv: bool) -> String {
     let ms = r.elapsed.as_millis();
     let nps = r.nodes as u128 * 1000 / ms.max(1);
     let mut pv = String::new();
@@ -663,8 +788,13 @@ fn info_line<B: TurnPosition>(root: &B, r: &Report) -> String {
         pv.push_str(&pos.uci(mv));
         pos = pos.make(mv);
     }
+    let line = if multipv {
+        format!(" multipv {}", r.multipv)
+    } else {
+        String::new()
+    };
     format!(
-        "info depth {} seldepth {} score {} nodes {} nps {nps} hashfull {} time {ms} pv{pv}",
+        "info depth {} seldepth {}{line} score {} nodes {} nps {nps} hashfull {} time {ms} pv{pv}",
         r.depth,
         r.seldepth,
         score_text(r.score),

@@ -10,7 +10,7 @@ use std::time::Instant;
 
 use parity_engine::matrix::{pure_saddle_point, solve_lp, Matrix};
 use parity_engine::search::Shared;
-use parity_engine::simsearch::{leaf_payoff, terminal_payoff, SimLimits, SimSearcher};
+use parity_engine::simsearch::{leaf_payoff, terminal_payoff, SimLimits, SimSearch, SimSearcher};
 use parity_engine::solve::{exploit, solve, SolveError, Solver};
 use parity_rules::simultaneous::SimPosition;
 use parity_rules::{notation, Color, Move, Registry};
@@ -332,7 +332,8 @@ fn search_matches_exact_solutions() {
             &p,
             &SimLimits {
                 depth: Some(depth),
-                ..SimLimits::default()
+                search: SimSearch::Doab,
+            ..SimLimits::default()
             },
             |_| {},
         );

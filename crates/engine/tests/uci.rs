@@ -159,6 +159,12 @@ fn bad_commands_get_errors_and_change_nothing() {
             out.starts_with("info string error: "),
             "{bad:?} gave {out:?}"
         );
+        // A GUI waits for `bestmove` after any `go`, even a refused one.
+        if bad.starts_with("go") {
+            assert!(out.ends_with("\nbestmove (none)\n"), "{bad:?} gave {out:?}");
+        } else {
+            assert!(!out.contains("bestmove"), "{bad:?} gave {out:?}");
+        }
         assert_eq!(s.fen(), before, "{bad:?} changed the position");
         s.assert_alive();
     }
@@ -168,6 +174,7 @@ fn bad_commands_get_errors_and_change_nothing() {
         out.starts_with("info string error: go side is for simultaneous"),
         "{out}"
     );
+    assert!(out.ends_with("bestmove (none)\n"), "{out}");
 }
 
 #[test]
@@ -223,6 +230,108 @@ fn stop_ends_an_infinite_search() {
     let out = s.output();
     assert!(out.contains("bestmove"), "{out}");
     s.assert_alive();
+}
+
+#[test]
+fn multipv_reports_distinct_lines_best_first() {
+    let mut s = Session::new();
+    s.send("setoption name MultiPV value 3");
+    s.send("position startpos moves e2e4 e7e5");
+    s.send("go depth 4");
+    let out = s.wait_bestmove();
+    let lines: Vec<&str> = out
+        .lines()
+        .filter(|l| l.starts_with("info depth 4 "))
+        .collect();
+    assert_eq!(lines.len(), 3, "{out}");
+    let field = |line: &str, key: &str| -> String {
+        let mut w = line.split_whitespace().skip_while(|w| *w != key);
+        w.next();
+        w.next().unwrap().to_string()
+    };
+    let firsts: Vec<String> = lines.iter().map(|l| field(l, "pv")).collect();
+    for (i, line) in lines.iter().enumerate() {
+        assert_eq!(field(line, "multipv"), (i + 1).to_string(), "{line}");
+    }
+    assert!(firsts[0] != firsts[1] && firsts[1] != firsts[2] && firsts[0] != firsts[2], "{out}");
+    let scores: Vec<i32> = lines.iter().map(|l| field(l, "cp").parse().unwrap()).collect();
+    assert!(scores[0] >= scores[1] && scores[1] >= scores[2], "{scores:?}");
+    // The best line is the move played.
+    assert_eq!(bestmove(&out), firsts[0]);
+    // One line (the default) prints no multipv field.
+    s.send("setoption name MultiPV value 1");
+    s.send("go depth 3");
+    assert!(!s.wait_bestmove().contains("multipv"));
+    assert!(s.send("setoption name MultiPV value 0").starts_with("info string error"));
+}
+
+#[test]
+fn ponder_waits_for_ponderhit_or_stop() {
+    let mut s = Session::new();
+    s.send("position startpos moves e2e4 e7e5");
+    // Pondering does not answer by itself, whatever the limits say.
+    s.send("go ponder movetime 50");
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(!s.output().contains("bestmove"), "{}", s.output());
+    // ponderhit: a real search with the limits of `go ponder`, one bestmove.
+    s.send("ponderhit");
+    let started = Instant::now();
+    let out = s.wait_bestmove();
+    assert!(started.elapsed() < Duration::from_secs(5));
+    std::thread::sleep(Duration::from_millis(100));
+    assert_eq!(s.output().matches("bestmove").count(), 1, "{}", s.output());
+    let mv = bestmove(&out);
+    assert!(s.send(&format!("position startpos moves e2e4 e7e5 {mv}")).is_empty());
+    // stop while pondering: the ponder search's answer.
+    s.send("go ponder wtime 1000 btime 1000");
+    std::thread::sleep(Duration::from_millis(100));
+    let out = s.send("stop");
+    assert!(out.contains("bestmove "), "{out}");
+    s.assert_alive();
+    assert!(s.send("uci").contains("option name Ponder type check"));
+}
+
+#[test]
+fn simultaneous_searches_are_selectable_and_keep_time() {
+    let mut s = Session::new();
+    assert!(s.send("uci").contains("option name Search type combo default doab var doab var qdoab var hybrid"));
+    assert!(s.send("setoption name Search value mcts").starts_with("info string error"));
+    s.send("setoption name UCI_Variant value parity");
+    s.send("position startpos moves e2e4:e7e5 g1f3:b8c6");
+    for search in ["doab", "qdoab", "hybrid"] {
+        assert!(s.send(&format!("setoption name Search value {search}")).is_empty());
+        let started = Instant::now();
+        s.send("go side white movetime 100");
+        let out = s.wait_bestmove();
+        // Loose: the machine may be busy; a search that ignored the clock
+        // would take seconds.
+        assert!(started.elapsed() < Duration::from_millis(1500), "{search}: {:?}", started.elapsed());
+        let mv = bestmove(&out);
+        assert!(s.send(&format!("position startpos moves e2e4:e7e5 g1f3:b8c6 {mv}:a7a6")).is_empty(), "{search}: {mv}");
+        s.send("position startpos moves e2e4:e7e5 g1f3:b8c6");
+    }
+    // With a clock too.
+    s.send("go side black wtime 2000 btime 2000 winc 20 binc 20");
+    let started = Instant::now();
+    assert!(!bestmove(&s.wait_bestmove()).is_empty());
+    assert!(started.elapsed() < Duration::from_millis(1500));
+}
+
+#[test]
+fn the_exploiter_reports_its_prediction() {
+    let mut s = Session::new();
+    s.send("setoption name UCI_Variant value parity");
+    s.send("setoption name Strategy value best-response");
+    assert!(s.send("setoption name Target value naive-sequential:50").is_empty());
+    assert!(s.send("setoption name ReferenceDepth value 1").is_empty());
+    assert!(s.send("setoption name Target value best-response").starts_with("info string error"));
+    // Black's queen must wait: the exploiter takes it.
+    s.send("position fen 4k3/8/8/3q'4/4P3/8/8/4K3 - - 0 5");
+    s.send("go side white movetime 100");
+    let out = s.wait_bestmove();
+    assert_eq!(bestmove(&out), "e4d5", "{out}");
+    let info = out.lines().find(|l| l.starts_with("info depth")).expect("an info line");
+    assert!(info.contains("strategy e4d5 1.0000 opponent "), "{info}");
 }
 
 #[test]
@@ -370,8 +479,23 @@ fn simultaneous_turns_are_joint_moves() {
             out.starts_with("info string error: "),
             "{bad:?} gave {out:?}"
         );
+        assert_eq!(
+            out.contains("bestmove (none)"),
+            bad.starts_with("go"),
+            "{bad:?} gave {out:?}"
+        );
         assert_eq!(s.fen(), fen, "{bad:?} changed the position");
     }
+    // Without `go side` (a GUI that knows nothing of joint moves): an answer all the same.
+    let out = s.send("go movetime 50");
+    assert_eq!(
+        out,
+        "info string error: a simultaneous variant needs 'go side white|black ...'\nbestmove (none)\n"
+    );
+    let out = s.send("go ponder side white depth 1");
+    assert!(out.contains("go ponder is not supported"), "{out}");
+    assert!(out.ends_with("bestmove (none)\n"), "{out}");
+    s.assert_alive();
     let out = s.send("go perft 1");
     assert!(out.contains("Nodes searched: "), "{out}");
 }

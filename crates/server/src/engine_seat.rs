@@ -3,8 +3,10 @@
 //! the tasks that serve games, and never oversubscribe the machine.
 //!
 //! Levels 1..=8: turn-based and crowd variants search `level + 1` plies;
-//! simultaneous variants search 1 turn (levels 1-4) or 2 turns (5-8) with
-//! the mixed-strategy player. Every level also stops after `level * 250` ms.
+//! simultaneous variants play the mixed strategy of the default search
+//! (docs/engine.md) with at most `level` iterations (turns), so the levels
+//! are time budgets that the lower ones rarely fill. Every level also
+//! stops after `level * 250` ms.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
@@ -36,11 +38,7 @@ impl Strength {
         let level = level.clamp(MIN_LEVEL, MAX_LEVEL);
         Strength {
             depth: if simultaneous {
-                if level <= 4 {
-                    1
-                } else {
-                    2
-                }
+                u32::from(level)
             } else {
                 u32::from(level) + 1
             },
@@ -205,9 +203,10 @@ mod tests {
     fn levels_map_to_depths() {
         assert_eq!(Strength::of(1, false).depth, 2);
         assert_eq!(Strength::of(8, false).depth, 9);
-        assert_eq!(Strength::of(4, true).depth, 1);
-        assert_eq!(Strength::of(5, true).depth, 2);
-        assert_eq!(Strength::of(99, true).depth, 2);
+        assert_eq!(Strength::of(1, true).depth, 1);
+        assert_eq!(Strength::of(5, true).depth, 5);
+        assert_eq!(Strength::of(99, true).depth, 8);
+        assert_eq!(Strength::of(8, true).movetime, Duration::from_millis(2000));
     }
 
     #[test]
