@@ -463,12 +463,17 @@ async fn draw(
     Path((id, answer)): Path<(String, String)>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
-    let action = match answer.as_str() {
-        "yes" => Action::DrawYes,
-        "no" => Action::DrawNo,
-        _ => return Err(ApiError::NotFound("draw/yes or draw/no".into())),
-    };
+    let action = yes_or_no(&answer, Action::DrawYes, Action::DrawNo, "draw")?;
     act(&hub, ip, &id, &headers, action).await
+}
+
+/// The action of a `ROUTE/yes` or `ROUTE/no` answer.
+fn yes_or_no(answer: &str, yes: Action, no: Action, route: &str) -> Result<Action, ApiError> {
+    match answer {
+        "yes" => Ok(yes),
+        "no" => Ok(no),
+        _ => Err(ApiError::NotFound(format!("{route}/yes or {route}/no"))),
+    }
 }
 
 /// `rematch/yes` is `rematch`; `rematch/no` withdraws this side's offer or
@@ -479,11 +484,7 @@ async fn rematch(
     Path((id, answer)): Path<(String, String)>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
-    let action = match answer.as_str() {
-        "yes" => Action::Rematch,
-        "no" => Action::RematchNo,
-        _ => return Err(ApiError::NotFound("rematch/yes or rematch/no".into())),
-    };
+    let action = yes_or_no(&answer, Action::Rematch, Action::RematchNo, "rematch")?;
     act(&hub, ip, &id, &headers, action).await
 }
 
