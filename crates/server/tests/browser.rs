@@ -59,19 +59,8 @@ async fn simultaneous_game(driver: &str, base: &str, dir: &Path) {
     // Black on a phone-sized window: the board scales to the width.
     let black = Page::open(driver, base, &dir.join("black"), (412, 915)).await;
 
-    let id = white.create_game("parity", "days", "friend", "white").await;
-    let invite = white
-        .find(".invite input")
-        .await
-        .prop("value")
-        .await
-        .unwrap()
-        .expect("an invite link");
+    let (id, invite) = friend_game(&white, &black, "parity").await;
     assert!(invite.contains(&format!("/game/{id}?invite=")), "{invite}");
-    black.goto(&invite).await;
-    for page in [&white, &black] {
-        page.find(".game[data-status='started']").await;
-    }
     let url = black.client.current_url().await.unwrap();
     assert!(
         !url.as_str().contains("invite"),
@@ -203,18 +192,7 @@ async fn commitments_survive_the_browser(driver: &str, base: &str, dir: &Path) {
     let profile = dir.join("keeper");
     let mut white = Page::open(driver, base, &profile, (1280, 900)).await;
     let black = Page::open(driver, base, &dir.join("keeper-opponent"), (1280, 900)).await;
-    let id = white.create_game("parity", "days", "friend", "white").await;
-    let invite = white
-        .find(".invite input")
-        .await
-        .prop("value")
-        .await
-        .unwrap()
-        .expect("an invite link");
-    black.goto(&invite).await;
-    for page in [&white, &black] {
-        page.find(".game[data-status='started']").await;
-    }
+    let (id, _) = friend_game(&white, &black, "parity").await;
     let game = format!("/game/{id}");
 
     // Turn 1: White commits and closes the tab; Black commits; a new tab

@@ -70,18 +70,7 @@ async fn play_turn(white: &Page, black: &Page, turn: usize, w: (&str, &str), b: 
 async fn navigation_in_a_simultaneous_game(driver: &str, base: &str, dir: &Path) {
     let white = Page::open(driver, base, &dir.join("white"), (1280, 900)).await;
     let black = Page::open(driver, base, &dir.join("black"), (1280, 900)).await;
-    let id = white.create_game("parity", "days", "friend", "white").await;
-    let invite = white
-        .find(".invite input")
-        .await
-        .prop("value")
-        .await
-        .unwrap()
-        .unwrap();
-    black.goto(&invite).await;
-    for page in [&white, &black] {
-        page.find(".game[data-status='started']").await;
-    }
+    let (id, _) = friend_game(&white, &black, "parity").await;
     play_turn(&white, &black, 1, ("g1", "f3"), ("b8", "c6")).await;
     play_turn(&white, &black, 2, ("e2", "e3"), ("e7", "e6")).await;
     // Both knights jump to e5: a shared square.

@@ -15,7 +15,6 @@ use common::browser::*;
 use fantoccini::actions::{
     InputSource, MouseActions, PointerAction, MOUSE_BUTTON_LEFT, MOUSE_BUTTON_RIGHT,
 };
-use parity_rules::Registry;
 use parity_server::limits::{Config, Limits};
 use serde_json::{json, Value};
 use std::num::NonZeroU32;
@@ -24,7 +23,6 @@ use std::time::Duration;
 
 /// The server with room for the games these scenarios create from one address.
 async fn start_roomy_server(dir: &Path) -> String {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let room = NonZeroU32::new(200).unwrap();
     let config = Config {
         limits: Limits {
@@ -34,29 +32,9 @@ async fn start_roomy_server(dir: &Path) -> String {
         },
         ..Config::default()
     };
-    let server = parity_server::start(&dir.join("games.sqlite"), listener, Registry::builtin(), config)
-        .await
-        .expect("the server starts");
-    format!("http://{}", server.addr)
+    start_server_with(dir, config).await
 }
 
-/// White creates a game against a friend in the lobby, Black joins by the
-/// invite link; returns the game's id once both pages show it started.
-async fn friend_game(white: &Page, black: &Page, variant: &str) -> String {
-    let id = white.create_game(variant, "days", "friend", "white").await;
-    let invite = white
-        .find(".invite input")
-        .await
-        .prop("value")
-        .await
-        .unwrap()
-        .expect("an invite link");
-    black.goto(&invite).await;
-    for page in [white, black] {
-        page.find(".game[data-status='started']").await;
-    }
-    id
-}
 
 /// The page's own `fetch`, so the seat cookie lands in its browser.
 async fn fetch_json(page: &Page, method: &str, path: &str, body: Value) -> Value {
@@ -325,7 +303,7 @@ async fn sim_turn(white: &Page, black: &Page, turn: usize, white_move: &str, bla
 async fn simultaneous(driver: &str, base: &str, dir: &Path) {
     let white = Page::open(driver, base, &dir.join("sim-white"), (1280, 900)).await;
     let black = Page::open(driver, base, &dir.join("sim-black"), (412, 915)).await;
-    friend_game(&white, &black, "parity").await;
+    friend_game(&white, &black, "parity").await.0;
     let entry_before = bounds(&white, ".entry").await;
 
     sim_turn(&white, &black, 1, "e2>e4", "d7d5").await;

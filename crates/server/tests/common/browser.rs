@@ -65,16 +65,40 @@ pub fn screenshot_dir() -> PathBuf {
 
 /// The server on a fresh database and port, in this test's runtime.
 pub async fn start_server(dir: &Path) -> String {
+    start_server_with(dir, Default::default()).await
+}
+
+/// As [`start_server`], within `config`'s limits.
+pub async fn start_server_with(dir: &Path, config: parity_server::limits::Config) -> String {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let server = parity_server::start(
         super::database_for(&dir.join("games.sqlite")).await,
         listener,
         Registry::builtin(),
-        Default::default(),
+        config,
     )
     .await
     .expect("the server starts");
     format!("http://{}", server.addr)
+}
+
+/// White creates a game against a friend in the lobby and Black joins by
+/// the invite link; the game's id and the link, once both pages show the
+/// game started.
+pub async fn friend_game(white: &Page, black: &Page, variant: &str) -> (String, String) {
+    let id = white.create_game(variant, "days", "friend", "white").await;
+    let invite = white
+        .find(".invite input")
+        .await
+        .prop("value")
+        .await
+        .unwrap()
+        .expect("an invite link");
+    black.goto(&invite).await;
+    for page in [white, black] {
+        page.find(".game[data-status='started']").await;
+    }
+    (id, invite)
 }
 
 pub fn start_chromedriver() -> (Reaped, String) {
