@@ -110,7 +110,8 @@ impl EvalTables {
             .map(|s| {
                 (0..kinds)
                     .map(|k| {
-                        (s.pieces.white[k].count() + s.pieces.black[k].count()) as i32 * phase_weight[k]
+                        (s.pieces.white[k].count() + s.pieces.black[k].count()) as i32
+                            * phase_weight[k]
                     })
                     .sum()
             })
@@ -272,7 +273,12 @@ pub fn evaluate<B: TurnPosition>(pos: &B, t: &EvalTables) -> Score {
 /// Static evaluation for the side to move; when the score is clearly
 /// outside `alpha..beta`, the costly terms are skipped and a rough score
 /// is returned.
-pub fn evaluate_within<B: TurnPosition>(pos: &B, t: &EvalTables, alpha: Score, beta: Score) -> Score {
+pub fn evaluate_within<B: TurnPosition>(
+    pos: &B,
+    t: &EvalTables,
+    alpha: Score,
+    beta: Score,
+) -> Score {
     if pos.side() == Color::White {
         evaluate_white(pos, t, alpha - TEMPO, beta - TEMPO) + TEMPO
     } else {

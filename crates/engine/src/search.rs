@@ -11,9 +11,9 @@ use std::time::{Duration, Instant};
 use parity_rules::variant::StalemateResult;
 use parity_rules::{Color, Move};
 
-use parity_rules::TurnPosition;
 use crate::eval::{self, EvalTables, Score, MATE, MATE_BOUND};
 use crate::tt::{move_code, Bound, Entry, Table};
+use parity_rules::TurnPosition;
 
 pub const MAX_PLY: usize = 128;
 const INFINITY: Score = MATE + 1;
@@ -283,7 +283,10 @@ impl<B: TurnPosition> Searcher<B> {
                 self.root.generate(&mut root_moves, false);
                 let wanted = self.multipv.min(root_moves.len());
                 while lines.len() < wanted {
-                    self.excluded = lines.iter().filter_map(|(pv, _)| pv.first().copied()).collect();
+                    self.excluded = lines
+                        .iter()
+                        .filter_map(|(pv, _)| pv.first().copied())
+                        .collect();
                     let previous = multipv_scores.get(lines.len()).copied().unwrap_or(score);
                     let s = self.aspiration(depth, previous);
                     if self.aborted || self.pv[0].is_empty() {

@@ -361,10 +361,16 @@ mod tests {
         assert_eq!(t.strategy, Strategy::Mixed);
         assert_eq!(t.search, SimSearch::Hybrid);
         assert_eq!(t.limits.search, SimSearch::Hybrid);
-        assert_eq!(t.limits.movetime, Some(std::time::Duration::from_millis(250)));
+        assert_eq!(
+            t.limits.movetime,
+            Some(std::time::Duration::from_millis(250))
+        );
         let t: Target = "naive-sequential".parse().unwrap();
         assert_eq!(t.strategy, Strategy::NaiveSequential);
-        assert_eq!(t.limits.movetime, Some(std::time::Duration::from_millis(100)));
+        assert_eq!(
+            t.limits.movetime,
+            Some(std::time::Duration::from_millis(100))
+        );
         assert!("best-response".parse::<Target>().is_err());
         assert!("mixed:deep".parse::<Target>().is_err());
     }
@@ -376,9 +382,20 @@ mod tests {
         let pos = SimPosition::from_fen(v, "4k3/8/8/3q'4/4P3/8/8/4K3 - - 0 5").unwrap();
         for target in ["random", "greedy", "naive-sequential:50", "mixed:doab:50"] {
             let target: Target = target.parse().unwrap();
-            let (mv, r) = best_response(&pos, &[], Color::White, &target, 1, Arc::new(Shared::new(1)));
+            let (mv, r) = best_response(
+                &pos,
+                &[],
+                Color::White,
+                &target,
+                1,
+                Arc::new(Shared::new(1)),
+            );
             let mv = mv.unwrap();
-            assert_eq!(parity_rules::notation::uci(&pos.side(Color::White), mv), "e4d5", "{target:?}");
+            assert_eq!(
+                parity_rules::notation::uci(&pos.side(Color::White), mv),
+                "e4d5",
+                "{target:?}"
+            );
             assert_eq!(r.white, Mixed::pure(mv));
             let p: f64 = r.black.probabilities.iter().sum();
             assert!((p - 1.0).abs() < 1e-9, "{target:?}: {:?}", r.black);
@@ -389,10 +406,18 @@ mod tests {
         // of the answer is at least that of every other move.
         let target: Target = "greedy".parse().unwrap();
         let theirs = greedy(&pos, Color::Black);
-        let (mv, r) = best_response(&pos, &[], Color::White, &target, 1, Arc::new(Shared::new(1)));
+        let (mv, r) = best_response(
+            &pos,
+            &[],
+            Color::White,
+            &target,
+            1,
+            Arc::new(Shared::new(1)),
+        );
         assert_eq!(r.black, Mixed::pure(theirs));
         let mut reference = SimSearcher::new(v, &[], Arc::new(Shared::new(1)));
-        let chosen = reference.searched_payoff(&pos.resolve_unchecked([mv.unwrap(), theirs]).position, 1);
+        let chosen =
+            reference.searched_payoff(&pos.resolve_unchecked([mv.unwrap(), theirs]).position, 1);
         for m in pos.legal_moves(Color::White) {
             let v = reference.searched_payoff(&pos.resolve_unchecked([m, theirs]).position, 1);
             assert!(v <= chosen + 1e-12, "{m:?}: {v} > {chosen}");

@@ -9,7 +9,9 @@
 //! - a finished position (`outcome()`) scores [`terminal_payoff`];
 //! - else a position whose key is a game key or on the search path (the
 //!   root included) scores 0, a repetition;
-//! - else at depth 0, [`leaf_payoff`];
+//! - else at depth 0, the solver's leaf payoff: [`leaf_payoff`] (static,
+//!   the frozen search's) or another function of the position
+//!   ([`Solver::with_leaves`], e.g. [`sharp_leaf_payoff`]);
 //! - else the value of the |W| x |B| matrix of the children's values (every
 //!   legal move of each side, the turn resolved, one turn less deep), solved
 //!   by [`matrix::solve_lp`] after a pure saddle-point check.
@@ -38,7 +40,9 @@ use parity_rules::{notation, Color, Kind, Move};
 
 use crate::eval::{self, EvalTables};
 use crate::matrix::{self, Matrix};
-use crate::simsearch::{leaf_payoff, terminal_payoff};
+#[cfg(doc)]
+use crate::simsearch::sharp_leaf_payoff;
+use crate::simsearch::{leaf_payoff, terminal_payoff, LeafPayoff};
 
 /// The exact solution of a position.
 #[derive(Clone, Debug)]
@@ -136,6 +140,8 @@ const STATIC_CACHE_LIMIT: usize = 1 << 20;
 /// and then exploiting strategies at it costs one solve.
 pub struct Solver {
     t: Arc<EvalTables>,
+    /// White's payoff at depth 0.
+    leaf: LeafPayoff,
     game_keys: Vec<u64>,
     /// Positions from the root to the current node's parent.
     path: Vec<SimPosition>,
@@ -151,6 +157,7 @@ impl Solver {
     pub fn new(variant: &'static parity_rules::Variant, game_keys: &[u64]) -> Solver {
         Solver {
             t: eval::tables(variant),
+            leaf: leaf_payoff,
             game_keys: game_keys.to_vec(),
             path: Vec::new(),
             path_keys: Vec::new(),
@@ -160,6 +167,12 @@ impl Solver {
             matrices: 0,
             lp_solves: 0,
         }
+    }
+
+    /// The same solver with other leaves (the search it checks must use them too).
+    pub fn with_leaves(mut self, leaf: LeafPayoff) -> Solver {
+        self.leaf = leaf;
+        self
     }
 
     /// The exact value and an equilibrium of `pos`, `depth` turns deep.
@@ -309,7 +322,7 @@ impl Solver {
             },
             None => Static {
                 terminal: None,
-                leaf: leaf_payoff(pos, &self.t),
+                leaf: (self.leaf)(pos, &self.t),
             },
         };
         if self.statics.len() >= STATIC_CACHE_LIMIT {

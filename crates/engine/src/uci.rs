@@ -10,10 +10,10 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use parity_rules::simultaneous::SimPosition;
+use parity_rules::TurnPosition;
 use parity_rules::{notation, record, AnyGame, Color, Registry, Variant};
 use rand_chacha::rand_core::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use parity_rules::TurnPosition;
 
 use crate::eval::{Score, MATE, MATE_BOUND};
 use crate::opponent::{OpponentModel, PREDICTABLE};
@@ -25,10 +25,10 @@ pub type Output = Arc<Mutex<dyn Write + Send>>;
 
 const DEFAULT_HASH_MB: usize = 16;
 /// The exploiter's default target and reference depth (plies).
-const DEFAULT_TARGET: &str = "mixed:doab:100";
+const DEFAULT_TARGET: &str = "mixed:tdoab:100";
 const DEFAULT_REFERENCE_PLIES: i32 = 3;
 /// The simultaneous search `Search` starts with.
-const DEFAULT_SIM_SEARCH: SimSearch = SimSearch::Doab;
+const DEFAULT_SIM_SEARCH: SimSearch = SimSearch::Tdoab;
 
 pub struct Uci {
     registry: Registry,
@@ -179,7 +179,9 @@ impl Uci {
                     "option name Search type combo default {}{searches}",
                     DEFAULT_SIM_SEARCH.name()
                 ));
-                self.say(&format!("option name Target type string default {DEFAULT_TARGET}"));
+                self.say(&format!(
+                    "option name Target type string default {DEFAULT_TARGET}"
+                ));
                 self.say(&format!(
                     "option name ReferenceDepth type spin default {DEFAULT_REFERENCE_PLIES} min 0 max 20"
                 ));
@@ -214,8 +216,16 @@ impl Uci {
                     AnyGame::Simultaneous(g) => {
                         let p = g.position();
                         let t = crate::eval::tables(p.variant());
-                        let cp = crate::eval::evaluate_white(p, &t, -crate::eval::MATE, crate::eval::MATE);
-                        format!("static evaluation: {cp} cp, payoff {:.4} (White)", crate::simsearch::leaf_payoff(p, &t))
+                        let cp = crate::eval::evaluate_white(
+                            p,
+                            &t,
+                            -crate::eval::MATE,
+                            crate::eval::MATE,
+                        );
+                        format!(
+                            "static evaluation: {cp} cp, payoff {:.4} (White)",
+                            crate::simsearch::leaf_payoff(p, &t)
+                        )
                     }
                 };
                 self.say(&text);
@@ -452,15 +462,28 @@ impl Uci {
         let silent = self.silent.clone();
         self.search = Some(std::thread::spawn(move || {
             let (best, ponder) = match game {
-                AnyGame::TurnBased(g) => {
-                    think(g.positions(), shared.clone(), limits, threads, multipv, &out)
-                }
-                AnyGame::Crowd(g) => {
-                    think(g.positions(), shared.clone(), limits, threads, multipv, &out)
-                }
+                AnyGame::TurnBased(g) => think(
+                    g.positions(),
+                    shared.clone(),
+                    limits,
+                    threads,
+                    multipv,
+                    &out,
+                ),
+                AnyGame::Crowd(g) => think(
+                    g.positions(),
+                    shared.clone(),
+                    limits,
+                    threads,
+                    multipv,
+                    &out,
+                ),
                 AnyGame::Simultaneous(g) => {
                     let turn = sim_choice.expect("a simultaneous go names its side");
-                    (think_simultaneous(g.positions(), turn, &limits, shared.clone(), &out), None)
+                    (
+                        think_simultaneous(g.positions(), turn, &limits, shared.clone(), &out),
+                        None,
+                    )
                 }
             };
             if infinite {
@@ -583,7 +606,9 @@ impl Uci {
             let nodes = match game {
                 AnyGame::TurnBased(g) => bench_nodes(g.position(), shared, limits),
                 AnyGame::Crowd(g) => bench_nodes(g.position(), shared, limits),
-                AnyGame::Simultaneous(_) => unreachable!("bench lists only turn-based and crowd positions"),
+                AnyGame::Simultaneous(_) => {
+                    unreachable!("bench lists only turn-based and crowd positions")
+                }
             };
             let ms = started.elapsed().as_millis().max(1);
             self.say(&format!(

@@ -4,8 +4,8 @@
 
 use parity_engine::eval::MATE;
 use parity_engine::search::{search_once, Limits};
-use parity_rules::TurnPosition;
 use parity_rules::crowd::CrowdPosition;
+use parity_rules::TurnPosition;
 use parity_rules::{fen, Registry};
 
 /// True if the side to move is checkmated.

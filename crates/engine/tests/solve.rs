@@ -10,7 +10,9 @@ use std::time::Instant;
 
 use parity_engine::matrix::{pure_saddle_point, solve_lp, Matrix};
 use parity_engine::search::Shared;
-use parity_engine::simsearch::{leaf_payoff, terminal_payoff, SimLimits, SimSearch, SimSearcher};
+use parity_engine::simsearch::{
+    leaf_payoff, sharp_leaf_payoff, terminal_payoff, LeafPayoff, SimLimits, SimSearch, SimSearcher,
+};
 use parity_engine::solve::{exploit, solve, SolveError, Solver};
 use parity_rules::simultaneous::SimPosition;
 use parity_rules::{notation, Color, Move, Registry};
@@ -322,45 +324,52 @@ struct Row {
 fn search_matches_exact_solutions() {
     assert!(POSITIONS.len() >= 20);
     let mut rows = Vec::new();
-    for &(variant, fen, depth) in POSITIONS {
-        let p = pos(variant, fen);
-        let start = Instant::now();
-        let mut solver = Solver::new(p.variant(), &[]);
-        let exact = solver.solve(&p, depth).unwrap();
-        let mut searcher = SimSearcher::new(p.variant(), &[], Arc::new(Shared::new(1)));
-        let r = searcher.run(
-            &p,
-            &SimLimits {
-                depth: Some(depth),
-                search: SimSearch::Doab,
-            ..SimLimits::default()
-            },
-            |_| {},
-        );
-        assert_eq!(r.depth, depth);
-        let mut exploit = [0.0; 2];
-        for side in Color::ALL {
-            let m = r.strategy(side);
-            let strategy: Vec<(Move, f64)> = m
-                .moves
-                .iter()
-                .copied()
-                .zip(m.probabilities.iter().copied())
-                .collect();
-            let x = solver.exploit(&p, depth, side, &strategy).unwrap();
-            assert!(x.gain > -1e-9, "negative gain {}", x.gain);
-            exploit[side.index()] = x.gain.max(0.0);
+    // Each search against the exact solution with its own leaves.
+    let searches: [(SimSearch, LeafPayoff); 2] = [
+        (SimSearch::Doab, leaf_payoff),
+        (SimSearch::Tdoab, sharp_leaf_payoff),
+    ];
+    for (search, leaves) in searches {
+        for &(variant, fen, depth) in POSITIONS {
+            let p = pos(variant, fen);
+            let start = Instant::now();
+            let mut solver = Solver::new(p.variant(), &[]).with_leaves(leaves);
+            let exact = solver.solve(&p, depth).unwrap();
+            let mut searcher = SimSearcher::new(p.variant(), &[], Arc::new(Shared::new(1)));
+            let r = searcher.run(
+                &p,
+                &SimLimits {
+                    depth: Some(depth),
+                    search,
+                    ..SimLimits::default()
+                },
+                |_| {},
+            );
+            assert_eq!(r.depth, depth);
+            let mut exploit = [0.0; 2];
+            for side in Color::ALL {
+                let m = r.strategy(side);
+                let strategy: Vec<(Move, f64)> = m
+                    .moves
+                    .iter()
+                    .copied()
+                    .zip(m.probabilities.iter().copied())
+                    .collect();
+                let x = solver.exploit(&p, depth, side, &strategy).unwrap();
+                assert!(x.gain > -1e-9, "negative gain {}", x.gain);
+                exploit[side.index()] = x.gain.max(0.0);
+            }
+            rows.push(Row {
+                label: format!("{} {variant} {fen}", search.name()),
+                depth,
+                exact: exact.value,
+                engine: r.value,
+                exploit,
+                nodes: exact.nodes,
+                lps: exact.lp_solves,
+                ms: start.elapsed().as_millis(),
+            });
         }
-        rows.push(Row {
-            label: format!("{variant} {fen}"),
-            depth,
-            exact: exact.value,
-            engine: r.value,
-            exploit,
-            nodes: exact.nodes,
-            lps: exact.lp_solves,
-            ms: start.elapsed().as_millis(),
-        });
     }
     println!("\n| position | depth | exact | engine | error | exploit W | exploit B | exact nodes | LPs | ms |");
     println!("|---|---|---|---|---|---|---|---|---|---|");

@@ -253,16 +253,27 @@ fn multipv_reports_distinct_lines_best_first() {
     for (i, line) in lines.iter().enumerate() {
         assert_eq!(field(line, "multipv"), (i + 1).to_string(), "{line}");
     }
-    assert!(firsts[0] != firsts[1] && firsts[1] != firsts[2] && firsts[0] != firsts[2], "{out}");
-    let scores: Vec<i32> = lines.iter().map(|l| field(l, "cp").parse().unwrap()).collect();
-    assert!(scores[0] >= scores[1] && scores[1] >= scores[2], "{scores:?}");
+    assert!(
+        firsts[0] != firsts[1] && firsts[1] != firsts[2] && firsts[0] != firsts[2],
+        "{out}"
+    );
+    let scores: Vec<i32> = lines
+        .iter()
+        .map(|l| field(l, "cp").parse().unwrap())
+        .collect();
+    assert!(
+        scores[0] >= scores[1] && scores[1] >= scores[2],
+        "{scores:?}"
+    );
     // The best line is the move played.
     assert_eq!(bestmove(&out), firsts[0]);
     // One line (the default) prints no multipv field.
     s.send("setoption name MultiPV value 1");
     s.send("go depth 3");
     assert!(!s.wait_bestmove().contains("multipv"));
-    assert!(s.send("setoption name MultiPV value 0").starts_with("info string error"));
+    assert!(s
+        .send("setoption name MultiPV value 0")
+        .starts_with("info string error"));
 }
 
 #[test]
@@ -281,7 +292,9 @@ fn ponder_waits_for_ponderhit_or_stop() {
     std::thread::sleep(Duration::from_millis(100));
     assert_eq!(s.output().matches("bestmove").count(), 1, "{}", s.output());
     let mv = bestmove(&out);
-    assert!(s.send(&format!("position startpos moves e2e4 e7e5 {mv}")).is_empty());
+    assert!(s
+        .send(&format!("position startpos moves e2e4 e7e5 {mv}"))
+        .is_empty());
     // stop while pondering: the ponder search's answer.
     s.send("go ponder wtime 1000 btime 1000");
     std::thread::sleep(Duration::from_millis(100));
@@ -294,20 +307,36 @@ fn ponder_waits_for_ponderhit_or_stop() {
 #[test]
 fn simultaneous_searches_are_selectable_and_keep_time() {
     let mut s = Session::new();
-    assert!(s.send("uci").contains("option name Search type combo default doab var doab var qdoab var hybrid"));
-    assert!(s.send("setoption name Search value mcts").starts_with("info string error"));
+    assert!(s
+        .send("uci")
+        .contains("option name Search type combo default tdoab var doab var qdoab var tdoab var hybrid"));
+    assert!(s
+        .send("setoption name Search value mcts")
+        .starts_with("info string error"));
     s.send("setoption name UCI_Variant value parity");
     s.send("position startpos moves e2e4:e7e5 g1f3:b8c6");
-    for search in ["doab", "qdoab", "hybrid"] {
-        assert!(s.send(&format!("setoption name Search value {search}")).is_empty());
+    for search in ["doab", "qdoab", "tdoab", "hybrid"] {
+        assert!(s
+            .send(&format!("setoption name Search value {search}"))
+            .is_empty());
         let started = Instant::now();
         s.send("go side white movetime 100");
         let out = s.wait_bestmove();
         // Loose: the machine may be busy; a search that ignored the clock
         // would take seconds.
-        assert!(started.elapsed() < Duration::from_millis(1500), "{search}: {:?}", started.elapsed());
+        assert!(
+            started.elapsed() < Duration::from_millis(1500),
+            "{search}: {:?}",
+            started.elapsed()
+        );
         let mv = bestmove(&out);
-        assert!(s.send(&format!("position startpos moves e2e4:e7e5 g1f3:b8c6 {mv}:a7a6")).is_empty(), "{search}: {mv}");
+        assert!(
+            s.send(&format!(
+                "position startpos moves e2e4:e7e5 g1f3:b8c6 {mv}:a7a6"
+            ))
+            .is_empty(),
+            "{search}: {mv}"
+        );
         s.send("position startpos moves e2e4:e7e5 g1f3:b8c6");
     }
     // With a clock too.
@@ -322,15 +351,22 @@ fn the_exploiter_reports_its_prediction() {
     let mut s = Session::new();
     s.send("setoption name UCI_Variant value parity");
     s.send("setoption name Strategy value best-response");
-    assert!(s.send("setoption name Target value naive-sequential:50").is_empty());
+    assert!(s
+        .send("setoption name Target value naive-sequential:50")
+        .is_empty());
     assert!(s.send("setoption name ReferenceDepth value 1").is_empty());
-    assert!(s.send("setoption name Target value best-response").starts_with("info string error"));
+    assert!(s
+        .send("setoption name Target value best-response")
+        .starts_with("info string error"));
     // Black's queen must wait: the exploiter takes it.
     s.send("position fen 4k3/8/8/3q'4/4P3/8/8/4K3 - - 0 5");
     s.send("go side white movetime 100");
     let out = s.wait_bestmove();
     assert_eq!(bestmove(&out), "e4d5", "{out}");
-    let info = out.lines().find(|l| l.starts_with("info depth")).expect("an info line");
+    let info = out
+        .lines()
+        .find(|l| l.starts_with("info depth"))
+        .expect("an info line");
     assert!(info.contains("strategy e4d5 1.0000 opponent "), "{info}");
 }
 

@@ -195,6 +195,28 @@ impl SimPosition {
             .map(|k| Kind(k as u8))
     }
 
+    /// Calls `f(square, capturers, defended)` for each enemy piece of
+    /// `kind` that pieces of `by` free to move next turn (not waiting)
+    /// attack; `defended` if an enemy piece, waiting or not, guards it.
+    /// Shared squares hold nothing to capture.
+    pub fn for_each_threat(&self, by: Color, kind: Kind, mut f: impl FnMut(Square, Bitboard, bool)) {
+        let v = self.variant;
+        let them = by.other();
+        let targets = self.pieces(them, kind) & !self.shared();
+        if targets.is_empty() {
+            return;
+        }
+        let occ = self.occupied();
+        let movers = !self.certain_stayers(by);
+        let (ours, theirs) = (v.rider_sets(&self.pieces, by), v.rider_sets(&self.pieces, them));
+        for sq in targets {
+            let capturers = v.attackers(&self.pieces, sq, by, occ, &ours) & movers;
+            if capturers.any() {
+                f(sq, capturers, v.attackers(&self.pieces, sq, them, occ, &theirs).any());
+            }
+        }
+    }
+
     /// Pieces of `by` attacking `sq` as in chess from where they stand.
     /// Nothing attacks a shared square: no capture can happen there.
     fn attackers_in(
