@@ -65,13 +65,37 @@ const MIGRATIONS: &[&str] = &[r#"
         id INTEGER PRIMARY KEY CHECK (id = 1),
         seed BYTEA NOT NULL
     );
+"#, r#"
+    CREATE TABLE nodes (
+        id TEXT PRIMARY KEY,
+        url TEXT NOT NULL,
+        lock_key BIGINT NOT NULL,
+        started_ms BIGINT NOT NULL,
+        heartbeat_ms BIGINT NOT NULL
+    );
+    CREATE TABLE game_owners (
+        game_id TEXT PRIMARY KEY,
+        node_id TEXT NOT NULL,
+        lease_key BIGINT NOT NULL
+    );
+    CREATE TABLE game_downtimes (
+        game_id TEXT NOT NULL,
+        from_ms BIGINT NOT NULL,
+        to_ms BIGINT NOT NULL
+    );
+    CREATE INDEX game_downtimes_by_game ON game_downtimes (game_id);
 "#];
+
+/// The channel every commit announces its games' new events on, as
+/// `GAMEID:SEQ` (the last seq committed), for the other nodes
+/// (`crate::cluster`).
+pub const EVENTS_CHANNEL: &str = "parity_events";
 
 /// Any number that identifies our schema lock among the database's
 /// advisory locks: servers starting together migrate one at a time.
 const MIGRATION_LOCK: i64 = 0x7061_7269_7479;
 
-async fn connect(url: &str) -> Result<Client, StoreError> {
+pub(crate) async fn connect(url: &str) -> Result<Client, StoreError> {
     let (client, connection) = tokio_postgres::connect(url, NoTls).await?;
     tokio::spawn(async move {
         if let Err(e) = connection.await {
@@ -189,6 +213,15 @@ async fn commit(client: &mut Client, batch: &[Job]) -> Vec<Result<(), String>> {
                 }
             });
         }
+        let news = last_events(batch, &results);
+        if !news.is_empty() {
+            // Delivered by PostgreSQL when, and only if, the commit succeeds.
+            tx.execute(
+                "SELECT pg_notify($1, news) FROM unnest($2::text[]) AS news",
+                &[&EVENTS_CHANNEL, &news],
+            )
+            .await?;
+        }
         tx.commit().await?;
         Ok(results)
     }
@@ -199,6 +232,21 @@ async fn commit(client: &mut Client, batch: &[Job]) -> Vec<Result<(), String>> {
             batch.iter().map(|_| Err(e.to_string())).collect()
         }
     }
+}
+
+/// `GAMEID:SEQ` for each game with new events in the jobs that succeeded:
+/// its last seq.
+fn last_events(batch: &[Job], results: &[Result<(), String>]) -> Vec<String> {
+    let mut last = std::collections::BTreeMap::new();
+    for (job, _) in batch.iter().zip(results).filter(|(_, r)| r.is_ok()) {
+        for change in &job.changes {
+            if let Change::Event { game, event } = change {
+                let seq = last.entry(game.as_str()).or_insert(0);
+                *seq = event.seq.max(*seq);
+            }
+        }
+    }
+    last.into_iter().map(|(game, seq)| format!("{game}:{seq}")).collect()
 }
 
 async fn write_change(tx: &Transaction<'_>, change: &Change) -> Result<(), StoreError> {
