@@ -270,14 +270,7 @@ impl Hub {
         if !secret::is_game_id(id) {
             return Err(ApiError::no_game(id));
         }
-        let running = || {
-            self.actors
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .get(id)
-                .filter(|tx| !tx.is_closed())
-                .cloned()
-        };
+        let running = || self.running(id);
         if let Some(tx) = running() {
             return Ok(Owner::Here(tx));
         }
@@ -297,6 +290,16 @@ impl Hub {
                 Err(e)
             }
         }
+    }
+
+    /// The mailbox of the game's actor, if it runs here.
+    fn running(&self, id: &str) -> Option<mpsc::Sender<Msg>> {
+        self.actors
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(id)
+            .filter(|tx| !tx.is_closed())
+            .cloned()
     }
 
     /// Takes the lease of a game just created here.
@@ -342,9 +345,19 @@ impl Hub {
         }
         let deadline = Instant::now() + forward::OWNER_PATIENCE;
         loop {
-            let url = match self.owner(id).await? {
-                Owner::Here(_) => return Ok(None),
-                Owner::There(url) => url,
+            // The owner last seen saves asking the database each time; an
+            // owner that turns out wrong (unreachable, or answering that
+            // the game is not played there) is forgotten and looked up.
+            let known = match self.running(id) {
+                Some(_) => return Ok(None),
+                None => cluster.known_owner(id),
+            };
+            let url = match known.clone() {
+                Some(url) => Some(url),
+                None => match self.owner(id).await? {
+                    Owner::Here(_) => return Ok(None),
+                    Owner::There(url) => url,
+                },
             };
             if let Some(url) = url {
                 let sent = cluster
@@ -352,9 +365,13 @@ impl Hub {
                     .send(&url, method.clone(), path, headers, body.clone(), ip)
                     .await;
                 match sent {
-                    Ok(answer) => return Ok(Some(answer)),
+                    Ok(answer) if answer.status != axum::http::StatusCode::SERVICE_UNAVAILABLE => {
+                        cluster.remember_owner(id, &url);
+                        return Ok(Some(answer));
+                    }
+                    Ok(answer) if known.is_none() => return Ok(Some(answer)),
                     Err(Unreached::Failed(e)) => return Err(e),
-                    Err(Unreached::Gone) => {}
+                    Ok(_) | Err(Unreached::Gone) => cluster.forget_owner(id),
                 }
             }
             if Instant::now() >= deadline {

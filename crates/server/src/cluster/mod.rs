@@ -50,6 +50,8 @@ pub struct Cluster {
     held: tokio::sync::Mutex<HashMap<String, usize>>,
     relays: Arc<relay::Relays>,
     remote: Remote,
+    /// The owners of other nodes' games, as last seen.
+    known_owners: std::sync::Mutex<HashMap<String, String>>,
 }
 
 /// The answer to asking for a game's lease.
@@ -148,11 +150,32 @@ impl Cluster {
             held: tokio::sync::Mutex::new(HashMap::new()),
             relays,
             remote: Remote::new(secret),
+            known_owners: std::sync::Mutex::new(HashMap::new()),
         }))
     }
 
     pub fn node(&self) -> &str {
         &self.node
+    }
+
+    fn owners(&self) -> std::sync::MutexGuard<'_, HashMap<String, String>> {
+        self.known_owners.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The address of the node last seen owning `game`.
+    pub(crate) fn known_owner(&self, game: &str) -> Option<String> {
+        self.owners().get(game).cloned()
+    }
+
+    pub(crate) fn remember_owner(&self, game: &str, url: &str) {
+        let mut owners = self.owners();
+        if owners.get(game).map(String::as_str) != Some(url) {
+            owners.insert(game.to_string(), url.to_string());
+        }
+    }
+
+    pub(crate) fn forget_owner(&self, game: &str) {
+        self.owners().remove(game);
     }
 
     pub(crate) fn remote(&self) -> &Remote {
@@ -305,7 +328,7 @@ impl Cluster {
     }
 
     /// Every [`WATCH_EVERY`]: the heartbeat, the relays nobody reads any
-    /// more, and the games whose owner died, which this node takes over
+    /// more, the owners seen, and the games whose owner died, which this node takes over
     /// (each game by the first node to get its lease).
     pub fn keep_watch(self: &Arc<Self>, hub: Weak<Hub>) {
         let cluster = self.clone();
@@ -325,6 +348,8 @@ impl Cluster {
                     tracing::error!("node heartbeat not written: {e}");
                 }
                 cluster.relays.sweep();
+                // Owners seen are looked up again at most once a tick.
+                cluster.owners().clear();
                 match cluster.orphans().await {
                     Ok(games) => {
                         for game in games {

@@ -1,14 +1,15 @@
 //! Relays: the live events of a game this node has subscribers for but
-//! does not own. Each commit's notification (`GAMEID:SEQ`) wakes the
-//! game's relay, which reads every event after the last it passed on from
-//! the database, in order, and broadcasts the same lines the owner's
-//! actor does (an event's JSON as `GameState` writes it), so a stream or
-//! WebSocket on any node sees every event once, and `since` works.
+//! does not own. Each commit's notification goes to the game's relay: its
+//! events' lines when they follow the last one passed on (the lines the
+//! owner's actor broadcasts: an event's JSON as `GameState` writes it),
+//! else the relay reads every event after the last it passed on from the
+//! database. So a stream or WebSocket on any node sees every event once,
+//! in order, and `since` works.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-use tokio::sync::{broadcast, watch};
+use tokio::sync::{broadcast, mpsc};
 use tokio_postgres::Client;
 
 use crate::actor::Logged;
@@ -20,8 +21,30 @@ const FEED_CAPACITY: usize = 256;
 
 struct Relay {
     feed: broadcast::Sender<Logged>,
-    /// Bumped by every notification for the game.
-    news: watch::Sender<u64>,
+    /// The game's notifications.
+    news: mpsc::UnboundedSender<Notice>,
+}
+
+/// A commit's notification for one game.
+struct Notice {
+    first: u64,
+    last: u64,
+    /// The events' lines, unless they did not fit.
+    lines: Vec<String>,
+}
+
+impl Notice {
+    /// `GAMEID:FIRST:LAST` and the lines (`store::postgres::EVENTS_CHANNEL`).
+    fn read(payload: &str) -> Option<(&str, Notice)> {
+        let mut lines = payload.split('\n');
+        let mut head = lines.next()?.split(':');
+        let game = head.next()?;
+        let first = head.next()?.parse().ok()?;
+        let last = head.next()?.parse().ok()?;
+        let lines: Vec<String> = lines.map(str::to_string).collect();
+        let complete = last >= first && lines.len() as u64 == last - first + 1;
+        Some((game, Notice { first, last, lines: if complete { lines } else { Vec::new() } }))
+    }
 }
 
 pub(crate) struct Relays {
@@ -72,11 +95,11 @@ impl Relays {
         self.relays.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// A notification's payload, `GAMEID:SEQ`: wakes that game's relay.
+    /// A notification: to its game's relay, if there is one.
     pub(crate) fn notified(&self, payload: &str) {
-        let Some((game, _seq)) = payload.split_once(':') else { return };
+        let Some((game, notice)) = Notice::read(payload) else { return };
         if let Some(relay) = self.lock().get(game) {
-            relay.news.send_modify(|wakes| *wakes = wakes.wrapping_add(1));
+            let _ = relay.news.send(notice);
         }
     }
 
@@ -103,13 +126,13 @@ impl Relays {
         let (feed, receiver) = broadcast::channel(FEED_CAPACITY);
         // Events committed between the read above and now sent their
         // notification to nobody: the relay reads once at its start.
-        let (news, wake) = watch::channel(0);
+        let (news, notices) = mpsc::unbounded_channel();
         tokio::spawn(pass_on(
             self.session.clone(),
             game.to_string(),
             last as u64,
             feed.clone(),
-            wake,
+            notices,
         ));
         relays.insert(game.to_string(), Relay { feed, news });
         Ok((receiver, 1))
@@ -126,28 +149,62 @@ impl Relays {
     }
 }
 
-/// A relay's task: at its start and on each wake, the events after
-/// `last`, in order.
+/// A relay's task: the events after `last`, in order: from the database
+/// at its start and whenever a notification does not carry the events
+/// that follow.
 async fn pass_on(
     session: Arc<Client>,
     game: String,
     mut last: u64,
     feed: broadcast::Sender<Logged>,
-    mut wake: watch::Receiver<u64>,
+    mut notices: mpsc::UnboundedReceiver<Notice>,
 ) {
+    let mut read = true;
     loop {
-        wake.borrow_and_update();
-        match events_after(&session, &game, last).await {
-            Ok(lines) => {
-                for logged in lines {
-                    last = logged.seq;
-                    let _ = feed.send(logged);
+        if read {
+            match events_after(&session, &game, last).await {
+                Ok(lines) => {
+                    for logged in lines {
+                        last = logged.seq;
+                        let _ = feed.send(logged);
+                    }
                 }
+                Err(e) => tracing::error!("game {game}: relaying events: {e}"),
             }
-            Err(e) => tracing::error!("game {game}: relaying events: {e}"),
         }
-        if wake.changed().await.is_err() {
-            return;
+        let Some(notice) = notices.recv().await else { return };
+        read = false;
+        if notice.last <= last {
+            continue;
         }
+        if notice.first != last + 1 || notice.lines.is_empty() {
+            read = true;
+            continue;
+        }
+        for (seq, line) in (notice.first..).zip(notice.lines) {
+            last = seq;
+            let _ = feed.send(Logged {
+                seq,
+                line: EventLine::new(line),
+            });
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_notice_carries_its_lines_only_when_all_are_there() {
+        let (game, notice) = Notice::read("a1B2c3D4e5:4:5\n{\"seq\":4}\n{\"seq\":5}").unwrap();
+        assert_eq!((game, notice.first, notice.last), ("a1B2c3D4e5", 4, 5));
+        assert_eq!(notice.lines, vec![r#"{"seq":4}"#, r#"{"seq":5}"#]);
+        // Too long for a notification: the seqs alone, the relay reads.
+        let (_, notice) = Notice::read("a1B2c3D4e5:4:5").unwrap();
+        assert!(notice.lines.is_empty());
+        let (_, notice) = Notice::read("a1B2c3D4e5:4:6\n{}").unwrap();
+        assert!(notice.lines.is_empty());
+        assert!(Notice::read("a1B2c3D4e5:x:5").is_none());
     }
 }

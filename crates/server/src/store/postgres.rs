@@ -86,10 +86,14 @@ const MIGRATIONS: &[&str] = &[r#"
     CREATE INDEX game_downtimes_by_game ON game_downtimes (game_id);
 "#];
 
-/// The channel every commit announces its games' new events on, as
-/// `GAMEID:SEQ` (the last seq committed), for the other nodes
-/// (`crate::cluster`).
+/// The channel every commit announces its games' new events on, for the
+/// other nodes (`crate::cluster`): `GAMEID:FIRST:LAST`, the seqs of the
+/// game's events in the commit, then on lines of their own the events'
+/// JSON lines when they fit in a notification.
 pub const EVENTS_CHANNEL: &str = "parity_events";
+
+/// PostgreSQL's limit on a notification's payload is 8000 bytes.
+const MAX_NOTIFICATION: usize = 7900;
 
 /// Any number that identifies our schema lock among the database's
 /// advisory locks: servers starting together migrate one at a time.
@@ -234,19 +238,33 @@ async fn commit(client: &mut Client, batch: &[Job]) -> Vec<Result<(), String>> {
     }
 }
 
-/// `GAMEID:SEQ` for each game with new events in the jobs that succeeded:
-/// its last seq.
+/// The notification of each game with new events in the jobs that
+/// succeeded (see [`EVENTS_CHANNEL`]). A game's events in one batch are
+/// one job's, so their seqs follow each other.
 fn last_events(batch: &[Job], results: &[Result<(), String>]) -> Vec<String> {
-    let mut last = std::collections::BTreeMap::new();
+    let mut games: std::collections::BTreeMap<&str, Vec<&Event>> = Default::default();
     for (job, _) in batch.iter().zip(results).filter(|(_, r)| r.is_ok()) {
         for change in &job.changes {
             if let Change::Event { game, event } = change {
-                let seq = last.entry(game.as_str()).or_insert(0);
-                *seq = event.seq.max(*seq);
+                games.entry(game.as_str()).or_default().push(event);
             }
         }
     }
-    last.into_iter().map(|(game, seq)| format!("{game}:{seq}")).collect()
+    games
+        .into_iter()
+        .map(|(game, events)| {
+            let (first, last) = (events[0].seq, events[events.len() - 1].seq);
+            let mut notice = format!("{game}:{first}:{last}");
+            for event in events {
+                notice.push('\n');
+                notice.push_str(&serde_json::to_string(event).unwrap_or_default());
+            }
+            if notice.len() > MAX_NOTIFICATION {
+                notice = format!("{game}:{first}:{last}");
+            }
+            notice
+        })
+        .collect()
 }
 
 async fn write_change(tx: &Transaction<'_>, change: &Change) -> Result<(), StoreError> {
