@@ -36,6 +36,9 @@ use crate::store::StoreError;
 /// about this (plus the time to replay them).
 pub const WATCH_EVERY: Duration = Duration::from_secs(1);
 
+/// Every this many ticks a node forgets the owners it has seen.
+const FORGET_OWNERS_EVERY: u64 = 60;
+
 /// One node of the cluster.
 pub struct Cluster {
     /// This node's id in `nodes` (new at every start).
@@ -328,12 +331,13 @@ impl Cluster {
     }
 
     /// Every [`WATCH_EVERY`]: the heartbeat, the relays nobody reads any
-    /// more, the owners seen, and the games whose owner died, which this node takes over
+    /// more, and the games whose owner died, which this node takes over
     /// (each game by the first node to get its lease).
     pub fn keep_watch(self: &Arc<Self>, hub: Weak<Hub>) {
         let cluster = self.clone();
         tokio::spawn(async move {
             let mut tick = tokio::time::interval(WATCH_EVERY);
+            let mut ticks = 0u64;
             loop {
                 tick.tick().await;
                 let Some(hub) = hub.upgrade() else { return };
@@ -348,8 +352,11 @@ impl Cluster {
                     tracing::error!("node heartbeat not written: {e}");
                 }
                 cluster.relays.sweep();
-                // Owners seen are looked up again at most once a tick.
-                cluster.owners().clear();
+                ticks += 1;
+                if ticks % FORGET_OWNERS_EVERY == 0 {
+                    // Bounds the memory; a wrong owner is found out anyway.
+                    cluster.owners().clear();
+                }
                 match cluster.orphans().await {
                     Ok(games) => {
                         for game in games {
