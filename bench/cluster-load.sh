@@ -1,11 +1,21 @@
 #!/bin/bash
-# Usage: i19-bench.sh NODES(0=sqlite) GAMES TURNS RATE
-# Starts the nodes, runs parity loadtest against them, prints CPU seconds per process.
+# Load test of 1 to N `parity serve` nodes on one PostgreSQL database, or
+# of one server on SQLite, with the CPU each process used
+# (docs/benchmarks.md, "Several nodes on one PostgreSQL").
+#
+# Usage: bench/cluster-load.sh NODES GAMES TURNS RATE
+#   NODES 0: one server on a SQLite file; 1..: nodes on a new database.
+#   SPLIT=1: one load test per node, both players of a game on its owner.
+# Environment: PARITY (the binary, default target/fast-test/parity),
+#   PGURL (a PostgreSQL server, postgres://USER@HOST:PORT, allowed to
+#   create databases), PGDATA (its data directory, for the postmaster's
+#   pid: its CPU and its backends' are counted). Everything runs under
+#   nice -n 19.
 set -e
-BIN=/tmp/i19-target/fast-test/parity
+BIN=${PARITY:-target/fast-test/parity}
 N=$1; GAMES=$2; TURNS=$3; RATE=$4
-PGBASE=postgres://postgres@127.0.0.1:55433
-PGPID=$(head -1 /tmp/i19-pg/data/postmaster.pid)
+PGBASE=${PGURL:-postgres://postgres@127.0.0.1:55433}
+PGPID=$(head -1 "${PGDATA:-/tmp/i19-pg/data}/postmaster.pid")
 cpu() { # utime+stime ticks of a pid
   awk '{print $14+$15}' /proc/$1/stat 2>/dev/null || echo 0
 }
@@ -20,7 +30,7 @@ if [ "$N" = 0 ]; then
   DBS=("$DIR/bench.sqlite"); COUNT=1
 else
   NAME=bench_$(date +%s%N)
-  nice -n 19 runuser -u postgres -- psql -h 127.0.0.1 -p 55433 -U postgres -qc "CREATE DATABASE $NAME" postgres
+  nice -n 19 psql "$PGBASE/postgres" -qc "CREATE DATABASE $NAME"
   DBS=(); for i in $(seq $N); do DBS+=("$PGBASE/$NAME"); done; COUNT=$N
 fi
 PIDS=(); URLS=()
@@ -35,7 +45,7 @@ done
 declare -A B
 for p in ${PIDS[@]}; do B[$p]=$(cpu $p); done
 PG0=$(pgcpu)
-xacts() { [ "$N" = 0 ] && echo 0 && return; nice -n 19 runuser -u postgres -- psql -h 127.0.0.1 -p 55433 -U postgres -tAc "SELECT xact_commit FROM pg_stat_database WHERE datname = '$NAME'" postgres; }
+xacts() { [ "$N" = 0 ] && echo 0 && return; nice -n 19 psql "$PGBASE/postgres" -tAc "SELECT xact_commit FROM pg_stat_database WHERE datname = '$NAME'"; }
 X0=$(xacts)
 T0=$(date +%s.%N)
 TIMEFORMAT='%U %S'
