@@ -112,7 +112,10 @@ impl Node {
         let response = request.send().expect("request");
         let status = response.status().as_u16();
         let text = response.text().expect("body");
-        (status, serde_json::from_str(&text).unwrap_or(Value::String(text)))
+        (
+            status,
+            serde_json::from_str(&text).unwrap_or(Value::String(text)),
+        )
     }
 
     fn get(&self, path: &str) -> Value {
@@ -127,7 +130,11 @@ impl Node {
             r = r.bearer_auth(t);
         }
         let (status, answer) = self.answer(r);
-        assert!(status == 200 || status == 201, "{path} on {}: {status} {answer}", self.base);
+        assert!(
+            status == 200 || status == 201,
+            "{path} on {}: {status} {answer}",
+            self.base
+        );
         answer
     }
 
@@ -147,7 +154,10 @@ impl Node {
         let url = format!("{}/api/board/game/stream/{id}?since={since}", self.base);
         let (lines, received) = mpsc::channel();
         std::thread::spawn(move || {
-            let client = reqwest::blocking::Client::builder().timeout(None).build().unwrap();
+            let client = reqwest::blocking::Client::builder()
+                .timeout(None)
+                .build()
+                .unwrap();
             let response = client.get(url).send().expect("stream");
             assert_eq!(response.status().as_u16(), 200);
             for line in BufReader::new(response).lines() {
@@ -155,7 +165,10 @@ impl Node {
                 if line.trim().is_empty() {
                     continue;
                 }
-                if lines.send(serde_json::from_str(&line).expect("a JSON line")).is_err() {
+                if lines
+                    .send(serde_json::from_str(&line).expect("a JSON line"))
+                    .is_err()
+                {
                     return;
                 }
             }
@@ -221,7 +234,12 @@ fn commit_turn(
 }
 
 fn reveal(node: &Node, id: &str, token: &str, turn: u64, side: usize, mv: &str) -> u64 {
-    node.act(id, token, "reveal", json!({"move": mv, "nonce": nonce(turn, side)}))
+    node.act(
+        id,
+        token,
+        "reveal",
+        json!({"move": mv, "nonce": nonce(turn, side)}),
+    )
 }
 
 /// Lines from a feed until the event `seq` arrived; fails after PATIENCE.
@@ -245,9 +263,16 @@ fn check_record(record: &Value, fed: &[Value], acked: &[u64]) {
     for (i, event) in events.iter().enumerate() {
         assert_eq!(event["seq"], i as u64 + 1, "the log has no gap");
     }
-    assert_eq!(fed, &events[..fed.len()], "the feed had the record's events, in order");
+    assert_eq!(
+        fed,
+        &events[..fed.len()],
+        "the feed had the record's events, in order"
+    );
     for &seq in acked {
-        assert!(seq as usize <= events.len(), "acknowledged event {seq} is in the record");
+        assert!(
+            seq as usize <= events.len(),
+            "acknowledged event {seq} is in the record"
+        );
     }
 }
 
@@ -260,8 +285,12 @@ fn verify(dir: &Path, record: &Value, key: &str) {
         .args(["--key", key])
         .output()
         .expect("parity verify runs");
-    let text = String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success() && text.starts_with("ok (signed by the given key)"), "{text}");
+    let text =
+        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.success() && text.starts_with("ok (signed by the given key)"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -281,13 +310,26 @@ fn two_nodes_serve_one_game_and_both_feeds_see_every_event() {
     let mut acked = commit_turn([&b, &b], &id, [&white, &black], 1, ["e2e4", "d7d5"]);
     acked.push(reveal(&b, &id, &white, 1, 0, "e2e4"));
     acked.push(reveal(&a, &id, &black, 1, 1, "d7d5"));
-    acked.extend(commit_turn([&a, &b], &id, [&white, &black], 2, ["g1f3", "g8f6"]));
+    acked.extend(commit_turn(
+        [&a, &b],
+        &id,
+        [&white, &black],
+        2,
+        ["g1f3", "g8f6"],
+    ));
     acked.push(reveal(&b, &id, &black, 2, 1, "g8f6"));
     acked.push(reveal(&b, &id, &white, 2, 0, "g1f3"));
-    assert_eq!(owner_of(&db, &id).as_deref(), Some(a.id.as_str()), "still A's");
+    assert_eq!(
+        owner_of(&db, &id).as_deref(),
+        Some(a.id.as_str()),
+        "still A's"
+    );
     let last = *acked.iter().max().unwrap();
     let full = b.get(&format!("/api/games/{id}"));
-    assert_eq!((full["seq"].as_u64(), full["turn"].as_u64()), (Some(last), Some(3)));
+    assert_eq!(
+        (full["seq"].as_u64(), full["turn"].as_u64()),
+        (Some(last), Some(3))
+    );
 
     let (mut seen_a, mut seen_b) = (Vec::new(), Vec::new());
     read_until(&on_a, last, &mut seen_a);
@@ -358,29 +400,47 @@ fn a_killed_owners_games_are_taken_over_and_finish_on_another_node() {
     // Black's clock ran until A died and not while nobody owned the game.
     let full = b.get(&format!("/api/games/{chess}"));
     let charged = black_ms - full["clocks"]["black_ms"].as_i64().unwrap();
-    assert!(charged < 3000, "black was charged {charged} ms; the takeover took {takeover:?}");
+    assert!(
+        charged < 3000,
+        "black was charged {charged} ms; the takeover took {takeover:?}"
+    );
 
     // The games finish through B: black's reveal resolves turn 2 with
     // white's move revealed to A before it died; black mates in chess.
     sim_acked.push(reveal(&b, &sim, &sb, 2, 1, "g8f6"));
     let full = b.get(&format!("/api/games/{sim}"));
-    assert_eq!((full["turn"].as_u64(), full["moves"][1]["white"]["san"].as_str()), (Some(3), Some("Nf3")));
+    assert_eq!(
+        (
+            full["turn"].as_u64(),
+            full["moves"][1]["white"]["san"].as_str()
+        ),
+        (Some(3), Some("Nf3"))
+    );
     sim_acked.push(b.act(&sim, &sb, "resign", Value::Null));
     chess_acked.push(b.act(&chess, &cb, "move/d8h4", Value::Null));
     let full = b.get(&format!("/api/games/{chess}"));
-    assert_eq!((full["result"].as_str(), full["reason"].as_str()), (Some("0-1"), Some("checkmate")));
+    assert_eq!(
+        (full["result"].as_str(), full["reason"].as_str()),
+        (Some("0-1"), Some("checkmate"))
+    );
     assert_eq!(b.get(&format!("/api/games/{sim}"))["result"], "1-0");
 
     // Every acknowledged event is in the records; the feeds on B and C
     // went on across the takeover; `parity verify` accepts the records.
-    for (id, feed, acked) in [(&sim, &sim_feed, &sim_acked), (&chess, &chess_feed, &chess_acked)] {
+    for (id, feed, acked) in [
+        (&sim, &sim_feed, &sim_acked),
+        (&chess, &chess_feed, &chess_acked),
+    ] {
         let last = *acked.iter().max().unwrap();
         let mut seen = Vec::new();
         read_until(feed, last, &mut seen);
         let record = b.record(id);
         assert_eq!(record, c.record(id), "the same record through B and C");
         check_record(&record, &seen, acked);
-        assert_eq!(record["events"].as_array().unwrap().last().unwrap()["type"], "finished");
+        assert_eq!(
+            record["events"].as_array().unwrap().last().unwrap()["type"],
+            "finished"
+        );
         verify(dir.path(), &record, &a.key);
     }
 }

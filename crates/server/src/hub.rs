@@ -129,7 +129,6 @@ impl Hub {
         downtimes: Arc<[Downtime]>,
         limits: Limits,
         record_key: ed25519_dalek::SigningKey,
-        cluster: Option<Arc<Cluster>>,
     ) -> Hub {
         Hub {
             registry,
@@ -143,8 +142,13 @@ impl Hub {
             quotas: Quotas::new(&limits),
             limits,
             downtimes,
-            cluster,
+            cluster: None,
         }
+    }
+
+    /// The hub of a node of `cluster`.
+    pub(crate) fn in_cluster(self, cluster: Option<Arc<Cluster>>) -> Hub {
+        Hub { cluster, ..self }
     }
 
     /// The cluster this server is a node of, if any.

@@ -121,8 +121,8 @@ pub async fn start(
         downtimes,
         limits.clone(),
         record_key,
-        cluster.clone(),
-    ));
+    )
+    .in_cluster(cluster.clone()));
     // Games that waited too long for their friend are aborted, not resumed.
     hub.expire_waiting().await.map_err(ServeError::Recover)?;
     let recovered = hub.recover().await.map_err(ServeError::Recover)?;

@@ -93,7 +93,14 @@ pub async fn route(State(hub): State<Arc<Hub>>, mut request: Request, next: Next
         .map_or(parts.uri.path(), |p| p.as_str())
         .to_string();
     let sent = hub
-        .forward(&id, parts.method.clone(), &path, &parts.headers, body.clone(), ip)
+        .forward(
+            &id,
+            parts.method.clone(),
+            &path,
+            &parts.headers,
+            body.clone(),
+            ip,
+        )
         .await;
     match sent {
         Ok(Some(answer)) => answer.into_response(),
@@ -128,8 +135,14 @@ impl IntoResponse for Answer {
 fn hop_by_hop(name: &HeaderName) -> bool {
     matches!(
         name.as_str(),
-        "connection" | "keep-alive" | "transfer-encoding" | "te" | "upgrade" | "content-length"
-            | "proxy-connection" | "trailer"
+        "connection"
+            | "keep-alive"
+            | "transfer-encoding"
+            | "te"
+            | "upgrade"
+            | "content-length"
+            | "proxy-connection"
+            | "trailer"
     )
 }
 
@@ -187,10 +200,9 @@ impl Remote {
         })?;
         let status = response.status();
         let headers = response.headers().clone();
-        let body = response
-            .bytes()
-            .await
-            .map_err(|e| Unreached::Failed(ApiError::Unavailable(format!("the game's node: {e}"))))?;
+        let body = response.bytes().await.map_err(|e| {
+            Unreached::Failed(ApiError::Unavailable(format!("the game's node: {e}")))
+        })?;
         Ok(Answer {
             status,
             headers,
@@ -240,8 +252,13 @@ pub(crate) fn action_request(id: &str, action: &Action) -> (String, serde_json::
                 .collect();
             (format!("{board}/move/{escaped}"), Value::Null)
         }
-        Action::Commit(commitment) => (format!("{board}/commit"), json!({"commitment": commitment})),
-        Action::Reveal { mv, nonce } => (format!("{board}/reveal"), json!({"move": mv, "nonce": nonce})),
+        Action::Commit(commitment) => {
+            (format!("{board}/commit"), json!({"commitment": commitment}))
+        }
+        Action::Reveal { mv, nonce } => (
+            format!("{board}/reveal"),
+            json!({"move": mv, "nonce": nonce}),
+        ),
         Action::Resign => (format!("{board}/resign"), Value::Null),
         Action::Abort => (format!("{board}/abort"), Value::Null),
         Action::DrawYes => (format!("{board}/draw/yes"), Value::Null),
@@ -269,7 +286,10 @@ pub(crate) fn json_or_error(answer: &Answer) -> Result<serde_json::Value, ApiErr
     if answer.status.is_success() {
         return Ok(value);
     }
-    let message = value["error"].as_str().unwrap_or("the game's node failed").to_string();
+    let message = value["error"]
+        .as_str()
+        .unwrap_or("the game's node failed")
+        .to_string();
     Err(match answer.status.as_u16() {
         400 => ApiError::BadRequest(message),
         401 => ApiError::Unauthorized(message),

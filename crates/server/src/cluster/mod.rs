@@ -119,7 +119,11 @@ impl Cluster {
     /// Joins the cluster of the database `url` as a new node that others
     /// reach at `node_url`; `secret` marks the requests nodes forward to
     /// each other.
-    pub async fn join(url: &str, node_url: String, secret: String) -> Result<Arc<Cluster>, StoreError> {
+    pub async fn join(
+        url: &str,
+        node_url: String,
+        secret: String,
+    ) -> Result<Arc<Cluster>, StoreError> {
         let session = Arc::new(vital_session(url, "leases", |_| {}).await?);
         let relays = Arc::new(relay::Relays::new(session.clone()));
         let heard = relays.clone();
@@ -230,7 +234,10 @@ impl Cluster {
         if let Some(row) = previous {
             let (node, beat): (String, Option<i64>) = (row.get(0), row.get(1));
             if let Some(from_ms) = beat.filter(|&b| node != self.node && b < now) {
-                tracing::info!("game {game}: taken over from node {node}, silent since {} ms", now - from_ms);
+                tracing::info!(
+                    "game {game}: taken over from node {node}, silent since {} ms",
+                    now - from_ms
+                );
                 self.session
                     .execute(
                         "INSERT INTO game_downtimes (game_id, from_ms, to_ms) VALUES ($1, $2, $3)",
@@ -377,7 +384,10 @@ impl Cluster {
 pub async fn owner_of(url: &str, game: &str) -> Result<Option<String>, StoreError> {
     let client = crate::store::postgres::connect(url).await?;
     Ok(client
-        .query_opt("SELECT node_id FROM game_owners WHERE game_id = $1", &[&game])
+        .query_opt(
+            "SELECT node_id FROM game_owners WHERE game_id = $1",
+            &[&game],
+        )
         .await?
         .map(|row| row.get(0)))
 }

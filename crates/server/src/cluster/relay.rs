@@ -43,7 +43,14 @@ impl Notice {
         let last = head.next()?.parse().ok()?;
         let lines: Vec<String> = lines.map(str::to_string).collect();
         let complete = last >= first && lines.len() as u64 == last - first + 1;
-        Some((game, Notice { first, last, lines: if complete { lines } else { Vec::new() } }))
+        Some((
+            game,
+            Notice {
+                first,
+                last,
+                lines: if complete { lines } else { Vec::new() },
+            },
+        ))
     }
 }
 
@@ -74,7 +81,8 @@ pub(crate) async fn events_after(
                 seq: seq as u64,
                 at,
             };
-            let line = serde_json::to_string(&event).map_err(|e| StoreError::Corrupt(e.to_string()))?;
+            let line =
+                serde_json::to_string(&event).map_err(|e| StoreError::Corrupt(e.to_string()))?;
             Ok(Logged {
                 seq: event.seq,
                 line: EventLine::new(line),
@@ -97,7 +105,9 @@ impl Relays {
 
     /// A notification: to its game's relay, if there is one.
     pub(crate) fn notified(&self, payload: &str) {
-        let Some((game, notice)) = Notice::read(payload) else { return };
+        let Some((game, notice)) = Notice::read(payload) else {
+            return;
+        };
         if let Some(relay) = self.lock().get(game) {
             let _ = relay.news.send(notice);
         }
@@ -139,13 +149,18 @@ impl Relays {
     }
 
     /// A game's events after `after`, from the database.
-    pub(crate) async fn events_after(&self, game: &str, after: u64) -> Result<Vec<Logged>, StoreError> {
+    pub(crate) async fn events_after(
+        &self,
+        game: &str,
+        after: u64,
+    ) -> Result<Vec<Logged>, StoreError> {
         events_after(&self.session, game, after).await
     }
 
     /// Stops the relays nobody reads.
     pub(crate) fn sweep(&self) {
-        self.lock().retain(|_, relay| relay.feed.receiver_count() > 0);
+        self.lock()
+            .retain(|_, relay| relay.feed.receiver_count() > 0);
     }
 }
 
@@ -172,7 +187,9 @@ async fn pass_on(
                 Err(e) => tracing::error!("game {game}: relaying events: {e}"),
             }
         }
-        let Some(notice) = notices.recv().await else { return };
+        let Some(notice) = notices.recv().await else {
+            return;
+        };
         read = false;
         if notice.last <= last {
             continue;
