@@ -319,10 +319,7 @@ impl Cluster {
             )
             .await?
             .iter()
-            .map(|row| Downtime {
-                from_ms: row.get(0),
-                to_ms: row.get(1),
-            })
+            .map(crate::store::postgres::downtime_of)
             .collect())
     }
 

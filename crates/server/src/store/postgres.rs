@@ -355,6 +355,14 @@ async fn write_change(tx: &Transaction<'_>, change: &Change) -> Result<(), Store
     Ok(())
 }
 
+/// A row of `from_ms, to_ms`.
+pub(crate) fn downtime_of(row: &tokio_postgres::Row) -> Downtime {
+    Downtime {
+        from_ms: row.get(0),
+        to_ms: row.get(1),
+    }
+}
+
 fn turn_of(value: i64) -> Result<u32, StoreError> {
     u32::try_from(value).map_err(|_| StoreError::Corrupt(format!("turn {value}")))
 }
@@ -496,10 +504,7 @@ impl Reader {
             .query("SELECT from_ms, to_ms FROM downtimes ORDER BY from_ms", &[])
             .await?
             .iter()
-            .map(|row| Downtime {
-                from_ms: row.get(0),
-                to_ms: row.get(1),
-            })
+            .map(downtime_of)
             .collect())
     }
 
