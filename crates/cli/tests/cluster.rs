@@ -102,6 +102,15 @@ impl Node {
         }
     }
 
+    /// Stops (`STOP`) or resumes (`CONT`) the process.
+    fn signal(&self, name: &str) {
+        let status = Command::new("kill")
+            .args([&format!("-{name}"), &self.child.id().to_string()])
+            .status()
+            .expect("kill runs");
+        assert!(status.success(), "kill -{name}");
+    }
+
     /// SIGKILL: no chance to release anything.
     fn kill(&mut self) {
         self.child.kill().expect("kill");
@@ -443,4 +452,39 @@ fn a_killed_owners_games_are_taken_over_and_finish_on_another_node() {
         );
         verify(dir.path(), &record, &a.key);
     }
+}
+
+#[test]
+fn the_time_nobody_owned_a_game_is_not_charged_to_its_clocks() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = fresh_database();
+    let mut a = Node::start(&db, &dir.path().join("a.log"));
+    let b = Node::start(&db, &dir.path().join("b.log"));
+    let (chess, white, black) = friend_game(&a, &b, "chess");
+    b.act(&chess, &white, "move/e2e4", Value::Null);
+    let black_ms = b.get(&format!("/api/games/{chess}"))["clocks"]["black_ms"]
+        .as_i64()
+        .unwrap();
+    // B cannot take the game over while it is stopped: for that long,
+    // nobody runs the game, as while a single server is down.
+    let orphaned = Duration::from_secs(3);
+    b.signal("STOP");
+    a.kill();
+    std::thread::sleep(orphaned);
+    b.signal("CONT");
+    let resumed = Instant::now();
+    while owner_of(&db, &chess).as_deref() != Some(b.id.as_str()) {
+        assert!(resumed.elapsed() < TAKEOVER, "not taken over");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let clocks = b.get(&format!("/api/games/{chess}"))["clocks"].clone();
+    let charged = black_ms - clocks["black_ms"].as_i64().unwrap();
+    assert!(
+        charged < orphaned.as_millis() as i64 - 1000,
+        "black was charged {charged} ms of the {orphaned:?} nobody owned the game: {clocks}"
+    );
+    assert_eq!(clocks["running"], json!(["black"]));
+    b.act(&chess, &black, "move/e7e5", Value::Null);
+    b.act(&chess, &black, "resign", Value::Null);
+    verify(dir.path(), &b.record(&chess), &b.key);
 }
