@@ -12,6 +12,8 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
+
+mod common;
 use sha2::{Digest, Sha256};
 
 /// How soon a killed owner's games must be taken over (docs/server.md).
@@ -56,10 +58,16 @@ fn owner_of(db: &str, game: &str) -> Option<String> {
 /// One `parity serve` node; killed when dropped.
 struct Node {
     child: Child,
-    base: String,
+    api: common::Api,
     key: String,
     id: String,
-    http: reqwest::blocking::Client,
+}
+
+impl std::ops::Deref for Node {
+    type Target = common::Api;
+    fn deref(&self) -> &common::Api {
+        &self.api
+    }
 }
 
 impl Node {
@@ -89,16 +97,11 @@ impl Node {
         let key = word(&lines[1], &|w| w.len() == 64);
         assert!(lines[2].starts_with("Node "), "{lines:?}");
         let id = word(&lines[2], &|w| w.len() == 10);
-        let http = reqwest::blocking::Client::builder()
-            .timeout(PATIENCE)
-            .build()
-            .unwrap();
         Node {
             child,
-            base,
+            api: common::Api::new(base),
             key,
             id,
-            http,
         }
     }
 
@@ -115,42 +118,6 @@ impl Node {
     fn kill(&mut self) {
         self.child.kill().expect("kill");
         self.child.wait().expect("reaped");
-    }
-
-    fn answer(&self, request: reqwest::blocking::RequestBuilder) -> (u16, Value) {
-        let response = request.send().expect("request");
-        let status = response.status().as_u16();
-        let text = response.text().expect("body");
-        (
-            status,
-            serde_json::from_str(&text).unwrap_or(Value::String(text)),
-        )
-    }
-
-    fn get(&self, path: &str) -> Value {
-        let (status, body) = self.answer(self.http.get(format!("{}{path}", self.base)));
-        assert_eq!(status, 200, "{path} on {}: {body}", self.base);
-        body
-    }
-
-    fn post(&self, path: &str, token: Option<&str>, body: Value) -> Value {
-        let mut r = self.http.post(format!("{}{path}", self.base)).json(&body);
-        if let Some(t) = token {
-            r = r.bearer_auth(t);
-        }
-        let (status, answer) = self.answer(r);
-        assert!(
-            status == 200 || status == 201,
-            "{path} on {}: {status} {answer}",
-            self.base
-        );
-        answer
-    }
-
-    /// A seat's action; returns the seq it was acknowledged with.
-    fn act(&self, id: &str, token: &str, what: &str, body: Value) -> u64 {
-        let answer = self.post(&format!("/api/board/game/{id}/{what}"), Some(token), body);
-        answer["seq"].as_u64().expect("seq")
     }
 
     fn record(&self, id: &str) -> Value {

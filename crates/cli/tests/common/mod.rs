@@ -74,3 +74,59 @@ pub fn serve_with_key(db: &Path, flags: &[&str]) -> (Child, String, String) {
         .to_string();
     (child, base, key)
 }
+
+/// A blocking JSON client of one running server.
+pub struct Api {
+    pub base: String,
+    pub http: reqwest::blocking::Client,
+}
+
+impl Api {
+    pub fn new(base: String) -> Api {
+        let http = reqwest::blocking::Client::builder()
+            .timeout(std::time::Duration::from_secs(60))
+            .build()
+            .expect("client");
+        Api { base, http }
+    }
+
+    /// The status and the JSON (or text) of an answer.
+    pub fn answer(&self, request: reqwest::blocking::RequestBuilder) -> (u16, serde_json::Value) {
+        let response = request.send().expect("request");
+        let status = response.status().as_u16();
+        let text = response.text().expect("body");
+        let body = serde_json::from_str(&text).unwrap_or(serde_json::Value::String(text));
+        (status, body)
+    }
+
+    pub fn get(&self, path: &str) -> serde_json::Value {
+        let (status, body) = self.answer(self.http.get(format!("{}{path}", self.base)));
+        assert_eq!(status, 200, "{path} on {}: {body}", self.base);
+        body
+    }
+
+    pub fn post(
+        &self,
+        path: &str,
+        token: Option<&str>,
+        body: serde_json::Value,
+    ) -> serde_json::Value {
+        let mut r = self.http.post(format!("{}{path}", self.base)).json(&body);
+        if let Some(t) = token {
+            r = r.bearer_auth(t);
+        }
+        let (status, answer) = self.answer(r);
+        assert!(
+            status == 200 || status == 201,
+            "{path} on {}: {status} {answer}",
+            self.base
+        );
+        answer
+    }
+
+    /// A seat's action; returns the seq it was acknowledged with.
+    pub fn act(&self, id: &str, token: &str, what: &str, body: serde_json::Value) -> u64 {
+        let answer = self.post(&format!("/api/board/game/{id}/{what}"), Some(token), body);
+        answer["seq"].as_u64().expect("seq")
+    }
+}
