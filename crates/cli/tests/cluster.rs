@@ -14,6 +14,8 @@ use std::time::{Duration, Instant};
 use serde_json::{json, Value};
 
 mod common;
+
+use common::commitment;
 use sha2::{Digest, Sha256};
 
 /// How soon a killed owner's games must be taken over (docs/server.md).
@@ -160,35 +162,13 @@ impl Drop for Node {
     }
 }
 
-fn commitment(game: &str, turn: u64, side: &str, mv: &str, nonce: &str) -> String {
-    let digest = Sha256::digest(format!("{game}:{turn}:{side}:{mv}:{nonce}").as_bytes());
-    digest.iter().map(|b| format!("{b:02x}")).collect()
-}
-
 fn nonce(turn: u64, side: usize) -> String {
     format!("{:032x}", 0xabc0 + turn * 2 + side as u64)
 }
 
-/// A game created on `creator` against a friend who joins on `joiner`:
-/// (id, white's token, black's token).
+/// A game created on `creator` against a friend who joins on `joiner`.
 fn friend_game(creator: &Node, joiner: &Node, variant: &str) -> (String, String, String) {
-    let created = creator.post(
-        "/api/games",
-        None,
-        json!({"variant": variant, "opponent": "friend", "color": "white",
-               "clock": {"initial": 900, "increment": 0}}),
-    );
-    let id = created["id"].as_str().unwrap().to_string();
-    let joined = joiner.post(
-        &format!("/api/games/{id}/join"),
-        None,
-        json!({"invite": created["invite"]}),
-    );
-    (
-        id,
-        created["token"].as_str().unwrap().to_string(),
-        joined["token"].as_str().unwrap().to_string(),
-    )
+    common::friend_game(creator, joiner, variant)
 }
 
 /// Both commitments of a simultaneous turn, white's through `white_node`

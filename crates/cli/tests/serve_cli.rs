@@ -11,7 +11,7 @@ use std::process::{Child, Command};
 use std::time::Duration;
 
 use serde_json::{json, Value};
-use sha2::{Digest, Sha256};
+use common::commitment;
 
 /// A running `parity serve`; killed when dropped.
 struct Served {
@@ -46,23 +46,7 @@ impl Served {
 
     /// A game against a friend: (id, white's token, black's token).
     fn friend_game(&self, variant: &str) -> (String, String, String) {
-        let created = self.post(
-            "/api/games",
-            None,
-            json!({"variant": variant, "opponent": "friend", "color": "white",
-                   "clock": {"initial": 900, "increment": 0}}),
-        );
-        let id = created["id"].as_str().unwrap().to_string();
-        let joined = self.post(
-            &format!("/api/games/{id}/join"),
-            None,
-            json!({"invite": created["invite"]}),
-        );
-        (
-            id,
-            created["token"].as_str().unwrap().to_string(),
-            joined["token"].as_str().unwrap().to_string(),
-        )
+        common::friend_game(self, self, variant)
     }
 
     fn events(&self, id: &str) -> Vec<Value> {
@@ -78,11 +62,6 @@ impl Drop for Served {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
-}
-
-fn commitment(game: &str, turn: u64, side: &str, mv: &str, nonce: &str) -> String {
-    let digest = Sha256::digest(format!("{game}:{turn}:{side}:{mv}:{nonce}").as_bytes());
-    digest.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// Commits both sides to a turn; returns the nonces.

@@ -130,3 +130,33 @@ impl Api {
         answer["seq"].as_u64().expect("seq")
     }
 }
+
+/// A game created on `creator` against a friend who joins on `joiner`
+/// (the same server or another node), white's clock 15 minutes: (id,
+/// white's token, black's token).
+pub fn friend_game(creator: &Api, joiner: &Api, variant: &str) -> (String, String, String) {
+    let created = creator.post(
+        "/api/games",
+        None,
+        serde_json::json!({"variant": variant, "opponent": "friend", "color": "white",
+               "clock": {"initial": 900, "increment": 0}}),
+    );
+    let id = created["id"].as_str().unwrap().to_string();
+    let joined = joiner.post(
+        &format!("/api/games/{id}/join"),
+        None,
+        serde_json::json!({"invite": created["invite"]}),
+    );
+    (
+        id,
+        created["token"].as_str().unwrap().to_string(),
+        joined["token"].as_str().unwrap().to_string(),
+    )
+}
+
+/// The commitment as docs/server.md defines it, computed here independently.
+pub fn commitment(game: &str, turn: u64, side: &str, mv: &str, nonce: &str) -> String {
+    use sha2::Digest as _;
+    let digest = sha2::Sha256::digest(format!("{game}:{turn}:{side}:{mv}:{nonce}").as_bytes());
+    digest.iter().map(|b| format!("{b:02x}")).collect()
+}
