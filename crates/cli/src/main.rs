@@ -82,6 +82,12 @@ enum Command {
         /// fixed schedule (0: every game as fast as it can).
         #[arg(long, default_value_t = 1000.0)]
         rate: f64,
+        /// Play on this running server (http://HOST:PORT) instead of one
+        /// in-process; repeated: the nodes of a cluster, games created on
+        /// each in turn, each game's black seat on the next node. Start
+        /// them with limits lifted for one address (docs/benchmarks.md).
+        #[arg(long = "server", value_name = "URL")]
+        servers: Vec<String>,
     },
     /// Check a game record from the server (GET /api/games/ID/record) without
     /// the server: its signature, commitments against moves and nonces,
@@ -195,12 +201,14 @@ fn run(cli: Cli) -> Result<(), Failure> {
             turns,
             variant,
             rate,
+            servers,
         } => {
             let config = parity_server::loadtest::LoadConfig {
                 games,
                 turns,
                 variant,
                 rate: (rate != 0.0).then_some(rate),
+                servers,
             };
             let report = parity_server::loadtest::run_blocking(&config)
                 .map_err(|e| format!("loadtest: {e}"))?;

@@ -32,6 +32,14 @@ pub struct ServeArgs {
     /// limits) and X-Forwarded-Host (the origin's host).
     #[arg(long)]
     trusted_proxy: bool,
+    /// With a PostgreSQL database, every `parity serve` on it is a node of
+    /// one cluster: any node serves any game, a game is played by the one
+    /// node holding its lease, a killed node's games are taken over by
+    /// another within about 2 s (docs/server.md, "Several nodes"). This is
+    /// where the other nodes reach this one (default: http://ADDR, with
+    /// 127.0.0.1 for 0.0.0.0).
+    #[arg(long, value_name = "URL")]
+    node_url: Option<String>,
     #[command(flatten)]
     limits: LimitFlags,
 }
@@ -129,6 +137,7 @@ pub fn run(registry: Registry, args: &ServeArgs) -> Result<(), String> {
         limits: args.limits.limits(),
         secure_cookies: args.secure_cookies,
         trusted_proxy: args.trusted_proxy,
+        node_url: args.node_url.clone(),
     };
     parity_server::run(&args.db, &args.addr, registry, config, |server| {
         let mut out = io::stdout().lock();
@@ -148,6 +157,9 @@ pub fn run(registry: Registry, args: &ServeArgs) -> Result<(), String> {
                 .as_ref()
                 .map_or("the database".to_string(), |f| f.display().to_string())
         );
+        if let Some(node) = &server.node {
+            let _ = writeln!(out, "Node {node} of the cluster on this database");
+        }
         let _ = out.flush();
     })
     .map_err(|e| format!("serve: {e}"))

@@ -11,29 +11,30 @@ use std::process::{Child, Command};
 use std::time::Duration;
 
 use serde_json::{json, Value};
-use sha2::{Digest, Sha256};
+use common::commitment;
 
 /// A running `parity serve`; killed when dropped.
 struct Served {
     child: Child,
-    base: String,
+    api: common::Api,
     /// The public key the server printed, which signs its records.
     key: String,
-    http: reqwest::blocking::Client,
+}
+
+impl std::ops::Deref for Served {
+    type Target = common::Api;
+    fn deref(&self) -> &common::Api {
+        &self.api
+    }
 }
 
 impl Served {
     fn start(db: &Path) -> Served {
         let (child, base, key) = common::serve_with_key(db, &[]);
-        let http = reqwest::blocking::Client::builder()
-            .timeout(Duration::from_secs(60))
-            .build()
-            .expect("client");
         Served {
             child,
-            base,
+            api: common::Api::new(base),
             key,
-            http,
         }
     }
 
@@ -43,56 +44,9 @@ impl Served {
         self.child.wait().expect("reaped");
     }
 
-    fn send(&self, request: reqwest::blocking::RequestBuilder) -> (u16, Value) {
-        let response = request.send().expect("request");
-        let status = response.status().as_u16();
-        let text = response.text().expect("body");
-        (
-            status,
-            serde_json::from_str(&text).unwrap_or(Value::String(text)),
-        )
-    }
-
-    fn get(&self, path: &str) -> Value {
-        let (status, body) = self.send(self.http.get(format!("{}{path}", self.base)));
-        assert_eq!(status, 200, "{path}: {body}");
-        body
-    }
-
-    fn post(&self, path: &str, token: Option<&str>, body: Value) -> Value {
-        let mut r = self.http.post(format!("{}{path}", self.base)).json(&body);
-        if let Some(t) = token {
-            r = r.bearer_auth(t);
-        }
-        let (status, answer) = self.send(r);
-        assert!(status == 200 || status == 201, "{path}: {status} {answer}");
-        answer
-    }
-
-    fn act(&self, id: &str, token: &str, what: &str, body: Value) -> u64 {
-        let answer = self.post(&format!("/api/board/game/{id}/{what}"), Some(token), body);
-        answer["seq"].as_u64().expect("seq")
-    }
-
     /// A game against a friend: (id, white's token, black's token).
     fn friend_game(&self, variant: &str) -> (String, String, String) {
-        let created = self.post(
-            "/api/games",
-            None,
-            json!({"variant": variant, "opponent": "friend", "color": "white",
-                   "clock": {"initial": 900, "increment": 0}}),
-        );
-        let id = created["id"].as_str().unwrap().to_string();
-        let joined = self.post(
-            &format!("/api/games/{id}/join"),
-            None,
-            json!({"invite": created["invite"]}),
-        );
-        (
-            id,
-            created["token"].as_str().unwrap().to_string(),
-            joined["token"].as_str().unwrap().to_string(),
-        )
+        common::friend_game(self, self, variant)
     }
 
     fn events(&self, id: &str) -> Vec<Value> {
@@ -108,11 +62,6 @@ impl Drop for Served {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
-}
-
-fn commitment(game: &str, turn: u64, side: &str, mv: &str, nonce: &str) -> String {
-    let digest = Sha256::digest(format!("{game}:{turn}:{side}:{mv}:{nonce}").as_bytes());
-    digest.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// Commits both sides to a turn; returns the nonces.

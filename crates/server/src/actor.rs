@@ -216,6 +216,7 @@ impl GameActor {
         while let Some(msg) = self.inbox.recv().await {
             self.handle(msg).await;
         }
+        self.hub.release(self.state.id()).await;
     }
 
     /// When this actor may stop: nothing pending (no clock running, no
@@ -407,10 +408,16 @@ impl GameActor {
             .write(decision.events, decision.hidden.or(hidden), extra, now)
             .await?;
         // The new game's task runs before anyone can learn its id.
-        let game = rematch.map(|p| {
-            self.hub.launch(p.state, p.seats);
-            new_game
-        });
+        let game = match rematch {
+            Some(p) => {
+                if let Err(e) = self.hub.lease_new(&new_game).await {
+                    tracing::error!("rematch {new_game}: {e}");
+                }
+                self.hub.launch(p.state, p.seats);
+                Some(new_game)
+            }
+            None => None,
+        };
         Ok((self.publish(first), game))
     }
 
@@ -539,27 +546,7 @@ impl GameActor {
     /// Replaces the state by what the database holds.
     async fn reload(&mut self) {
         let id = self.state.id().to_string();
-        let store = self.hub.store();
-        let registry = self.hub.registry.clone();
-        let timeline = self.hub.timeline();
-        let loaded = async {
-            let stored = store
-                .load(&id)
-                .await
-                .map_err(|e| e.to_string())?
-                .ok_or_else(|| format!("game {id} is gone"))?;
-            let state = GameState::replay(
-                &id,
-                &registry,
-                &stored.events,
-                &stored.hidden,
-                &timeline,
-            )
-            .map_err(|e| e.to_string())?;
-            Ok::<_, String>((state, stored.seats))
-        }
-        .await;
-        match loaded {
+        match self.hub.replay(&id).await {
             Ok((state, seats)) => {
                 self.state = state;
                 self.seats = seats;

@@ -278,7 +278,7 @@ async fn game_full(
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     let credentials = credentials(&headers, &id);
-    let watching = hub.watch(&id, &credentials, None, true, false).await?;
+    let watching = hub.watch(&id, ip, &credentials, None, true, false).await?;
     check_viewer(&hub, ip, &credentials, watching.seat)?;
     let response = json_text(StatusCode::OK, watching.full.unwrap_or_default());
     Ok(with_cookie(response, &id, watching.cookie.as_deref()))
@@ -382,7 +382,7 @@ async fn seat_action(
     action: Action,
 ) -> Result<Acted, ApiError> {
     hub.quotas().action(ip)?;
-    hub.act(id, credentials, action).await.map_err(|e| match e {
+    hub.act(id, ip, credentials, action).await.map_err(|e| match e {
         ApiError::Unauthorized(_) | ApiError::Forbidden(_) => hub.quotas().auth_failure(ip, e),
         e => e,
     })
@@ -511,6 +511,7 @@ async fn other_action(
 struct Feed {
     hub: Arc<Hub>,
     id: String,
+    ip: IpAddr,
     credentials: Credentials,
     last: u64,
     live: broadcast::Receiver<Logged>,
@@ -531,7 +532,7 @@ impl Feed {
                 Err(RecvError::Closed) => {
                     let watching = self
                         .hub
-                        .watch(&self.id, &self.credentials, Some(self.last), false, true)
+                        .watch(&self.id, self.ip, &self.credentials, Some(self.last), false, true)
                         .await?;
                     let Some(live) = watching.live else {
                         return Err(ApiError::Internal("no live feed".into()));
@@ -569,7 +570,7 @@ async fn open_feed(
     credentials: Credentials,
     since: Option<u64>,
 ) -> Result<Opened, ApiError> {
-    let watching = hub.watch(id, &credentials, since, true, true).await?;
+    let watching = hub.watch(id, ip, &credentials, since, true, true).await?;
     check_viewer(hub, ip, &credentials, watching.seat)?;
     let mut first: Vec<EventLine> = watching.full.into_iter().map(EventLine::new).collect();
     first.extend(watching.catchup.into_iter().map(|l| l.line));
@@ -579,6 +580,7 @@ async fn open_feed(
     let feed = Feed {
         hub: hub.clone(),
         id: id.to_string(),
+        ip,
         credentials,
         last: watching.seq,
         live,

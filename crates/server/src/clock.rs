@@ -231,11 +231,23 @@ pub struct Timeline {
 impl Timeline {
     /// The instant to replay an event stored with wall-clock time `at_ms`.
     pub fn instant(&self, at_ms: i64) -> Instant {
-        let down: i64 = self
+        // Spans may overlap (a cluster's restart and a game's takeover):
+        // time is not charged once per span, only once at most.
+        let mut spans: Vec<(i64, i64)> = self
             .downtimes
             .iter()
-            .map(|d| (d.to_ms.min(self.now_ms) - d.from_ms.max(at_ms)).max(0))
-            .sum();
+            .map(|d| (d.from_ms.max(at_ms), d.to_ms.min(self.now_ms)))
+            .filter(|(from, to)| to > from)
+            .collect();
+        spans.sort_unstable();
+        let (mut down, mut covered_to) = (0, i64::MIN);
+        for (from, to) in spans {
+            let from = from.max(covered_to);
+            if to > from {
+                down += to - from;
+                covered_to = to;
+            }
+        }
         let running_ms = (self.now_ms - at_ms - down).max(0) as u64;
         self.now
             .checked_sub(Duration::from_millis(running_ms))
@@ -285,6 +297,21 @@ mod tests {
             clock.flagged(t1 + Duration::from_secs(2 * 86_400)),
             Some(Color::White)
         );
+    }
+
+    #[test]
+    fn overlapping_downtimes_are_not_charged_twice() {
+        let now = Instant::now();
+        let down = |from_ms, to_ms| Downtime { from_ms, to_ms };
+        let timeline = Timeline {
+            now,
+            now_ms: 100_000,
+            downtimes: vec![down(10_000, 40_000), down(30_000, 50_000), down(60_000, 70_000)].into(),
+        };
+        // Since 0: 100 s, of which 10..50 and 60..70 were down: 50 s ran.
+        assert_eq!(timeline.instant(0), now - Duration::from_secs(50));
+        // Since 35 s: 65 s, of which 35..50 and 60..70 were down.
+        assert_eq!(timeline.instant(35_000), now - Duration::from_secs(40));
     }
 
     #[test]

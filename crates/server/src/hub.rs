@@ -2,14 +2,20 @@
 //! unfinished games on start.
 
 use std::collections::HashMap;
+use std::net::IpAddr;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
+
+use axum::body::Bytes;
+use axum::http::{HeaderMap, Method};
 
 use parity_rules::{AnyGame, Color, Registry, Variant};
 use rand::RngExt as _;
 use tokio::sync::{mpsc, oneshot};
 
 use crate::actor::{Acted, Credentials, GameActor, Joined, Msg, Watching};
+use crate::cluster::forward::{self, Answer, Unreached};
+use crate::cluster::{Cluster, Lease};
 use crate::play::TypedMove;
 use crate::clock::{Downtime, Timeline};
 use crate::engine_seat::{EnginePool, MAX_LEVEL, MIN_LEVEL};
@@ -95,6 +101,16 @@ pub struct Hub {
     pub(crate) quotas: Quotas,
     /// Signs the records the server gives out.
     pub(crate) record_key: ed25519_dalek::SigningKey,
+    /// The node this server is of a cluster (PostgreSQL); none for SQLite.
+    cluster: Option<Arc<Cluster>>,
+}
+
+/// Where a game is played.
+pub(crate) enum Owner {
+    /// Here: its actor's mailbox.
+    Here(mpsc::Sender<Msg>),
+    /// On another node: its address, once that node has written it.
+    There(Option<String>),
 }
 
 /// A new game's rows and its state after them.
@@ -126,16 +142,49 @@ impl Hub {
             quotas: Quotas::new(&limits),
             limits,
             downtimes,
+            cluster: None,
         }
     }
 
-    /// Where stored events lie in time now, for a replay.
-    pub(crate) fn timeline(&self) -> Timeline {
-        Timeline {
+    /// The hub of a node of `cluster`.
+    pub(crate) fn in_cluster(self, cluster: Option<Arc<Cluster>>) -> Hub {
+        Hub { cluster, ..self }
+    }
+
+    /// The cluster this server is a node of, if any.
+    pub fn cluster(&self) -> Option<&Arc<Cluster>> {
+        self.cluster.as_ref()
+    }
+
+    /// Where a game's stored events lie in time now, for a replay: the
+    /// server's downtimes and, in a cluster, the game's own (the spans
+    /// after an owner died until another node took the game over).
+    async fn timeline(&self, id: &str) -> Result<Timeline, ApiError> {
+        let mut downtimes = self.downtimes.to_vec();
+        if let Some(cluster) = &self.cluster {
+            downtimes.extend(cluster.downtimes(id).await?);
+        }
+        Ok(Timeline {
             now: Instant::now(),
             now_ms: now_ms(),
-            downtimes: self.downtimes.clone(),
-        }
+            downtimes: downtimes.into(),
+        })
+    }
+
+    /// A game as the database has it: its state replayed, and its seats.
+    pub(crate) async fn replay(&self, id: &str) -> Result<(GameState, [SeatRow; 2]), ApiError> {
+        let stored = self
+            .store
+            .load(id)
+            .await?
+            .ok_or_else(|| ApiError::no_game(id))?;
+        let timeline = self.timeline(id).await?;
+        let state = GameState::replay(id, &self.registry, &stored.events, &stored.hidden, &timeline)
+            .map_err(|e| {
+                tracing::error!("{e}");
+                ApiError::Internal(format!("game {id} does not replay: {e}"))
+            })?;
+        Ok((state, stored.seats))
     }
 
     /// The workers engine seats search on.
@@ -182,6 +231,9 @@ impl Hub {
         let before = now_ms().saturating_sub(expiry);
         let ids = self.store.waiting_since_before(before).await?;
         for id in ids {
+            if matches!(self.owner(&id).await, Ok(Owner::There(_))) {
+                continue; // its owner expires it
+            }
             if let Err(e) = self.ask(&id, |reply| Msg::Expire { reply }).await {
                 tracing::error!("game {id} not expired: {e}");
             }
@@ -193,9 +245,6 @@ impl Hub {
         &self.registry
     }
 
-    pub(crate) fn store(&self) -> Arc<Store> {
-        self.store.clone()
-    }
 
     /// Starts the actor of every unfinished game; returns how many. A game
     /// that does not replay (say, of a variant file not loaded this time)
@@ -204,51 +253,138 @@ impl Hub {
         let ids = self.store.unfinished().await?;
         let mut resumed = 0;
         for id in &ids {
-            match self.actor(id).await {
-                Ok(_) => resumed += 1,
+            match self.owner(id).await {
+                Ok(Owner::Here(_)) => resumed += 1,
+                Ok(Owner::There(_)) => {}
                 Err(e) => tracing::error!("game {id} not resumed: {e}"),
             }
         }
         Ok(resumed)
     }
 
-    /// The mailbox of a game's actor, loading the game if it has none.
-    async fn actor(self: &Arc<Self>, id: &str) -> Result<mpsc::Sender<Msg>, ApiError> {
+    /// Takes over a game whose owner died (its lease is free), unless
+    /// another node is quicker.
+    pub(crate) async fn take_over(self: &Arc<Self>, id: &str) -> Result<(), ApiError> {
+        self.owner(id).await.map(|_| ())
+    }
+
+    /// Where a game is played; loads it here if it is played nowhere (in
+    /// a cluster: if this node gets its lease).
+    pub(crate) async fn owner(self: &Arc<Self>, id: &str) -> Result<Owner, ApiError> {
         if !secret::is_game_id(id) {
             return Err(ApiError::no_game(id));
         }
-        let running = || {
-            self.actors
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .get(id)
-                .filter(|tx| !tx.is_closed())
-                .cloned()
-        };
+        let running = || self.running(id);
         if let Some(tx) = running() {
-            return Ok(tx);
+            return Ok(Owner::Here(tx));
         }
         let _one_load = self.loading.lock().await;
         if let Some(tx) = running() {
-            return Ok(tx);
+            return Ok(Owner::Here(tx));
         }
-        let stored = self
-            .store
-            .load(id)
-            .await?
-            .ok_or_else(|| ApiError::no_game(id))?;
-        let state = GameState::replay(
-            id,
-            &self.registry,
-            &stored.events,
-            &stored.hidden,
-            &self.timeline(),
-        )
-        .map_err(|e| {
-            tracing::error!("{e}");
-            ApiError::Internal(format!("game {id} does not replay: {e}"))
-        })?;
-        Ok(self.launch(state, stored.seats))
+        if let Some(cluster) = &self.cluster {
+            if let Lease::HeldBy(url) = cluster.acquire(id).await? {
+                return Ok(Owner::There(url));
+            }
+        }
+        match self.replay(id).await {
+            Ok((state, seats)) => Ok(Owner::Here(self.launch(state, seats))),
+            Err(e) => {
+                self.release(id).await;
+                Err(e)
+            }
+        }
+    }
+
+    /// The mailbox of the game's actor, if it runs here.
+    fn running(&self, id: &str) -> Option<mpsc::Sender<Msg>> {
+        self.actors
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(id)
+            .filter(|tx| !tx.is_closed())
+            .cloned()
+    }
+
+    /// Takes the lease of a game just created here.
+    pub(crate) async fn lease_new(&self, id: &str) -> Result<(), ApiError> {
+        match &self.cluster {
+            Some(cluster) => match cluster.acquire(id).await? {
+                Lease::Taken => Ok(()),
+                Lease::HeldBy(_) => Err(ApiError::Internal(format!("new game {id} is leased already"))),
+            },
+            None => Ok(()),
+        }
+    }
+
+    /// Frees the lease of a game whose actor stopped.
+    pub(crate) async fn release(&self, id: &str) {
+        if let Some(cluster) = &self.cluster {
+            if let Err(e) = cluster.release(id).await {
+                tracing::error!("game {id}: lease not released: {e}");
+            }
+        }
+    }
+
+    /// Sends a request for game `id` to its owner when that is another
+    /// node, and gives its answer; none when the game is played here (or
+    /// the request was forwarded here: it is never forwarded twice). An
+    /// owner not yet known or not reachable (just killed: its lease is
+    /// free then, and this node takes the game) is asked again, for up to
+    /// [`forward::OWNER_PATIENCE`].
+    pub(crate) async fn forward(
+        self: &Arc<Self>,
+        id: &str,
+        method: Method,
+        path: &str,
+        headers: &HeaderMap,
+        body: Bytes,
+        ip: Option<IpAddr>,
+    ) -> Result<Option<Answer>, ApiError> {
+        let Some(cluster) = &self.cluster else {
+            return Ok(None);
+        };
+        if forward::is_forwarded() {
+            return Ok(None);
+        }
+        let deadline = Instant::now() + forward::OWNER_PATIENCE;
+        loop {
+            // The owner last seen saves asking the database each time; an
+            // owner that turns out wrong (unreachable, or answering that
+            // the game is not played there) is forgotten and looked up.
+            let known = match self.running(id) {
+                Some(_) => return Ok(None),
+                None => cluster.known_owner(id),
+            };
+            let url = match known.clone() {
+                Some(url) => Some(url),
+                None => match self.owner(id).await? {
+                    Owner::Here(_) => return Ok(None),
+                    Owner::There(url) => url,
+                },
+            };
+            if let Some(url) = url {
+                let sent = cluster
+                    .remote()
+                    .send(&url, method.clone(), path, headers, body.clone(), ip)
+                    .await;
+                match sent {
+                    Ok(answer) if answer.status != axum::http::StatusCode::SERVICE_UNAVAILABLE => {
+                        cluster.remember_owner(id, &url);
+                        return Ok(Some(answer));
+                    }
+                    Ok(answer) if known.is_none() => return Ok(Some(answer)),
+                    Err(Unreached::Failed(e)) => return Err(e),
+                    Ok(_) | Err(Unreached::Gone) => cluster.forget_owner(id),
+                }
+            }
+            if Instant::now() >= deadline {
+                return Err(ApiError::Unavailable(format!(
+                    "game {id}: its node does not answer"
+                )));
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
     }
 
     /// Starts the actor of a game and lists it.
@@ -282,7 +418,14 @@ impl Hub {
         make: impl Fn(oneshot::Sender<T>) -> Msg,
     ) -> Result<T, ApiError> {
         for _ in 0..2 {
-            let tx = self.actor(id).await?;
+            let tx = match self.owner(id).await? {
+                Owner::Here(tx) => tx,
+                Owner::There(_) => {
+                    return Err(ApiError::Unavailable(format!(
+                        "game {id} is played on another node; try again"
+                    )))
+                }
+            };
             let (reply, answer) = oneshot::channel();
             if tx.send(make(reply)).await.is_err() {
                 self.forget(id, &tx);
@@ -300,9 +443,19 @@ impl Hub {
     pub async fn act(
         self: &Arc<Self>,
         id: &str,
+        ip: IpAddr,
         credentials: &Credentials,
         action: Action,
     ) -> Result<Acted, ApiError> {
+        let (path, body) = forward::action_request(id, &action);
+        let mut headers = forward::credential_headers(id, credentials);
+        if !body.is_null() {
+            headers.insert(axum::http::header::CONTENT_TYPE, "application/json".parse().expect("a header"));
+        }
+        let body = if body.is_null() { Bytes::new() } else { Bytes::from(body.to_string()) };
+        if let Some(answer) = self.forward(id, Method::POST, &path, &headers, body, Some(ip)).await? {
+            return forward::acted(id, &answer);
+        }
         let result = self
             .ask(id, |reply| Msg::Act {
                 credentials: credentials.clone(),
@@ -329,6 +482,67 @@ impl Hub {
         }
     }
 
+    /// A feed of a game another node owns: the state from the owner, the
+    /// events after `since` from the database, the live events from this
+    /// node's relay (subscribed first, so that none falls in between);
+    /// none when the game is played here.
+    #[allow(clippy::too_many_arguments)]
+    async fn watch_remote(
+        self: &Arc<Self>,
+        cluster: &Cluster,
+        id: &str,
+        ip: IpAddr,
+        credentials: &Credentials,
+        since: Option<u64>,
+        full: bool,
+        live: bool,
+    ) -> Result<Option<Watching>, ApiError> {
+        if let Owner::Here(_) = self.owner(id).await? {
+            return Ok(None);
+        }
+        let relay = match live {
+            true => Some(cluster.relays().subscribe(id).await?),
+            false => None,
+        };
+        let headers = forward::credential_headers(id, credentials);
+        let path = format!("/api/games/{id}");
+        let Some(answer) = self.forward(id, Method::GET, &path, &headers, Bytes::new(), Some(ip)).await? else {
+            return Ok(None); // taken over here meanwhile
+        };
+        let state = forward::json_or_error(&answer)?;
+        let seq = state["seq"].as_u64().unwrap_or_default();
+        let seat = match state["you"].as_str() {
+            Some("white") => Some(Color::White),
+            Some("black") => Some(Color::Black),
+            _ => None,
+        };
+        if let (Some((_, readers)), None) = (&relay, seat) {
+            if *readers > self.limits.max_watchers_per_game {
+                return Err(ApiError::Unavailable(
+                    "this game has as many spectators as it takes".into(),
+                ));
+            }
+        }
+        let catchup = match since {
+            Some(since) => cluster
+                .relays()
+                .events_after(id, since)
+                .await?
+                .into_iter()
+                .filter(|l| l.seq <= seq)
+                .collect(),
+            None => Vec::new(),
+        };
+        Ok(Some(Watching {
+            full: full.then(|| String::from_utf8_lossy(&answer.body).into_owned()),
+            catchup,
+            live: relay.map(|(receiver, _)| receiver),
+            seq,
+            cookie: forward::cookie_set(id, &answer.headers),
+            seat,
+        }))
+    }
+
     pub async fn join(self: &Arc<Self>, id: &str, invite: &str) -> Result<Joined, ApiError> {
         self.ask(id, |reply| Msg::Join {
             invite: invite.to_string(),
@@ -342,11 +556,19 @@ impl Hub {
     pub async fn watch(
         self: &Arc<Self>,
         id: &str,
+        ip: IpAddr,
         credentials: &Credentials,
         since: Option<u64>,
         full: bool,
         live: bool,
     ) -> Result<Watching, ApiError> {
+        if let Some(cluster) = self.cluster.clone() {
+            if !forward::is_forwarded() {
+                if let Some(watching) = self.watch_remote(&cluster, id, ip, credentials, since, full, live).await? {
+                    return Ok(watching);
+                }
+            }
+        }
         self.ask(id, |reply| Msg::Watch {
             credentials: credentials.clone(),
             since,
@@ -459,6 +681,7 @@ impl Hub {
         };
         let prepared = self.prepare(&id, setup, rows, Some(request.public), Instant::now())?;
         self.writer.write(prepared.changes).await?;
+        self.lease_new(&id).await?;
         self.launch(prepared.state, prepared.seats);
         Ok(CreatedGame {
             invite_url: invite.as_deref().map(|inv| invite_url(&id, inv)),

@@ -8,6 +8,7 @@ pub mod analysis;
 pub mod api;
 mod assets;
 pub mod clock;
+pub mod cluster;
 pub mod connections;
 pub mod edge;
 pub mod engine_seat;
@@ -38,6 +39,7 @@ use tower_http::limit::RequestBodyLimitLayer;
 use tower_http::timeout::TimeoutLayer;
 
 use crate::clock::Downtime;
+use crate::cluster::Cluster;
 use crate::engine_seat::EnginePool;
 use crate::error::ApiError;
 use crate::event::now_ms;
@@ -71,6 +73,8 @@ pub struct Server {
     /// Where the key that signs records is kept: the file `DB.key` beside
     /// a SQLite database; none when PostgreSQL keeps it (table `signing_key`).
     pub key_file: Option<PathBuf>,
+    /// This node's id, when the server is a node of a cluster (PostgreSQL).
+    pub node: Option<String>,
 }
 
 /// Opens (or creates) the database and its signing key, restarts the
@@ -84,8 +88,6 @@ pub async fn start(
 ) -> Result<Server, ServeError> {
     let db = db.into();
     let (store, writer) = Store::open(&db).await?;
-    let downtimes = note_restart(&store, &writer).await?;
-    tokio::spawn(beat(writer.clone()));
     let limits = config.limits.clone();
     let (record_key, key_file) = match store.signing_seed(signing::fresh_seed()).await? {
         Some(seed) => (ed25519_dalek::SigningKey::from_bytes(&seed), None),
@@ -97,6 +99,20 @@ pub async fn start(
             (signing::load_or_create(&file)?, Some(file))
         }
     };
+    let addr = listener.local_addr()?;
+    let cluster = match &db {
+        Database::Postgres(url) => {
+            let node_url = config.node_url.clone().unwrap_or_else(|| default_node_url(addr));
+            Some(Cluster::join(url, node_url, forward_secret(&record_key)).await?)
+        }
+        Database::Sqlite(_) => None,
+    };
+    let joins_running_cluster = match &cluster {
+        Some(cluster) => cluster.others_alive().await?,
+        None => false,
+    };
+    let downtimes = note_restart(&store, &writer, joins_running_cluster).await?;
+    tokio::spawn(beat(writer.clone()));
     let hub = Arc::new(Hub::new(
         registry,
         store,
@@ -105,13 +121,17 @@ pub async fn start(
         downtimes,
         limits.clone(),
         record_key,
-    ));
+    )
+    .in_cluster(cluster.clone()));
     // Games that waited too long for their friend are aborted, not resumed.
     hub.expire_waiting().await.map_err(ServeError::Recover)?;
     let recovered = hub.recover().await.map_err(ServeError::Recover)?;
     hub.keep_house();
-    let addr = listener.local_addr()?;
+    if let Some(cluster) = &cluster {
+        cluster.keep_watch(Arc::downgrade(&hub));
+    }
     let app = api::router(hub.clone())
+        .layer(axum::middleware::from_fn_with_state(hub.clone(), cluster::route))
         .layer(RequestBodyLimitLayer::new(limits.max_body_bytes))
         .layer(TimeoutLayer::with_status_code(
             StatusCode::REQUEST_TIMEOUT,
@@ -127,16 +147,41 @@ pub async fn start(
         hub,
         recovered,
         key_file,
+        node: cluster.map(|c| c.node().to_string()),
     })
 }
 
+/// Where other nodes reach a node listening on `addr` when no
+/// `--node-url` says: the address, with loopback for "any address".
+fn default_node_url(addr: SocketAddr) -> String {
+    let ip = match addr.ip() {
+        ip if !ip.is_unspecified() => ip,
+        std::net::IpAddr::V4(_) => std::net::Ipv4Addr::LOCALHOST.into(),
+        std::net::IpAddr::V6(_) => std::net::Ipv6Addr::LOCALHOST.into(),
+    };
+    format!("http://{}", SocketAddr::new(ip, addr.port()))
+}
+
+/// The secret nodes mark forwarded requests with: derived from the
+/// signing key every node of the database shares, so it needs no setup.
+fn forward_secret(key: &ed25519_dalek::SigningKey) -> String {
+    use sha2::Digest as _;
+    let digest = sha2::Sha256::digest([b"parity-forward\n".as_slice(), &key.to_bytes()].concat());
+    hex::encode(digest)
+}
+
 /// Records the downtime that ends now (from the last sign of life in the
-/// database) and returns every downtime on record.
-async fn note_restart(store: &Arc<Store>, writer: &Writer) -> Result<Arc<[Downtime]>, ServeError> {
+/// database) and returns every downtime on record. A node that joins a
+/// running cluster records none: the server was not down.
+async fn note_restart(
+    store: &Arc<Store>,
+    writer: &Writer,
+    joins_running_cluster: bool,
+) -> Result<Arc<[Downtime]>, ServeError> {
     let last_alive = store.last_alive().await?;
     let up_ms = now_ms();
     let mut changes = vec![Change::Heartbeat { at_ms: up_ms }];
-    if let Some(from_ms) = last_alive.filter(|&t| t < up_ms) {
+    if let Some(from_ms) = last_alive.filter(|&t| t < up_ms && !joins_running_cluster) {
         changes.push(Change::Downtime(Downtime {
             from_ms,
             to_ms: up_ms,

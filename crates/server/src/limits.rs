@@ -93,6 +93,9 @@ pub struct Config {
     /// https` makes cookies `Secure`, and the last address of
     /// `X-Forwarded-For` is the client's for the rate limits.
     pub trusted_proxy: bool,
+    /// Where the other nodes of a cluster reach this one (PostgreSQL
+    /// only); by default `http://` and the address it listens on.
+    pub node_url: Option<String>,
 }
 
 type PerIp = DefaultKeyedRateLimiter<IpAddr>;

@@ -9,6 +9,11 @@
 //! think between moves; a game that falls behind plays its late turns at
 //! once. Without one, every game plays as fast as it can: that measures
 //! capacity, and latency is then mostly the queue the clients build.
+//!
+//! Given the addresses of running servers (the nodes of a cluster), it
+//! plays there instead, over HTTP and WebSockets only: games are created
+//! on the nodes in turn, and each game's black seat joins and plays on
+//! the next node, so the two players of a game are on different nodes.
 
 use std::fmt;
 use std::sync::Arc;
@@ -41,6 +46,9 @@ pub struct LoadConfig {
     pub variant: String,
     /// Moves per second offered by all games together; `None`: as fast as possible.
     pub rate: Option<f64>,
+    /// Running servers to play on (`http://HOST:PORT`); none: a server
+    /// in-process on a temporary SQLite database.
+    pub servers: Vec<String>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -203,17 +211,72 @@ struct Table {
     play: AnyGame,
 }
 
+/// Where the games are played.
+#[derive(Clone)]
+enum Servers {
+    /// In this process: games are created through its hub.
+    Here { hub: Arc<Hub>, base: String },
+    /// Running nodes, in turn; `next` counts the games set.
+    Nodes {
+        bases: Arc<[String]>,
+        next: Arc<std::sync::atomic::AtomicUsize>,
+        http: reqwest::Client,
+    },
+}
+
 /// What it takes to set a new table.
 #[derive(Clone)]
 struct TableStart {
-    hub: Arc<Hub>,
-    base: String,
+    servers: Servers,
+    registry: Registry,
     variant: String,
 }
 
 impl TableStart {
     async fn set(&self) -> Result<Table, String> {
-        set_table(&self.hub, &self.base, &self.variant).await
+        match &self.servers {
+            Servers::Here { hub, base } => set_table(hub, base, &self.variant).await,
+            Servers::Nodes { bases, next, http } => {
+                let n = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let (white, black) = (&bases[n % bases.len()], &bases[(n + 1) % bases.len()]);
+                self.set_remote(http, white, black).await
+            }
+        }
+    }
+
+    /// A game created on node `white` and joined on node `black`, each
+    /// seat's socket on its node.
+    async fn set_remote(&self, http: &reqwest::Client, white: &str, black: &str) -> Result<Table, String> {
+        let post = |url: String, body: Value| {
+            http.post(url)
+                .header("content-type", "application/json")
+                .body(body.to_string())
+                .send()
+        };
+        let read = |response: reqwest::Response| async move {
+            let status = response.status();
+            let text = response.text().await.map_err(|e| e.to_string())?;
+            match status.is_success() {
+                true => serde_json::from_str::<Value>(&text).map_err(|e| e.to_string()),
+                false => Err(format!("{status}: {text}")),
+            }
+        };
+        let new = json!({"variant": self.variant, "opponent": "friend", "color": "white",
+                         "clock": {"initial": 3600, "increment": 0}});
+        let created = read(post(format!("{white}/api/games"), new).await.map_err(|e| e.to_string())?).await?;
+        let id = created["id"].as_str().ok_or("no id")?.to_string();
+        let invite = json!({"invite": created["invite"]});
+        let joined = read(post(format!("{black}/api/games/{id}/join"), invite).await.map_err(|e| e.to_string())?).await?;
+        let token = |v: &Value| v["token"].as_str().map(str::to_string).ok_or("no token");
+        let ws = |base: &str| base.replacen("http://", "ws://", 1);
+        let white_seat = Seat::connect(&ws(white), &id, &token(&created)?).await?;
+        let black_seat = Seat::connect(&ws(black), &id, &token(&joined)?).await?;
+        let v = self.registry.get(&self.variant).ok_or("unknown variant")?;
+        Ok(Table {
+            id,
+            seats: [white_seat, black_seat],
+            play: AnyGame::new(v),
+        })
     }
 }
 
@@ -358,6 +421,28 @@ pub async fn run(config: &LoadConfig) -> Result<LoadReport, LoadError> {
         )));
     }
     let dir = tempfile::tempdir().map_err(|e| setup(e.to_string()))?;
+    let servers = match config.servers.as_slice() {
+        [] => serve_here(config, &dir, registry.clone()).await?,
+        bases => Servers::Nodes {
+            bases: bases.iter().map(|b| b.trim_end_matches('/').to_string()).collect(),
+            next: Default::default(),
+            http: reqwest::Client::builder()
+                .no_proxy()
+                .build()
+                .map_err(|e| setup(e.to_string()))?,
+        },
+    };
+    let next = TableStart {
+        servers,
+        registry,
+        variant: config.variant.clone(),
+    };
+    play_all(config, next).await
+}
+
+/// The server in this process, on a temporary SQLite database in `dir`.
+async fn serve_here(config: &LoadConfig, dir: &tempfile::TempDir, registry: Registry) -> Result<Servers, LoadError> {
+    let setup = |e: String| LoadError::Setup(e);
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
         .await
         .map_err(|e| setup(e.to_string()))?;
@@ -375,12 +460,15 @@ pub async fn run(config: &LoadConfig) -> Result<LoadReport, LoadError> {
     let server = crate::start(&dir.path().join("load.sqlite"), listener, registry, served)
         .await
         .map_err(|e| setup(e.to_string()))?;
-
-    let next = TableStart {
+    Ok(Servers::Here {
         hub: server.hub.clone(),
         base: format!("ws://{}", server.addr),
-        variant: config.variant.clone(),
-    };
+    })
+}
+
+/// Sets every table, plays them all and reports.
+async fn play_all(config: &LoadConfig, next: TableStart) -> Result<LoadReport, LoadError> {
+    let setup = |e: String| LoadError::Setup(e);
     // Tables are set a few at a time, so connections do not pile up in the backlog.
     let setting = Arc::new(Semaphore::new(32));
     let mut pending = Vec::with_capacity(config.games);
@@ -480,6 +568,7 @@ mod tests {
             turns: 4,
             variant: "parity".into(),
             rate: None,
+            servers: Vec::new(),
         };
         let report = run(&config).await.expect("runs");
         assert_eq!(report.games, 3);
@@ -498,6 +587,7 @@ mod tests {
             turns: 3,
             variant: "parity".into(),
             rate: Some(16.0),
+            servers: Vec::new(),
         };
         let report = run(&config).await.expect("runs");
         assert_eq!(report.turns, 12, "{report}");

@@ -74,3 +74,89 @@ pub fn serve_with_key(db: &Path, flags: &[&str]) -> (Child, String, String) {
         .to_string();
     (child, base, key)
 }
+
+/// A blocking JSON client of one running server.
+pub struct Api {
+    pub base: String,
+    pub http: reqwest::blocking::Client,
+}
+
+impl Api {
+    pub fn new(base: String) -> Api {
+        let http = reqwest::blocking::Client::builder()
+            .timeout(std::time::Duration::from_secs(60))
+            .build()
+            .expect("client");
+        Api { base, http }
+    }
+
+    /// The status and the JSON (or text) of an answer.
+    pub fn answer(&self, request: reqwest::blocking::RequestBuilder) -> (u16, serde_json::Value) {
+        let response = request.send().expect("request");
+        let status = response.status().as_u16();
+        let text = response.text().expect("body");
+        let body = serde_json::from_str(&text).unwrap_or(serde_json::Value::String(text));
+        (status, body)
+    }
+
+    pub fn get(&self, path: &str) -> serde_json::Value {
+        let (status, body) = self.answer(self.http.get(format!("{}{path}", self.base)));
+        assert_eq!(status, 200, "{path} on {}: {body}", self.base);
+        body
+    }
+
+    pub fn post(
+        &self,
+        path: &str,
+        token: Option<&str>,
+        body: serde_json::Value,
+    ) -> serde_json::Value {
+        let mut r = self.http.post(format!("{}{path}", self.base)).json(&body);
+        if let Some(t) = token {
+            r = r.bearer_auth(t);
+        }
+        let (status, answer) = self.answer(r);
+        assert!(
+            status == 200 || status == 201,
+            "{path} on {}: {status} {answer}",
+            self.base
+        );
+        answer
+    }
+
+    /// A seat's action; returns the seq it was acknowledged with.
+    pub fn act(&self, id: &str, token: &str, what: &str, body: serde_json::Value) -> u64 {
+        let answer = self.post(&format!("/api/board/game/{id}/{what}"), Some(token), body);
+        answer["seq"].as_u64().expect("seq")
+    }
+}
+
+/// A game created on `creator` against a friend who joins on `joiner`
+/// (the same server or another node), white's clock 15 minutes: (id,
+/// white's token, black's token).
+pub fn friend_game(creator: &Api, joiner: &Api, variant: &str) -> (String, String, String) {
+    let created = creator.post(
+        "/api/games",
+        None,
+        serde_json::json!({"variant": variant, "opponent": "friend", "color": "white",
+               "clock": {"initial": 900, "increment": 0}}),
+    );
+    let id = created["id"].as_str().unwrap().to_string();
+    let joined = joiner.post(
+        &format!("/api/games/{id}/join"),
+        None,
+        serde_json::json!({"invite": created["invite"]}),
+    );
+    (
+        id,
+        created["token"].as_str().unwrap().to_string(),
+        joined["token"].as_str().unwrap().to_string(),
+    )
+}
+
+/// The commitment as docs/server.md defines it, computed here independently.
+pub fn commitment(game: &str, turn: u64, side: &str, mv: &str, nonce: &str) -> String {
+    use sha2::Digest as _;
+    let digest = sha2::Sha256::digest(format!("{game}:{turn}:{side}:{mv}:{nonce}").as_bytes());
+    digest.iter().map(|b| format!("{b:02x}")).collect()
+}

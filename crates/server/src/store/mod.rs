@@ -9,7 +9,7 @@
 //! job is rolled back alone, and only after the commit tells each job's
 //! sender. Reads use another connection.
 
-mod postgres;
+pub(crate) mod postgres;
 mod sqlite;
 
 pub use postgres::ensure_database as ensure_postgres_database;

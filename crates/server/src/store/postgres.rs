@@ -65,13 +65,41 @@ const MIGRATIONS: &[&str] = &[r#"
         id INTEGER PRIMARY KEY CHECK (id = 1),
         seed BYTEA NOT NULL
     );
+"#, r#"
+    CREATE TABLE nodes (
+        id TEXT PRIMARY KEY,
+        url TEXT NOT NULL,
+        lock_key BIGINT NOT NULL,
+        started_ms BIGINT NOT NULL,
+        heartbeat_ms BIGINT NOT NULL
+    );
+    CREATE TABLE game_owners (
+        game_id TEXT PRIMARY KEY,
+        node_id TEXT NOT NULL,
+        lease_key BIGINT NOT NULL
+    );
+    CREATE TABLE game_downtimes (
+        game_id TEXT NOT NULL,
+        from_ms BIGINT NOT NULL,
+        to_ms BIGINT NOT NULL
+    );
+    CREATE INDEX game_downtimes_by_game ON game_downtimes (game_id);
 "#];
+
+/// The channel every commit announces its games' new events on, for the
+/// other nodes (`crate::cluster`): `GAMEID:FIRST:LAST`, the seqs of the
+/// game's events in the commit, then on lines of their own the events'
+/// JSON lines when they fit in a notification.
+pub const EVENTS_CHANNEL: &str = "parity_events";
+
+/// PostgreSQL's limit on a notification's payload is 8000 bytes.
+const MAX_NOTIFICATION: usize = 7900;
 
 /// Any number that identifies our schema lock among the database's
 /// advisory locks: servers starting together migrate one at a time.
 const MIGRATION_LOCK: i64 = 0x7061_7269_7479;
 
-async fn connect(url: &str) -> Result<Client, StoreError> {
+pub(crate) async fn connect(url: &str) -> Result<Client, StoreError> {
     let (client, connection) = tokio_postgres::connect(url, NoTls).await?;
     tokio::spawn(async move {
         if let Err(e) = connection.await {
@@ -189,6 +217,15 @@ async fn commit(client: &mut Client, batch: &[Job]) -> Vec<Result<(), String>> {
                 }
             });
         }
+        let news = last_events(batch, &results);
+        if !news.is_empty() {
+            // Delivered by PostgreSQL when, and only if, the commit succeeds.
+            tx.execute(
+                "SELECT pg_notify($1, news) FROM unnest($2::text[]) AS news",
+                &[&EVENTS_CHANNEL, &news],
+            )
+            .await?;
+        }
         tx.commit().await?;
         Ok(results)
     }
@@ -199,6 +236,35 @@ async fn commit(client: &mut Client, batch: &[Job]) -> Vec<Result<(), String>> {
             batch.iter().map(|_| Err(e.to_string())).collect()
         }
     }
+}
+
+/// The notification of each game with new events in the jobs that
+/// succeeded (see [`EVENTS_CHANNEL`]). A game's events in one batch are
+/// one job's, so their seqs follow each other.
+fn last_events(batch: &[Job], results: &[Result<(), String>]) -> Vec<String> {
+    let mut games: std::collections::BTreeMap<&str, Vec<&Event>> = Default::default();
+    for (job, _) in batch.iter().zip(results).filter(|(_, r)| r.is_ok()) {
+        for change in &job.changes {
+            if let Change::Event { game, event } = change {
+                games.entry(game.as_str()).or_default().push(event);
+            }
+        }
+    }
+    games
+        .into_iter()
+        .map(|(game, events)| {
+            let (first, last) = (events[0].seq, events[events.len() - 1].seq);
+            let mut notice = format!("{game}:{first}:{last}");
+            for event in events {
+                notice.push('\n');
+                notice.push_str(&serde_json::to_string(event).unwrap_or_default());
+            }
+            if notice.len() > MAX_NOTIFICATION {
+                notice = format!("{game}:{first}:{last}");
+            }
+            notice
+        })
+        .collect()
 }
 
 async fn write_change(tx: &Transaction<'_>, change: &Change) -> Result<(), StoreError> {
@@ -287,6 +353,14 @@ async fn write_change(tx: &Transaction<'_>, change: &Change) -> Result<(), Store
         }
     }
     Ok(())
+}
+
+/// A row of `from_ms, to_ms`.
+pub(crate) fn downtime_of(row: &tokio_postgres::Row) -> Downtime {
+    Downtime {
+        from_ms: row.get(0),
+        to_ms: row.get(1),
+    }
 }
 
 fn turn_of(value: i64) -> Result<u32, StoreError> {
@@ -430,10 +504,7 @@ impl Reader {
             .query("SELECT from_ms, to_ms FROM downtimes ORDER BY from_ms", &[])
             .await?
             .iter()
-            .map(|row| Downtime {
-                from_ms: row.get(0),
-                to_ms: row.get(1),
-            })
+            .map(downtime_of)
             .collect())
     }
 

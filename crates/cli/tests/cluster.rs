@@ -1,0 +1,437 @@
+//! Several `parity serve` nodes on one PostgreSQL database
+//! (docs/server.md, "Several nodes"): any node serves any game, every
+//! node's feeds get every event, and when the owner of games is killed
+//! with SIGKILL another node takes them over and they finish there with
+//! every acknowledged event. Needs `PARITY_TEST_POSTGRES` (scripts/test
+//! sets it); without it these tests fail.
+
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+
+mod common;
+
+use common::commitment;
+use sha2::{Digest, Sha256};
+
+/// How soon a killed owner's games must be taken over (docs/server.md).
+const TAKEOVER: Duration = Duration::from_secs(5);
+const PATIENCE: Duration = Duration::from_secs(30);
+
+/// A fresh database on the test PostgreSQL server.
+fn fresh_database() -> String {
+    let base = std::env::var("PARITY_TEST_POSTGRES").unwrap_or_else(|_| {
+        panic!(
+            "the cluster tests need PostgreSQL: set PARITY_TEST_POSTGRES to a server's URL \
+             (postgres://USER@HOST:PORT/DB, allowed to create databases); scripts/test does"
+        )
+    });
+    let name = format!("cluster_{:016x}", {
+        let digest = Sha256::digest(format!("{:?}{}", Instant::now(), std::process::id()));
+        u64::from_be_bytes(digest[..8].try_into().unwrap())
+    });
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    match runtime
+        .block_on(parity_server::store::ensure_postgres_database(&base, &name))
+        .expect("a test database")
+    {
+        parity_server::Database::Postgres(url) => url,
+        other => panic!("not PostgreSQL: {other:?}"),
+    }
+}
+
+fn owner_of(db: &str, game: &str) -> Option<String> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime
+        .block_on(parity_server::cluster::owner_of(db, game))
+        .expect("the owners table")
+}
+
+/// One `parity serve` node; killed when dropped.
+struct Node {
+    child: Child,
+    api: common::Api,
+    key: String,
+    id: String,
+}
+
+impl std::ops::Deref for Node {
+    type Target = common::Api;
+    fn deref(&self) -> &common::Api {
+        &self.api
+    }
+}
+
+impl Node {
+    fn start(db: &str, log: &Path) -> Node {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_parity"))
+            .args(["serve", "--addr", "127.0.0.1:0", "--db", db])
+            .env("RUST_LOG", "info")
+            .stdout(Stdio::piped())
+            .stderr(std::fs::File::create(log).expect("a log file"))
+            .spawn()
+            .expect("parity serve starts");
+        let mut out = BufReader::new(child.stdout.take().expect("stdout"));
+        let mut lines = Vec::new();
+        for _ in 0..3 {
+            let mut line = String::new();
+            out.read_line(&mut line).expect("the server's first lines");
+            lines.push(line);
+        }
+        let word = |line: &str, pick: &dyn Fn(&str) -> bool| {
+            line.split_whitespace()
+                .find(|w| pick(w))
+                .unwrap_or_else(|| panic!("not found in {line:?}"))
+                .trim_end_matches('/')
+                .to_string()
+        };
+        let base = word(&lines[0], &|w| w.starts_with("http://"));
+        let key = word(&lines[1], &|w| w.len() == 64);
+        assert!(lines[2].starts_with("Node "), "{lines:?}");
+        let id = word(&lines[2], &|w| w.len() == 10);
+        Node {
+            child,
+            api: common::Api::new(base),
+            key,
+            id,
+        }
+    }
+
+    /// Stops (`STOP`) or resumes (`CONT`) the process.
+    fn signal(&self, name: &str) {
+        let status = Command::new("kill")
+            .args([&format!("-{name}"), &self.child.id().to_string()])
+            .status()
+            .expect("kill runs");
+        assert!(status.success(), "kill -{name}");
+    }
+
+    /// SIGKILL: no chance to release anything.
+    fn kill(&mut self) {
+        self.child.kill().expect("kill");
+        self.child.wait().expect("reaped");
+    }
+
+    fn record(&self, id: &str) -> Value {
+        self.get(&format!("/api/games/{id}/record"))
+    }
+
+    /// The game's NDJSON stream from `since` on, read by a thread: every
+    /// line but the keep-alives.
+    fn stream(&self, id: &str, since: u64) -> mpsc::Receiver<Value> {
+        let url = format!("{}/api/board/game/stream/{id}?since={since}", self.base);
+        let (lines, received) = mpsc::channel();
+        std::thread::spawn(move || {
+            let client = reqwest::blocking::Client::builder()
+                .timeout(None)
+                .build()
+                .unwrap();
+            let response = client.get(url).send().expect("stream");
+            assert_eq!(response.status().as_u16(), 200);
+            for line in BufReader::new(response).lines() {
+                let Ok(line) = line else { return };
+                if line.trim().is_empty() {
+                    continue;
+                }
+                if lines
+                    .send(serde_json::from_str(&line).expect("a JSON line"))
+                    .is_err()
+                {
+                    return;
+                }
+            }
+        });
+        received
+    }
+}
+
+impl Drop for Node {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn nonce(turn: u64, side: usize) -> String {
+    format!("{:032x}", 0xabc0 + turn * 2 + side as u64)
+}
+
+/// A game created on `creator` against a friend who joins on `joiner`.
+fn friend_game(creator: &Node, joiner: &Node, variant: &str) -> (String, String, String) {
+    common::friend_game(creator, joiner, variant)
+}
+
+/// Both commitments of a simultaneous turn, white's through `white_node`
+/// and black's through `black_node`; returns the acknowledged seqs.
+fn commit_turn(
+    nodes: [&Node; 2],
+    id: &str,
+    tokens: [&str; 2],
+    turn: u64,
+    moves: [&str; 2],
+) -> Vec<u64> {
+    (0..2)
+        .map(|i| {
+            let side = ["white", "black"][i];
+            let c = commitment(id, turn, side, moves[i], &nonce(turn, i));
+            nodes[i].act(id, tokens[i], "commit", json!({"commitment": c}))
+        })
+        .collect()
+}
+
+fn reveal(node: &Node, id: &str, token: &str, turn: u64, side: usize, mv: &str) -> u64 {
+    node.act(
+        id,
+        token,
+        "reveal",
+        json!({"move": mv, "nonce": nonce(turn, side)}),
+    )
+}
+
+/// Lines from a feed until the event `seq` arrived; fails after PATIENCE.
+fn read_until(feed: &mpsc::Receiver<Value>, seq: u64, seen: &mut Vec<Value>) {
+    let deadline = Instant::now() + PATIENCE;
+    while seen.last().and_then(|e| e["seq"].as_u64()).unwrap_or(0) < seq {
+        let left = deadline.saturating_duration_since(Instant::now());
+        let line = feed
+            .recv_timeout(left)
+            .unwrap_or_else(|_| panic!("event {seq} never came; had {seen:?}"));
+        if line["type"] != "gameFull" {
+            seen.push(line);
+        }
+    }
+}
+
+/// The events of a record, checked against the events a feed delivered
+/// and the seqs the players were acknowledged with.
+fn check_record(record: &Value, fed: &[Value], acked: &[u64]) {
+    let events = record["events"].as_array().expect("events");
+    for (i, event) in events.iter().enumerate() {
+        assert_eq!(event["seq"], i as u64 + 1, "the log has no gap");
+    }
+    assert_eq!(
+        fed,
+        &events[..fed.len()],
+        "the feed had the record's events, in order"
+    );
+    for &seq in acked {
+        assert!(
+            seq as usize <= events.len(),
+            "acknowledged event {seq} is in the record"
+        );
+    }
+}
+
+fn verify(dir: &Path, record: &Value, key: &str) {
+    let file = dir.join(format!("{}.json", record["id"].as_str().unwrap()));
+    std::fs::write(&file, record.to_string()).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_parity"))
+        .arg("verify")
+        .arg(&file)
+        .args(["--key", key])
+        .output()
+        .expect("parity verify runs");
+    let text =
+        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.success() && text.starts_with("ok (signed by the given key)"),
+        "{text}"
+    );
+}
+
+#[test]
+fn two_nodes_serve_one_game_and_both_feeds_see_every_event() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = fresh_database();
+    let a = Node::start(&db, &dir.path().join("a.log"));
+    let b = Node::start(&db, &dir.path().join("b.log"));
+    assert_eq!(a.key, b.key, "one database, one signing key");
+    assert_ne!(a.id, b.id);
+
+    // Created on A (its owner), joined and played on B.
+    let (id, white, black) = friend_game(&a, &b, "parity");
+    assert_eq!(owner_of(&db, &id).as_deref(), Some(a.id.as_str()));
+    let on_a = a.stream(&id, 0);
+    let on_b = b.stream(&id, 0);
+    let mut acked = commit_turn([&b, &b], &id, [&white, &black], 1, ["e2e4", "d7d5"]);
+    acked.push(reveal(&b, &id, &white, 1, 0, "e2e4"));
+    acked.push(reveal(&a, &id, &black, 1, 1, "d7d5"));
+    acked.extend(commit_turn(
+        [&a, &b],
+        &id,
+        [&white, &black],
+        2,
+        ["g1f3", "g8f6"],
+    ));
+    acked.push(reveal(&b, &id, &black, 2, 1, "g8f6"));
+    acked.push(reveal(&b, &id, &white, 2, 0, "g1f3"));
+    assert_eq!(
+        owner_of(&db, &id).as_deref(),
+        Some(a.id.as_str()),
+        "still A's"
+    );
+    let last = *acked.iter().max().unwrap();
+    let full = b.get(&format!("/api/games/{id}"));
+    assert_eq!(
+        (full["seq"].as_u64(), full["turn"].as_u64()),
+        (Some(last), Some(3))
+    );
+
+    let (mut seen_a, mut seen_b) = (Vec::new(), Vec::new());
+    read_until(&on_a, last, &mut seen_a);
+    read_until(&on_b, last, &mut seen_b);
+    assert_eq!(seen_a, seen_b, "the owner's feed and the relayed one agree");
+    let record = b.record(&id);
+    assert_eq!(record, a.record(&id), "the same record through either node");
+    check_record(&record, &seen_b, &acked);
+    // A reconnecting client on B catches up with `since`.
+    let mut caught_up = Vec::new();
+    read_until(&b.stream(&id, 4), last, &mut caught_up);
+    assert_eq!(caught_up, seen_b[4..], "since 4: the events after 4");
+    b.act(&id, &black, "resign", Value::Null);
+    assert_eq!(a.get(&format!("/api/games/{id}"))["result"], "1-0");
+    verify(dir.path(), &b.record(&id), &b.key);
+}
+
+#[test]
+fn a_killed_owners_games_are_taken_over_and_finish_on_another_node() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = fresh_database();
+    let mut a = Node::start(&db, &dir.path().join("a.log"));
+    let b = Node::start(&db, &dir.path().join("b.log"));
+    let c = Node::start(&db, &dir.path().join("c.log"));
+
+    // A parity game and a chess game, both created on A and played on B and C.
+    let (sim, sw, sb) = friend_game(&a, &b, "parity");
+    let (chess, cw, cb) = friend_game(&a, &c, "chess");
+    let sim_feed = c.stream(&sim, 0);
+    let chess_feed = b.stream(&chess, 0);
+    let mut sim_acked = commit_turn([&b, &c], &sim, [&sw, &sb], 1, ["e2e4", "d7d5"]);
+    sim_acked.push(reveal(&c, &sim, &sb, 1, 1, "d7d5"));
+    sim_acked.push(reveal(&b, &sim, &sw, 1, 0, "e2e4"));
+    // Turn 2: both commitments and white's reveal in when A dies, so
+    // white's move is known only to the database.
+    sim_acked.extend(commit_turn([&b, &c], &sim, [&sw, &sb], 2, ["g1f3", "g8f6"]));
+    sim_acked.push(reveal(&b, &sim, &sw, 2, 0, "g1f3"));
+    let mut chess_acked = Vec::new();
+    for (node, token, mv) in [(&b, &cw, "f2f3"), (&c, &cb, "e7e5"), (&b, &cw, "g2g4")] {
+        chess_acked.push(node.act(&chess, token, &format!("move/{mv}"), Value::Null));
+    }
+    for id in [&sim, &chess] {
+        assert_eq!(owner_of(&db, id).as_deref(), Some(a.id.as_str()));
+    }
+    let black_ms = b.get(&format!("/api/games/{chess}"))["clocks"]["black_ms"]
+        .as_i64()
+        .unwrap();
+
+    a.kill();
+    let killed = Instant::now();
+    // Nobody asks for the games: the other nodes take them over by themselves.
+    for id in [&sim, &chess] {
+        loop {
+            let owner = owner_of(&db, id);
+            if owner.as_deref().is_some_and(|o| o == b.id || o == c.id) {
+                break;
+            }
+            assert!(
+                killed.elapsed() < TAKEOVER,
+                "game {id} not taken over {TAKEOVER:?} after its owner died (owner {owner:?})"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+    let takeover = killed.elapsed();
+    eprintln!("both games taken over {takeover:?} after the SIGKILL");
+
+    // Black's clock ran until A died and not while nobody owned the game.
+    let full = b.get(&format!("/api/games/{chess}"));
+    let charged = black_ms - full["clocks"]["black_ms"].as_i64().unwrap();
+    assert!(
+        charged < 3000,
+        "black was charged {charged} ms; the takeover took {takeover:?}"
+    );
+
+    // The games finish through B: black's reveal resolves turn 2 with
+    // white's move revealed to A before it died; black mates in chess.
+    sim_acked.push(reveal(&b, &sim, &sb, 2, 1, "g8f6"));
+    let full = b.get(&format!("/api/games/{sim}"));
+    assert_eq!(
+        (
+            full["turn"].as_u64(),
+            full["moves"][1]["white"]["san"].as_str()
+        ),
+        (Some(3), Some("Nf3"))
+    );
+    sim_acked.push(b.act(&sim, &sb, "resign", Value::Null));
+    chess_acked.push(b.act(&chess, &cb, "move/d8h4", Value::Null));
+    let full = b.get(&format!("/api/games/{chess}"));
+    assert_eq!(
+        (full["result"].as_str(), full["reason"].as_str()),
+        (Some("0-1"), Some("checkmate"))
+    );
+    assert_eq!(b.get(&format!("/api/games/{sim}"))["result"], "1-0");
+
+    // Every acknowledged event is in the records; the feeds on B and C
+    // went on across the takeover; `parity verify` accepts the records.
+    for (id, feed, acked) in [
+        (&sim, &sim_feed, &sim_acked),
+        (&chess, &chess_feed, &chess_acked),
+    ] {
+        let last = *acked.iter().max().unwrap();
+        let mut seen = Vec::new();
+        read_until(feed, last, &mut seen);
+        let record = b.record(id);
+        assert_eq!(record, c.record(id), "the same record through B and C");
+        check_record(&record, &seen, acked);
+        assert_eq!(
+            record["events"].as_array().unwrap().last().unwrap()["type"],
+            "finished"
+        );
+        verify(dir.path(), &record, &a.key);
+    }
+}
+
+#[test]
+fn the_time_nobody_owned_a_game_is_not_charged_to_its_clocks() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = fresh_database();
+    let mut a = Node::start(&db, &dir.path().join("a.log"));
+    let b = Node::start(&db, &dir.path().join("b.log"));
+    let (chess, white, black) = friend_game(&a, &b, "chess");
+    b.act(&chess, &white, "move/e2e4", Value::Null);
+    let black_ms = b.get(&format!("/api/games/{chess}"))["clocks"]["black_ms"]
+        .as_i64()
+        .unwrap();
+    // B cannot take the game over while it is stopped: for that long,
+    // nobody runs the game, as while a single server is down.
+    let orphaned = Duration::from_secs(3);
+    b.signal("STOP");
+    a.kill();
+    std::thread::sleep(orphaned);
+    b.signal("CONT");
+    let resumed = Instant::now();
+    while owner_of(&db, &chess).as_deref() != Some(b.id.as_str()) {
+        assert!(resumed.elapsed() < TAKEOVER, "not taken over");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let clocks = b.get(&format!("/api/games/{chess}"))["clocks"].clone();
+    let charged = black_ms - clocks["black_ms"].as_i64().unwrap();
+    assert!(
+        charged < orphaned.as_millis() as i64 - 1000,
+        "black was charged {charged} ms of the {orphaned:?} nobody owned the game: {clocks}"
+    );
+    assert_eq!(clocks["running"], json!(["black"]));
+    b.act(&chess, &black, "move/e7e5", Value::Null);
+    b.act(&chess, &black, "resign", Value::Null);
+    verify(dir.path(), &b.record(&chess), &b.key);
+}

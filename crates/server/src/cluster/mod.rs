@@ -1,0 +1,401 @@
+//! Several nodes on one PostgreSQL database (docs/server.md, "Several
+//! nodes"). Every `parity serve` on a `postgres://` database is a node of
+//! it: it accepts any request for any game, and exactly one node owns a
+//! live game, the one that holds the game's **lease**, a session-level
+//! advisory lock on a connection kept for it (PostgreSQL frees it the
+//! moment that connection dies, so a killed node's games are free at
+//! once). The table `game_owners` says which node holds a lease, so the
+//! others can forward to it (`forward`); `nodes` lists the nodes, their
+//! addresses and heartbeats. Every commit notifies the channel
+//! `parity_events`; a node relays the new events of the games it has
+//! subscribers for but does not own (`relay`). Every second each node
+//! takes over the unfinished games whose lease is free.
+
+pub(crate) mod forward;
+mod relay;
+
+use std::collections::HashMap;
+use std::sync::{Arc, Weak};
+use std::time::Duration;
+
+use futures_util::StreamExt as _;
+use sha2::{Digest, Sha256};
+use tokio_postgres::{AsyncMessage, Client, NoTls};
+
+pub use forward::route;
+pub(crate) use forward::Remote;
+
+use crate::clock::Downtime;
+use crate::event::now_ms;
+use crate::hub::Hub;
+use crate::store::postgres::EVENTS_CHANNEL;
+use crate::store::StoreError;
+
+/// How often a node beats in `nodes`, sweeps its relays and looks for
+/// games whose owner died: a dead owner's games are taken over within
+/// about this (plus the time to replay them).
+pub const WATCH_EVERY: Duration = Duration::from_secs(1);
+
+/// Every this many ticks a node forgets the owners it has seen.
+const FORGET_OWNERS_EVERY: u64 = 60;
+
+/// One node of the cluster.
+pub struct Cluster {
+    /// This node's id in `nodes` (new at every start).
+    node: String,
+    /// The session holding this node's leases; also its heartbeat and
+    /// the relays' reads.
+    session: Arc<Client>,
+    /// Keeps the LISTEN connection open.
+    _listening: Client,
+    /// The leases this node holds, with how many actors hold each (an
+    /// actor stopping and a new one starting may overlap).
+    held: tokio::sync::Mutex<HashMap<String, usize>>,
+    relays: Arc<relay::Relays>,
+    remote: Remote,
+    /// The owners of other nodes' games, as last seen.
+    known_owners: std::sync::Mutex<HashMap<String, String>>,
+}
+
+/// The answer to asking for a game's lease.
+pub(crate) enum Lease {
+    /// This node holds it now.
+    Taken,
+    /// Another node does: its address, once it has written it.
+    HeldBy(Option<String>),
+}
+
+/// The advisory lock key of a game's lease.
+fn lease_key(game: &str) -> i64 {
+    lock_key("parity-lease", game)
+}
+
+/// An advisory lock key for `name` in `space`.
+fn lock_key(space: &str, name: &str) -> i64 {
+    let digest = Sha256::digest(format!("{space}:{name}").as_bytes());
+    i64::from_be_bytes(digest[..8].try_into().expect("8 bytes"))
+}
+
+/// SQL: whether some session holds the advisory lock `key` (an
+/// expression) in this database. A bigint key shows in `pg_locks` as its
+/// high and low 32 bits (classid, objid) with objsubid 1.
+fn lock_held(key: &str) -> String {
+    format!(
+        "EXISTS (SELECT 1 FROM pg_locks l
+                 WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 1
+                   AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+                   AND l.classid::bigint = ({key} >> 32) & 4294967295
+                   AND l.objid::bigint = {key} & 4294967295)"
+    )
+}
+
+/// Connects a session that this node cannot live without: when it drops,
+/// the node's leases are gone (or its relays deaf), so the process stops
+/// rather than act as an owner it no longer is. `on_message` gets the
+/// session's notifications.
+async fn vital_session(
+    url: &str,
+    what: &'static str,
+    on_message: impl Fn(tokio_postgres::Notification) + Send + 'static,
+) -> Result<Client, StoreError> {
+    let (client, mut connection) = tokio_postgres::connect(url, NoTls).await?;
+    tokio::spawn(async move {
+        let mut messages = futures_util::stream::poll_fn(move |cx| connection.poll_message(cx));
+        let error = loop {
+            match messages.next().await {
+                Some(Ok(AsyncMessage::Notification(n))) => on_message(n),
+                Some(Ok(_)) => {}
+                Some(Err(e)) => break e.to_string(),
+                None => break "closed".to_string(),
+            }
+        };
+        tracing::error!("the PostgreSQL session of this node's {what} is gone ({error}); stopping");
+        std::process::exit(1);
+    });
+    Ok(client)
+}
+
+impl Cluster {
+    /// Joins the cluster of the database `url` as a new node that others
+    /// reach at `node_url`; `secret` marks the requests nodes forward to
+    /// each other.
+    pub async fn join(
+        url: &str,
+        node_url: String,
+        secret: String,
+    ) -> Result<Arc<Cluster>, StoreError> {
+        let session = Arc::new(vital_session(url, "leases", |_| {}).await?);
+        let relays = Arc::new(relay::Relays::new(session.clone()));
+        let heard = relays.clone();
+        let listening = vital_session(url, "event notifications", move |n| {
+            heard.notified(n.payload())
+        })
+        .await?;
+        listening
+            .batch_execute(&format!("LISTEN {EVENTS_CHANNEL}"))
+            .await?;
+        let node = crate::secret::new_game_id();
+        // Held while the node lives: whether a node is alive is whether
+        // its session is.
+        let alive = lock_key("parity-node", &node);
+        session
+            .execute("SELECT pg_advisory_lock($1)", &[&alive])
+            .await?;
+        let now = now_ms();
+        session
+            .execute(
+                "INSERT INTO nodes (id, url, lock_key, started_ms, heartbeat_ms)
+                 VALUES ($1, $2, $3, $4, $4)",
+                &[&node, &node_url, &alive, &now],
+            )
+            .await?;
+        tracing::info!("node {node} of the cluster, reached at {node_url}");
+        Ok(Arc::new(Cluster {
+            node,
+            session,
+            _listening: listening,
+            held: tokio::sync::Mutex::new(HashMap::new()),
+            relays,
+            remote: Remote::new(secret),
+            known_owners: std::sync::Mutex::new(HashMap::new()),
+        }))
+    }
+
+    pub fn node(&self) -> &str {
+        &self.node
+    }
+
+    fn owners(&self) -> std::sync::MutexGuard<'_, HashMap<String, String>> {
+        self.known_owners.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The address of the node last seen owning `game`.
+    pub(crate) fn known_owner(&self, game: &str) -> Option<String> {
+        self.owners().get(game).cloned()
+    }
+
+    pub(crate) fn remember_owner(&self, game: &str, url: &str) {
+        let mut owners = self.owners();
+        if owners.get(game).map(String::as_str) != Some(url) {
+            owners.insert(game.to_string(), url.to_string());
+        }
+    }
+
+    pub(crate) fn forget_owner(&self, game: &str) {
+        self.owners().remove(game);
+    }
+
+    pub(crate) fn remote(&self) -> &Remote {
+        &self.remote
+    }
+
+    pub(crate) fn relays(&self) -> &relay::Relays {
+        &self.relays
+    }
+
+    /// Takes the lease of `game` if it is free. A lease taken from a node
+    /// that died holding it records the span from that node's last
+    /// heartbeat to now as the game's downtime: as after a restart, the
+    /// time nobody ran the game is not charged to its clocks.
+    pub(crate) async fn acquire(&self, game: &str) -> Result<Lease, StoreError> {
+        let mut held = self.held.lock().await;
+        if let Some(holders) = held.get_mut(game) {
+            *holders += 1;
+            return Ok(Lease::Taken);
+        }
+        let key = lease_key(game);
+        let taken: bool = self
+            .session
+            .query_one("SELECT pg_try_advisory_lock($1)", &[&key])
+            .await?
+            .get(0);
+        if !taken {
+            return Ok(Lease::HeldBy(self.owner_url(game).await?));
+        }
+        held.insert(game.to_string(), 1);
+        if let Err(e) = self.record_takeover(game, key).await {
+            held.remove(game);
+            self.unlock(game, key).await?;
+            return Err(e);
+        }
+        Ok(Lease::Taken)
+    }
+
+    async fn record_takeover(&self, game: &str, key: i64) -> Result<(), StoreError> {
+        let previous = self
+            .session
+            .query_opt(
+                "SELECT o.node_id, n.heartbeat_ms FROM game_owners o
+                 LEFT JOIN nodes n ON n.id = o.node_id WHERE o.game_id = $1",
+                &[&game],
+            )
+            .await?;
+        let now = now_ms();
+        if let Some(row) = previous {
+            let (node, beat): (String, Option<i64>) = (row.get(0), row.get(1));
+            if let Some(from_ms) = beat.filter(|&b| node != self.node && b < now) {
+                tracing::info!(
+                    "game {game}: taken over from node {node}, silent since {} ms",
+                    now - from_ms
+                );
+                self.session
+                    .execute(
+                        "INSERT INTO game_downtimes (game_id, from_ms, to_ms) VALUES ($1, $2, $3)",
+                        &[&game, &from_ms, &now],
+                    )
+                    .await?;
+            }
+        }
+        self.session
+            .execute(
+                "INSERT INTO game_owners (game_id, node_id, lease_key) VALUES ($1, $2, $3)
+                 ON CONFLICT (game_id) DO UPDATE SET node_id = EXCLUDED.node_id",
+                &[&game, &self.node, &key],
+            )
+            .await?;
+        Ok(())
+    }
+
+    /// Gives back one hold of `game`'s lease; the last one frees it.
+    pub(crate) async fn release(&self, game: &str) -> Result<(), StoreError> {
+        let mut held = self.held.lock().await;
+        match held.get_mut(game) {
+            Some(holders) if *holders > 1 => {
+                *holders -= 1;
+                return Ok(());
+            }
+            Some(_) => {
+                held.remove(game);
+            }
+            None => return Ok(()),
+        }
+        self.unlock(game, lease_key(game)).await
+    }
+
+    async fn unlock(&self, game: &str, key: i64) -> Result<(), StoreError> {
+        self.session
+            .execute(
+                "DELETE FROM game_owners WHERE game_id = $1 AND node_id = $2",
+                &[&game, &self.node],
+            )
+            .await?;
+        self.session
+            .execute("SELECT pg_advisory_unlock($1)", &[&key])
+            .await?;
+        Ok(())
+    }
+
+    /// The address of the node that owns `game`, as `game_owners` says.
+    async fn owner_url(&self, game: &str) -> Result<Option<String>, StoreError> {
+        Ok(self
+            .session
+            .query_opt(
+                "SELECT n.url FROM game_owners o JOIN nodes n ON n.id = o.node_id
+                 WHERE o.game_id = $1",
+                &[&game],
+            )
+            .await?
+            .map(|row| row.get(0)))
+    }
+
+    /// Unfinished games whose owner's lease is free: their node died.
+    async fn orphans(&self) -> Result<Vec<String>, StoreError> {
+        let sql = format!(
+            "SELECT o.game_id FROM game_owners o JOIN games g ON g.id = o.game_id
+             WHERE g.status != 'finished' AND NOT {}",
+            lock_held("o.lease_key")
+        );
+        let rows = self.session.query(&sql, &[]).await?;
+        Ok(rows.iter().map(|row| row.get(0)).collect())
+    }
+
+    /// The spans `game` was taken over after its owner died.
+    pub(crate) async fn downtimes(&self, game: &str) -> Result<Vec<Downtime>, StoreError> {
+        Ok(self
+            .session
+            .query(
+                "SELECT from_ms, to_ms FROM game_downtimes WHERE game_id = $1",
+                &[&game],
+            )
+            .await?
+            .iter()
+            .map(crate::store::postgres::downtime_of)
+            .collect())
+    }
+
+    /// Whether another node is alive (its session is): then this node
+    /// joins a running cluster, and the time since the last heartbeat is
+    /// no downtime.
+    pub async fn others_alive(&self) -> Result<bool, StoreError> {
+        let sql = format!(
+            "SELECT 1 FROM nodes n WHERE n.id != $1 AND {} LIMIT 1",
+            lock_held("n.lock_key")
+        );
+        Ok(self.session.query_opt(&sql, &[&self.node]).await?.is_some())
+    }
+
+    /// Every [`WATCH_EVERY`]: the heartbeat, the relays nobody reads any
+    /// more, and the games whose owner died, which this node takes over
+    /// (each game by the first node to get its lease).
+    pub fn keep_watch(self: &Arc<Self>, hub: Weak<Hub>) {
+        let cluster = self.clone();
+        tokio::spawn(async move {
+            let mut tick = tokio::time::interval(WATCH_EVERY);
+            let mut ticks = 0u64;
+            loop {
+                tick.tick().await;
+                let Some(hub) = hub.upgrade() else { return };
+                if let Err(e) = cluster
+                    .session
+                    .execute(
+                        "UPDATE nodes SET heartbeat_ms = $2 WHERE id = $1",
+                        &[&cluster.node, &now_ms()],
+                    )
+                    .await
+                {
+                    tracing::error!("node heartbeat not written: {e}");
+                }
+                cluster.relays.sweep();
+                ticks += 1;
+                if ticks % FORGET_OWNERS_EVERY == 0 {
+                    // Bounds the memory; a wrong owner is found out anyway.
+                    cluster.owners().clear();
+                }
+                match cluster.orphans().await {
+                    Ok(games) => {
+                        for game in games {
+                            if let Err(e) = hub.take_over(&game).await {
+                                tracing::error!("game {game} not taken over: {e}");
+                            }
+                        }
+                    }
+                    Err(e) => tracing::error!("looking for orphaned games: {e}"),
+                }
+            }
+        });
+    }
+}
+
+/// The id of the node that owns `game` on the database `url`, as
+/// `game_owners` says (for tests and operators).
+pub async fn owner_of(url: &str, game: &str) -> Result<Option<String>, StoreError> {
+    let client = crate::store::postgres::connect(url).await?;
+    Ok(client
+        .query_opt(
+            "SELECT node_id FROM game_owners WHERE game_id = $1",
+            &[&game],
+        )
+        .await?
+        .map(|row| row.get(0)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lease_keys_differ_by_game_and_stay_the_same() {
+        assert_eq!(lease_key("a1B2c3D4e5"), lease_key("a1B2c3D4e5"));
+        assert_ne!(lease_key("a1B2c3D4e5"), lease_key("a1B2c3D4e6"));
+    }
+}
