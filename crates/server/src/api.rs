@@ -60,6 +60,7 @@ pub fn router(hub: Arc<Hub>) -> Router {
         .route("/api/board/game/{id}/rematch/{answer}", post(rematch))
         .route("/api/board/game/{id}/{action}", post(other_action))
         .route("/api/ws/game/{id}", get(websocket))
+        .merge(crate::lichess::routes())
         .route("/api", any(no_such_endpoint))
         .route("/api/{*rest}", any(no_such_endpoint))
         .fallback(crate::assets::serve)
