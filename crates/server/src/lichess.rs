@@ -24,6 +24,8 @@ pub fn routes() -> Router<Arc<Hub>> {
     Router::new()
         .route("/api/token/test", post(token_test))
         .route("/api/account", get(account))
+        // Lichess's export is our PGN (`GET /api/games/{id}/pgn`).
+        .route("/game/export/{id}", get(crate::api::pgn))
 }
 
 /// The holder of a personal API token and the token's scopes.

@@ -86,3 +86,22 @@ async fn tokens_name_their_user_and_scopes_until_revoked() {
         .unwrap();
     assert!(tested[&board].is_null(), "a revoked token: {tested}");
 }
+
+/// Lichess's `GET /game/export/{id}` is the game's PGN; our own NDJSON
+/// stream lives at `/api/games/{id}/stream`, leaving lichess's stream
+/// paths to lichess's shapes.
+#[tokio::test(flavor = "multi_thread")]
+async fn the_export_is_the_pgn_and_our_stream_has_its_own_path() {
+    let server = common::start().await;
+    let (id, white, black) = server.friend_game("chess", Value::Null).await;
+    server.ok(&id, &white, "move/e2e4", None).await;
+    server.ok(&id, &black, "move/e7e5", None).await;
+    let export = server.get(&format!("/game/export/{id}"), None).await;
+    assert_eq!(export.status, 200, "{}", export.text);
+    assert!(export.text.contains("1. e4 e5"), "{}", export.text);
+    assert_eq!(export.text, server.get(&format!("/api/games/{id}/pgn"), None).await.text);
+    assert_eq!(server.get("/game/export/nosuchgame", None).await.status, 404);
+
+    let mut ours = server.stream(&id, Some(&white), None).await;
+    ours.until("our gameFull", |v| v["type"] == "gameFull").await;
+}
