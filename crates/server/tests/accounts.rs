@@ -99,9 +99,16 @@ async fn the_export_is_the_pgn_and_our_stream_has_its_own_path() {
     let export = server.get(&format!("/game/export/{id}"), None).await;
     assert_eq!(export.status, 200, "{}", export.text);
     assert!(export.text.contains("1. e4 e5"), "{}", export.text);
-    assert_eq!(export.text, server.get(&format!("/api/games/{id}/pgn"), None).await.text);
-    assert_eq!(server.get("/game/export/nosuchgame", None).await.status, 404);
+    assert_eq!(
+        export.text,
+        server.get(&format!("/api/games/{id}/pgn"), None).await.text
+    );
+    assert_eq!(
+        server.get("/game/export/nosuchgame", None).await.status,
+        404
+    );
 
     let mut ours = server.stream(&id, Some(&white), None).await;
-    ours.until("our gameFull", |v| v["type"] == "gameFull").await;
+    ours.until("our gameFull", |v| v["type"] == "gameFull")
+        .await;
 }
