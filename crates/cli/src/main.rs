@@ -1,5 +1,6 @@
 //! The `parity` command line.
 
+mod account_cmd;
 mod match_cmd;
 mod serve_cmd;
 mod solve_cmd;
@@ -102,6 +103,16 @@ enum Command {
         /// whose signature was stripped) instead of calling it unsigned.
         #[arg(long)]
         require_signature: bool,
+    },
+    /// Accounts on the server's database (docs/protocol.md, "Accounts and tokens").
+    User {
+        #[command(subcommand)]
+        action: account_cmd::UserAction,
+    },
+    /// Personal API tokens on the server's database.
+    Token {
+        #[command(subcommand)]
+        action: account_cmd::TokenAction,
     },
     /// List the variants and their pieces, or check a variant file.
     Variants {
@@ -235,6 +246,8 @@ fn run(cli: Cli) -> Result<(), Failure> {
             }
             writeln!(out, "ok ({}): {verified}", verified.signed)?;
         }
+        Command::User { action } => account_cmd::user(&mut out, action)?,
+        Command::Token { action } => account_cmd::token(&mut out, action)?,
         Command::Study(args) => study_cmd::run(&mut out, &registry, args)?,
         Command::Solve(args) => solve_cmd::solve(&mut out, &registry, args)?,
         Command::Exploit(args) => solve_cmd::exploit(&mut out, &registry, args)?,

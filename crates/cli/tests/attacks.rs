@@ -518,7 +518,7 @@ fn waiting_games_expire_and_limits_answer_503() {
     let id = friend_game(&t);
     // Spectators up to the cap; the seat still gets in.
     let watch = |token: Option<&str>| {
-        let mut request = t.http.get(t.url(&format!("/api/board/game/stream/{id}")));
+        let mut request = t.http.get(t.url(&format!("/api/games/{id}/stream")));
         if let Some(token) = token {
             request = request.bearer_auth(token);
         }
@@ -617,7 +617,7 @@ fn unread_streams_and_padded_moves_hold_no_memory() {
     }
     // 30 streams that never read while the game goes on.
     let request = format!(
-        "GET /api/board/game/stream/{id} HTTP/1.1\r\nHost: {}\r\n\r\n",
+        "GET /api/games/{id}/stream HTTP/1.1\r\nHost: {}\r\n\r\n",
         t.addr()
     );
     let streams: Vec<TcpStream> = (0..30)
@@ -649,7 +649,7 @@ fn wrong_tokens_on_streams_and_upgrades_count_as_failed_authentication() {
     let id = friend_game(&t);
     let paths = [
         format!("/api/games/{id}"),
-        format!("/api/board/game/stream/{id}"),
+        format!("/api/games/{id}/stream"),
     ];
     let mut counts = [0usize; 600];
     for n in 0..40 {

@@ -129,7 +129,7 @@ impl Node {
     /// The game's NDJSON stream from `since` on, read by a thread: every
     /// line but the keep-alives.
     fn stream(&self, id: &str, since: u64) -> mpsc::Receiver<Value> {
-        let url = format!("{}/api/board/game/stream/{id}?since={since}", self.base);
+        let url = format!("{}/api/games/{id}/stream?since={since}", self.base);
         let (lines, received) = mpsc::channel();
         std::thread::spawn(move || {
             let client = reqwest::blocking::Client::builder()

@@ -15,7 +15,7 @@ use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use parity_rules::simultaneous::SimPosition;
+use parity_rules::simultaneous::{SimPosition, SimRules};
 use parity_rules::Outcome;
 use parity_rules::{Color, Move};
 
@@ -118,8 +118,9 @@ pub enum SimSearch {
     /// turn-based quiescence scores with White and with Black to move.
     Qdoab,
     /// The same double-oracle alpha-beta with threat-aware leaves
-    /// ([`sharp_leaf_payoff`]): the default, as it beat `Doab` at equal
-    /// time (docs/benchmarks.md, issue 18).
+    /// ([`sharp_leaf_payoff`]) where the waiting rule holds, static ones
+    /// elsewhere ([`SimSearch::weighs_threats`]): the default, as it beat
+    /// `Doab` at equal time in parity (docs/benchmarks.md, issue 18).
     #[default]
     Tdoab,
     /// Double oracle over the first turn only, each pair of moves scored by
@@ -135,6 +136,25 @@ impl SimSearch {
         ("tdoab", SimSearch::Tdoab),
         ("hybrid", SimSearch::Hybrid),
     ];
+
+    /// Whether this search's leaves weigh threats under `rules`: `Tdoab`
+    /// where the waiting rule holds. Without it (move-neutral) every piece
+    /// may move every turn, a threatened piece always can step away, and
+    /// the threat leaves lost there (docs/benchmarks.md, issue 18).
+    pub fn weighs_threats(self, rules: SimRules) -> bool {
+        self == SimSearch::Tdoab && rules.waiting_rule
+    }
+
+    /// The leaf payoff of the alpha-beta searches with static leaves
+    /// (`Doab`, `Tdoab`) under `rules`: what the exact solver must use to
+    /// check them.
+    pub fn static_leaves(self, rules: SimRules) -> LeafPayoff {
+        if self.weighs_threats(rules) {
+            sharp_leaf_payoff
+        } else {
+            leaf_payoff
+        }
+    }
 
     pub fn name(self) -> &'static str {
         SimSearch::ALL
@@ -485,7 +505,7 @@ impl SimSearcher {
         self.start = Instant::now();
         self.node_limit = limits.nodes;
         self.quiescence = matches!(limits.search, SimSearch::Qdoab | SimSearch::Hybrid);
-        self.sharp = limits.search == SimSearch::Tdoab;
+        self.sharp = limits.search.weighs_threats(root.rules());
         self.hybrid = limits.search == SimSearch::Hybrid;
         let budget = time_budget(limits);
         self.hard_deadline = budget.map(|(_, hard)| self.start + hard);
@@ -1134,21 +1154,37 @@ mod tests {
         let v = Registry::builtin().get("parity").unwrap();
         let t = eval::tables(v);
         let value = |k: &str| t.value[v.kind_by_letter(k.chars().next().unwrap()).unwrap().index()];
-        let threat_in = |fen: &str, by: Color| threat(&SimPosition::from_fen(v, fen).unwrap(), by, &t);
+        let threat_in =
+            |fen: &str, by: Color| threat(&SimPosition::from_fen(v, fen).unwrap(), by, &t);
         // The rook attacks an undefended knight: half a knight.
-        assert_eq!(threat_in("4k3/8/8/3n4/8/8/8/3RK3 - - 0 1", Color::White), value("n") / 2);
+        assert_eq!(
+            threat_in("4k3/8/8/3n4/8/8/8/3RK3 - - 0 1", Color::White),
+            value("n") / 2
+        );
         // A knight and a bishop on the rook's lines: half of each.
         assert_eq!(
             threat_in("4k3/8/8/3n4/8/8/8/b2RK3 - - 0 1", Color::White),
             (value("n") + value("b")) / 2
         );
         // The knight defended by a pawn: the rook would win a knight for a rook.
-        assert_eq!(threat_in("4k3/8/4p3/3n4/8/8/8/3RK3 - - 0 1", Color::White), 0);
+        assert_eq!(
+            threat_in("4k3/8/4p3/3n4/8/8/8/3RK3 - - 0 1", Color::White),
+            0
+        );
         // The rook just moved (waiting): no threat; the knight it attacks
         // still threatens nothing either, and the rook still defends d2.
-        assert_eq!(threat_in("4k3/8/8/3n4/8/8/8/3R'K3 - - 0 1", Color::White), 0);
-        assert_eq!(threat_in("4k3/8/8/3n4/8/4P3/8/4R'2K - - 0 1", Color::Black), 0);
-        assert_eq!(threat_in("4k3/8/8/3n4/8/4P3/8/7K - - 0 1", Color::Black), value("p") / 2);
+        assert_eq!(
+            threat_in("4k3/8/8/3n4/8/8/8/3R'K3 - - 0 1", Color::White),
+            0
+        );
+        assert_eq!(
+            threat_in("4k3/8/8/3n4/8/4P3/8/4R'2K - - 0 1", Color::Black),
+            0
+        );
+        assert_eq!(
+            threat_in("4k3/8/8/3n4/8/4P3/8/7K - - 0 1", Color::Black),
+            value("p") / 2
+        );
     }
 
     #[test]

@@ -10,9 +10,7 @@ use std::time::Instant;
 
 use parity_engine::matrix::{pure_saddle_point, solve_lp, Matrix};
 use parity_engine::search::Shared;
-use parity_engine::simsearch::{
-    leaf_payoff, sharp_leaf_payoff, terminal_payoff, LeafPayoff, SimLimits, SimSearch, SimSearcher,
-};
+use parity_engine::simsearch::{leaf_payoff, terminal_payoff, SimLimits, SimSearch, SimSearcher};
 use parity_engine::solve::{exploit, solve, SolveError, Solver};
 use parity_rules::simultaneous::SimPosition;
 use parity_rules::{notation, Color, Move, Registry};
@@ -325,15 +323,12 @@ fn search_matches_exact_solutions() {
     assert!(POSITIONS.len() >= 20);
     let mut rows = Vec::new();
     // Each search against the exact solution with its own leaves.
-    let searches: [(SimSearch, LeafPayoff); 2] = [
-        (SimSearch::Doab, leaf_payoff),
-        (SimSearch::Tdoab, sharp_leaf_payoff),
-    ];
-    for (search, leaves) in searches {
+    for search in [SimSearch::Doab, SimSearch::Tdoab] {
         for &(variant, fen, depth) in POSITIONS {
             let p = pos(variant, fen);
             let start = Instant::now();
-            let mut solver = Solver::new(p.variant(), &[]).with_leaves(leaves);
+            let mut solver =
+                Solver::new(p.variant(), &[]).with_leaves(search.static_leaves(p.rules()));
             let exact = solver.solve(&p, depth).unwrap();
             let mut searcher = SimSearcher::new(p.variant(), &[], Arc::new(Shared::new(1)));
             let r = searcher.run(

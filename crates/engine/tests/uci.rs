@@ -307,9 +307,9 @@ fn ponder_waits_for_ponderhit_or_stop() {
 #[test]
 fn simultaneous_searches_are_selectable_and_keep_time() {
     let mut s = Session::new();
-    assert!(s
-        .send("uci")
-        .contains("option name Search type combo default tdoab var doab var qdoab var tdoab var hybrid"));
+    assert!(s.send("uci").contains(
+        "option name Search type combo default tdoab var doab var qdoab var tdoab var hybrid"
+    ));
     assert!(s
         .send("setoption name Search value mcts")
         .starts_with("info string error"));

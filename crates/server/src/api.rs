@@ -52,7 +52,7 @@ pub fn router(hub: Arc<Hub>) -> Router {
         .route("/api/analysis", post(analyse))
         .route("/api/analysis/line", post(analysis_line))
         .route("/api/games/{id}/read-move", get(read_move))
-        .route("/api/board/game/stream/{id}", get(stream))
+        .route("/api/games/{id}/stream", get(stream))
         .route("/api/board/game/{id}/move/{uci}", post(play_move))
         .route("/api/board/game/{id}/commit", post(commit))
         .route("/api/board/game/{id}/reveal", post(reveal))
@@ -60,6 +60,7 @@ pub fn router(hub: Arc<Hub>) -> Router {
         .route("/api/board/game/{id}/rematch/{answer}", post(rematch))
         .route("/api/board/game/{id}/{action}", post(other_action))
         .route("/api/ws/game/{id}", get(websocket))
+        .merge(crate::lichess::routes())
         .route("/api", any(no_such_endpoint))
         .route("/api/{*rest}", any(no_such_endpoint))
         .fallback(crate::assets::serve)
@@ -334,7 +335,7 @@ async fn read_move(
     Ok(Json(read).into_response())
 }
 
-async fn pgn(
+pub(crate) async fn pgn(
     State(hub): State<Arc<Hub>>,
     Extension(PublicOrigin(origin)): Extension<PublicOrigin>,
     Path(id): Path<String>,

@@ -241,6 +241,11 @@ impl Hub {
         Ok(())
     }
 
+    /// The games' storage, for reads.
+    pub(crate) fn store(&self) -> &Store {
+        &self.store
+    }
+
     pub fn registry(&self) -> &Registry {
         &self.registry
     }

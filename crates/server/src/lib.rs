@@ -3,6 +3,7 @@
 //! commit-reveal for simultaneous turns, clocks, and every event stored
 //! durably in SQLite. The contract is `docs/server.md`.
 
+pub mod accounts;
 pub mod actor;
 pub mod analysis;
 pub mod api;
@@ -16,6 +17,7 @@ pub mod error;
 pub mod event;
 pub mod hub;
 pub mod limits;
+pub mod lichess;
 pub mod line;
 pub mod loadtest;
 mod pgn;

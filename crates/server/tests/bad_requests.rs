@@ -191,7 +191,7 @@ async fn bad_seat_actions_in_a_turn_based_game() {
         .await;
     refused(&s, &id, &before, a, 400, "bad JSON").await;
     let a = s
-        .get(&format!("/api/board/game/stream/{id}?since=abc"), None)
+        .get(&format!("/api/games/{id}/stream?since=abc"), None)
         .await;
     refused(&s, &id, &before, a, 400, "a bad since").await;
 

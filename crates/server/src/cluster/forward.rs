@@ -48,7 +48,8 @@ pub(crate) fn is_forwarded() -> bool {
 /// where they arrive, from a relay).
 fn owned_game(path: &str) -> Option<&str> {
     let id = if let Some(rest) = path.strip_prefix("/api/games/") {
-        rest.split('/').next()
+        let mut parts = rest.split('/');
+        parts.next().filter(|_| parts.next() != Some("stream"))
     } else if let Some(rest) = path.strip_prefix("/api/board/game/") {
         rest.split('/').next().filter(|&first| first != "stream")
     } else {
@@ -321,4 +322,31 @@ pub(crate) fn acted(id: &str, answer: &Answer) -> Result<Acted, ApiError> {
         game: value["game"].as_str().map(str::to_string),
         cookie: cookie_set(id, &answer.headers),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Actions and reads go to the owner; the feeds are served where they
+    /// arrive (a forwarded stream would be buffered whole, and never end).
+    #[test]
+    fn feeds_stay_on_the_node_they_reach() {
+        let id = secret::new_game_id();
+        for path in [
+            format!("/api/games/{id}"),
+            format!("/api/games/{id}/record"),
+            format!("/api/board/game/{id}/move/e2e4"),
+        ] {
+            assert_eq!(owned_game(&path), Some(id.as_str()), "{path}");
+        }
+        for path in [
+            format!("/api/games/{id}/stream"),
+            format!("/api/board/game/stream/{id}"),
+            format!("/api/ws/game/{id}"),
+            "/api/games/not-an-id/record".to_string(),
+        ] {
+            assert_eq!(owned_game(&path), None, "{path}");
+        }
+    }
 }

@@ -137,6 +137,42 @@ pub enum Change {
         at_ms: i64,
     },
     Downtime(Downtime),
+    /// Users and their API tokens (`crate::accounts`).
+    Account(AccountChange),
+}
+
+/// A change to the accounts' tables.
+#[derive(Clone, Debug)]
+pub enum AccountChange {
+    NewUser {
+        /// The name in lowercase: names are unique whatever their case.
+        id: String,
+        name: String,
+        /// An argon2id PHC string; none for an account that cannot log in (a bot).
+        password_hash: Option<String>,
+        bot: bool,
+        created_ms: i64,
+    },
+    NewApiToken {
+        token_hash: String,
+        user_id: String,
+        /// Comma-separated, as lichess writes them.
+        scopes: String,
+        created_ms: i64,
+    },
+    RevokeApiToken {
+        token_hash: String,
+    },
+}
+
+/// A user as stored.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UserRow {
+    pub id: String,
+    pub name: String,
+    pub password_hash: Option<String>,
+    pub bot: bool,
+    pub created_ms: i64,
 }
 
 /// A game as stored.
@@ -345,6 +381,34 @@ impl Store {
         match &self.backend {
             Backend::Sqlite(_) => Ok(None),
             Backend::Postgres(p) => p.signing_seed(fresh).await.map(Some),
+        }
+    }
+}
+
+/// Accounts: users and their API tokens.
+impl Store {
+    /// The user whose lowercase name is `id`.
+    pub async fn user(&self, id: &str) -> Result<Option<UserRow>, StoreError> {
+        match &self.backend {
+            Backend::Sqlite(r) => {
+                let id = id.to_string();
+                blocking(r, move |r| r.user(&id)).await
+            }
+            Backend::Postgres(p) => p.user(id).await,
+        }
+    }
+
+    /// The user and scopes of the unrevoked API token with this hash.
+    pub async fn api_token(
+        &self,
+        token_hash: &str,
+    ) -> Result<Option<(UserRow, String)>, StoreError> {
+        match &self.backend {
+            Backend::Sqlite(r) => {
+                let hash = token_hash.to_string();
+                blocking(r, move |r| r.api_token(&hash)).await
+            }
+            Backend::Postgres(p) => p.api_token(token_hash).await,
         }
     }
 }

@@ -5,8 +5,8 @@
 use tokio_postgres::{Client, NoTls, Transaction};
 
 use super::{
-    answer, batch_after, color_name, color_of, seat_text, Change, Database, Job, Listing, Queue,
-    SeatRow, StoreError, StoredGame,
+    answer, batch_after, color_name, color_of, seat_text, AccountChange, Change, Database, Job,
+    Listing, Queue, SeatRow, StoreError, StoredGame, UserRow,
 };
 use crate::clock::Downtime;
 use crate::event::{Event, EventBody, Seat};
@@ -14,7 +14,8 @@ use crate::state::Hidden;
 
 /// The schema, one step per version (table `parity_schema`). The same
 /// tables as SQLite's, with PostgreSQL's types.
-const MIGRATIONS: &[&str] = &[r#"
+const MIGRATIONS: &[&str] = &[
+    r#"
     CREATE TABLE games (
         id TEXT PRIMARY KEY,
         variant TEXT NOT NULL,
@@ -84,7 +85,29 @@ const MIGRATIONS: &[&str] = &[r#"
         to_ms BIGINT NOT NULL
     );
     CREATE INDEX game_downtimes_by_game ON game_downtimes (game_id);
-"#];
+"#,
+    ACCOUNTS,
+];
+
+/// Users (`id` is the name in lowercase) and their personal API tokens,
+/// kept as SHA-256 hashes like seat tokens.
+const ACCOUNTS: &str = r#"
+    CREATE TABLE users (
+        id TEXT PRIMARY KEY,
+        name TEXT NOT NULL,
+        password_hash TEXT,
+        bot BOOLEAN NOT NULL,
+        created_ms BIGINT NOT NULL
+    );
+    CREATE TABLE api_tokens (
+        token_sha256 TEXT PRIMARY KEY,
+        user_id TEXT NOT NULL REFERENCES users (id),
+        scopes TEXT NOT NULL,
+        created_ms BIGINT NOT NULL,
+        revoked BOOLEAN NOT NULL DEFAULT FALSE
+    );
+    CREATE INDEX api_tokens_by_user ON api_tokens (user_id);
+"#;
 
 /// The channel every commit announces its games' new events on, for the
 /// other nodes (`crate::cluster`): `GAMEID:FIRST:LAST`, the seqs of the
@@ -351,6 +374,48 @@ async fn write_change(tx: &Transaction<'_>, change: &Change) -> Result<(), Store
             )
             .await?;
         }
+        Change::Account(change) => write_account_change(tx, change).await?,
+    }
+    Ok(())
+}
+
+async fn write_account_change(
+    tx: &Transaction<'_>,
+    change: &AccountChange,
+) -> Result<(), StoreError> {
+    match change {
+        AccountChange::NewUser {
+            id,
+            name,
+            password_hash,
+            bot,
+            created_ms,
+        } => {
+            tx.execute(
+                "INSERT INTO users (id, name, password_hash, bot, created_ms) VALUES ($1, $2, $3, $4, $5)",
+                &[id, name, password_hash, bot, created_ms],
+            )
+            .await?;
+        }
+        AccountChange::NewApiToken {
+            token_hash,
+            user_id,
+            scopes,
+            created_ms,
+        } => {
+            tx.execute(
+                "INSERT INTO api_tokens (token_sha256, user_id, scopes, created_ms) VALUES ($1, $2, $3, $4)",
+                &[token_hash, user_id, scopes, created_ms],
+            )
+            .await?;
+        }
+        AccountChange::RevokeApiToken { token_hash } => {
+            tx.execute(
+                "UPDATE api_tokens SET revoked = TRUE WHERE token_sha256 = $1",
+                &[token_hash],
+            )
+            .await?;
+        }
     }
     Ok(())
 }
@@ -533,5 +598,46 @@ impl Reader {
             .get(0);
         seed.try_into()
             .map_err(|b: Vec<u8>| StoreError::Corrupt(format!("a signing key of {} bytes", b.len())))
+    }
+}
+
+const USER_COLUMNS: &str = "users.id, users.name, users.password_hash, users.bot, users.created_ms";
+
+fn user_row(row: &tokio_postgres::Row) -> UserRow {
+    UserRow {
+        id: row.get(0),
+        name: row.get(1),
+        password_hash: row.get(2),
+        bot: row.get(3),
+        created_ms: row.get(4),
+    }
+}
+
+/// Accounts: users and their API tokens.
+impl Reader {
+    pub(super) async fn user(&self, id: &str) -> Result<Option<UserRow>, StoreError> {
+        let sql = format!("SELECT {USER_COLUMNS} FROM users WHERE id = $1");
+        Ok(self
+            .client
+            .query_opt(&sql, &[&id])
+            .await?
+            .as_ref()
+            .map(user_row))
+    }
+
+    pub(super) async fn api_token(
+        &self,
+        token_hash: &str,
+    ) -> Result<Option<(UserRow, String)>, StoreError> {
+        let sql = format!(
+            "SELECT {USER_COLUMNS}, api_tokens.scopes FROM api_tokens
+             JOIN users ON users.id = api_tokens.user_id
+             WHERE api_tokens.token_sha256 = $1 AND NOT api_tokens.revoked"
+        );
+        Ok(self
+            .client
+            .query_opt(&sql, &[&token_hash])
+            .await?
+            .map(|row| (user_row(&row), row.get(5))))
     }
 }

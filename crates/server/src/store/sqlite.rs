@@ -8,8 +8,8 @@ use std::sync::Mutex;
 use rusqlite::{params, Connection, OptionalExtension};
 
 use super::{
-    answer, batch_after, color_name, color_of, seat_text, Change, Job, Listing, Queue, SeatRow,
-    StoreError, StoredGame,
+    answer, batch_after, color_name, color_of, seat_text, AccountChange, Change, Job, Listing,
+    Queue, SeatRow, StoreError, StoredGame, UserRow,
 };
 use crate::clock::Downtime;
 use crate::event::{Event, EventBody, Seat};
@@ -17,7 +17,8 @@ use crate::state::Hidden;
 
 /// The schema, one step per version (`PRAGMA user_version`); a database is
 /// brought up to date on open.
-const MIGRATIONS: &[&str] = &[r#"
+const MIGRATIONS: &[&str] = &[
+    r#"
     CREATE TABLE games (
         id TEXT PRIMARY KEY,
         variant TEXT NOT NULL,
@@ -87,7 +88,28 @@ const MIGRATIONS: &[&str] = &[r#"
     r#"
     ALTER TABLE games ADD COLUMN public INTEGER NOT NULL DEFAULT 1;
 "#,
+    ACCOUNTS,
 ];
+
+/// Users (`id` is the name in lowercase) and their personal API tokens,
+/// kept as SHA-256 hashes like seat tokens.
+const ACCOUNTS: &str = r#"
+    CREATE TABLE users (
+        id TEXT PRIMARY KEY,
+        name TEXT NOT NULL,
+        password_hash TEXT,
+        bot INTEGER NOT NULL,
+        created_ms INTEGER NOT NULL
+    ) WITHOUT ROWID;
+    CREATE TABLE api_tokens (
+        token_sha256 TEXT PRIMARY KEY,
+        user_id TEXT NOT NULL REFERENCES users (id),
+        scopes TEXT NOT NULL,
+        created_ms INTEGER NOT NULL,
+        revoked INTEGER NOT NULL DEFAULT 0
+    ) WITHOUT ROWID;
+    CREATE INDEX api_tokens_by_user ON api_tokens (user_id);
+"#;
 
 fn open_connection(path: &Path) -> Result<Connection, StoreError> {
     let conn = Connection::open(path)?;
@@ -185,6 +207,42 @@ fn write_change(tx: &Connection, change: &Change) -> Result<(), StoreError> {
             tx.execute(
                 "INSERT INTO downtimes (from_ms, to_ms) VALUES (?1, ?2)",
                 [d.from_ms, d.to_ms],
+            )?;
+        }
+        Change::Account(change) => write_account_change(tx, change)?,
+    }
+    Ok(())
+}
+
+fn write_account_change(tx: &Connection, change: &AccountChange) -> Result<(), StoreError> {
+    match change {
+        AccountChange::NewUser {
+            id,
+            name,
+            password_hash,
+            bot,
+            created_ms,
+        } => {
+            tx.execute(
+                "INSERT INTO users (id, name, password_hash, bot, created_ms) VALUES (?1, ?2, ?3, ?4, ?5)",
+                params![id, name, password_hash, bot, created_ms],
+            )?;
+        }
+        AccountChange::NewApiToken {
+            token_hash,
+            user_id,
+            scopes,
+            created_ms,
+        } => {
+            tx.execute(
+                "INSERT INTO api_tokens (token_sha256, user_id, scopes, created_ms) VALUES (?1, ?2, ?3, ?4)",
+                params![token_hash, user_id, scopes, created_ms],
+            )?;
+        }
+        AccountChange::RevokeApiToken { token_hash } => {
+            tx.execute(
+                "UPDATE api_tokens SET revoked = 1 WHERE token_sha256 = ?1",
+                [token_hash],
             )?;
         }
     }
@@ -436,6 +494,44 @@ impl Reader {
                 )
                 .optional()?
                 .is_some())
+        })
+    }
+}
+
+const USER_COLUMNS: &str = "users.id, users.name, users.password_hash, users.bot, users.created_ms";
+
+fn user_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<UserRow> {
+    Ok(UserRow {
+        id: r.get(0)?,
+        name: r.get(1)?,
+        password_hash: r.get(2)?,
+        bot: r.get(3)?,
+        created_ms: r.get(4)?,
+    })
+}
+
+/// Accounts: users and their API tokens.
+impl Reader {
+    pub(super) fn user(&self, id: &str) -> Result<Option<UserRow>, StoreError> {
+        self.with(|conn| {
+            let sql = format!("SELECT {USER_COLUMNS} FROM users WHERE id = ?1");
+            Ok(conn.query_row(&sql, [id], user_row).optional()?)
+        })
+    }
+
+    pub(super) fn api_token(
+        &self,
+        token_hash: &str,
+    ) -> Result<Option<(UserRow, String)>, StoreError> {
+        self.with(|conn| {
+            let sql = format!(
+                "SELECT {USER_COLUMNS}, api_tokens.scopes FROM api_tokens
+                 JOIN users ON users.id = api_tokens.user_id
+                 WHERE api_tokens.token_sha256 = ?1 AND api_tokens.revoked = 0"
+            );
+            Ok(conn
+                .query_row(&sql, [token_hash], |r| Ok((user_row(r)?, r.get(5)?)))
+                .optional()?)
         })
     }
 }

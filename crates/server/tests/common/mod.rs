@@ -234,7 +234,7 @@ impl TestServer {
 
     /// Opens the NDJSON stream of a game.
     pub async fn stream(&self, id: &str, token: Option<&str>, since: Option<u64>) -> Lines {
-        let mut path = format!("/api/board/game/stream/{id}");
+        let mut path = format!("/api/games/{id}/stream");
         if let Some(s) = since {
             path.push_str(&format!("?since={s}"));
         }

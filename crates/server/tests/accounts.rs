@@ -1,0 +1,114 @@
+//! Users and personal API tokens on both backends: lichess's
+//! `POST /api/token/test` and `GET /api/account` answer for a token in
+//! lichess's shapes, and a revoked token stops working at once.
+
+mod common;
+
+use parity_server::accounts;
+use parity_server::store::Store;
+use serde_json::Value;
+
+#[tokio::test(flavor = "multi_thread")]
+async fn tokens_name_their_user_and_scopes_until_revoked() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = common::database_for(&dir.path().join("accounts.sqlite")).await;
+    let (store, writer) = Store::open(&db).await.unwrap();
+    let (server, _) = common::start_with(dir, db.clone(), |_| {}).await;
+
+    let human = accounts::add_user(&store, &writer, "Carol", Some("long enough"), false)
+        .await
+        .unwrap();
+    assert!(human
+        .password_hash
+        .as_deref()
+        .unwrap()
+        .starts_with("$argon2id$"));
+    let taken = accounts::add_user(&store, &writer, "cAROL", None, true).await;
+    assert!(
+        matches!(taken, Err(accounts::AccountError::NameTaken(_))),
+        "{taken:?}"
+    );
+    accounts::add_user(&store, &writer, "Beep-Bot", None, true)
+        .await
+        .unwrap();
+    let board = accounts::add_token(&store, &writer, "CAROL", "board:play")
+        .await
+        .unwrap();
+    let bot = accounts::add_token(&store, &writer, "beep-bot", "bot:play,board:play")
+        .await
+        .unwrap();
+    assert!(accounts::add_token(&store, &writer, "nobody", "bot:play")
+        .await
+        .is_err());
+
+    let tested = server
+        .http
+        .post(server.url("/api/token/test"))
+        .body(format!("{board}, {bot},nope"))
+        .send()
+        .await
+        .unwrap()
+        .json::<Value>()
+        .await
+        .unwrap();
+    assert_eq!(tested[&board]["userId"], "carol", "{tested}");
+    assert_eq!(tested[&board]["scopes"], "board:play", "{tested}");
+    assert!(tested[&board]["expires"].is_null(), "{tested}");
+    assert_eq!(tested[&bot]["scopes"], "bot:play,board:play", "{tested}");
+    assert!(tested["nope"].is_null(), "{tested}");
+
+    let account = server.get("/api/account", Some(&board)).await;
+    assert_eq!(account.status, 200, "{:?}", account.body);
+    assert_eq!(account.body["id"], "carol");
+    assert_eq!(account.body["username"], "Carol");
+    assert!(account.body.get("title").is_none(), "{}", account.body);
+    assert!(account.body["createdAt"].as_i64().unwrap() > 1_600_000_000_000);
+    assert!(account.body["perfs"].is_object());
+    let account = server.get("/api/account", Some(&bot)).await;
+    assert_eq!(account.body["title"], "BOT", "{}", account.body);
+    assert_eq!(server.get("/api/account", None).await.status, 401);
+    assert_eq!(
+        server.get("/api/account", Some("pat_nothing")).await.status,
+        401
+    );
+
+    accounts::revoke_token(&writer, &board).await.unwrap();
+    assert_eq!(server.get("/api/account", Some(&board)).await.status, 401);
+    let tested = server
+        .http
+        .post(server.url("/api/token/test"))
+        .body(board.clone())
+        .send()
+        .await
+        .unwrap()
+        .json::<Value>()
+        .await
+        .unwrap();
+    assert!(tested[&board].is_null(), "a revoked token: {tested}");
+}
+
+/// Lichess's `GET /game/export/{id}` is the game's PGN; our own NDJSON
+/// stream lives at `/api/games/{id}/stream`, leaving lichess's stream
+/// paths to lichess's shapes.
+#[tokio::test(flavor = "multi_thread")]
+async fn the_export_is_the_pgn_and_our_stream_has_its_own_path() {
+    let server = common::start().await;
+    let (id, white, black) = server.friend_game("chess", Value::Null).await;
+    server.ok(&id, &white, "move/e2e4", None).await;
+    server.ok(&id, &black, "move/e7e5", None).await;
+    let export = server.get(&format!("/game/export/{id}"), None).await;
+    assert_eq!(export.status, 200, "{}", export.text);
+    assert!(export.text.contains("1. e4 e5"), "{}", export.text);
+    assert_eq!(
+        export.text,
+        server.get(&format!("/api/games/{id}/pgn"), None).await.text
+    );
+    assert_eq!(
+        server.get("/game/export/nosuchgame", None).await.status,
+        404
+    );
+
+    let mut ours = server.stream(&id, Some(&white), None).await;
+    ours.until("our gameFull", |v| v["type"] == "gameFull")
+        .await;
+}
