@@ -184,16 +184,24 @@ impl Page {
     }
 
     pub async fn find(&self, css: &str) -> Element {
-        match self
-            .client
-            .wait()
-            .at_most(WAIT)
-            .every(POLL)
-            .for_element(Locator::Css(css))
-            .await
-        {
-            Ok(element) => element,
-            Err(e) => panic!("no `{css}` on the page: {e}\n{}", self.describe().await),
+        let deadline = Instant::now() + WAIT;
+        loop {
+            match self
+                .client
+                .wait()
+                .at_most(deadline.saturating_duration_since(Instant::now()))
+                .every(POLL)
+                .for_element(Locator::Css(css))
+                .await
+            {
+                Ok(element) => return element,
+                // The page moved on while the driver looked (a form that
+                // routes to the game page): look again on the new page.
+                Err(e) if e.to_string().contains("aborted by navigation") && Instant::now() < deadline => {
+                    tokio::time::sleep(POLL).await;
+                }
+                Err(e) => panic!("no `{css}` on the page: {e}\n{}", self.describe().await),
+            }
         }
     }
 
