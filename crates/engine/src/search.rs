@@ -295,6 +295,11 @@ impl<B: TurnPosition> Searcher<B> {
                     lines.push((self.pv[0].clone(), s));
                 }
                 self.excluded.clear();
+                // A later line can outscore an earlier one (search instability):
+                // best first, and the best line decides the move.
+                lines.sort_by_key(|(_, s)| std::cmp::Reverse(*s));
+                best = Some(lines[0].clone());
+                score = lines[0].1;
                 multipv_scores = lines.iter().map(|(_, s)| *s).collect();
             }
             if self.main {

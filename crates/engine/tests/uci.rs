@@ -267,6 +267,23 @@ fn multipv_reports_distinct_lines_best_first() {
     );
     // The best line is the move played.
     assert_eq!(bestmove(&out), firsts[0]);
+    // Every depth reports its lines best first, also where a later line
+    // outscored an earlier one (the start position at depth 5 did).
+    s.send("position startpos");
+    s.send("go depth 6");
+    let out = s.wait_bestmove();
+    for depth in 1..=6 {
+        let scores: Vec<i32> = out
+            .lines()
+            .filter(|l| l.starts_with(&format!("info depth {depth} ")))
+            .map(|l| field(l, "cp").parse().unwrap())
+            .collect();
+        assert_eq!(scores.len(), 3, "{out}");
+        assert!(
+            scores.windows(2).all(|w| w[0] >= w[1]),
+            "depth {depth}: {scores:?}"
+        );
+    }
     // One line (the default) prints no multipv field.
     s.send("setoption name MultiPV value 1");
     s.send("go depth 3");
