@@ -177,8 +177,8 @@ fn run(cli: Cli) -> Result<(), Failure> {
             distinct,
         } => {
             let variant = registry.get_or_err(&variant).map_err(|e| e.to_string())?;
-            let game = AnyGame::from_fen(variant, fen.as_deref())
-                .map_err(|e| format!("bad FEN: {e}"))?;
+            let game =
+                AnyGame::from_fen(variant, fen.as_deref()).map_err(|e| format!("bad FEN: {e}"))?;
             run_perft(&mut out, &game, depth, divide, distinct)?;
         }
         Command::Variants { action: None } => {
@@ -348,7 +348,14 @@ fn print_step(out: &mut impl Write, game: &AnyGame, step: &Step) -> io::Result<(
                 game.fen()
             )
         }
-        (Step::Turn { number, moves, notes }, AnyGame::Simultaneous(g)) => {
+        (
+            Step::Turn {
+                number,
+                moves,
+                notes,
+            },
+            AnyGame::Simultaneous(g),
+        ) => {
             let before = &g.positions()[g.positions().len() - 2];
             let text = |c: Color| notation::uci(&before.side(c), moves[c.index()]);
             writeln!(

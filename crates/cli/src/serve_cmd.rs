@@ -144,9 +144,7 @@ pub fn run(registry: Registry, args: &ServeArgs) -> Result<(), String> {
         let _ = writeln!(
             out,
             "Parity server on http://{}/ (database {}, {} unfinished games resumed)",
-            server.addr,
-            args.db,
-            server.recovered
+            server.addr, args.db, server.recovered
         );
         let _ = writeln!(
             out,

@@ -10,8 +10,8 @@ use std::path::Path;
 use std::process::{Child, Command};
 use std::time::Duration;
 
-use serde_json::{json, Value};
 use common::commitment;
+use serde_json::{json, Value};
 
 /// A running `parity serve`; killed when dropped.
 struct Served {
@@ -293,7 +293,10 @@ fn verify_checks_the_signature_with_the_key_the_server_prints() {
         .output()
         .expect("parity verify runs");
     let text = String::from_utf8_lossy(&out.stderr);
-    assert!(!out.status.success() && text.contains("not signed"), "{text}");
+    assert!(
+        !out.status.success() && text.contains("not signed"),
+        "{text}"
+    );
 }
 
 #[test]

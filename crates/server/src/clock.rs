@@ -306,7 +306,12 @@ mod tests {
         let timeline = Timeline {
             now,
             now_ms: 100_000,
-            downtimes: vec![down(10_000, 40_000), down(30_000, 50_000), down(60_000, 70_000)].into(),
+            downtimes: vec![
+                down(10_000, 40_000),
+                down(30_000, 50_000),
+                down(60_000, 70_000),
+            ]
+            .into(),
         };
         // Since 0: 100 s, of which 10..50 and 60..70 were down: 50 s ran.
         assert_eq!(timeline.instant(0), now - Duration::from_secs(50));

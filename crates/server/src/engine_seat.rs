@@ -165,7 +165,10 @@ impl EnginePool {
     }
 
     /// Runs a blocking search `f` when a worker is free; none if it failed.
-    pub async fn run<T: Send + 'static>(&self, f: impl FnOnce() -> T + Send + 'static) -> Option<T> {
+    pub async fn run<T: Send + 'static>(
+        &self,
+        f: impl FnOnce() -> T + Send + 'static,
+    ) -> Option<T> {
         self.worker().await?.run(f).await
     }
 }

@@ -34,8 +34,8 @@ use crate::event::LiveClock;
 use crate::hub::{ColorChoice, Hub, NewGame, Opponent};
 use crate::limits::{Config, Limits};
 use crate::play;
-use parity_rules::AnyGame;
 use crate::secret;
+use parity_rules::AnyGame;
 
 #[derive(Clone, Debug)]
 pub struct LoadConfig {
@@ -246,7 +246,12 @@ impl TableStart {
 
     /// A game created on node `white` and joined on node `black`, each
     /// seat's socket on its node.
-    async fn set_remote(&self, http: &reqwest::Client, white: &str, black: &str) -> Result<Table, String> {
+    async fn set_remote(
+        &self,
+        http: &reqwest::Client,
+        white: &str,
+        black: &str,
+    ) -> Result<Table, String> {
         let post = |url: String, body: Value| {
             http.post(url)
                 .header("content-type", "application/json")
@@ -263,10 +268,20 @@ impl TableStart {
         };
         let new = json!({"variant": self.variant, "opponent": "friend", "color": "white",
                          "clock": {"initial": 3600, "increment": 0}});
-        let created = read(post(format!("{white}/api/games"), new).await.map_err(|e| e.to_string())?).await?;
+        let created = read(
+            post(format!("{white}/api/games"), new)
+                .await
+                .map_err(|e| e.to_string())?,
+        )
+        .await?;
         let id = created["id"].as_str().ok_or("no id")?.to_string();
         let invite = json!({"invite": created["invite"]});
-        let joined = read(post(format!("{black}/api/games/{id}/join"), invite).await.map_err(|e| e.to_string())?).await?;
+        let joined = read(
+            post(format!("{black}/api/games/{id}/join"), invite)
+                .await
+                .map_err(|e| e.to_string())?,
+        )
+        .await?;
         let token = |v: &Value| v["token"].as_str().map(str::to_string).ok_or("no token");
         let ws = |base: &str| base.replacen("http://", "ws://", 1);
         let white_seat = Seat::connect(&ws(white), &id, &token(&created)?).await?;
@@ -310,7 +325,6 @@ async fn set_table(hub: &Arc<Hub>, base: &str, variant: &str) -> Result<Table, S
         play: AnyGame::new(v),
     })
 }
-
 
 /// When a paced game plays its turns: the first at `first`, then one every `period`.
 #[derive(Clone, Copy)]
@@ -424,7 +438,10 @@ pub async fn run(config: &LoadConfig) -> Result<LoadReport, LoadError> {
     let servers = match config.servers.as_slice() {
         [] => serve_here(config, &dir, registry.clone()).await?,
         bases => Servers::Nodes {
-            bases: bases.iter().map(|b| b.trim_end_matches('/').to_string()).collect(),
+            bases: bases
+                .iter()
+                .map(|b| b.trim_end_matches('/').to_string())
+                .collect(),
             next: Default::default(),
             http: reqwest::Client::builder()
                 .no_proxy()
@@ -441,7 +458,11 @@ pub async fn run(config: &LoadConfig) -> Result<LoadReport, LoadError> {
 }
 
 /// The server in this process, on a temporary SQLite database in `dir`.
-async fn serve_here(config: &LoadConfig, dir: &tempfile::TempDir, registry: Registry) -> Result<Servers, LoadError> {
+async fn serve_here(
+    config: &LoadConfig,
+    dir: &tempfile::TempDir,
+    registry: Registry,
+) -> Result<Servers, LoadError> {
     let setup = |e: String| LoadError::Setup(e);
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
         .await

@@ -73,7 +73,8 @@ pub fn write(state: &GameState, site: &str) -> String {
     }
     out.push('\n');
     for (i, (entry, step)) in state.moves().iter().zip(state.play().steps()).enumerate() {
-        let (MoveEntry::Single { san, .. }, Step::Move { number, color, .. }) = (entry, step) else {
+        let (MoveEntry::Single { san, .. }, Step::Move { number, color, .. }) = (entry, step)
+        else {
             continue;
         };
         match color {

@@ -62,7 +62,11 @@ pub fn legal_texts(game: &AnyGame, color: Color) -> Vec<String> {
 }
 
 /// Reads a move of `color` in coordinates against its legal moves now.
-pub fn read_move(game: &AnyGame, color: Color, text: &str) -> Result<parity_rules::Move, MoveError> {
+pub fn read_move(
+    game: &AnyGame,
+    color: Color,
+    text: &str,
+) -> Result<parity_rules::Move, MoveError> {
     Ok(game.parse_uci(color, text)?)
 }
 

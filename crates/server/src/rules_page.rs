@@ -4,7 +4,7 @@
 //! markdown passes as markup: raw HTML is escaped, links keep only their
 //! text (theirs are relative to the repository) and images their alt text.
 
-use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd, html};
+use pulldown_cmark::{html, Event, Options, Parser, Tag, TagEnd};
 
 #[derive(rust_embed::Embed)]
 #[folder = "../../docs/rules/"]

@@ -400,7 +400,12 @@ async fn padded_and_reused_reveals_and_early_claims_are_refused() {
     let bn = s.commit(&id, &black, "black", "e7e5", 2).await;
     let before = record(&s, &id).await;
     let a = s
-        .act(&id, &white, "reveal", Some(json!({"move": padded, "nonce": wn})))
+        .act(
+            &id,
+            &white,
+            "reveal",
+            Some(json!({"move": padded, "nonce": wn})),
+        )
         .await;
     assert!(a.text.len() < 500, "the error echoes the input: {}", a.text);
     refused(&s, &id, &before, a, 400, "a padded move").await;
@@ -423,7 +428,12 @@ async fn padded_and_reused_reveals_and_early_claims_are_refused() {
     s.commit(&id, &black, "black", "d7d5", 5).await;
     let before = record(&s, &id).await;
     let a = s
-        .act(&id, &white, "reveal", Some(json!({"move": "d2d4", "nonce": wn})))
+        .act(
+            &id,
+            &white,
+            "reveal",
+            Some(json!({"move": "d2d4", "nonce": wn})),
+        )
         .await;
     assert!(a.text.contains("nonce was already used"), "{}", a.text);
     refused(&s, &id, &before, a, 422, "a reused nonce").await;

@@ -127,7 +127,10 @@ async fn simultaneous_game(driver: &str, base: &str, dir: &Path) {
         .await
         .expect("the resign confirmation");
     // The ending in the rules' words, the same the server stores by name.
-    let resigned = format!("Game over: 0-1 ({}).", parity_rules::Reason::Resignation.text());
+    let resigned = format!(
+        "Game over: 0-1 ({}).",
+        parity_rules::Reason::Resignation.text()
+    );
     for page in [&white, &black] {
         page.wait_text(".status", &resigned).await;
     }
@@ -201,7 +204,10 @@ async fn commitments_survive_the_browser(driver: &str, base: &str, dir: &Path) {
     white
         .wait_text(".status", "committed, waiting for opponent")
         .await;
-    assert!(white.warns_before_unload().await, "no warning before leaving");
+    assert!(
+        white.warns_before_unload().await,
+        "no warning before leaving"
+    );
     let key = format!("parity_commit:{id}:1:white");
     assert!(white.local_storage_keys().await.contains(&key));
     white.close_tab().await;
@@ -210,7 +216,10 @@ async fn commitments_survive_the_browser(driver: &str, base: &str, dir: &Path) {
     white.goto(&game).await;
     turn_resolves(&[&white, &black], 1).await;
     white.screenshot("revealed-from-a-new-tab.png").await;
-    assert!(!white.warns_before_unload().await, "a warning with nothing to lose");
+    assert!(
+        !white.warns_before_unload().await,
+        "a warning with nothing to lose"
+    );
     white
         .wait_for("the turn's secret to go", async || {
             (!white.local_storage_keys().await.contains(&key)).then_some(())
@@ -237,7 +246,11 @@ async fn commitments_survive_the_browser(driver: &str, base: &str, dir: &Path) {
         .wait_text(".status", "committed, waiting for opponent")
         .await;
     let second_tab = white.client.new_window(true).await.expect("a new tab");
-    white.client.switch_to_window(second_tab.handle).await.unwrap();
+    white
+        .client
+        .switch_to_window(second_tab.handle)
+        .await
+        .unwrap();
     white.goto(&game).await;
     white
         .wait_text(".status", "committed, waiting for opponent")
@@ -258,8 +271,14 @@ async fn commitments_survive_the_browser(driver: &str, base: &str, dir: &Path) {
     let said = elsewhere
         .wait_text(".status", "is not on this device")
         .await;
-    assert!(said.contains("turn 3") && said.contains("no reveal"), "{said}");
-    assert!(!elsewhere.warns_before_unload().await, "a warning with nothing to lose");
+    assert!(
+        said.contains("turn 3") && said.contains("no reveal"),
+        "{said}"
+    );
+    assert!(
+        !elsewhere.warns_before_unload().await,
+        "a warning with nothing to lose"
+    );
     elsewhere.screenshot("move-on-another-device.png").await;
     black.play("a7", "a6").await;
     turn_resolves(&[&white, &black, &elsewhere], 3).await;

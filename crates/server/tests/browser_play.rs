@@ -35,7 +35,6 @@ async fn start_roomy_server(dir: &Path) -> String {
     start_server_with(dir, config).await
 }
 
-
 /// The page's own `fetch`, so the seat cookie lands in its browser.
 async fn fetch_json(page: &Page, method: &str, path: &str, body: Value) -> Value {
     let script = "const [method, path, body, done] = arguments;
@@ -85,7 +84,10 @@ async fn drag(page: &Page, from: &str, to: &str) {
             button: MOUSE_BUTTON_LEFT,
         })
         .then(pointer_to(halfway));
-    page.client.perform_actions(press).await.expect("the press and the drag");
+    page.client
+        .perform_actions(press)
+        .await
+        .expect("the press and the drag");
     page.find(".drag-ghost").await;
     page.find(&format!(".square-pieces.dragged[data-pieces-on='{from}']"))
         .await;
@@ -94,7 +96,10 @@ async fn drag(page: &Page, from: &str, to: &str) {
         .then(PointerAction::Up {
             button: MOUSE_BUTTON_LEFT,
         });
-    page.client.perform_actions(release).await.expect("the drop");
+    page.client
+        .perform_actions(release)
+        .await
+        .expect("the drop");
     page.wait_count(".drag-ghost", 0).await;
 }
 
@@ -108,7 +113,10 @@ async fn right_click(page: &Page, square: &str) {
         .then(PointerAction::Up {
             button: MOUSE_BUTTON_RIGHT,
         });
-    page.client.perform_actions(click).await.expect("a right click");
+    page.client
+        .perform_actions(click)
+        .await
+        .expect("a right click");
 }
 
 /// The moves of the move list, in order.
@@ -178,7 +186,11 @@ async fn chess_by_hand(driver: &str, base: &str, dir: &Path) {
     wait_moves(&black, &["e4", "e5", "Nf3", "Nc6"]).await;
     white.wait_text(".notice", "dropped").await;
     white.wait_count(".sq.premove", 0).await;
-    assert_eq!(move_list(&white).await.len(), 4, "the dropped premove was played");
+    assert_eq!(
+        move_list(&white).await.len(),
+        4,
+        "the dropped premove was played"
+    );
 
     // Typed SAN with the mover's square and a capture mark; `exN`-style
     // is read the same way (the rules' unit tests cover each form).
@@ -187,7 +199,11 @@ async fn chess_by_hand(driver: &str, base: &str, dir: &Path) {
     type_on_turn(&white, "Nf3xe5").await;
     type_on_turn(&black, "Nc6xN").await;
     for page in [&white, &black] {
-        wait_moves(page, &["e4", "e5", "Nf3", "Nc6", "Bc4", "Nf6", "Nxe5", "Nxe5"]).await;
+        wait_moves(
+            page,
+            &["e4", "e5", "Nf3", "Nc6", "Bc4", "Nf6", "Nxe5", "Nxe5"],
+        )
+        .await;
     }
     assert_eq!(
         script(&white, "return document.body.dataset.lastSound;", vec![]).await,
@@ -200,16 +216,36 @@ async fn chess_by_hand(driver: &str, base: &str, dir: &Path) {
     white.client.refresh().await.unwrap();
     white.wait_text("[data-action='mute']", "Sound off").await;
     assert_eq!(
-        script(&white, "return localStorage.getItem('parity_muted');", vec![]).await,
+        script(
+            &white,
+            "return localStorage.getItem('parity_muted');",
+            vec![]
+        )
+        .await,
         "1"
     );
     white.click("[data-square='a7']").await; // a gesture, so only the mute can silence it
     type_on_turn(&white, "d4").await;
-    wait_moves(&black, &["e4", "e5", "Nf3", "Nc6", "Bc4", "Nf6", "Nxe5", "Nxe5", "d4"]).await;
+    wait_moves(
+        &black,
+        &["e4", "e5", "Nf3", "Nc6", "Bc4", "Nf6", "Nxe5", "Nxe5", "d4"],
+    )
+    .await;
     type_on_turn(&black, "Nxc4").await;
-    wait_moves(&white, &["e4", "e5", "Nf3", "Nc6", "Bc4", "Nf6", "Nxe5", "Nxe5", "d4", "Nxc4"]).await;
+    wait_moves(
+        &white,
+        &[
+            "e4", "e5", "Nf3", "Nc6", "Bc4", "Nf6", "Nxe5", "Nxe5", "d4", "Nxc4",
+        ],
+    )
+    .await;
     assert_eq!(
-        script(&white, "return document.body.dataset.lastSound ?? null;", vec![]).await,
+        script(
+            &white,
+            "return document.body.dataset.lastSound ?? null;",
+            vec![]
+        )
+        .await,
         Value::Null,
         "a muted page played a sound"
     );
@@ -218,11 +254,17 @@ async fn chess_by_hand(driver: &str, base: &str, dir: &Path) {
     white.click("[data-action='draw']").await;
     black.wait_text(".offer", "White offers a draw").await;
     black.click(".offer [data-answer='draw/no']").await;
-    white.wait_text(".notice", "Your draw offer was declined.").await;
+    white
+        .wait_text(".notice", "Your draw offer was declined.")
+        .await;
 
     // A rematch offer waits, can be withdrawn, and can be declined.
     white.click("[data-action='resign']").await;
-    white.client.accept_alert().await.expect("the resign confirmation");
+    white
+        .client
+        .accept_alert()
+        .await
+        .expect("the resign confirmation");
     for page in [&white, &black] {
         page.wait_text(".status", "Game over: 0-1").await;
     }
@@ -232,13 +274,17 @@ async fn chess_by_hand(driver: &str, base: &str, dir: &Path) {
     white.screenshot("rematch-waiting.png").await;
     white.click(".offer [data-answer='rematch/no']").await;
     white.wait_hidden(".offer").await;
-    white.wait_text(".notice", "You withdrew your rematch offer.").await;
+    white
+        .wait_text(".notice", "You withdrew your rematch offer.")
+        .await;
     black.wait_hidden(".offer").await;
     black.wait_text("[data-action='rematch']", "Rematch").await;
     white.click("[data-action='rematch']").await;
     black.wait_text(".offer", "White asks for a rematch").await;
     black.click(".offer [data-answer='rematch/no']").await;
-    white.wait_text(".notice", "Your rematch offer was declined.").await;
+    white
+        .wait_text(".notice", "Your rematch offer was declined.")
+        .await;
     white.wait_hidden(".offer").await;
 
     assert_no_console_errors(white.console_errors().await, "White");
@@ -293,7 +339,8 @@ async fn sim_turn(white: &Page, black: &Page, turn: usize, white_move: &str, bla
     }
     for page in [white, black] {
         page.find(&format!(".moves li[data-turn='{turn}']")).await;
-        page.wait_text(".status", &format!("Turn {}", turn + 1)).await;
+        page.wait_text(".status", &format!("Turn {}", turn + 1))
+            .await;
     }
 }
 
@@ -338,7 +385,10 @@ async fn simultaneous(driver: &str, base: &str, dir: &Path) {
             &format!("[data-pieces-on='e5'] [data-waiting='{color}']"),
         )
         .await;
-        assert!(!overlap(mark, lower), "{color}'s waiting mark {mark:?} covers the lower piece {lower:?}");
+        assert!(
+            !overlap(mark, lower),
+            "{color}'s waiting mark {mark:?} covers the lower piece {lower:?}"
+        );
     }
     white.screenshot("shared-waiting-marks.png").await;
     sim_turn(&white, &black, 5, "h3", "h6").await;
@@ -417,7 +467,11 @@ async fn no_such_game(driver: &str, base: &str, dir: &Path) {
     page.wait_text(".no-such-game", "No such game").await;
     let back = page.find(".no-such-game a[href='/']").await;
     assert_eq!(back.text().await.unwrap(), "Back to the lobby");
-    assert!(page.client.find(fantoccini::Locator::Css(".board")).await.is_err());
+    assert!(page
+        .client
+        .find(fantoccini::Locator::Css(".board"))
+        .await
+        .is_err());
     // Three seconds is long enough for the feed to have given up on its
     // socket and polled; the page has asked once.
     tokio::time::sleep(Duration::from_secs(4)).await;
@@ -445,12 +499,17 @@ async fn immediate_check(driver: &str, base: &str, dir: &Path) {
                "fen": "4k3/8/8/8/8/8/4r3/4K2R - - 0 1"}),
     )
     .await;
-    let id = created["id"].as_str().unwrap_or_else(|| panic!("{created}"));
+    let id = created["id"]
+        .as_str()
+        .unwrap_or_else(|| panic!("{created}"));
     white.goto(&format!("/game/{id}")).await;
     white.find(".game[data-status='started']").await;
     white.click("[data-square='h1']").await;
     white
-        .wait_text(".notice", "Your king is in immediate check: only the king may move.")
+        .wait_text(
+            ".notice",
+            "Your king is in immediate check: only the king may move.",
+        )
         .await;
     assert_no_console_errors(white.console_errors().await, "white in immediate check");
     white.client.close().await.unwrap();

@@ -136,17 +136,25 @@ async fn the_engine_answers_each_turn_in_parity() {
 async fn an_engine_waiting_for_a_worker_keeps_its_time() {
     let dir = tempfile::tempdir().expect("temp dir");
     let db = dir.path().join("test.sqlite");
-    let (s, _) = start_with(dir, database_for(&db).await, |limits| limits.engine_threads = 1).await;
+    let (s, _) = start_with(dir, database_for(&db).await, |limits| {
+        limits.engine_threads = 1
+    })
+    .await;
     let busy = s.engines.worker().await.expect("the one worker");
     let asked = std::time::Instant::now();
     let created = s
-        .create(json!({"variant": "chess", "opponent": {"engine": {"level": 1}},
-                       "color": "black", "clock": {"initial": 60, "increment": 0}}))
+        .create(
+            json!({"variant": "chess", "opponent": {"engine": {"level": 1}},
+                       "color": "black", "clock": {"initial": 60, "increment": 0}}),
+        )
         .await;
     let id = created["id"].as_str().unwrap();
     tokio::time::sleep(std::time::Duration::from_secs(2)).await;
     let full = s.full(id, None).await;
-    assert!(full["moves"].as_array().unwrap().is_empty(), "moved without a worker");
+    assert!(
+        full["moves"].as_array().unwrap().is_empty(),
+        "moved without a worker"
+    );
     drop(busy);
     let mut stream = s.stream(id, None, Some(0)).await;
     let moved = stream

@@ -7,8 +7,8 @@
 mod common;
 
 use common::*;
-use parity_rules::{record, AnyGame, Reason};
 use parity_rules::Registry;
+use parity_rules::{record, AnyGame, Reason};
 use serde_json::json;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -37,7 +37,11 @@ async fn a_release_0_1_database_loads_replays_and_plays_on() {
         let full = server.full(id, None).await;
         if g["status"] == "waiting" {
             assert_eq!(
-                (full["status"].as_str(), full["result"].as_str(), full["reason"].as_str()),
+                (
+                    full["status"].as_str(),
+                    full["result"].as_str(),
+                    full["reason"].as_str()
+                ),
                 (Some("finished"), Some("*"), Some("abort")),
                 "{id}"
             );

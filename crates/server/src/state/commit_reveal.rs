@@ -215,5 +215,4 @@ impl GameState {
         }
         Ok(events)
     }
-
 }

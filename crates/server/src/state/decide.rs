@@ -27,7 +27,10 @@ impl GameState {
         };
         let other = color.other();
         if let Action::RematchNo = action {
-            if self.status != Status::Finished || self.rematch.is_some() || self.rematch_offer.is_none() {
+            if self.status != Status::Finished
+                || self.rematch.is_some()
+                || self.rematch_offer.is_none()
+            {
                 return Err(Refusal::NotNow("there is no rematch offer".into()));
             }
             return events(vec![EventBody::RematchCancelled {
@@ -149,5 +152,4 @@ impl GameState {
         }
         Ok(events)
     }
-
 }

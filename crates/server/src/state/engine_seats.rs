@@ -58,5 +58,4 @@ impl GameState {
             })
             .map(|c| (c, deadline))
     }
-
 }

@@ -15,9 +15,7 @@ use serde::Serialize;
 
 use crate::clock::{Clock, TimeControl, Timeline, UNTIMED_REVEAL_DEADLINE};
 use crate::event::{
-    EventLine,
-    Clocks, Event, EventBody, LiveClock, RevealedMove, Seat, Side,
-    SideNotesPair,
+    Clocks, Event, EventBody, EventLine, LiveClock, RevealedMove, Seat, Side, SideNotesPair,
 };
 use crate::play::{self, MoveError};
 
@@ -199,7 +197,6 @@ pub struct GameState {
     /// Each event as its JSON line, in seq order.
     log: Vec<EventLine>,
 }
-
 
 impl GameState {
     /// The state after the `created` event.
@@ -540,7 +537,8 @@ impl GameState {
                 self.play
                     .play_turn(wm, bm)
                     .map_err(|e| fail(e.to_string()))?;
-                self.used_nonces.extend([white.nonce.clone(), black.nonce.clone()]);
+                self.used_nonces
+                    .extend([white.nonce.clone(), black.nonce.clone()]);
                 self.moves.push(MoveEntry::Pair {
                     white: names(white),
                     black: names(black),
@@ -582,7 +580,6 @@ impl GameState {
             clock.set(c, now);
         }
     }
-
 }
 
 mod commit_reveal;
@@ -590,7 +587,10 @@ mod decide;
 mod engine_seats;
 mod views;
 
-pub use views::{BothSides, GameFull, Legal, PieceInfo, RematchView, SeatView, Summary, VariantInfo, VariantListing};
+pub use views::{
+    BothSides, GameFull, Legal, PieceInfo, RematchView, SeatView, Summary, VariantInfo,
+    VariantListing,
+};
 
 #[cfg(test)]
 mod tests {
@@ -698,7 +698,11 @@ mod tests {
         ));
         // Nothing of white's move is anywhere before both commitments are in.
         let seen = serde_json::to_string(&s.full(Some(Black), None, now)).unwrap()
-            + &s.lines_after(0).iter().map(EventLine::as_str).collect::<Vec<_>>().join("\n");
+            + &s.lines_after(0)
+                .iter()
+                .map(EventLine::as_str)
+                .collect::<Vec<_>>()
+                .join("\n");
         assert!(!seen.contains(&nw), "{seen}");
         assert_eq!(
             act(&mut s, Black, Action::Commit(cb), now),
@@ -722,7 +726,11 @@ mod tests {
             Ok(vec!["revealed"])
         );
         let seen = serde_json::to_string(&s.full(Some(Black), None, now)).unwrap()
-            + &s.lines_after(before).iter().map(EventLine::as_str).collect::<Vec<_>>().join("\n");
+            + &s.lines_after(before)
+                .iter()
+                .map(EventLine::as_str)
+                .collect::<Vec<_>>()
+                .join("\n");
         assert!(!seen.contains(&nw), "the first reveal stays hidden: {seen}");
         assert!(matches!(
             act(&mut s, White, reveal("e2e4", &nw), now),
@@ -786,7 +794,10 @@ mod tests {
             act(&mut s, Black, Action::Move("d8h4".into()), now),
             Ok(vec!["move", "finished"])
         );
-        assert_eq!((s.result(), s.reason()), (Some("0-1"), Some(Reason::Checkmate)));
+        assert_eq!(
+            (s.result(), s.reason()),
+            (Some("0-1"), Some(Reason::Checkmate))
+        );
         assert!(matches!(
             act(&mut s, White, Action::Resign, now),
             Err(Refusal::NotNow(_))
@@ -810,7 +821,12 @@ mod tests {
             | EventBody::Turn { clocks, .. } => clocks.unwrap(),
             other => panic!("no clocks in {other:?}"),
         };
-        (clocks.white_ms, clocks.black_ms, clocks.running, clocks.grace_ms)
+        (
+            clocks.white_ms,
+            clocks.black_ms,
+            clocks.running,
+            clocks.grace_ms,
+        )
     }
 
     fn ending(event: Option<EventBody>) -> (String, Reason) {
@@ -825,7 +841,10 @@ mod tests {
         let (s, now) = game("chess", live(10, 0), HUMANS);
         assert_eq!(s.next_deadline(), Some(now + secs(10.0)));
         assert_eq!(s.timeout(now + secs(9.0)), None);
-        assert_eq!(ending(s.timeout(now + secs(10.0))), ("0-1".into(), Reason::Time));
+        assert_eq!(
+            ending(s.timeout(now + secs(10.0))),
+            ("0-1".into(), Reason::Time)
+        );
     }
 
     #[test]
@@ -839,14 +858,20 @@ mod tests {
         assert_eq!(last_clocks(&s), (59_000, 59_000, vec![Side::Black], 0));
         act(&mut s, Black, Action::Commit(cb), t0 + secs(2.0)).unwrap();
         // Both run again for the reveals, after the grace.
-        assert_eq!(last_clocks(&s), (59_000, 58_000, vec![Side::White, Side::Black], 3000));
+        assert_eq!(
+            last_clocks(&s),
+            (59_000, 58_000, vec![Side::White, Side::Black], 3000)
+        );
         assert_eq!(s.next_deadline(), Some(t0 + secs(2.0 + 3.0 + 58.0)));
         // A reveal within the grace costs nothing; a reveal after it costs
         // the time beyond the grace.
         act(&mut s, White, reveal("e2e4", &nw), t0 + secs(4.0)).unwrap();
         assert_eq!(last_clocks(&s), (59_000, 58_000, vec![Side::Black], 1000));
         act(&mut s, Black, reveal("e7e5", &nb), t0 + secs(9.0)).unwrap();
-        assert_eq!(last_clocks(&s), (59_000, 54_000, vec![Side::White, Side::Black], 0));
+        assert_eq!(
+            last_clocks(&s),
+            (59_000, 54_000, vec![Side::White, Side::Black], 0)
+        );
     }
 
     #[test]
@@ -868,7 +893,10 @@ mod tests {
         let (cb, _) = commit_to(&s, Black, "e7e5");
         act(&mut s, White, Action::Commit(cw), t0).unwrap();
         act(&mut s, Black, Action::Commit(cb), t0 + secs(1.0)).unwrap();
-        assert_eq!(ending(s.timeout(t0 + secs(1.0 + 3.0 + 59.0))), ("1-0".into(), Reason::Time));
+        assert_eq!(
+            ending(s.timeout(t0 + secs(1.0 + 3.0 + 59.0))),
+            ("1-0".into(), Reason::Time)
+        );
     }
 
     #[test]
@@ -896,7 +924,10 @@ mod tests {
         act(&mut s, White, reveal("e2e4", &nw), t0).unwrap();
         let deadline = t0 + crate::clock::UNTIMED_REVEAL_DEADLINE;
         // Nothing ends by itself: the game waits for a claim.
-        assert_eq!((s.next_deadline(), s.timeout(deadline + secs(86_400.0))), (None, None));
+        assert_eq!(
+            (s.next_deadline(), s.timeout(deadline + secs(86_400.0))),
+            (None, None)
+        );
         let view = s.full(Some(White), None, t0 + secs(60.0));
         assert_eq!(view.reveal_deadline_ms, Some(9 * 60_000));
         assert!(matches!(
@@ -911,7 +942,10 @@ mod tests {
             act(&mut s, White, Action::ClaimVictory, deadline),
             Ok(vec!["finished"])
         );
-        assert_eq!((s.result(), s.reason()), (Some("1-0"), Some(Reason::NoReveal)));
+        assert_eq!(
+            (s.result(), s.reason()),
+            (Some("1-0"), Some(Reason::NoReveal))
+        );
 
         // A game with a clock ends by the clock, never by a claim.
         let (mut s, t0) = game("parity", live(60, 0), HUMANS);
@@ -982,7 +1016,10 @@ mod tests {
             act(&mut s, Black, Action::Commit(cb), now).unwrap();
             let seq = s.seq();
             let refused = act(&mut s, White, reveal(&text, &nw), now);
-            assert!(matches!(refused, Err(Refusal::Malformed(_))), "{what}: {refused:?}");
+            assert!(
+                matches!(refused, Err(Refusal::Malformed(_))),
+                "{what}: {refused:?}"
+            );
             assert_eq!((s.seq(), s.hidden(White)), (seq, None), "{what}");
         }
     }
@@ -1003,8 +1040,8 @@ mod tests {
                 now_ms: 70_000,
                 downtimes: downtimes.into(),
             };
-            let again = GameState::replay(s.id(), &Registry::builtin(), &events, &[], &timeline)
-                .unwrap();
+            let again =
+                GameState::replay(s.id(), &Registry::builtin(), &events, &[], &timeline).unwrap();
             again.full(None, None, now).clocks.unwrap().white_ms
         };
         let down = |from_s: i64, to_s: i64| Downtime {
@@ -1119,7 +1156,8 @@ mod tests {
             now_ms: 0,
             downtimes: Vec::new().into(),
         };
-        let again = GameState::replay(s.id(), &Registry::builtin(), &events, &[], &timeline).unwrap();
+        let again =
+            GameState::replay(s.id(), &Registry::builtin(), &events, &[], &timeline).unwrap();
         let view = |s: &GameState| serde_json::to_string(&s.full(None, None, now)).unwrap();
         assert_eq!(view(&again), view(&s));
         assert!(view(&s).contains("shares e5"), "{}", view(&s));
@@ -1130,6 +1168,8 @@ mod tests {
             panic!("the last event is the third turn")
         };
         white.uci = "f3f5".into();
-        assert!(GameState::replay(s.id(), &Registry::builtin(), &tampered, &[], &timeline).is_err());
+        assert!(
+            GameState::replay(s.id(), &Registry::builtin(), &tampered, &[], &timeline).is_err()
+        );
     }
 }

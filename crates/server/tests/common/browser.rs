@@ -9,8 +9,8 @@ use hyper_util::client::legacy::connect::HttpConnector;
 use parity_rules::Registry;
 use serde_json::{json, Value};
 use std::net::{TcpListener, TcpStream};
-use std::path::{Path, PathBuf};
 use std::os::unix::process::CommandExt as _;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -197,7 +197,10 @@ impl Page {
                 Ok(element) => return element,
                 // The page moved on while the driver looked (a form that
                 // routes to the game page): look again on the new page.
-                Err(e) if e.to_string().contains("aborted by navigation") && Instant::now() < deadline => {
+                Err(e)
+                    if e.to_string().contains("aborted by navigation")
+                        && Instant::now() < deadline =>
+                {
                     tokio::time::sleep(POLL).await;
                 }
                 Err(e) => panic!("no `{css}` on the page: {e}\n{}", self.describe().await),
@@ -325,7 +328,11 @@ impl Page {
     pub async fn warns_before_unload(&self) -> bool {
         let script = "const e = new Event('beforeunload', {cancelable: true});
             window.dispatchEvent(e); return e.defaultPrevented;";
-        let answer = self.client.execute(script, vec![]).await.expect("script runs");
+        let answer = self
+            .client
+            .execute(script, vec![])
+            .await
+            .expect("script runs");
         answer.as_bool().expect("a boolean")
     }
 
@@ -398,7 +405,10 @@ impl fantoccini::wd::WebDriverCompatibleCommand for BrowserLog {
         base_url: &reqwest::Url,
         session_id: Option<&str>,
     ) -> Result<reqwest::Url, <reqwest::Url as std::str::FromStr>::Err> {
-        base_url.join(&format!("session/{}/se/log", session_id.unwrap_or_default()))
+        base_url.join(&format!(
+            "session/{}/se/log",
+            session_id.unwrap_or_default()
+        ))
     }
 
     fn method_and_body(&self, _: &reqwest::Url) -> (axum::http::Method, Option<String>) {
