@@ -105,9 +105,7 @@ pub enum Msg {
         reply: oneshot::Sender<Result<Watching, ApiError>>,
     },
     /// Aborts the game if the friend has still not joined.
-    Expire {
-        reply: oneshot::Sender<()>,
-    },
+    Expire { reply: oneshot::Sender<()> },
     Record {
         reply: oneshot::Sender<Result<String, ApiError>>,
     },
@@ -367,7 +365,12 @@ impl GameActor {
     /// signed with the server's key.
     fn record(&self) -> Result<String, ApiError> {
         let quote = |s: &str| serde_json::to_string(s).unwrap_or_default();
-        let events: Vec<&str> = self.state.lines_after(0).iter().map(EventLine::as_str).collect();
+        let events: Vec<&str> = self
+            .state
+            .lines_after(0)
+            .iter()
+            .map(EventLine::as_str)
+            .collect();
         let unsigned = format!(
             "{{\"id\":{},\"variant\":{},\"fen\":{},\"events\":[{}]}}",
             quote(self.state.id()),
@@ -501,6 +504,7 @@ impl GameActor {
     ) -> Result<u64, ApiError> {
         let first = self.state.seq() + 1;
         let id = self.state.id().to_string();
+        let was_finished = self.state.status() == Status::Finished;
         let at = now_ms();
         let mut changes = Vec::with_capacity(bodies.len() + 3);
         let mut applied = Ok(());
@@ -540,6 +544,9 @@ impl GameActor {
             self.reload().await;
             return Err(e);
         }
+        if !was_finished && self.state.status() == Status::Finished {
+            self.hub.game_ended(&id);
+        }
         Ok(first)
     }
 
@@ -572,7 +579,8 @@ impl GameActor {
     fn credit_wait(&mut self, now: Instant) {
         for color in Color::ALL {
             if let Some(since) = self.waiting[color.index()].as_mut() {
-                self.state.credit_clock(color, now.saturating_duration_since(*since));
+                self.state
+                    .credit_clock(color, now.saturating_duration_since(*since));
                 *since = now;
             }
         }

@@ -92,7 +92,7 @@ fn present(token: &str, other_cookie: bool) -> Option<Presented> {
 /// The tokens a request carries: the Bearer token alone, or the cookie of
 /// this game first and then other games' seat cookies (a rematch keeps
 /// each player's token, so the old game's cookie opens the new seat).
-fn credentials(headers: &HeaderMap, id: &str) -> Credentials {
+fn seat_credentials(headers: &HeaderMap, id: &str) -> Credentials {
     let bearer = headers
         .get(AUTHORIZATION)
         .and_then(|v| v.to_str().ok())
@@ -122,6 +122,38 @@ fn credentials(headers: &HeaderMap, id: &str) -> Credentials {
     Credentials {
         tokens: own.into_iter().chain(others).collect(),
         bearer: false,
+    }
+}
+
+/// The credentials of a request in game `id`: its seat tokens, and the
+/// seat tokens of its account (a personal API token, or the page's
+/// log-in session, which adds them to the seat cookies).
+pub(crate) async fn credentials(
+    hub: &Hub,
+    ip: IpAddr,
+    headers: &HeaderMap,
+    id: &str,
+) -> Result<Credentials, ApiError> {
+    let api_token = headers
+        .get(AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+        .is_some_and(|t| crate::lichess::is_api_token(t.trim()));
+    let seats = match api_token {
+        true => Credentials::default(),
+        false => seat_credentials(headers, id),
+    };
+    if seats.bearer {
+        return Ok(seats);
+    }
+    match crate::lichess::holder(hub, ip, headers).await? {
+        Some(holder) => {
+            let mut account = hub.account_credentials(&holder.user.id, id);
+            account.bearer = api_token;
+            account.tokens.extend(seats.tokens);
+            Ok(account)
+        }
+        None => Ok(seats),
     }
 }
 
@@ -278,7 +310,7 @@ async fn game_full(
     Path(id): Path<String>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
-    let credentials = credentials(&headers, &id);
+    let credentials = credentials(&hub, ip, &headers, &id).await?;
     let watching = hub.watch(&id, ip, &credentials, None, true, false).await?;
     check_viewer(&hub, ip, &credentials, watching.seat)?;
     let response = json_text(StatusCode::OK, watching.full.unwrap_or_default());
@@ -350,7 +382,10 @@ pub(crate) async fn pgn(
 }
 
 /// The game's line: the position after every move or turn.
-async fn positions(State(hub): State<Arc<Hub>>, Path(id): Path<String>) -> Result<Response, ApiError> {
+async fn positions(
+    State(hub): State<Arc<Hub>>,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
     Ok(Json(hub.line(&id).await?).into_response())
 }
 
@@ -383,10 +418,12 @@ async fn seat_action(
     action: Action,
 ) -> Result<Acted, ApiError> {
     hub.quotas().action(ip)?;
-    hub.act(id, ip, credentials, action).await.map_err(|e| match e {
-        ApiError::Unauthorized(_) | ApiError::Forbidden(_) => hub.quotas().auth_failure(ip, e),
-        e => e,
-    })
+    hub.act(id, ip, credentials, action)
+        .await
+        .map_err(|e| match e {
+            ApiError::Unauthorized(_) | ApiError::Forbidden(_) => hub.quotas().auth_failure(ip, e),
+            e => e,
+        })
 }
 
 /// A seat's action over HTTP, answered once its events are durable.
@@ -397,7 +434,8 @@ async fn act(
     headers: &HeaderMap,
     action: Action,
 ) -> Result<Response, ApiError> {
-    let acted = seat_action(hub, ip, id, &credentials(headers, id), action).await?;
+    let credentials = credentials(hub, ip, headers, id).await?;
+    let acted = seat_action(hub, ip, id, &credentials, action).await?;
     let mut body = serde_json::json!({"ok": true, "seq": acted.seq});
     if let Some(game) = acted.game {
         body["game"] = game.into();
@@ -409,13 +447,29 @@ async fn act(
     ))
 }
 
-async fn play_move(
+/// A move; with lichess's `?offeringDraw=true` it also offers a draw.
+pub(crate) async fn play_move(
     State(hub): State<Arc<Hub>>,
     Extension(ClientIp(ip)): Extension<ClientIp>,
     Path((id, uci)): Path<(String, String)>,
+    Query(query): Query<HashMap<String, String>>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
-    act(&hub, ip, &id, &headers, Action::Move(uci)).await
+    let offering_draw = match query.get("offeringDraw").map(String::as_str) {
+        None | Some("false") => false,
+        Some("true") => true,
+        Some(other) => {
+            return Err(ApiError::BadRequest(format!(
+                "offeringDraw is true or false, not {other:?}"
+            )))
+        }
+    };
+    let moved = act(&hub, ip, &id, &headers, Action::Move(uci)).await?;
+    if offering_draw {
+        // The move stands whether or not the offer can be made now.
+        let _ = act(&hub, ip, &id, &headers, Action::DrawYes).await;
+    }
+    Ok(moved)
 }
 
 #[derive(Deserialize)]
@@ -458,13 +512,18 @@ async fn reveal(
     act(&hub, ip, &id, &headers, action).await
 }
 
-async fn draw(
+pub(crate) async fn draw(
     State(hub): State<Arc<Hub>>,
     Extension(ClientIp(ip)): Extension<ClientIp>,
     Path((id, answer)): Path<(String, String)>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
-    let action = yes_or_no(&answer, Action::DrawYes, Action::DrawNo, "draw")?;
+    let answer = match answer.as_str() {
+        "true" => "yes",
+        "false" => "no",
+        other => other,
+    };
+    let action = yes_or_no(answer, Action::DrawYes, Action::DrawNo, "draw")?;
     act(&hub, ip, &id, &headers, action).await
 }
 
@@ -489,7 +548,7 @@ async fn rematch(
     act(&hub, ip, &id, &headers, action).await
 }
 
-async fn other_action(
+pub(crate) async fn other_action(
     State(hub): State<Arc<Hub>>,
     Extension(ClientIp(ip)): Extension<ClientIp>,
     Path((id, name)): Path<(String, String)>,
@@ -505,11 +564,20 @@ async fn other_action(
     act(&hub, ip, &id, &headers, action).await
 }
 
+pub(crate) async fn claim_victory(
+    State(hub): State<Arc<Hub>>,
+    Extension(ClientIp(ip)): Extension<ClientIp>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    act(&hub, ip, &id, &headers, Action::ClaimVictory).await
+}
+
 /// The live events of a game from a known seq on. A viewer whose game's
 /// task restarted catches up from the log, so no event is skipped or
 /// repeated; one that falls a whole broadcast buffer behind is dropped
 /// (it reconnects with `since`), so nobody buffers for a slow reader.
-struct Feed {
+pub(crate) struct Feed {
     hub: Arc<Hub>,
     id: String,
     ip: IpAddr,
@@ -519,7 +587,7 @@ struct Feed {
 }
 
 impl Feed {
-    async fn next(&mut self) -> Result<Vec<Logged>, ApiError> {
+    pub(crate) async fn next(&mut self) -> Result<Vec<Logged>, ApiError> {
         loop {
             match self.live.recv().await {
                 Ok(logged) if logged.seq <= self.last => continue,
@@ -533,7 +601,14 @@ impl Feed {
                 Err(RecvError::Closed) => {
                     let watching = self
                         .hub
-                        .watch(&self.id, self.ip, &self.credentials, Some(self.last), false, true)
+                        .watch(
+                            &self.id,
+                            self.ip,
+                            &self.credentials,
+                            Some(self.last),
+                            false,
+                            true,
+                        )
                         .await?;
                     let Some(live) = watching.live else {
                         return Err(ApiError::Internal("no live feed".into()));
@@ -557,14 +632,14 @@ impl Feed {
 /// A stream's or WebSocket's start: its first lines (`gameFull`, then the
 /// events after `since`), the feed that follows, the cookie to set and
 /// the viewer's seat.
-struct Opened {
-    first: Vec<EventLine>,
-    feed: Feed,
-    cookie: Option<String>,
-    seat: Option<Color>,
+pub(crate) struct Opened {
+    pub first: Vec<EventLine>,
+    pub feed: Feed,
+    pub cookie: Option<String>,
+    pub seat: Option<Color>,
 }
 
-async fn open_feed(
+pub(crate) async fn open_feed(
     hub: &Arc<Hub>,
     ip: IpAddr,
     id: &str,
@@ -607,7 +682,14 @@ async fn stream(
         mut feed,
         cookie,
         ..
-    } = open_feed(&hub, ip, &id, credentials(&headers, &id), since).await?;
+    } = open_feed(
+        &hub,
+        ip,
+        &id,
+        credentials(&hub, ip, &headers, &id).await?,
+        since,
+    )
+    .await?;
     let (lines, rx) = mpsc::channel::<Bytes>(64);
     tokio::spawn(async move {
         for line in first {
@@ -748,7 +830,7 @@ async fn websocket(
     upgrade: WebSocketUpgrade,
 ) -> Result<Response, ApiError> {
     let since = since_of(&query)?;
-    let credentials = credentials(&headers, &id);
+    let credentials = credentials(&hub, ip, &headers, &id).await?;
     let opened = open_feed(&hub, ip, &id, credentials.clone(), since).await?;
     let viewer = WsViewer {
         ip,
@@ -831,13 +913,21 @@ mod tests {
     fn every_socket_sends_the_same_copy_of_an_event() {
         let line = EventLine::new(r#"{"type":"move","seq":3}"#.to_string());
         let (a, b) = (line.clone(), line.clone());
-        assert_eq!(a.ndjson().as_ptr(), b.ndjson().as_ptr(), "clones share bytes");
+        assert_eq!(
+            a.ndjson().as_ptr(),
+            b.ndjson().as_ptr(),
+            "clones share bytes"
+        );
         assert_eq!(&a.ndjson()[..], b"{\"type\":\"move\",\"seq\":3}\n");
         let Message::Text(text) = text_message(&b) else {
             panic!("a text message")
         };
         assert_eq!(text.as_str(), line.as_str());
-        assert_eq!(text.as_str().as_ptr(), a.ndjson().as_ptr(), "no copy for a WebSocket");
+        assert_eq!(
+            text.as_str().as_ptr(),
+            a.ndjson().as_ptr(),
+            "no copy for a WebSocket"
+        );
     }
 
     #[test]
@@ -847,7 +937,7 @@ mod tests {
             COOKIE,
             HeaderValue::from_static("parity_seat_b=OLD; theme=dark; parity_seat_a=MINE"),
         );
-        let c = credentials(&headers, "a");
+        let c = seat_credentials(&headers, "a");
         let tokens: Vec<(&str, bool)> = c
             .tokens
             .iter()
@@ -855,7 +945,7 @@ mod tests {
             .collect();
         assert_eq!(tokens, vec![("MINE", false), ("OLD", true)]);
         headers.insert(AUTHORIZATION, HeaderValue::from_static("Bearer BOT"));
-        let c = credentials(&headers, "a");
+        let c = seat_credentials(&headers, "a");
         assert_eq!(c.tokens.len(), 1);
         assert_eq!(c.tokens[0].token, "BOT");
         assert_eq!(c.tokens[0].hash, secret::token_hash("BOT"));

@@ -14,14 +14,14 @@ use rand::RngExt as _;
 use tokio::sync::{mpsc, oneshot};
 
 use crate::actor::{Acted, Credentials, GameActor, Joined, Msg, Watching};
+use crate::clock::{Downtime, Timeline};
 use crate::cluster::forward::{self, Answer, Unreached};
 use crate::cluster::{Cluster, Lease};
-use crate::play::TypedMove;
-use crate::clock::{Downtime, Timeline};
 use crate::engine_seat::{EnginePool, MAX_LEVEL, MIN_LEVEL};
 use crate::error::ApiError;
 use crate::event::{now_ms, Event, EventBody, LiveClock, Seat, Side};
 use crate::limits::{Limits, Quotas};
+use crate::play::TypedMove;
 use crate::secret;
 use crate::state::{Action, GameState, Setup};
 use crate::store::{Change, Listing, SeatRow, Store, Writer};
@@ -34,7 +34,7 @@ pub enum Opponent {
 }
 
 /// The creator's colour choice.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Deserialize, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum ColorChoice {
     White,
@@ -70,7 +70,10 @@ pub struct CreatedGame {
 
 /// The canonical FEN of a game's start position read from `text`; none
 /// for the variant's own start. A position the rules already end is refused.
-fn start_position(variant: &'static Variant, text: &str) -> Result<Option<String>, ApiError> {
+pub(crate) fn start_position(
+    variant: &'static Variant,
+    text: &str,
+) -> Result<Option<String>, ApiError> {
     let bad = |e: String| ApiError::BadRequest(format!("bad FEN for {}: {e}", variant.id()));
     let game = AnyGame::from_fen(variant, Some(text.trim())).map_err(|e| bad(e.to_string()))?;
     if let Some(outcome) = game.outcome() {
@@ -103,6 +106,12 @@ pub struct Hub {
     pub(crate) record_key: ed25519_dalek::SigningKey,
     /// The node this server is of a cluster (PostgreSQL); none for SQLite.
     cluster: Option<Arc<Cluster>>,
+    /// What accounts hear about on their event streams.
+    account_events: crate::players::AccountEvents,
+    /// Open challenges and seeks.
+    lobby: crate::lobby::Lobby,
+    /// Games' live chat.
+    chats: crate::chat::Chats,
 }
 
 /// Where a game is played.
@@ -143,7 +152,37 @@ impl Hub {
             limits,
             downtimes,
             cluster: None,
+            account_events: Default::default(),
+            lobby: Default::default(),
+            chats: Default::default(),
         }
+    }
+
+    pub fn chats(&self) -> &crate::chat::Chats {
+        &self.chats
+    }
+
+    pub fn account_events(&self) -> &crate::players::AccountEvents {
+        &self.account_events
+    }
+
+    pub fn lobby(&self) -> &crate::lobby::Lobby {
+        &self.lobby
+    }
+
+    /// An engine seat of `level` can be had now.
+    pub(crate) fn check_engine_level(&self, level: u8) -> Result<(), ApiError> {
+        if !(MIN_LEVEL..=MAX_LEVEL).contains(&level) {
+            return Err(ApiError::BadRequest(format!(
+                "engine level must be {MIN_LEVEL} to {MAX_LEVEL}"
+            )));
+        }
+        if self.engines.queued() >= self.limits.engine_queue {
+            return Err(ApiError::Unavailable(
+                "the engines are all busy; try again in a minute".into(),
+            ));
+        }
+        Ok(())
     }
 
     /// The hub of a node of `cluster`.
@@ -179,11 +218,17 @@ impl Hub {
             .await?
             .ok_or_else(|| ApiError::no_game(id))?;
         let timeline = self.timeline(id).await?;
-        let state = GameState::replay(id, &self.registry, &stored.events, &stored.hidden, &timeline)
-            .map_err(|e| {
-                tracing::error!("{e}");
-                ApiError::Internal(format!("game {id} does not replay: {e}"))
-            })?;
+        let state = GameState::replay(
+            id,
+            &self.registry,
+            &stored.events,
+            &stored.hidden,
+            &timeline,
+        )
+        .map_err(|e| {
+            tracing::error!("{e}");
+            ApiError::Internal(format!("game {id} does not replay: {e}"))
+        })?;
         Ok((state, stored.seats))
     }
 
@@ -250,7 +295,6 @@ impl Hub {
         &self.registry
     }
 
-
     /// Starts the actor of every unfinished game; returns how many. A game
     /// that does not replay (say, of a variant file not loaded this time)
     /// is logged and left alone.
@@ -316,7 +360,9 @@ impl Hub {
         match &self.cluster {
             Some(cluster) => match cluster.acquire(id).await? {
                 Lease::Taken => Ok(()),
-                Lease::HeldBy(_) => Err(ApiError::Internal(format!("new game {id} is leased already"))),
+                Lease::HeldBy(_) => Err(ApiError::Internal(format!(
+                    "new game {id} is leased already"
+                ))),
             },
             None => Ok(()),
         }
@@ -455,10 +501,20 @@ impl Hub {
         let (path, body) = forward::action_request(id, &action);
         let mut headers = forward::credential_headers(id, credentials);
         if !body.is_null() {
-            headers.insert(axum::http::header::CONTENT_TYPE, "application/json".parse().expect("a header"));
+            headers.insert(
+                axum::http::header::CONTENT_TYPE,
+                "application/json".parse().expect("a header"),
+            );
         }
-        let body = if body.is_null() { Bytes::new() } else { Bytes::from(body.to_string()) };
-        if let Some(answer) = self.forward(id, Method::POST, &path, &headers, body, Some(ip)).await? {
+        let body = if body.is_null() {
+            Bytes::new()
+        } else {
+            Bytes::from(body.to_string())
+        };
+        if let Some(answer) = self
+            .forward(id, Method::POST, &path, &headers, body, Some(ip))
+            .await?
+        {
             return forward::acted(id, &answer);
         }
         let result = self
@@ -511,7 +567,10 @@ impl Hub {
         };
         let headers = forward::credential_headers(id, credentials);
         let path = format!("/api/games/{id}");
-        let Some(answer) = self.forward(id, Method::GET, &path, &headers, Bytes::new(), Some(ip)).await? else {
+        let Some(answer) = self
+            .forward(id, Method::GET, &path, &headers, Bytes::new(), Some(ip))
+            .await?
+        else {
             return Ok(None); // taken over here meanwhile
         };
         let state = forward::json_or_error(&answer)?;
@@ -569,7 +628,10 @@ impl Hub {
     ) -> Result<Watching, ApiError> {
         if let Some(cluster) = self.cluster.clone() {
             if !forward::is_forwarded() {
-                if let Some(watching) = self.watch_remote(&cluster, id, ip, credentials, since, full, live).await? {
+                if let Some(watching) = self
+                    .watch_remote(&cluster, id, ip, credentials, since, full, live)
+                    .await?
+                {
                     return Ok(watching);
                 }
             }
@@ -643,17 +705,10 @@ impl Hub {
             .get_or_err(&request.variant)
             .map_err(|e| ApiError::BadRequest(e.to_string()))?;
         let opponent = match request.opponent {
-            Opponent::Engine { level } if !(MIN_LEVEL..=MAX_LEVEL).contains(&level) => {
-                return Err(ApiError::BadRequest(format!(
-                    "engine level must be {MIN_LEVEL} to {MAX_LEVEL}"
-                )))
+            Opponent::Engine { level } => {
+                self.check_engine_level(level)?;
+                Seat::Engine { level }
             }
-            Opponent::Engine { .. } if self.engines.queued() >= self.limits.engine_queue => {
-                return Err(ApiError::Unavailable(
-                    "the engines are all busy; try again in a minute".into(),
-                ))
-            }
-            Opponent::Engine { level } => Seat::Engine { level },
             Opponent::Friend => Seat::Human,
         };
         let fen = request

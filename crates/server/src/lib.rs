@@ -8,6 +8,7 @@ pub mod actor;
 pub mod analysis;
 pub mod api;
 mod assets;
+pub mod chat;
 pub mod clock;
 pub mod cluster;
 pub mod connections;
@@ -16,12 +17,15 @@ pub mod engine_seat;
 pub mod error;
 pub mod event;
 pub mod hub;
-pub mod limits;
 pub mod lichess;
+pub mod limits;
 pub mod line;
 pub mod loadtest;
+pub mod lobby;
 mod pgn;
 pub mod play;
+pub mod players;
+pub mod ratings;
 mod rules_page;
 pub mod secret;
 pub mod signing;
@@ -104,7 +108,10 @@ pub async fn start(
     let addr = listener.local_addr()?;
     let cluster = match &db {
         Database::Postgres(url) => {
-            let node_url = config.node_url.clone().unwrap_or_else(|| default_node_url(addr));
+            let node_url = config
+                .node_url
+                .clone()
+                .unwrap_or_else(|| default_node_url(addr));
             Some(Cluster::join(url, node_url, forward_secret(&record_key)).await?)
         }
         Database::Sqlite(_) => None,
@@ -115,16 +122,18 @@ pub async fn start(
     };
     let downtimes = note_restart(&store, &writer, joins_running_cluster).await?;
     tokio::spawn(beat(writer.clone()));
-    let hub = Arc::new(Hub::new(
-        registry,
-        store,
-        writer,
-        EnginePool::new(limits.engine_threads),
-        downtimes,
-        limits.clone(),
-        record_key,
-    )
-    .in_cluster(cluster.clone()));
+    let hub = Arc::new(
+        Hub::new(
+            registry,
+            store,
+            writer,
+            EnginePool::new(limits.engine_threads),
+            downtimes,
+            limits.clone(),
+            record_key,
+        )
+        .in_cluster(cluster.clone()),
+    );
     // Games that waited too long for their friend are aborted, not resumed.
     hub.expire_waiting().await.map_err(ServeError::Recover)?;
     let recovered = hub.recover().await.map_err(ServeError::Recover)?;
@@ -133,7 +142,10 @@ pub async fn start(
         cluster.keep_watch(Arc::downgrade(&hub));
     }
     let app = api::router(hub.clone())
-        .layer(axum::middleware::from_fn_with_state(hub.clone(), cluster::route))
+        .layer(axum::middleware::from_fn_with_state(
+            hub.clone(),
+            cluster::route,
+        ))
         .layer(RequestBodyLimitLayer::new(limits.max_body_bytes))
         .layer(TimeoutLayer::with_status_code(
             StatusCode::REQUEST_TIMEOUT,
@@ -199,7 +211,10 @@ async fn beat(writer: Writer) {
     let mut tick = tokio::time::interval(HEARTBEAT);
     loop {
         tick.tick().await;
-        match writer.write(vec![Change::Heartbeat { at_ms: now_ms() }]).await {
+        match writer
+            .write(vec![Change::Heartbeat { at_ms: now_ms() }])
+            .await
+        {
             Ok(()) => {}
             Err(StoreError::WriterGone) => return,
             Err(e) => tracing::error!("heartbeat not written: {e}"),

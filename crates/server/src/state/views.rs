@@ -52,6 +52,7 @@ impl GameState {
             reason: self.reason,
             reason_text: self.reason.map(Reason::text),
             fen: self.play.fen(),
+            initial_fen: self.setup.fen.as_deref(),
             turn: self.play.turn(),
             to_move: if started {
                 self.play.to_move().map(Side::from)
@@ -218,6 +219,9 @@ pub struct GameFull<'a> {
     /// The reason in words, as the page shows it.
     pub reason_text: Option<&'static str>,
     pub fen: String,
+    /// The start position when it is not the variant's own.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub initial_fen: Option<&'a str>,
     pub turn: u32,
     pub to_move: Option<Side>,
     pub board: Vec<BoardSquare>,

@@ -139,6 +139,25 @@ pub enum Change {
     Downtime(Downtime),
     /// Users and their API tokens (`crate::accounts`).
     Account(AccountChange),
+    /// A seat held by an account, with its rating in the game's variant
+    /// when the game began.
+    Player {
+        game: String,
+        color: Color,
+        user_id: String,
+        rating: Option<i64>,
+        provisional: bool,
+    },
+    /// The game counts for the ratings of its two players: the summary
+    /// that finishes it updates them in its transaction.
+    Rated {
+        game: String,
+    },
+    /// A chat line of a game (`room` is lichess's `player` or `spectator`).
+    Chat {
+        game: String,
+        line: ChatLine,
+    },
 }
 
 /// A change to the accounts' tables.
@@ -163,6 +182,78 @@ pub enum AccountChange {
     RevokeApiToken {
         token_hash: String,
     },
+    /// A log-in: the session cookie's token, stored hashed.
+    NewSession {
+        token_hash: String,
+        user_id: String,
+        created_ms: i64,
+    },
+    /// A log-out.
+    EndSession {
+        token_hash: String,
+    },
+}
+
+/// A chat line as stored and shown.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct ChatLine {
+    pub at_ms: i64,
+    /// The writer's user name, or `White`/`Black` for an anonymous seat.
+    pub author: String,
+    pub room: String,
+    pub text: String,
+}
+
+/// An account's seat in a game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlayerRow {
+    pub user: UserRow,
+    /// The rating in the game's variant when it began (lichess's `rating`).
+    pub rating: Option<i64>,
+    pub provisional: bool,
+}
+
+/// A game's players that are accounts, and whether it is rated.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GamePlayers {
+    pub rated: bool,
+    /// When the game was made (ms since the Unix epoch); 0 for no such game.
+    pub created_ms: i64,
+    pub white: Option<PlayerRow>,
+    pub black: Option<PlayerRow>,
+}
+
+impl GamePlayers {
+    pub fn of(&self, color: Color) -> Option<&PlayerRow> {
+        match color {
+            Color::White => self.white.as_ref(),
+            Color::Black => self.black.as_ref(),
+        }
+    }
+}
+
+/// A game of an account, newest first in lists.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UserGame {
+    pub id: String,
+    pub variant: String,
+    pub color: Color,
+    pub created_ms: i64,
+    pub status: String,
+    pub result: Option<String>,
+    pub rated: bool,
+    /// The opponent's user name, when the opponent is an account.
+    pub opponent: Option<String>,
+}
+
+/// One point of a rating graph: the rating after a rated game.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct RatingPoint {
+    pub variant: String,
+    pub game: String,
+    pub at_ms: i64,
+    pub rating: f64,
+    pub deviation: f64,
 }
 
 /// A user as stored.
@@ -385,6 +476,66 @@ impl Store {
     }
 }
 
+/// Runs a SQLite read with owned arguments off the async threads.
+macro_rules! read {
+    ($self:ident, $method:ident ( $($arg:ident),* )) => {
+        match &$self.backend {
+            Backend::Sqlite(r) => {
+                $(let $arg = $arg.to_owned();)*
+                blocking(r, move |r| r.$method($(&$arg),*)).await
+            }
+            Backend::Postgres(p) => p.$method($($arg),*).await,
+        }
+    };
+}
+
+/// Players, ratings, chat and sessions.
+impl Store {
+    /// The accounts that hold a game's seats, and whether it is rated.
+    pub async fn players(&self, game: &str) -> Result<GamePlayers, StoreError> {
+        read!(self, players(game))
+    }
+
+    /// An account's games, newest first: the unfinished ones or all.
+    pub async fn user_games(
+        &self,
+        user_id: &str,
+        unfinished_only: bool,
+        limit: u32,
+    ) -> Result<Vec<UserGame>, StoreError> {
+        match &self.backend {
+            Backend::Sqlite(r) => {
+                let user_id = user_id.to_string();
+                blocking(r, move |r| r.user_games(&user_id, unfinished_only, limit)).await
+            }
+            Backend::Postgres(p) => p.user_games(user_id, unfinished_only, limit).await,
+        }
+    }
+
+    /// An account's ratings, by variant id.
+    pub async fn ratings(
+        &self,
+        user_id: &str,
+    ) -> Result<Vec<(String, crate::ratings::Rating)>, StoreError> {
+        read!(self, ratings(user_id))
+    }
+
+    /// An account's rating after each of its rated games, oldest first.
+    pub async fn rating_history(&self, user_id: &str) -> Result<Vec<RatingPoint>, StoreError> {
+        read!(self, rating_history(user_id))
+    }
+
+    /// A game's chat, oldest first.
+    pub async fn chat(&self, game: &str) -> Result<Vec<ChatLine>, StoreError> {
+        read!(self, chat(game))
+    }
+
+    /// The user of the session whose cookie token has this hash.
+    pub async fn session(&self, token_hash: &str) -> Result<Option<UserRow>, StoreError> {
+        read!(self, session(token_hash))
+    }
+}
+
 /// Accounts: users and their API tokens.
 impl Store {
     /// The user whose lowercase name is `id`.
@@ -525,7 +676,10 @@ pub(crate) mod tests {
         assert_eq!(game.hidden.len(), 1);
         assert_eq!(game.hidden[0].mv, "e7e5");
         assert!(store.load("nope").await.unwrap().is_none());
-        assert_eq!(store.unfinished().await.unwrap(), vec!["g000000001".to_string()]);
+        assert_eq!(
+            store.unfinished().await.unwrap(),
+            vec!["g000000001".to_string()]
+        );
         assert!(store.waiting_since_before(100).await.unwrap().is_empty());
         let live = store.list(false, 10).await.unwrap();
         assert_eq!(live.len(), 1);

@@ -4,13 +4,17 @@
 
 use tokio_postgres::{Client, NoTls, Transaction};
 
+use parity_rules::Color;
+
 use super::{
-    answer, batch_after, color_name, color_of, seat_text, AccountChange, Change, Database, Job,
-    Listing, Queue, SeatRow, StoreError, StoredGame, UserRow,
+    answer, batch_after, color_name, color_of, seat_text, AccountChange, Change, ChatLine,
+    Database, GamePlayers, Job, Listing, PlayerRow, Queue, RatingPoint, SeatRow, StoreError,
+    StoredGame, UserGame, UserRow,
 };
 use crate::clock::Downtime;
 use crate::event::{Event, EventBody, Seat};
-use crate::state::Hidden;
+use crate::ratings::Rating;
+use crate::state::{Hidden, Status};
 
 /// The schema, one step per version (table `parity_schema`). The same
 /// tables as SQLite's, with PostgreSQL's types.
@@ -66,7 +70,8 @@ const MIGRATIONS: &[&str] = &[
         id INTEGER PRIMARY KEY CHECK (id = 1),
         seed BYTEA NOT NULL
     );
-"#, r#"
+"#,
+    r#"
     CREATE TABLE nodes (
         id TEXT PRIMARY KEY,
         url TEXT NOT NULL,
@@ -87,7 +92,54 @@ const MIGRATIONS: &[&str] = &[
     CREATE INDEX game_downtimes_by_game ON game_downtimes (game_id);
 "#,
     ACCOUNTS,
+    PLAYERS,
 ];
+
+/// Seats held by accounts, rated games and ratings, chat, log-in sessions.
+const PLAYERS: &str = r#"
+    ALTER TABLE games ADD COLUMN rated BOOLEAN NOT NULL DEFAULT FALSE;
+    CREATE TABLE players (
+        game_id TEXT NOT NULL,
+        color TEXT NOT NULL,
+        user_id TEXT NOT NULL REFERENCES users (id),
+        rating BIGINT,
+        provisional BOOLEAN NOT NULL,
+        PRIMARY KEY (game_id, color)
+    );
+    CREATE INDEX players_by_user ON players (user_id);
+    CREATE TABLE ratings (
+        user_id TEXT NOT NULL REFERENCES users (id),
+        variant TEXT NOT NULL,
+        rating DOUBLE PRECISION NOT NULL,
+        deviation DOUBLE PRECISION NOT NULL,
+        volatility DOUBLE PRECISION NOT NULL,
+        games INTEGER NOT NULL,
+        PRIMARY KEY (user_id, variant)
+    );
+    CREATE TABLE rating_history (
+        user_id TEXT NOT NULL,
+        game_id TEXT NOT NULL,
+        variant TEXT NOT NULL,
+        at_ms BIGINT NOT NULL,
+        rating DOUBLE PRECISION NOT NULL,
+        deviation DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (user_id, game_id)
+    );
+    CREATE TABLE chat (
+        id BIGSERIAL PRIMARY KEY,
+        game_id TEXT NOT NULL,
+        at_ms BIGINT NOT NULL,
+        author TEXT NOT NULL,
+        room TEXT NOT NULL,
+        text TEXT NOT NULL
+    );
+    CREATE INDEX chat_by_game ON chat (game_id);
+    CREATE TABLE sessions (
+        token_sha256 TEXT PRIMARY KEY,
+        user_id TEXT NOT NULL REFERENCES users (id),
+        created_ms BIGINT NOT NULL
+    );
+"#;
 
 /// Users (`id` is the name in lowercase) and their personal API tokens,
 /// kept as SHA-256 hashes like seat tokens.
@@ -220,7 +272,10 @@ async fn run(mut client: Client, mut jobs: Queue) {
 }
 
 async fn commit(client: &mut Client, batch: &[Job]) -> Vec<Result<(), String>> {
-    async fn all(client: &mut Client, batch: &[Job]) -> Result<Vec<Result<(), String>>, StoreError> {
+    async fn all(
+        client: &mut Client,
+        batch: &[Job],
+    ) -> Result<Vec<Result<(), String>>, StoreError> {
         let mut tx = client.transaction().await?;
         let mut results = Vec::with_capacity(batch.len());
         for job in batch {
@@ -343,6 +398,33 @@ async fn write_change(tx: &Transaction<'_>, change: &Change) -> Result<(), Store
                 ],
             )
             .await?;
+            if let (Status::Finished, Some(result)) = (summary.status, &summary.result) {
+                rate(tx, game, result).await?;
+            }
+        }
+        Change::Player {
+            game,
+            color,
+            user_id,
+            rating,
+            provisional,
+        } => {
+            tx.execute(
+                "INSERT INTO players (game_id, color, user_id, rating, provisional) VALUES ($1, $2, $3, $4, $5)",
+                &[game, &color_name(*color), user_id, rating, provisional],
+            )
+            .await?;
+        }
+        Change::Rated { game } => {
+            tx.execute("UPDATE games SET rated = TRUE WHERE id = $1", &[game])
+                .await?;
+        }
+        Change::Chat { game, line } => {
+            tx.execute(
+                "INSERT INTO chat (game_id, at_ms, author, room, text) VALUES ($1, $2, $3, $4, $5)",
+                &[game, &line.at_ms, &line.author, &line.room, &line.text],
+            )
+            .await?;
         }
         Change::Hidden { game, hidden } => {
             tx.execute(
@@ -416,6 +498,126 @@ async fn write_account_change(
             )
             .await?;
         }
+        AccountChange::NewSession {
+            token_hash,
+            user_id,
+            created_ms,
+        } => {
+            tx.execute(
+                "INSERT INTO sessions (token_sha256, user_id, created_ms) VALUES ($1, $2, $3)",
+                &[token_hash, user_id, created_ms],
+            )
+            .await?;
+        }
+        AccountChange::EndSession { token_hash } => {
+            tx.execute(
+                "DELETE FROM sessions WHERE token_sha256 = $1",
+                &[token_hash],
+            )
+            .await?;
+        }
+    }
+    Ok(())
+}
+
+/// Updates the ratings of a rated game's two players for its `result`,
+/// once: in the transaction of the summary that finishes it. The rows are
+/// locked (in user order) so that nodes finishing two games of one player
+/// at once apply both.
+async fn rate(tx: &Transaction<'_>, game: &str, result: &str) -> Result<(), StoreError> {
+    let Some(row) = tx
+        .query_opt("SELECT variant, rated FROM games WHERE id = $1", &[&game])
+        .await?
+    else {
+        return Ok(());
+    };
+    let (variant, rated): (String, bool) = (row.get(0), row.get(1));
+    if !rated {
+        return Ok(());
+    }
+    let user = async |color: &str| -> Result<Option<String>, StoreError> {
+        Ok(tx
+            .query_opt(
+                "SELECT user_id FROM players WHERE game_id = $1 AND color = $2",
+                &[&game, &color],
+            )
+            .await?
+            .map(|r| r.get(0)))
+    };
+    let (Some(white), Some(black)) = (user("white").await?, user("black").await?) else {
+        return Ok(());
+    };
+    let done = tx
+        .query_opt(
+            "SELECT 1 FROM rating_history WHERE user_id = $1 AND game_id = $2",
+            &[&white, &game],
+        )
+        .await?
+        .is_some();
+    if done {
+        return Ok(());
+    }
+    let fresh = Rating::default();
+    let mut users = [&white, &black];
+    users.sort();
+    for user in users {
+        tx.execute(
+            "INSERT INTO ratings (user_id, variant, rating, deviation, volatility, games)
+             VALUES ($1, $2, $3, $4, $5, 0) ON CONFLICT DO NOTHING",
+            &[
+                user,
+                &variant,
+                &fresh.rating,
+                &fresh.deviation,
+                &fresh.volatility,
+            ],
+        )
+        .await?;
+    }
+    let mut rating = std::collections::HashMap::new();
+    for user in users {
+        let r = tx
+            .query_one(
+                "SELECT rating, deviation, volatility, games FROM ratings
+                 WHERE user_id = $1 AND variant = $2 FOR UPDATE",
+                &[user, &variant],
+            )
+            .await?;
+        let games: i32 = r.get(3);
+        rating.insert(
+            user.clone(),
+            Rating {
+                rating: r.get(0),
+                deviation: r.get(1),
+                volatility: r.get(2),
+                games: games.max(0) as u32,
+            },
+        );
+    }
+    let Some((w, b)) = crate::ratings::after_game(&rating[&white], &rating[&black], result) else {
+        return Ok(());
+    };
+    let at_ms = crate::event::now_ms();
+    for (user, new) in [(&white, w), (&black, b)] {
+        tx.execute(
+            "UPDATE ratings SET rating = $3, deviation = $4, volatility = $5, games = $6
+             WHERE user_id = $1 AND variant = $2",
+            &[
+                user,
+                &variant,
+                &new.rating,
+                &new.deviation,
+                &new.volatility,
+                &(new.games as i32),
+            ],
+        )
+        .await?;
+        tx.execute(
+            "INSERT INTO rating_history (user_id, game_id, variant, at_ms, rating, deviation)
+             VALUES ($1, $2, $3, $4, $5, $6)",
+            &[user, &game, &variant, &at_ms, &new.rating, &new.deviation],
+        )
+        .await?;
     }
     Ok(())
 }
@@ -494,7 +696,11 @@ impl Reader {
         }))
     }
 
-    async fn ids(&self, sql: &str, params: &[&(dyn tokio_postgres::types::ToSql + Sync)]) -> Result<Vec<String>, StoreError> {
+    async fn ids(
+        &self,
+        sql: &str,
+        params: &[&(dyn tokio_postgres::types::ToSql + Sync)],
+    ) -> Result<Vec<String>, StoreError> {
         Ok(self
             .client
             .query(sql, params)
@@ -512,7 +718,10 @@ impl Reader {
         .await
     }
 
-    pub(super) async fn waiting_since_before(&self, created_ms: i64) -> Result<Vec<String>, StoreError> {
+    pub(super) async fn waiting_since_before(
+        &self,
+        created_ms: i64,
+    ) -> Result<Vec<String>, StoreError> {
         self.ids(
             "SELECT id FROM games WHERE status = 'waiting' AND created_ms < $1 ORDER BY created_ms",
             &[&created_ms],
@@ -520,7 +729,11 @@ impl Reader {
         .await
     }
 
-    pub(super) async fn list(&self, finished: bool, limit: u32) -> Result<Vec<Listing>, StoreError> {
+    pub(super) async fn list(
+        &self,
+        finished: bool,
+        limit: u32,
+    ) -> Result<Vec<Listing>, StoreError> {
         let sql = if finished {
             "SELECT id, variant, white, black, status, result, turn FROM games
              WHERE status = 'finished' AND public ORDER BY created_ms DESC LIMIT $1"
@@ -596,8 +809,9 @@ impl Reader {
             .query_one("SELECT seed FROM signing_key WHERE id = 1", &[])
             .await?
             .get(0);
-        seed.try_into()
-            .map_err(|b: Vec<u8>| StoreError::Corrupt(format!("a signing key of {} bytes", b.len())))
+        seed.try_into().map_err(|b: Vec<u8>| {
+            StoreError::Corrupt(format!("a signing key of {} bytes", b.len()))
+        })
     }
 }
 
@@ -610,6 +824,158 @@ fn user_row(row: &tokio_postgres::Row) -> UserRow {
         password_hash: row.get(2),
         bot: row.get(3),
         created_ms: row.get(4),
+    }
+}
+
+/// Players, ratings, chat and sessions.
+impl Reader {
+    pub(super) async fn players(&self, game: &str) -> Result<GamePlayers, StoreError> {
+        let (rated, created_ms) = self
+            .client
+            .query_opt(
+                "SELECT rated, created_ms FROM games WHERE id = $1",
+                &[&game],
+            )
+            .await?
+            .map_or((false, 0), |r| (r.get(0), r.get(1)));
+        let mut players = GamePlayers {
+            rated,
+            created_ms,
+            ..GamePlayers::default()
+        };
+        let sql = format!(
+            "SELECT {USER_COLUMNS}, players.rating, players.provisional, players.color
+             FROM players JOIN users ON users.id = players.user_id WHERE players.game_id = $1"
+        );
+        for r in self.client.query(&sql, &[&game]).await? {
+            let row = PlayerRow {
+                user: user_row(&r),
+                rating: r.get(5),
+                provisional: r.get(6),
+            };
+            match color_of(r.get(7))? {
+                Color::White => players.white = Some(row),
+                Color::Black => players.black = Some(row),
+            }
+        }
+        Ok(players)
+    }
+
+    pub(super) async fn user_games(
+        &self,
+        user_id: &str,
+        unfinished_only: bool,
+        limit: u32,
+    ) -> Result<Vec<UserGame>, StoreError> {
+        let rows = self
+            .client
+            .query(
+                "SELECT games.id, games.variant, players.color, games.created_ms, games.status,
+                        games.result, games.rated,
+                        (SELECT users.name FROM players AS o JOIN users ON users.id = o.user_id
+                         WHERE o.game_id = games.id AND o.color <> players.color)
+                 FROM players JOIN games ON games.id = players.game_id
+                 WHERE players.user_id = $1 AND (NOT $2 OR games.status <> 'finished')
+                 ORDER BY games.created_ms DESC LIMIT $3",
+                &[&user_id, &unfinished_only, &i64::from(limit)],
+            )
+            .await?;
+        rows.iter()
+            .map(|r| {
+                Ok(UserGame {
+                    id: r.get(0),
+                    variant: r.get(1),
+                    color: color_of(r.get(2))?,
+                    created_ms: r.get(3),
+                    status: r.get(4),
+                    result: r.get(5),
+                    rated: r.get(6),
+                    opponent: r.get(7),
+                })
+            })
+            .collect()
+    }
+
+    pub(super) async fn ratings(&self, user_id: &str) -> Result<Vec<(String, Rating)>, StoreError> {
+        let rows = self
+            .client
+            .query(
+                "SELECT variant, rating, deviation, volatility, games FROM ratings
+                 WHERE user_id = $1 ORDER BY variant",
+                &[&user_id],
+            )
+            .await?;
+        Ok(rows
+            .iter()
+            .map(|r| {
+                let games: i32 = r.get(4);
+                (
+                    r.get(0),
+                    Rating {
+                        rating: r.get(1),
+                        deviation: r.get(2),
+                        volatility: r.get(3),
+                        games: games.max(0) as u32,
+                    },
+                )
+            })
+            .collect())
+    }
+
+    pub(super) async fn rating_history(
+        &self,
+        user_id: &str,
+    ) -> Result<Vec<RatingPoint>, StoreError> {
+        let rows = self
+            .client
+            .query(
+                "SELECT variant, game_id, at_ms, rating, deviation FROM rating_history
+                 WHERE user_id = $1 ORDER BY at_ms, game_id",
+                &[&user_id],
+            )
+            .await?;
+        Ok(rows
+            .iter()
+            .map(|r| RatingPoint {
+                variant: r.get(0),
+                game: r.get(1),
+                at_ms: r.get(2),
+                rating: r.get(3),
+                deviation: r.get(4),
+            })
+            .collect())
+    }
+
+    pub(super) async fn chat(&self, game: &str) -> Result<Vec<ChatLine>, StoreError> {
+        let rows = self
+            .client
+            .query(
+                "SELECT at_ms, author, room, text FROM chat WHERE game_id = $1 ORDER BY id",
+                &[&game],
+            )
+            .await?;
+        Ok(rows
+            .iter()
+            .map(|r| ChatLine {
+                at_ms: r.get(0),
+                author: r.get(1),
+                room: r.get(2),
+                text: r.get(3),
+            })
+            .collect())
+    }
+
+    pub(super) async fn session(&self, token_hash: &str) -> Result<Option<UserRow>, StoreError> {
+        let sql = format!(
+            "SELECT {USER_COLUMNS} FROM sessions JOIN users ON users.id = sessions.user_id
+             WHERE sessions.token_sha256 = $1"
+        );
+        Ok(self
+            .client
+            .query_opt(&sql, &[&token_hash])
+            .await?
+            .as_ref()
+            .map(user_row))
     }
 }
 

@@ -7,13 +7,17 @@ use std::sync::Mutex;
 
 use rusqlite::{params, Connection, OptionalExtension};
 
+use parity_rules::Color;
+
 use super::{
-    answer, batch_after, color_name, color_of, seat_text, AccountChange, Change, Job, Listing,
-    Queue, SeatRow, StoreError, StoredGame, UserRow,
+    answer, batch_after, color_name, color_of, seat_text, AccountChange, Change, ChatLine,
+    GamePlayers, Job, Listing, PlayerRow, Queue, RatingPoint, SeatRow, StoreError, StoredGame,
+    UserGame, UserRow,
 };
 use crate::clock::Downtime;
 use crate::event::{Event, EventBody, Seat};
-use crate::state::Hidden;
+use crate::ratings::Rating;
+use crate::state::{Hidden, Status};
 
 /// The schema, one step per version (`PRAGMA user_version`); a database is
 /// brought up to date on open.
@@ -89,6 +93,7 @@ const MIGRATIONS: &[&str] = &[
     ALTER TABLE games ADD COLUMN public INTEGER NOT NULL DEFAULT 1;
 "#,
     ACCOUNTS,
+    PLAYERS,
 ];
 
 /// Users (`id` is the name in lowercase) and their personal API tokens,
@@ -109,6 +114,51 @@ const ACCOUNTS: &str = r#"
         revoked INTEGER NOT NULL DEFAULT 0
     ) WITHOUT ROWID;
     CREATE INDEX api_tokens_by_user ON api_tokens (user_id);
+"#;
+
+/// Seats held by accounts, rated games and ratings, chat, log-in sessions.
+const PLAYERS: &str = r#"
+    ALTER TABLE games ADD COLUMN rated INTEGER NOT NULL DEFAULT 0;
+    CREATE TABLE players (
+        game_id TEXT NOT NULL,
+        color TEXT NOT NULL,
+        user_id TEXT NOT NULL REFERENCES users (id),
+        rating INTEGER,
+        provisional INTEGER NOT NULL,
+        PRIMARY KEY (game_id, color)
+    ) WITHOUT ROWID;
+    CREATE INDEX players_by_user ON players (user_id);
+    CREATE TABLE ratings (
+        user_id TEXT NOT NULL REFERENCES users (id),
+        variant TEXT NOT NULL,
+        rating REAL NOT NULL,
+        deviation REAL NOT NULL,
+        volatility REAL NOT NULL,
+        games INTEGER NOT NULL,
+        PRIMARY KEY (user_id, variant)
+    ) WITHOUT ROWID;
+    CREATE TABLE rating_history (
+        user_id TEXT NOT NULL,
+        game_id TEXT NOT NULL,
+        variant TEXT NOT NULL,
+        at_ms INTEGER NOT NULL,
+        rating REAL NOT NULL,
+        deviation REAL NOT NULL,
+        PRIMARY KEY (user_id, game_id)
+    ) WITHOUT ROWID;
+    CREATE TABLE chat (
+        game_id TEXT NOT NULL,
+        at_ms INTEGER NOT NULL,
+        author TEXT NOT NULL,
+        room TEXT NOT NULL,
+        text TEXT NOT NULL
+    );
+    CREATE INDEX chat_by_game ON chat (game_id);
+    CREATE TABLE sessions (
+        token_sha256 TEXT PRIMARY KEY,
+        user_id TEXT NOT NULL REFERENCES users (id),
+        created_ms INTEGER NOT NULL
+    ) WITHOUT ROWID;
 "#;
 
 fn open_connection(path: &Path) -> Result<Connection, StoreError> {
@@ -190,6 +240,30 @@ fn write_change(tx: &Connection, change: &Change) -> Result<(), StoreError> {
                     summary.turn
                 ],
             )?;
+            if let (Status::Finished, Some(result)) = (summary.status, &summary.result) {
+                rate(tx, game, result)?;
+            }
+        }
+        Change::Player {
+            game,
+            color,
+            user_id,
+            rating,
+            provisional,
+        } => {
+            tx.execute(
+                "INSERT INTO players (game_id, color, user_id, rating, provisional) VALUES (?1, ?2, ?3, ?4, ?5)",
+                params![game, color_name(*color), user_id, rating, provisional],
+            )?;
+        }
+        Change::Rated { game } => {
+            tx.execute("UPDATE games SET rated = 1 WHERE id = ?1", [game])?;
+        }
+        Change::Chat { game, line } => {
+            tx.execute(
+                "INSERT INTO chat (game_id, at_ms, author, room, text) VALUES (?1, ?2, ?3, ?4, ?5)",
+                params![game, line.at_ms, line.author, line.room, line.text],
+            )?;
         }
         Change::Hidden { game, hidden } => {
             tx.execute(
@@ -245,6 +319,92 @@ fn write_account_change(tx: &Connection, change: &AccountChange) -> Result<(), S
                 [token_hash],
             )?;
         }
+        AccountChange::NewSession {
+            token_hash,
+            user_id,
+            created_ms,
+        } => {
+            tx.execute(
+                "INSERT INTO sessions (token_sha256, user_id, created_ms) VALUES (?1, ?2, ?3)",
+                params![token_hash, user_id, created_ms],
+            )?;
+        }
+        AccountChange::EndSession { token_hash } => {
+            tx.execute("DELETE FROM sessions WHERE token_sha256 = ?1", [token_hash])?;
+        }
+    }
+    Ok(())
+}
+
+/// Updates the ratings of a rated game's two players for its `result`,
+/// once: in the transaction of the summary that finishes it.
+fn rate(tx: &Connection, game: &str, result: &str) -> Result<(), StoreError> {
+    let rated: Option<(String, bool)> = tx
+        .query_row(
+            "SELECT variant, rated FROM games WHERE id = ?1",
+            [game],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .optional()?;
+    let Some((variant, true)) = rated else {
+        return Ok(());
+    };
+    let user = |color: &str| -> Result<Option<String>, StoreError> {
+        Ok(tx
+            .query_row(
+                "SELECT user_id FROM players WHERE game_id = ?1 AND color = ?2",
+                [game, color],
+                |r| r.get(0),
+            )
+            .optional()?)
+    };
+    let (Some(white), Some(black)) = (user("white")?, user("black")?) else {
+        return Ok(());
+    };
+    let done: bool = tx
+        .query_row(
+            "SELECT 1 FROM rating_history WHERE user_id = ?1 AND game_id = ?2",
+            [&white, game],
+            |_| Ok(()),
+        )
+        .optional()?
+        .is_some();
+    if done {
+        return Ok(());
+    }
+    let rating = |user: &str| -> Result<Rating, StoreError> {
+        Ok(tx
+            .query_row(
+                "SELECT rating, deviation, volatility, games FROM ratings WHERE user_id = ?1 AND variant = ?2",
+                [user, &variant],
+                |r| {
+                    Ok(Rating {
+                        rating: r.get(0)?,
+                        deviation: r.get(1)?,
+                        volatility: r.get(2)?,
+                        games: r.get(3)?,
+                    })
+                },
+            )
+            .optional()?
+            .unwrap_or_default())
+    };
+    let Some((w, b)) = crate::ratings::after_game(&rating(&white)?, &rating(&black)?, result)
+    else {
+        return Ok(());
+    };
+    let at_ms = crate::event::now_ms();
+    for (user, new) in [(&white, w), (&black, b)] {
+        tx.execute(
+            "INSERT OR REPLACE INTO ratings (user_id, variant, rating, deviation, volatility, games)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            params![user, variant, new.rating, new.deviation, new.volatility, new.games],
+        )?;
+        tx.execute(
+            "INSERT INTO rating_history (user_id, game_id, variant, at_ms, rating, deviation)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            params![user, game, variant, at_ms, new.rating, new.deviation],
+        )?;
     }
     Ok(())
 }
@@ -508,6 +668,156 @@ fn user_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<UserRow> {
         bot: r.get(3)?,
         created_ms: r.get(4)?,
     })
+}
+
+/// Players, ratings, chat and sessions.
+impl Reader {
+    pub(super) fn players(&self, game: &str) -> Result<GamePlayers, StoreError> {
+        self.with(|conn| {
+            let (rated, created_ms) = conn
+                .query_row(
+                    "SELECT rated, created_ms FROM games WHERE id = ?1",
+                    [game],
+                    |r| Ok((r.get(0)?, r.get(1)?)),
+                )
+                .optional()?
+                .unwrap_or((false, 0));
+            let mut players = GamePlayers {
+                rated,
+                created_ms,
+                ..GamePlayers::default()
+            };
+            let sql = format!(
+                "SELECT {USER_COLUMNS}, players.rating, players.provisional, players.color
+                 FROM players JOIN users ON users.id = players.user_id WHERE players.game_id = ?1"
+            );
+            let mut stmt = conn.prepare_cached(&sql)?;
+            let rows = stmt.query_map([game], |r| {
+                let row = PlayerRow {
+                    user: user_row(r)?,
+                    rating: r.get(5)?,
+                    provisional: r.get(6)?,
+                };
+                Ok((r.get::<_, String>(7)?, row))
+            })?;
+            for row in rows {
+                let (color, row) = row?;
+                match color_of(&color)? {
+                    Color::White => players.white = Some(row),
+                    Color::Black => players.black = Some(row),
+                }
+            }
+            Ok(players)
+        })
+    }
+
+    pub(super) fn user_games(
+        &self,
+        user_id: &str,
+        unfinished_only: bool,
+        limit: u32,
+    ) -> Result<Vec<UserGame>, StoreError> {
+        self.with(|conn| {
+            let mut stmt = conn.prepare_cached(
+                "SELECT games.id, games.variant, players.color, games.created_ms, games.status,
+                        games.result, games.rated,
+                        (SELECT users.name FROM players AS o JOIN users ON users.id = o.user_id
+                         WHERE o.game_id = games.id AND o.color <> players.color)
+                 FROM players JOIN games ON games.id = players.game_id
+                 WHERE players.user_id = ?1 AND (?2 = 0 OR games.status <> 'finished')
+                 ORDER BY games.created_ms DESC LIMIT ?3",
+            )?;
+            let rows = stmt.query_map(params![user_id, unfinished_only, limit], |r| {
+                Ok((
+                    UserGame {
+                        id: r.get(0)?,
+                        variant: r.get(1)?,
+                        color: Color::White,
+                        created_ms: r.get(3)?,
+                        status: r.get(4)?,
+                        result: r.get(5)?,
+                        rated: r.get(6)?,
+                        opponent: r.get(7)?,
+                    },
+                    r.get::<_, String>(2)?,
+                ))
+            })?;
+            let mut games = Vec::new();
+            for row in rows {
+                let (mut game, color) = row?;
+                game.color = color_of(&color)?;
+                games.push(game);
+            }
+            Ok(games)
+        })
+    }
+
+    pub(super) fn ratings(&self, user_id: &str) -> Result<Vec<(String, Rating)>, StoreError> {
+        self.with(|conn| {
+            let mut stmt = conn.prepare_cached(
+                "SELECT variant, rating, deviation, volatility, games FROM ratings
+                 WHERE user_id = ?1 ORDER BY variant",
+            )?;
+            let rows = stmt.query_map([user_id], |r| {
+                Ok((
+                    r.get(0)?,
+                    Rating {
+                        rating: r.get(1)?,
+                        deviation: r.get(2)?,
+                        volatility: r.get(3)?,
+                        games: r.get(4)?,
+                    },
+                ))
+            })?;
+            Ok(rows.collect::<Result<Vec<_>, _>>()?)
+        })
+    }
+
+    pub(super) fn rating_history(&self, user_id: &str) -> Result<Vec<RatingPoint>, StoreError> {
+        self.with(|conn| {
+            let mut stmt = conn.prepare_cached(
+                "SELECT variant, game_id, at_ms, rating, deviation FROM rating_history
+                 WHERE user_id = ?1 ORDER BY at_ms, game_id",
+            )?;
+            let rows = stmt.query_map([user_id], |r| {
+                Ok(RatingPoint {
+                    variant: r.get(0)?,
+                    game: r.get(1)?,
+                    at_ms: r.get(2)?,
+                    rating: r.get(3)?,
+                    deviation: r.get(4)?,
+                })
+            })?;
+            Ok(rows.collect::<Result<Vec<_>, _>>()?)
+        })
+    }
+
+    pub(super) fn chat(&self, game: &str) -> Result<Vec<ChatLine>, StoreError> {
+        self.with(|conn| {
+            let mut stmt = conn.prepare_cached(
+                "SELECT at_ms, author, room, text FROM chat WHERE game_id = ?1 ORDER BY rowid",
+            )?;
+            let rows = stmt.query_map([game], |r| {
+                Ok(ChatLine {
+                    at_ms: r.get(0)?,
+                    author: r.get(1)?,
+                    room: r.get(2)?,
+                    text: r.get(3)?,
+                })
+            })?;
+            Ok(rows.collect::<Result<Vec<_>, _>>()?)
+        })
+    }
+
+    pub(super) fn session(&self, token_hash: &str) -> Result<Option<UserRow>, StoreError> {
+        self.with(|conn| {
+            let sql = format!(
+                "SELECT {USER_COLUMNS} FROM sessions JOIN users ON users.id = sessions.user_id
+                 WHERE sessions.token_sha256 = ?1"
+            );
+            Ok(conn.query_row(&sql, [token_hash], user_row).optional()?)
+        })
+    }
 }
 
 /// Accounts: users and their API tokens.

@@ -1,0 +1,337 @@
+//! The Board and Bot API's game stream (`gameFull`, then one cumulative
+//! `gameState` per change, closed when the game ends), its chat, and the
+//! Bot API's action paths, which are the Board API's.
+
+use std::collections::HashMap;
+use std::net::IpAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::body::{Body, Bytes};
+use axum::extract::{Extension, Path, Query, State};
+use axum::http::header::CONTENT_TYPE;
+use axum::http::HeaderMap;
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use parity_rules::Color;
+use serde_json::{json, Value};
+use tokio::sync::broadcast::error::RecvError;
+use tokio::sync::mpsc;
+
+use super::shapes::{self, GameView};
+use super::{fields, token_user};
+use crate::actor::Credentials;
+use crate::api;
+use crate::edge::ClientIp;
+use crate::error::ApiError;
+use crate::hub::Hub;
+use crate::store::GamePlayers;
+
+/// Silence after which a lichess stream sends an empty line (lila: 6 s;
+/// lichess-bot gives up after 15 s).
+pub const KEEPALIVE: Duration = Duration::from_secs(6);
+
+pub fn routes() -> Router<Arc<Hub>> {
+    Router::new()
+        .route("/api/board/game/stream/{id}", get(board_stream))
+        .route("/api/bot/game/stream/{id}", get(bot_stream))
+        .route("/api/bot/game/{id}/move/{uci}", post(api::play_move))
+        .route("/api/bot/game/{id}/draw/{answer}", post(api::draw))
+        .route("/api/board/game/{id}/takeback/{answer}", post(takeback))
+        .route("/api/bot/game/{id}/takeback/{answer}", post(takeback))
+        .route("/api/board/game/{id}/chat", get(chat).post(say))
+        .route("/api/bot/game/{id}/chat", get(chat).post(say))
+        .route("/api/games/{id}/chat", get(chat).post(say))
+        // berserk's claim_victory ends its path with a slash.
+        .route(
+            "/api/board/game/{id}/claim-victory/",
+            post(api::claim_victory),
+        )
+        .route("/api/bot/game/{id}/{action}", post(api::other_action))
+}
+
+/// A game as lichess shows it: our view, its players, lichess's view.
+pub struct Seen {
+    pub view: GameView,
+    pub full: Value,
+    pub players: GamePlayers,
+}
+
+impl Seen {
+    pub fn event_game(&self, color: &Color) -> Value {
+        self.view
+            .event_game(&self.full, &self.players, color.name())
+    }
+
+    pub fn game_full(&self) -> Value {
+        self.view.full_json(&self.full, &self.players)
+    }
+
+    /// Lichess's game JSON (`GET /game/export/{id}`, `Accept: application/json`).
+    pub fn export_json(&self) -> Value {
+        let v = &self.view;
+        let (word, _) = v.status_word();
+        let sans: Vec<&str> = self.full["moves"]
+            .as_array()
+            .map(|moves| {
+                moves
+                    .iter()
+                    .flat_map(|m| match m["san"].as_str() {
+                        Some(san) => vec![san],
+                        None => vec![
+                            m["white"]["san"].as_str().unwrap_or_default(),
+                            m["black"]["san"].as_str().unwrap_or_default(),
+                        ],
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        let player = |color: Color| {
+            let seat = &self.full[color.name()];
+            match (self.players.of(color), seat["kind"].as_str()) {
+                (Some(p), _) => {
+                    let mut user = json!({"id": p.user.id, "name": p.user.name});
+                    if p.user.bot {
+                        user["title"] = json!("BOT");
+                    }
+                    json!({"user": user, "rating": p.rating, "provisional": p.provisional})
+                }
+                (None, Some("engine")) => json!({"aiLevel": seat["level"]}),
+                (None, _) => json!({}),
+            }
+        };
+        let full = self.game_full();
+        let mut game = json!({
+            "id": v.id,
+            "rated": self.players.rated,
+            "variant": shapes::variant_key(&v.variant),
+            "speed": full["speed"],
+            "perf": full["speed"],
+            "createdAt": self.players.created_ms,
+            "lastMoveAt": self.players.created_ms,
+            "status": word,
+            "players": {"white": player(Color::White), "black": player(Color::Black)},
+            "moves": sans.join(" "),
+        });
+        if let Some(winner) = v.winner() {
+            game["winner"] = json!(winner);
+        }
+        if let Some(clock) = full.get("clock") {
+            let initial = clock["initial"].as_i64().unwrap_or(0) / 1000;
+            let increment = clock["increment"].as_i64().unwrap_or(0) / 1000;
+            game["clock"] = json!({"initial": initial, "increment": increment, "totalTime": initial + 40 * increment});
+        }
+        if full["initialFen"] != "startpos" {
+            game["initialFen"] = full["initialFen"].clone();
+        }
+        game
+    }
+}
+
+/// The credentials of account `user_id` in game `id` (none for no account).
+fn credentials_of(hub: &Hub, user_id: &str, id: &str) -> Credentials {
+    match user_id {
+        "" => Credentials::default(),
+        user => hub.account_credentials(user, id),
+    }
+}
+
+/// A game as account `user_id` (empty: nobody) sees it now.
+pub async fn view_of(
+    hub: &Arc<Hub>,
+    ip: IpAddr,
+    user_id: &str,
+    id: &str,
+) -> Result<Seen, ApiError> {
+    let credentials = credentials_of(hub, user_id, id);
+    let watching = hub.watch(id, ip, &credentials, None, true, false).await?;
+    let full: Value = serde_json::from_str(watching.full.as_deref().unwrap_or("{}"))
+        .map_err(|e| ApiError::Internal(format!("game {id}: {e}")))?;
+    let players = hub.store().players(id).await?;
+    Ok(Seen {
+        view: GameView::new(&full),
+        full,
+        players,
+    })
+}
+
+async fn board_stream(
+    hub: State<Arc<Hub>>,
+    ip: Extension<ClientIp>,
+    id: Path<String>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    game_stream(hub, ip, id, headers, false).await
+}
+
+async fn bot_stream(
+    hub: State<Arc<Hub>>,
+    ip: Extension<ClientIp>,
+    id: Path<String>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    game_stream(hub, ip, id, headers, true).await
+}
+
+/// `GET /api/{board|bot}/game/stream/{id}`: `gameFull`, then a
+/// `gameState` after every move, draw offer, commitment or ending, and
+/// the game's chat as `chatLine`; closed after the last `gameState`.
+async fn game_stream(
+    State(hub): State<Arc<Hub>>,
+    Extension(ClientIp(ip)): Extension<ClientIp>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    bot: bool,
+) -> Result<Response, ApiError> {
+    let holder = token_user(&hub, ip, &headers).await?;
+    if bot {
+        holder.check_bot()?;
+    }
+    let credentials = hub.account_credentials(&holder.user.id, &id);
+    let mut chat = hub.chats().subscribe(&id);
+    let opened = api::open_feed(&hub, ip, &id, credentials, None).await?;
+    let players = hub.store().players(&id).await?;
+    let full: Value = opened
+        .first
+        .first()
+        .and_then(|line| serde_json::from_str(line.as_str()).ok())
+        .ok_or_else(|| ApiError::Internal(format!("game {id}: no state")))?;
+    let mut view = GameView::new(&full);
+    let first = view.full_json(&full, &players);
+    let mut feed = opened.feed;
+    let (lines, rx) = mpsc::channel::<Bytes>(64);
+    tokio::spawn(async move {
+        let line = |value: &Value| Bytes::from(format!("{value}\n"));
+        if lines.send(line(&first)).await.is_err() || view.finished() {
+            return;
+        }
+        let mut keepalive =
+            tokio::time::interval_at(tokio::time::Instant::now() + KEEPALIVE, KEEPALIVE);
+        loop {
+            let out: Vec<Bytes> = tokio::select! {
+                next = feed.next() => match next {
+                    Ok(mut logged) => {
+                        // Events written together (a move and the end it
+                        // makes) are one gameState, as on lichess.
+                        while let Ok(Ok(more)) = tokio::time::timeout(Duration::ZERO, feed.next()).await {
+                            logged.extend(more);
+                        }
+                        let mut changed = false;
+                        for l in &logged {
+                            let event: Value = serde_json::from_str(l.line.as_str()).unwrap_or_default();
+                            changed |= view.apply(&event);
+                        }
+                        match changed {
+                            true => vec![line(&view.state_json())],
+                            false => Vec::new(),
+                        }
+                    }
+                    Err(_) => return,
+                },
+                said = chat.recv() => match said {
+                    Ok(said) => vec![line(&json!({
+                        "type": "chatLine",
+                        "room": said.room,
+                        "username": said.author,
+                        "text": said.text,
+                    }))],
+                    Err(RecvError::Lagged(_)) => Vec::new(),
+                    Err(RecvError::Closed) => return,
+                },
+                _ = keepalive.tick() => vec![Bytes::from_static(b"\n")],
+                _ = lines.closed() => return,
+            };
+            keepalive.reset();
+            for bytes in out {
+                if lines.send(bytes).await.is_err() {
+                    return;
+                }
+            }
+            if view.finished() {
+                return; // the last gameState is out: the stream ends
+            }
+        }
+    });
+    let body = futures_util::stream::unfold(rx, |mut rx| async move {
+        rx.recv()
+            .await
+            .map(|bytes| (Ok::<_, std::convert::Infallible>(bytes), rx))
+    });
+    Ok((
+        [(CONTENT_TYPE, "application/x-ndjson")],
+        Body::from_stream(body),
+    )
+        .into_response())
+}
+
+/// `POST .../takeback/{yes|no}`: takebacks are not played here, so an
+/// offer is declined at once (lichess lets a side always decline).
+async fn takeback(
+    State(hub): State<Arc<Hub>>,
+    Extension(ClientIp(ip)): Extension<ClientIp>,
+    Path((id, answer)): Path<(String, String)>,
+    headers: HeaderMap,
+) -> Result<Json<Value>, ApiError> {
+    if !matches!(answer.as_str(), "yes" | "no" | "true" | "false") {
+        return Err(ApiError::NotFound("takeback/yes or takeback/no".into()));
+    }
+    let holder = token_user(&hub, ip, &headers).await?;
+    let seen = view_of(&hub, ip, &holder.user.id, &id).await?;
+    if seen.full["you"].is_null() {
+        return Err(ApiError::Forbidden(
+            "spectators cannot act in this game".into(),
+        ));
+    }
+    Ok(Json(json!({"ok": true})))
+}
+
+/// `GET .../chat`: the game's chat, oldest first, as lichess lists it.
+async fn chat(
+    State(hub): State<Arc<Hub>>,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, ApiError> {
+    let lines = hub.store().chat(&id).await?;
+    Ok(Json(Value::Array(
+        lines
+            .into_iter()
+            .map(|l| json!({"text": l.text, "user": l.author, "room": l.room, "at": l.at_ms}))
+            .collect(),
+    )))
+}
+
+/// `POST .../chat` (`room`, `text`, as a form or JSON): by an account, or
+/// on the page by a seat (named by its colour).
+async fn say(
+    State(hub): State<Arc<Hub>>,
+    Extension(ClientIp(ip)): Extension<ClientIp>,
+    Path(id): Path<String>,
+    Query(query): Query<HashMap<String, String>>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Json<Value>, ApiError> {
+    let mut given = fields(&headers, &body)?;
+    given.extend(query);
+    let text = given
+        .get("text")
+        .ok_or_else(|| ApiError::BadRequest("text is required".into()))?;
+    let room = crate::chat::room(given.get("room").map(String::as_str))?;
+    let author = match super::holder(&hub, ip, &headers).await? {
+        Some(holder) => holder.user.name,
+        None => {
+            let credentials = api::credentials(&hub, ip, &headers, &id).await?;
+            let watching = hub.watch(&id, ip, &credentials, None, false, false).await?;
+            match watching.seat {
+                Some(Color::White) => "White".to_string(),
+                Some(Color::Black) => "Black".to_string(),
+                None => {
+                    return Err(ApiError::Unauthorized(
+                        "log in or hold a seat to chat".into(),
+                    ))
+                }
+            }
+        }
+    };
+    hub.post_chat(&id, &author, room, text).await?;
+    Ok(Json(json!({"ok": true})))
+}

@@ -1,0 +1,622 @@
+//! Lichess's JSON shapes made from ours: `gameFull` and the cumulative
+//! `gameState` of the Board and Bot API, the games of `/api/stream/event`
+//! and `/api/account/playing`, challenges. Pure functions over our game
+//! view and event lines, so that they are tested without a server.
+
+use serde_json::{json, Value};
+
+use crate::lobby::Challenge;
+use crate::store::{GamePlayers, PlayerRow, UserRow};
+
+/// Lichess's "no clock": `Int.MaxValue` milliseconds.
+pub const NO_CLOCK_MS: i64 = 2_147_483_647;
+
+/// Lichess's key of one of our variants: chess is `standard`, ours keep their ids.
+pub fn variant_key(id: &str) -> &str {
+    match id {
+        "chess" => "standard",
+        other => other,
+    }
+}
+
+/// Our variant id of a lichess key (`standard` and `chess` are chess).
+pub fn variant_id(key: &str) -> &str {
+    match key {
+        "standard" | "fromPosition" => "chess",
+        other => other,
+    }
+}
+
+/// `{key, name, short}` of a variant.
+pub fn variant_json(id: &str, name: &str) -> Value {
+    let (name, short) = match id {
+        "chess" => ("Standard", "Std".to_string()),
+        _ => (name, name.chars().take(4).collect()),
+    };
+    json!({"key": variant_key(id), "name": name, "short": short})
+}
+
+/// Lichess's speed of a clock (seconds): by the time of a 40-move game.
+pub fn speed(clock: Option<(u64, u64)>, days: Option<u32>) -> &'static str {
+    match (clock, days) {
+        (Some((initial, increment)), _) => match initial + 40 * increment {
+            t if t < 30 => "ultraBullet",
+            t if t < 180 => "bullet",
+            t if t < 480 => "blitz",
+            t if t < 1500 => "rapid",
+            _ => "classical",
+        },
+        _ => "correspondence",
+    }
+}
+
+/// The perf's name lichess shows for a speed.
+pub fn perf_name(speed: &str) -> String {
+    let mut chars = speed.chars();
+    chars
+        .next()
+        .map(|c| c.to_ascii_uppercase().to_string() + chars.as_str())
+        .unwrap_or_default()
+}
+
+/// Lichess's status word and id for our status and ending.
+pub fn status(status: &str, reason: Option<&str>) -> (&'static str, u32) {
+    match (status, reason) {
+        ("waiting", _) => ("created", 10),
+        ("started", _) => ("started", 20),
+        (_, Some("abort")) => ("aborted", 25),
+        (_, Some("checkmate")) => ("mate", 30),
+        (_, Some("resignation")) => ("resign", 31),
+        (_, Some("stalemate")) => ("stalemate", 32),
+        (_, Some("no-reveal")) => ("timeout", 33),
+        (_, Some("agreement" | "repetition" | "fifty-moves" | "insufficient-material")) => {
+            ("draw", 34)
+        }
+        (_, Some("time")) => ("outoftime", 35),
+        // Our variants' own endings: no legal move, both checkmated, kings together.
+        _ => ("variantEnd", 60),
+    }
+}
+
+/// The winner's colour of a result, if any.
+pub fn winner(result: Option<&str>) -> Option<&'static str> {
+    match result {
+        Some("1-0") => Some("white"),
+        Some("0-1") => Some("black"),
+        _ => None,
+    }
+}
+
+/// A player of `gameFull`: an account, our engine (`aiLevel`), or an
+/// anonymous seat (`name` only).
+pub fn player_json(seat: &Value, player: Option<&PlayerRow>) -> Value {
+    match (player, seat["kind"].as_str()) {
+        (Some(p), _) => {
+            let mut value = json!({
+                "id": p.user.id,
+                "name": p.user.name,
+                "title": if p.user.bot { json!("BOT") } else { Value::Null },
+            });
+            if let Some(rating) = p.rating {
+                value["rating"] = json!(rating);
+            }
+            if p.provisional {
+                value["provisional"] = json!(true);
+            }
+            value
+        }
+        (None, Some("engine")) => json!({"aiLevel": seat["level"]}),
+        (None, _) => json!({"name": "Anonymous"}),
+    }
+}
+
+/// A lichess view of one game, kept up to date from our event lines:
+/// what `gameState` says after each.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameView {
+    pub id: String,
+    pub variant: String,
+    variant_name: String,
+    simultaneous: bool,
+    /// Seconds, as our API writes them.
+    clock: Option<(u64, u64)>,
+    days: Option<u32>,
+    initial_fen: Option<String>,
+    pub fen: String,
+    moves: Vec<String>,
+    wtime: i64,
+    btime: i64,
+    status: String,
+    reason: Option<String>,
+    result: Option<String>,
+    draw: [bool; 2],
+    committed: [bool; 2],
+    pub turn: u64,
+}
+
+fn side_index(value: &Value) -> Option<usize> {
+    match value.as_str() {
+        Some("white") => Some(0),
+        Some("black") => Some(1),
+        _ => None,
+    }
+}
+
+impl GameView {
+    /// From our `gameFull` (`GET /api/games/{id}`).
+    pub fn new(full: &Value) -> GameView {
+        let clock = full["clock"]["initial"]
+            .as_u64()
+            .map(|initial| (initial, full["clock"]["increment"].as_u64().unwrap_or(0)));
+        let simultaneous = full["variant"]["family"] == "simultaneous";
+        let moves = full["moves"]
+            .as_array()
+            .map(|moves| {
+                moves
+                    .iter()
+                    .flat_map(|m| match m["uci"].as_str() {
+                        Some(uci) => vec![uci.to_string()],
+                        None => vec![
+                            m["white"]["uci"].as_str().unwrap_or_default().to_string(),
+                            m["black"]["uci"].as_str().unwrap_or_default().to_string(),
+                        ],
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        let mut view = GameView {
+            id: full["id"].as_str().unwrap_or_default().to_string(),
+            variant: full["variant"]["id"]
+                .as_str()
+                .unwrap_or_default()
+                .to_string(),
+            variant_name: full["variant"]["name"]
+                .as_str()
+                .unwrap_or_default()
+                .to_string(),
+            simultaneous,
+            clock,
+            days: full["days"].as_u64().map(|d| d as u32),
+            initial_fen: full["initial_fen"].as_str().map(str::to_string),
+            fen: full["fen"].as_str().unwrap_or_default().to_string(),
+            moves,
+            wtime: NO_CLOCK_MS,
+            btime: NO_CLOCK_MS,
+            status: full["status"].as_str().unwrap_or("started").to_string(),
+            reason: full["reason"].as_str().map(str::to_string),
+            result: full["result"].as_str().map(str::to_string),
+            draw: [false; 2],
+            committed: [
+                full["committed"]["white"].as_bool().unwrap_or(false),
+                full["committed"]["black"].as_bool().unwrap_or(false),
+            ],
+            turn: full["turn"].as_u64().unwrap_or(1),
+        };
+        if let Some((initial, _)) = clock {
+            view.wtime = initial as i64 * 1000;
+            view.btime = initial as i64 * 1000;
+        }
+        view.clocks(&full["clocks"]);
+        if let Some(i) = side_index(&full["draw_offer"]) {
+            view.draw[i] = true;
+        }
+        view
+    }
+
+    fn clocks(&mut self, clocks: &Value) {
+        if let (Some(w), Some(b)) = (clocks["white_ms"].as_i64(), clocks["black_ms"].as_i64()) {
+            self.wtime = w.max(0);
+            self.btime = b.max(0);
+        }
+    }
+
+    /// Takes one of our event lines; true when `gameState` changed.
+    pub fn apply(&mut self, event: &Value) -> bool {
+        match event["type"].as_str() {
+            Some("started") => {
+                self.status = "started".into();
+                self.clocks(&event["clocks"]);
+            }
+            Some("move") => {
+                self.moves
+                    .push(event["uci"].as_str().unwrap_or_default().to_string());
+                self.fen = event["fen"].as_str().unwrap_or_default().to_string();
+                self.draw = [false; 2];
+                self.clocks(&event["clocks"]);
+            }
+            Some("turn") => {
+                for side in ["white", "black"] {
+                    self.moves
+                        .push(event[side]["uci"].as_str().unwrap_or_default().to_string());
+                }
+                self.fen = event["fen"].as_str().unwrap_or_default().to_string();
+                self.draw = [false; 2];
+                self.committed = [false; 2];
+                self.turn += 1;
+                self.clocks(&event["clocks"]);
+            }
+            Some("committed") => {
+                if let Some(i) = side_index(&event["color"]) {
+                    self.committed[i] = true;
+                }
+                self.clocks(&event["clocks"]);
+            }
+            Some("draw_offer") => {
+                if let Some(i) = side_index(&event["color"]) {
+                    self.draw[i] = true;
+                }
+            }
+            Some("draw_declined") => self.draw = [false; 2],
+            Some("finished") => {
+                self.status = "finished".into();
+                self.result = event["result"].as_str().map(str::to_string);
+                self.reason = event["reason"].as_str().map(str::to_string);
+                self.draw = [false; 2];
+                self.clocks(&event["clocks"]);
+            }
+            _ => return false,
+        }
+        true
+    }
+
+    pub fn finished(&self) -> bool {
+        self.status == "finished"
+    }
+
+    pub fn status_word(&self) -> (&'static str, u32) {
+        status(&self.status, self.reason.as_deref())
+    }
+
+    pub fn winner(&self) -> Option<&'static str> {
+        winner(self.result.as_deref())
+    }
+
+    pub fn speed(&self) -> &'static str {
+        speed(self.clock, self.days)
+    }
+
+    /// Lichess's `gameState`. In a simultaneous variant `moves` holds both
+    /// moves of each turn, white's first, and `turn` and `committed` say
+    /// who has committed this turn (docs/protocol.md).
+    pub fn state_json(&self) -> Value {
+        let (inc_w, inc_b) = match self.clock {
+            Some((_, increment)) => (increment * 1000, increment * 1000),
+            None => (0, 0),
+        };
+        let mut state = json!({
+            "type": "gameState",
+            "moves": self.moves.join(" "),
+            "wtime": self.wtime,
+            "btime": self.btime,
+            "winc": inc_w,
+            "binc": inc_b,
+            "status": self.status_word().0,
+            "wdraw": self.draw[0],
+            "bdraw": self.draw[1],
+            "wtakeback": false,
+            "btakeback": false,
+        });
+        if let Some(winner) = self.winner() {
+            state["winner"] = json!(winner);
+        }
+        if self.simultaneous {
+            state["turn"] = json!(self.turn);
+            state["committed"] = json!({"white": self.committed[0], "black": self.committed[1]});
+        }
+        state
+    }
+
+    /// Lichess's `gameFull`.
+    pub fn full_json(&self, full: &Value, players: &GamePlayers) -> Value {
+        let speed = self.speed();
+        let mut value = json!({
+            "type": "gameFull",
+            "id": self.id,
+            "variant": variant_json(&self.variant, &self.variant_name),
+            "speed": speed,
+            "perf": {"name": perf_name(speed)},
+            "rated": players.rated,
+            "createdAt": players.created_ms,
+            "white": player_json(&full["white"], players.white.as_ref()),
+            "black": player_json(&full["black"], players.black.as_ref()),
+            "initialFen": self.initial_fen.as_deref().unwrap_or("startpos"),
+            "state": self.state_json(),
+        });
+        if let Some((initial, increment)) = self.clock {
+            value["clock"] = json!({"initial": initial * 1000, "increment": increment * 1000});
+        }
+        if let Some(days) = self.days {
+            value["daysPerTurn"] = json!(days);
+        }
+        value
+    }
+
+    /// The side to move in a turn-based game, from the FEN.
+    fn to_move(&self) -> Option<&'static str> {
+        match self.fen.split_whitespace().nth(1) {
+            Some("w") => Some("white"),
+            Some("b") => Some("black"),
+            _ => None,
+        }
+    }
+
+    /// A game as `gameStart`/`gameFinish` and `nowPlaying` show it to the
+    /// player of `color`.
+    pub fn event_game(&self, full: &Value, players: &GamePlayers, color: &str) -> Value {
+        let (me, other, other_seat) = match color {
+            "white" => (
+                players.white.as_ref(),
+                players.black.as_ref(),
+                &full["black"],
+            ),
+            _ => (
+                players.black.as_ref(),
+                players.white.as_ref(),
+                &full["white"],
+            ),
+        };
+        let opponent = match (other, other_seat["kind"].as_str()) {
+            (Some(p), _) => {
+                let mut o = json!({"id": p.user.id, "username": p.user.name});
+                if let Some(rating) = p.rating {
+                    o["rating"] = json!(rating);
+                }
+                o
+            }
+            (None, Some("engine")) => json!({
+                "id": Value::Null,
+                "username": format!("Parity engine level {}", other_seat["level"]),
+                "ai": other_seat["level"],
+            }),
+            (None, _) => json!({"id": Value::Null, "username": "Anonymous"}),
+        };
+        let (word, id) = self.status_word();
+        let my_turn = !self.finished()
+            && match self.simultaneous {
+                true => !self.committed[usize::from(color != "white")],
+                false => self.to_move() == Some(color),
+            };
+        let speed = self.speed();
+        let mut game = json!({
+            "id": self.id,
+            "gameId": self.id,
+            "fullId": self.id,
+            "color": color,
+            "fen": self.fen,
+            "lastMove": self.moves.last().cloned().unwrap_or_default(),
+            "source": if other_seat["kind"] == "engine" { "ai" } else { "friend" },
+            "status": {"id": id, "name": word},
+            "variant": {"key": variant_key(&self.variant), "name": variant_json(&self.variant, &self.variant_name)["name"]},
+            "speed": speed,
+            "perf": speed,
+            "rated": players.rated,
+            "hasMoved": self.moves.len() > usize::from(color != "white"),
+            "opponent": opponent,
+            "isMyTurn": my_turn,
+            "compat": {"bot": true, "board": true},
+        });
+        if self.clock.is_some() {
+            let left = if color == "white" {
+                self.wtime
+            } else {
+                self.btime
+            };
+            game["secondsLeft"] = json!(left / 1000);
+        }
+        if let Some(rating) = me.and_then(|p| p.rating) {
+            game["rating"] = json!(rating);
+        }
+        if self.finished() {
+            if let Some(winner) = self.winner() {
+                game["winner"] = json!(winner);
+            }
+        }
+        game
+    }
+}
+
+/// A challenger or a challenged account as a challenge shows it.
+fn challenge_user(user: &UserRow, rating: Option<i64>) -> Value {
+    let mut value = json!({
+        "id": user.id,
+        "name": user.name,
+        "title": if user.bot { json!("BOT") } else { Value::Null },
+        "provisional": true,
+        "online": true,
+    });
+    if let Some(rating) = rating {
+        value["rating"] = json!(rating);
+    }
+    value
+}
+
+/// Lichess's challenge JSON; `status` is `created`, `accepted`,
+/// `declined` or `canceled`; `direction` is as seen by `viewer`.
+pub fn challenge_json(
+    c: &Challenge,
+    variant_name: &str,
+    origin: Option<&str>,
+    status: &str,
+    viewer: Option<&str>,
+) -> Value {
+    let clock = c
+        .terms
+        .clock
+        .map(|k| (u64::from(k.initial), u64::from(k.increment)));
+    let speed = speed(clock, c.terms.days);
+    let time_control = match (c.terms.clock, c.terms.days) {
+        (Some(k), _) => json!({
+            "type": "clock",
+            "limit": k.initial,
+            "increment": k.increment,
+            "show": format!("{}+{}", clock_show(k.initial), k.increment),
+        }),
+        (None, Some(days)) => json!({"type": "correspondence", "daysPerTurn": days}),
+        (None, None) => json!({"type": "unlimited"}),
+    };
+    let color = match c.terms.color {
+        crate::hub::ColorChoice::White => "white",
+        crate::hub::ColorChoice::Black => "black",
+        crate::hub::ColorChoice::Random => "random",
+    };
+    let mut value = json!({
+        "id": c.id,
+        "url": format!("{}/game/{}", origin.unwrap_or(""), c.id),
+        "status": status,
+        "challenger": challenge_user(&c.challenger, c.challenger_rating),
+        "destUser": challenge_user(&c.dest, c.dest_rating),
+        "variant": variant_json(&c.terms.variant, variant_name),
+        "rated": c.terms.rated,
+        "speed": speed,
+        "timeControl": time_control,
+        "color": color,
+        "finalColor": if color == "black" { "black" } else { "white" },
+        "perf": {"icon": "", "name": perf_name(speed)},
+    });
+    if let Some(viewer) = viewer {
+        value["direction"] = json!(if c.challenger.id == viewer {
+            "out"
+        } else {
+            "in"
+        });
+    }
+    if let Some(fen) = &c.terms.fen {
+        value["initialFen"] = json!(fen);
+    }
+    value
+}
+
+/// A clock's minutes as lichess shows them: `3`, `½`, `¼`.
+fn clock_show(seconds: u32) -> String {
+    match seconds {
+        15 => "¼".into(),
+        30 => "½".into(),
+        45 => "¾".into(),
+        s if s % 60 == 0 => (s / 60).to_string(),
+        s => format!("{:.1}", f64::from(s) / 60.0),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn full() -> Value {
+        json!({
+            "type": "gameFull", "id": "abcdefghij", "seq": 4,
+            "variant": {"id": "chess", "name": "Chess", "family": "turn-based"},
+            "clock": {"initial": 180, "increment": 2},
+            "white": {"kind": "human", "joined": true},
+            "black": {"kind": "engine", "level": 3},
+            "status": "started", "fen": "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
+            "turn": 1,
+            "moves": [{"color": "white", "uci": "e2e4", "san": "e4"}],
+            "clocks": {"white_ms": 178000, "black_ms": 180000, "running": ["black"]},
+        })
+    }
+
+    #[test]
+    fn game_state_is_cumulative_in_milliseconds_with_lichess_status_words() {
+        let mut view = GameView::new(&full());
+        let state = view.state_json();
+        assert_eq!(state["moves"], "e2e4");
+        assert_eq!(state["wtime"], 178000);
+        assert_eq!(state["winc"], 2000);
+        assert_eq!(state["status"], "started");
+        assert!(
+            view.apply(&json!({"type": "move", "uci": "e7e5", "fen": "x w - - 0 2",
+            "clocks": {"white_ms": 178000, "black_ms": 175500}}))
+        );
+        assert!(view.apply(&json!({"type": "draw_offer", "color": "white"})));
+        let state = view.state_json();
+        assert_eq!(state["moves"], "e2e4 e7e5");
+        assert_eq!(state["btime"], 175500);
+        assert_eq!(state["wdraw"], true);
+        assert!(!view.apply(&json!({"type": "rematch_offer", "color": "white"})));
+        assert!(view.apply(&json!({"type": "finished", "result": "0-1", "reason": "resignation"})));
+        let state = view.state_json();
+        assert_eq!(state["status"], "resign");
+        assert_eq!(state["winner"], "black");
+        assert_eq!(state["wdraw"], false);
+        assert!(view.finished());
+    }
+
+    #[test]
+    fn game_full_names_players_and_the_engine_and_converts_the_clock() {
+        let view = GameView::new(&full());
+        let user = UserRow {
+            id: "bob".into(),
+            name: "Bob".into(),
+            password_hash: None,
+            bot: true,
+            created_ms: 1,
+        };
+        let players = GamePlayers {
+            rated: false,
+            created_ms: 1_700_000_000_000,
+            white: Some(PlayerRow {
+                user,
+                rating: Some(1500),
+                provisional: true,
+            }),
+            black: None,
+        };
+        let g = view.full_json(&full(), &players);
+        assert_eq!(g["clock"], json!({"initial": 180000, "increment": 2000}));
+        assert_eq!(g["variant"]["key"], "standard");
+        assert_eq!(g["speed"], "blitz");
+        assert_eq!(g["createdAt"], 1_700_000_000_000i64);
+        assert_eq!(g["white"]["name"], "Bob");
+        assert_eq!(g["white"]["title"], "BOT");
+        assert_eq!(g["black"], json!({"aiLevel": 3}));
+        assert_eq!(g["initialFen"], "startpos");
+        assert_eq!(g["state"]["type"], "gameState");
+        let event = view.event_game(&full(), &players, "white");
+        assert_eq!(event["isMyTurn"], false, "black is to move");
+        assert_eq!(event["opponent"]["ai"], 3);
+        assert_eq!(event["secondsLeft"], 178);
+    }
+
+    #[test]
+    fn simultaneous_turns_list_both_moves_and_show_commitments() {
+        let mut f = full();
+        f["variant"]["family"] = json!("simultaneous");
+        f["moves"] = json!([{"white": {"uci": "e2e4", "san": "e4"}, "black": {"uci": "d7d5", "san": "d5"}, "notes": {}}]);
+        f["turn"] = json!(2);
+        let mut view = GameView::new(&f);
+        assert!(view.apply(&json!({"type": "committed", "color": "black"})));
+        let state = view.state_json();
+        assert_eq!(state["moves"], "e2e4 d7d5");
+        assert_eq!(state["committed"], json!({"white": false, "black": true}));
+        assert!(view.apply(
+            &json!({"type": "turn", "white": {"uci": "e4d5"}, "black": {"uci": "d8d5"}, "fen": "f"})
+        ));
+        let state = view.state_json();
+        assert_eq!(state["moves"], "e2e4 d7d5 e4d5 d8d5");
+        assert_eq!(state["turn"], 3);
+        assert_eq!(state["committed"]["black"], false);
+    }
+
+    #[test]
+    fn speeds_statuses_and_variant_keys() {
+        assert_eq!(speed(Some((15, 0)), None), "ultraBullet");
+        assert_eq!(speed(Some((60, 1)), None), "bullet");
+        assert_eq!(speed(Some((300, 3)), None), "blitz");
+        assert_eq!(speed(Some((600, 5)), None), "rapid");
+        assert_eq!(speed(Some((1800, 20)), None), "classical");
+        assert_eq!(speed(None, Some(3)), "correspondence");
+        assert_eq!(status("finished", Some("checkmate")), ("mate", 30));
+        assert_eq!(status("finished", Some("time")), ("outoftime", 35));
+        assert_eq!(
+            status("finished", Some("no-legal-move")),
+            ("variantEnd", 60)
+        );
+        assert_eq!(status("finished", Some("abort")), ("aborted", 25));
+        assert_eq!(variant_key("chess"), "standard");
+        assert_eq!(variant_id("standard"), "chess");
+        assert_eq!(variant_id("parity"), "parity");
+        assert_eq!(perf_name("ultraBullet"), "UltraBullet");
+        assert_eq!(clock_show(30), "½");
+        assert_eq!(clock_show(180), "3");
+    }
+}
