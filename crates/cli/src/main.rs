@@ -1,6 +1,7 @@
 //! The `parity` command line.
 
 mod account_cmd;
+mod bot_cmd;
 mod match_cmd;
 mod serve_cmd;
 mod solve_cmd;
@@ -67,6 +68,9 @@ enum Command {
     Exploit(solve_cmd::ExploitArgs),
     /// Run the game server: the web page and the HTTP/WebSocket API (docs/server.md).
     Serve(Box<serve_cmd::ServeArgs>),
+    /// Run our engine as a bot account on a server: it accepts challenges
+    /// and plays every variant, the simultaneous ones by commit and reveal.
+    Bot(bot_cmd::BotArgs),
     /// Load-test the server: N simultaneous games over loopback WebSockets,
     /// random legal moves, durable writes; prints moves/s and turn latency.
     Loadtest {
@@ -206,6 +210,10 @@ fn run(cli: Cli) -> Result<(), Failure> {
         Command::Serve(args) => {
             drop(out);
             serve_cmd::run(registry, &args)?;
+        }
+        Command::Bot(args) => {
+            drop(out);
+            bot_cmd::run(registry, args)?;
         }
         Command::Loadtest {
             games,

@@ -478,7 +478,7 @@ struct CommitRequest {
     commitment: String,
 }
 
-async fn commit(
+pub(crate) async fn commit(
     State(hub): State<Arc<Hub>>,
     Extension(ClientIp(ip)): Extension<ClientIp>,
     Path(id): Path<String>,
@@ -497,7 +497,7 @@ struct RevealRequest {
     nonce: String,
 }
 
-async fn reveal(
+pub(crate) async fn reveal(
     State(hub): State<Arc<Hub>>,
     Extension(ClientIp(ip)): Extension<ClientIp>,
     Path(id): Path<String>,

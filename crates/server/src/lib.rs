@@ -8,6 +8,7 @@ pub mod actor;
 pub mod analysis;
 pub mod api;
 mod assets;
+pub mod bot;
 pub mod chat;
 pub mod clock;
 pub mod cluster;

@@ -334,29 +334,32 @@ impl Hub {
     /// `by` declines challenge `id`; the challenger hears why.
     pub fn decline_challenge(&self, id: &str, by: &str, reason: &str) -> Result<(), ApiError> {
         let mut challenge = self.answer_challenge(id, by, false)?;
+        challenge.outcome = Some(ChallengeOutcome::Declined {
+            reason: reason.to_string(),
+        });
+        let challenger = challenge.challenger.id.clone();
+        // Kept with its outcome before anyone hears, so the event can show it.
+        self.lobby().challenges().insert(id.to_string(), challenge);
         self.account_events().publish(
-            &challenge.challenger.id,
+            &challenger,
             AccountEvent::ChallengeDeclined {
                 id: id.to_string(),
                 reason: reason.to_string(),
             },
         );
-        challenge.outcome = Some(ChallengeOutcome::Declined {
-            reason: reason.to_string(),
-        });
-        self.lobby().challenges().insert(id.to_string(), challenge);
         Ok(())
     }
 
     /// `by` (either side) cancels challenge `id`; the other side hears of it.
     pub fn cancel_challenge(&self, id: &str, by: &str) -> Result<(), ApiError> {
         let mut challenge = self.answer_challenge(id, by, true)?;
-        for user in [&challenge.dest.id, &challenge.challenger.id] {
+        challenge.outcome = Some(ChallengeOutcome::Canceled);
+        let sides = [challenge.dest.id.clone(), challenge.challenger.id.clone()];
+        self.lobby().challenges().insert(id.to_string(), challenge);
+        for user in &sides {
             self.account_events()
                 .publish(user, AccountEvent::ChallengeCanceled { id: id.to_string() });
         }
-        challenge.outcome = Some(ChallengeOutcome::Canceled);
-        self.lobby().challenges().insert(id.to_string(), challenge);
         Ok(())
     }
 

@@ -164,9 +164,9 @@ states = listen(alice.board.stream_game_state(ai["id"]))
 full = next_of(states, "gameFull")
 assert full["black"] == {"aiLevel": 1}, full
 alice.board.make_move(ai["id"], "e2e4")
-next_of(states, "gameState")
+assert next_of(states, "gameState")["moves"] == "e2e4"
 reply = next_of(states, "gameState")
-assert len(reply["moves"].split()) == 2, reply
+assert reply["moves"].startswith("e2e4 ") and len(reply["moves"].split()) == 2, reply
 alice.board.resign_game(ai["id"])
 
 # Two board seeks of the same terms make a game.

@@ -38,6 +38,8 @@ pub fn routes() -> Router<Arc<Hub>> {
         .route("/api/bot/game/stream/{id}", get(bot_stream))
         .route("/api/bot/game/{id}/move/{uci}", post(api::play_move))
         .route("/api/bot/game/{id}/draw/{answer}", post(api::draw))
+        .route("/api/bot/game/{id}/commit", post(api::commit))
+        .route("/api/bot/game/{id}/reveal", post(api::reveal))
         .route("/api/board/game/{id}/takeback/{answer}", post(takeback))
         .route("/api/bot/game/{id}/takeback/{answer}", post(takeback))
         .route("/api/board/game/{id}/chat", get(chat).post(say))
@@ -212,20 +214,24 @@ async fn game_stream(
             let out: Vec<Bytes> = tokio::select! {
                 next = feed.next() => match next {
                     Ok(mut logged) => {
-                        // Events written together (a move and the end it
-                        // makes) are one gameState, as on lichess.
+                        // A move and the end it makes are one gameState, as
+                        // on lichess: the end is written with the move, so
+                        // it is already in the feed.
                         while let Ok(Ok(more)) = tokio::time::timeout(Duration::ZERO, feed.next()).await {
                             logged.extend(more);
                         }
-                        let mut changed = false;
-                        for l in &logged {
-                            let event: Value = serde_json::from_str(l.line.as_str()).unwrap_or_default();
-                            changed |= view.apply(&event);
+                        let events: Vec<Value> = logged
+                            .iter()
+                            .map(|l| serde_json::from_str(l.line.as_str()).unwrap_or_default())
+                            .collect();
+                        let mut states = Vec::new();
+                        for (i, event) in events.iter().enumerate() {
+                            let ends_next = events.get(i + 1).is_some_and(|e| e["type"] == "finished");
+                            if view.apply(event) && !ends_next {
+                                states.push(line(&view.state_json()));
+                            }
                         }
-                        match changed {
-                            true => vec![line(&view.state_json())],
-                            false => Vec::new(),
-                        }
+                        states
                     }
                     Err(_) => return,
                 },

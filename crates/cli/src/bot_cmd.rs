@@ -1,0 +1,45 @@
+//! `parity bot`: our engine as a bot account on a server (ours, or one
+//! that speaks lichess's Bot API), accepting challenges and playing them.
+
+use std::io;
+
+use clap::Args;
+use parity_rules::Registry;
+use parity_server::bot::{self, BotConfig};
+
+#[derive(Args)]
+pub struct BotArgs {
+    /// The server's base URL, e.g. http://127.0.0.1:8080.
+    #[arg(long)]
+    server: String,
+    /// A personal API token of a bot account, scope bot:play
+    /// (`parity token add NAME --scope bot:play --db DB`).
+    #[arg(long)]
+    token: String,
+    /// Engine level, 1 (weakest) to 8 (docs/server.md, "Engine levels").
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u8).range(1..=8))]
+    level: u8,
+    /// Games played at once; further challenges are declined.
+    #[arg(long, default_value_t = 1)]
+    concurrency: usize,
+    /// Stop after this many games have ended (default: run until stopped).
+    #[arg(long)]
+    games: Option<usize>,
+}
+
+pub fn run(registry: Registry, args: BotArgs) -> Result<(), String> {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(io::stderr)
+        .init();
+    let config = BotConfig {
+        server: args.server,
+        token: args.token,
+        level: args.level,
+        concurrency: args.concurrency,
+        games: args.games,
+    };
+    bot::run_blocking(config, registry).map_err(|e| format!("bot: {e}"))
+}
