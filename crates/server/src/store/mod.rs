@@ -721,6 +721,136 @@ pub(crate) mod tests {
         );
     }
 
+    /// Players, ratings (once, in the finishing transaction), chat, sessions.
+    async fn accounts_players_and_ratings(db: Database) {
+        let (store, writer) = Store::open(&db).await.unwrap();
+        let user = |id: &str| {
+            Change::Account(AccountChange::NewUser {
+                id: id.to_lowercase(),
+                name: id.into(),
+                password_hash: None,
+                bot: false,
+                created_ms: 1,
+            })
+        };
+        let game = "r000000001".to_string();
+        let player = |color, user_id: &str| Change::Player {
+            game: game.clone(),
+            color,
+            user_id: user_id.into(),
+            rating: Some(1500),
+            provisional: true,
+        };
+        let summary = |status, result: Option<&str>| Change::Summary {
+            game: game.clone(),
+            summary: Summary {
+                status,
+                result: result.map(str::to_string),
+                reason: None,
+                turn: 9,
+            },
+        };
+        writer
+            .write(vec![
+                user("Ann"),
+                user("Ben"),
+                Change::NewGame {
+                    id: game.clone(),
+                    variant: "chess".into(),
+                    created_ms: 77,
+                    seats: [Seat::Human, Seat::Human],
+                    rematch_of: None,
+                    public: Some(false),
+                },
+                player(Color::White, "ann"),
+                player(Color::Black, "ben"),
+                Change::Rated { game: game.clone() },
+                summary(Status::Started, None),
+            ])
+            .await
+            .unwrap();
+        let players = store.players(&game).await.unwrap();
+        assert!(players.rated);
+        assert_eq!(players.created_ms, 77);
+        assert_eq!(players.of(Color::Black).unwrap().user.name, "Ben");
+        let playing = store.user_games("ann", true, 10).await.unwrap();
+        assert_eq!(playing.len(), 1);
+        assert_eq!(
+            (playing[0].color, playing[0].opponent.as_deref()),
+            (Color::White, Some("Ben"))
+        );
+        assert!(
+            store.ratings("ann").await.unwrap().is_empty(),
+            "no rating before the end"
+        );
+        writer
+            .write(vec![summary(Status::Finished, Some("1-0"))])
+            .await
+            .unwrap();
+        // A second finishing summary (a replay, a retry) rates nothing again.
+        writer
+            .write(vec![summary(Status::Finished, Some("1-0"))])
+            .await
+            .unwrap();
+        let ann = store.ratings("ann").await.unwrap();
+        let ben = store.ratings("ben").await.unwrap();
+        assert_eq!(ann.len(), 1);
+        assert_eq!(ann[0].0, "chess");
+        assert!(
+            ann[0].1.rating > 1500.0 && ben[0].1.rating < 1500.0,
+            "{ann:?} {ben:?}"
+        );
+        assert_eq!((ann[0].1.games, ben[0].1.games), (1, 1));
+        let history = store.rating_history("ann").await.unwrap();
+        assert_eq!(history.len(), 1);
+        assert_eq!(history[0].game, game);
+        assert!(store.user_games("ann", true, 10).await.unwrap().is_empty());
+        assert_eq!(store.user_games("ann", false, 10).await.unwrap().len(), 1);
+        let line = ChatLine {
+            at_ms: 5,
+            author: "Ann".into(),
+            room: "player".into(),
+            text: "gg".into(),
+        };
+        writer
+            .write(vec![
+                Change::Chat {
+                    game: game.clone(),
+                    line: line.clone(),
+                },
+                Change::Account(AccountChange::NewSession {
+                    token_hash: "s1".into(),
+                    user_id: "ben".into(),
+                    created_ms: 6,
+                }),
+            ])
+            .await
+            .unwrap();
+        assert_eq!(store.chat(&game).await.unwrap(), vec![line]);
+        assert_eq!(store.session("s1").await.unwrap().unwrap().name, "Ben");
+        writer
+            .write(vec![Change::Account(AccountChange::EndSession {
+                token_hash: "s1".into(),
+            })])
+            .await
+            .unwrap();
+        assert!(store.session("s1").await.unwrap().is_none());
+    }
+
+    #[tokio::test]
+    async fn sqlite_players_ratings_chat_and_sessions() {
+        let dir = tempfile::tempdir().unwrap();
+        accounts_players_and_ratings(Database::from(dir.path().join("r.sqlite"))).await;
+    }
+
+    #[tokio::test]
+    async fn postgres_players_ratings_chat_and_sessions() {
+        let db = fresh_postgres().await.expect(
+            "PARITY_TEST_POSTGRES names no PostgreSQL server: scripts/test starts one and sets it",
+        );
+        accounts_players_and_ratings(db).await;
+    }
+
     #[test]
     fn databases_read_from_text_and_hide_passwords() {
         assert_eq!(
