@@ -111,6 +111,8 @@ pub enum Msg {
     },
     Pgn {
         site: String,
+        /// The names of the accounts holding the seats, white's first.
+        accounts: [Option<String>; 2],
         reply: oneshot::Sender<String>,
     },
     /// An engine search got a worker: its wait ends.
@@ -302,8 +304,12 @@ impl GameActor {
             Msg::Record { reply } => {
                 let _ = reply.send(self.record());
             }
-            Msg::Pgn { site, reply } => {
-                let _ = reply.send(pgn::write(&self.state, &site));
+            Msg::Pgn {
+                site,
+                accounts,
+                reply,
+            } => {
+                let _ = reply.send(pgn::write(&self.state, &site, &accounts));
             }
             Msg::Working { color } => {
                 self.credit_wait(now);

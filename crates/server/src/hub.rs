@@ -667,8 +667,12 @@ impl Hub {
 
     /// The game's PGN; `site` is its page's address, for the `Site` tag.
     pub async fn pgn(self: &Arc<Self>, id: &str, site: String) -> Result<String, ApiError> {
+        let players = self.store.players(id).await?;
+        let accounts =
+            [Color::White, Color::Black].map(|c| players.of(c).map(|p| p.user.name.clone()));
         self.ask(id, |reply| Msg::Pgn {
             site: site.clone(),
+            accounts: accounts.clone(),
             reply,
         })
         .await

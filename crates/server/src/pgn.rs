@@ -31,11 +31,16 @@ fn time_control(clock: Option<LiveClock>) -> String {
     clock.map_or_else(|| "-".into(), |c| format!("{}+{}", c.initial, c.increment))
 }
 
-/// The PGN of `state`; `site` is the address of its page.
-pub fn write(state: &GameState, site: &str) -> String {
+/// The PGN of `state`; `site` is the address of its page, `accounts`
+/// the names of the accounts that hold its seats (white's first).
+pub fn write(state: &GameState, site: &str, accounts: &[Option<String>; 2]) -> String {
     let setup = state.setup();
-    let white = player(setup.seats[0]);
-    let black = player(setup.seats[1]);
+    let name = |i: usize| {
+        accounts[i]
+            .clone()
+            .unwrap_or_else(|| player(setup.seats[i]))
+    };
+    let (white, black) = (name(0), name(1));
     let date = created_date(state);
     let time_control = time_control(setup.clock);
     let result = state.result().unwrap_or("*");

@@ -101,6 +101,7 @@ assert finish["id"] == game and finish["winner"] == "white", finish
 assert finish["status"]["name"] == "mate", finish
 pgn = alice.games.export(game, as_pgn=True)
 assert '[Result "1-0"]' in pgn and "Qxf7#" in pgn, pgn
+assert '[White "Alice"]' in pgn and '[Black "Bob"]' in pgn, pgn
 exported = alice.games.export(game)
 assert exported["status"] == "mate" and exported["winner"] == "white", exported
 assert exported["players"]["white"]["user"]["name"] == "Alice", exported
