@@ -410,7 +410,7 @@ impl GameActor {
             .iter()
             .any(|e| matches!(e, EventBody::Rematch { .. }))
         {
-            let prepared = self.prepare_rematch(&new_game, now)?;
+            let prepared = self.prepare_rematch(&new_game, now).await?;
             extra = std::mem::take(&mut rematch.insert(prepared).changes);
         }
         let first = self
@@ -423,6 +423,7 @@ impl GameActor {
                     tracing::error!("rematch {new_game}: {e}");
                 }
                 self.hub.launch(p.state, p.seats);
+                self.hub.game_began(&new_game);
                 Some(new_game)
             }
             None => None,
@@ -431,8 +432,9 @@ impl GameActor {
     }
 
     /// The rematch: same variant and time, colours swapped, each player's
-    /// token carried over to its new seat.
-    fn prepare_rematch(&self, id: &str, now: Instant) -> Result<crate::hub::Prepared, ApiError> {
+    /// token carried over to its new seat; an account's seat goes to the
+    /// account (its token in the new game), rated if the game was.
+    async fn prepare_rematch(&self, id: &str, now: Instant) -> Result<crate::hub::Prepared, ApiError> {
         let old = self.state.setup();
         let setup = Setup {
             variant: old.variant,
@@ -442,11 +444,36 @@ impl GameActor {
             rematch_of: Some(self.state.id().to_string()),
             fen: old.fen.clone(),
         };
-        let seats = [Color::Black, Color::White].map(|c| SeatRow {
-            token_hash: self.seats[c.index()].token_hash.clone(),
-            invite: None,
+        let players = self.hub.store().players(self.state.id()).await?;
+        let mut accounts = Vec::new();
+        let seats = [Color::Black, Color::White].map(|c| {
+            let token_hash = match players.of(c) {
+                Some(p) => {
+                    accounts.push((c.other(), p.user.id.clone()));
+                    Some(secret::token_hash(&self.hub.account_seat_token(&p.user.id, id, c.other())))
+                }
+                None => self.seats[c.index()].token_hash.clone(),
+            };
+            SeatRow {
+                token_hash,
+                invite: None,
+            }
         });
-        self.hub.prepare(id, setup, seats, None, now)
+        let mut prepared = self.hub.prepare(id, setup, seats, None, now)?;
+        for (color, user_id) in accounts {
+            let (rating, provisional) = self.hub.shown_rating(&user_id, old.variant.id()).await?;
+            prepared.changes.push(Change::Player {
+                game: id.to_string(),
+                color,
+                user_id,
+                rating: Some(rating),
+                provisional,
+            });
+        }
+        if players.rated {
+            prepared.changes.push(Change::Rated { game: id.to_string() });
+        }
+        Ok(prepared)
     }
 
     async fn join(&mut self, invite: &str, now: Instant) -> Result<Joined, ApiError> {

@@ -200,16 +200,23 @@ impl Hub {
 
     /// Tells the accounts of a game that just ended.
     pub(crate) fn game_ended(self: &Arc<Self>, game: &str) {
+        self.tell_players(game, |game| AccountEvent::GameFinish { game });
+    }
+
+    /// Tells the accounts of a game that just began (a rematch).
+    pub(crate) fn game_began(self: &Arc<Self>, game: &str) {
+        self.tell_players(game, |game| AccountEvent::GameStart { game });
+    }
+
+    fn tell_players(self: &Arc<Self>, game: &str, event: fn(String) -> AccountEvent) {
         let hub = self.clone();
         let game = game.to_string();
         tokio::spawn(async move {
             match hub.store().players(&game).await {
                 Ok(players) => {
                     for player in [players.white, players.black].into_iter().flatten() {
-                        hub.account_events().publish(
-                            &player.user.id,
-                            AccountEvent::GameFinish { game: game.clone() },
-                        );
+                        hub.account_events()
+                            .publish(&player.user.id, event(game.clone()));
                     }
                 }
                 Err(e) => tracing::error!("game {game}: its players not read: {e}"),

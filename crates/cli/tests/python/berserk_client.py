@@ -139,6 +139,23 @@ full = next_of(states, "gameFull")
 assert full["state"]["status"] == "resign" and full["state"]["winner"] == "white", full
 assert states.get(timeout=TIMEOUT) is None, "a finished game's stream ends after gameFull"
 
+# A rematch (our own path, with the personal tokens) keeps the accounts, colours swapped.
+def rematch(token):
+    answer = requests.post(f"{base}/api/board/game/{game}/rematch",
+                           headers={"Authorization": f"Bearer {token}"}, timeout=TIMEOUT)
+    assert answer.status_code == 200, answer.text
+    return answer.json()
+
+
+rematch(alice_token)
+again = rematch(bob_token)["game"]
+start = next_of(alice_events, "gameStart")["game"]
+assert start["id"] == again and start["color"] == "black", start
+bob.board.make_move(again, "e2e4")
+alice.board.make_move(again, "e7e5")
+alice.board.resign_game(again)
+assert alice.games.export(again)["winner"] == "white"
+
 # Declined and canceled challenges.
 made = alice.challenges.create("bob", rated=False, clock_limit=60, clock_increment=0)
 next_of(bob_events, "challenge")
