@@ -11,25 +11,6 @@ import { escapeHtml } from './html.js';
 
 const TEMPLATE = `
 <section class="lobby">
-  <section class="seeks">
-    <h2>Open seeks</h2>
-    <div class="table-wrap"><table class="games seek-list"></table></div>
-    <form class="seek" hidden>
-      <label>Variant <select name="variant"></select></label>
-      <label><input type="radio" name="timing" value="live" checked> minutes
-        <input type="number" name="minutes" min="0" max="180" step="any" value="5"></label>
-      <label>+ s <input type="number" name="increment" min="0" max="180" value="3"></label>
-      <label><input type="radio" name="timing" value="days"> days
-        <input type="number" name="days" min="1" max="14" value="3"></label>
-      <label>Colour <select name="color"><option value="random">random</option><option value="white">white</option><option value="black">black</option></select></label>
-      <label><input type="checkbox" name="rated" checked> rated</label>
-      <label>opponent rating <input type="number" name="low" min="0" max="4000" placeholder="any"> –
-        <input type="number" name="high" min="0" max="4000" placeholder="any"></label>
-      <button type="submit">Seek a game</button>
-      <div class="error" role="alert" hidden></div>
-    </form>
-    <p class="seek-login" hidden>Log in to post a seek or accept one.</p>
-  </section>
   <div class="variants">
     <h2>Variants</h2>
     <div class="variant-cards"></div>
@@ -69,6 +50,26 @@ const TEMPLATE = `
     <h2>Games in progress</h2><div class="table-wrap"><table class="games" data-status="live"></table></div>
     <h2>Finished games</h2><div class="table-wrap"><table class="games" data-status="finished"></table></div>
   </div>
+  <!-- Shown first by the grid; last in the markup, so the new-game form's fields come first. -->
+  <section class="seeks">
+    <h2>Open seeks</h2>
+    <div class="table-wrap"><table class="games seek-list"></table></div>
+    <form class="seek" hidden>
+      <label>Variant <select name="variant"></select></label>
+      <label><input type="radio" name="timing" value="live" checked> minutes
+        <input type="number" name="minutes" min="0" max="180" step="any" value="5"></label>
+      <label>+ s <input type="number" name="increment" min="0" max="180" value="3"></label>
+      <label><input type="radio" name="timing" value="days"> days
+        <input type="number" name="days" min="1" max="14" value="3"></label>
+      <label>Colour <select name="color"><option value="random">random</option><option value="white">white</option><option value="black">black</option></select></label>
+      <label><input type="checkbox" name="rated" checked> rated</label>
+      <label>opponent rating <input type="number" name="low" min="0" max="4000" placeholder="any"> –
+        <input type="number" name="high" min="0" max="4000" placeholder="any"></label>
+      <button type="submit">Seek a game</button>
+      <div class="error" role="alert" hidden></div>
+    </form>
+    <p class="seek-login" hidden>Log in to post a seek or accept one.</p>
+  </section>
 </section>`;
 
 function seatText(seat) {
