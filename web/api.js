@@ -59,7 +59,80 @@ export const api = {
   /** Typed move text read by the server: `{uci, san}`, or throws why it is not a move. */
   readMove: (id, color, text) =>
     request('GET', `/api/games/${id}/read-move?color=${color}&text=${encodeURIComponent(text)}`),
+  /** The accounts of a game's seats (lichess's export): `{white: {user: {name}, rating, provisional}, black}`. */
+  players: async (id) => {
+    const response = await fetch(`/game/export/${id}`, { headers: { Accept: 'application/json' } });
+    if (!response.ok) throw new ApiError(response.status, response.statusText);
+    return (await response.json()).players ?? {};
+  },
+  /** The game's chat, oldest first: `[{user, room, text, at}]`. */
+  chat: (id) => request('GET', `/api/games/${id}/chat`),
+  say: (id, room, text) => request('POST', `/api/games/${id}/chat`, { room, text }),
+
+  // ---- accounts (the log-in is an HttpOnly session cookie) ----
+  signup: (username, password) => request('POST', '/api/signup', { username, password }),
+  login: (username, password) => request('POST', '/api/login', { username, password }),
+  logout: () => request('POST', '/api/logout'),
+  /** The logged-in account, or null. */
+  me: async () => {
+    try {
+      return await request('GET', '/api/me');
+    } catch (e) {
+      if (e.status === 401) return null;
+      throw e;
+    }
+  },
+  /** The account's unfinished games: `{nowPlaying: [{gameId, ...}]}`. */
+  playing: () => request('GET', '/api/account/playing?nb=50'),
+  user: (name) => request('GET', `/api/user/${encodeURIComponent(name)}`),
+  ratingHistory: (name) => request('GET', `/api/user/${encodeURIComponent(name)}/rating-history`),
+  userGames: (name) => request('GET', `/api/user/${encodeURIComponent(name)}/games`),
+  tokens: () => request('GET', '/api/account/tokens'),
+  newToken: (scopes) => request('POST', '/api/account/tokens', { scopes }),
+  revokeToken: (hash) => request('DELETE', `/api/account/tokens/${hash}`),
+
+  // ---- the lobby's seeks ----
+  seeks: () => request('GET', '/api/lobby/seeks'),
+  /** `{variant, clock, days, rated, color, rating_range}`: `{id}` of the seek, or `{game}` when paired at once. */
+  seek: (spec) => request('POST', '/api/lobby/seeks', spec),
+  acceptSeek: (id) => request('POST', `/api/lobby/seeks/${id}/accept`),
+  cancelSeek: (id) => request('DELETE', `/api/lobby/seeks/${id}`),
 };
+
+/**
+ * The account's event stream (`GET /api/stream/event`, NDJSON, the session
+ * cookie authenticates): calls `onEvent` with each event; reconnects after
+ * a drop until `stop()`.
+ */
+export function accountEvents(onEvent) {
+  const controller = new AbortController();
+  let stopped = false;
+  async function run() {
+    while (!stopped) {
+      try {
+        const response = await fetch('/api/stream/event', { signal: controller.signal });
+        if (response.status === 401) return; // not logged in
+        const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+        let buffer = '';
+        for (;;) {
+          const { value, done } = await reader.read();
+          if (done) break;
+          buffer += value;
+          const lines = buffer.split('\n');
+          buffer = lines.pop();
+          for (const line of lines) {
+            if (line.trim()) onEvent(JSON.parse(line));
+          }
+        }
+      } catch {
+        // dropped: try again below
+      }
+      if (!stopped) await new Promise((resolve) => setTimeout(resolve, 2000));
+    }
+  }
+  run();
+  return { stop: () => { stopped = true; controller.abort(); } };
+}
 
 /**
  * The live feed of one game: a WebSocket that sends `gameFull` and then the

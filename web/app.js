@@ -1,5 +1,6 @@
 // Entry point: `/` is the lobby, `/game/ID` a game, `/analysis` the
-// analysis board. An invite link
+// analysis board, `/@/NAME` a player's profile; the header shows the
+// log-in. An invite link
 // (`/game/ID?invite=TOKEN`) first takes the invited seat, then drops the
 // token from the address so a reload or a shared URL does not reuse it.
 
@@ -7,16 +8,24 @@ import { api } from './api.js';
 import { showLobby } from './lobby.js';
 import { showGame } from './game.js';
 import { showAnalysis } from './analysis.js';
+import { showAccount } from './account.js';
+import { showProfile } from './profile.js';
 
 async function route() {
   const root = document.getElementById('app');
+  const me = showAccount(document.querySelector('nav.account'));
   if (location.pathname === '/analysis') {
     await showAnalysis(root);
     return;
   }
+  const profile = /^\/@\/([A-Za-z0-9_-]+)\/?$/.exec(location.pathname);
+  if (profile) {
+    await showProfile(root, profile[1], await me);
+    return;
+  }
   const match = /^\/game\/([A-Za-z0-9]+)\/?$/.exec(location.pathname);
   if (!match) {
-    await showLobby(root);
+    await showLobby(root, await me);
     return;
   }
   const id = match[1];

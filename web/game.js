@@ -15,6 +15,7 @@ import {
 import { simultaneousTurn } from './simturn.js';
 import { bindNavigation, copyField } from './navigation.js';
 import { playSound, isMuted, setMuted } from './sounds.js';
+import { showChat } from './chat.js';
 
 /** Shows game `id` in `root`; false (and a "no such game" page) if the server does not know it. */
 export async function showGame(root, id) {
@@ -30,6 +31,9 @@ export async function showGame(root, id) {
   }
   root.innerHTML = TEMPLATE;
   const $ = (selector) => root.querySelector(selector);
+  const chatBox = document.createElement('section');
+  chatBox.className = 'chat';
+  $('.panel').insertBefore(chatBox, $('.meta'));
   const g = {
     base: null, // the last gameFull
     events: [], // events with seq above base.seq, in order
@@ -44,6 +48,7 @@ export async function showGame(root, id) {
     ply: null, // the position navigated to (moves or turns played), null: the game now
     line: null, // the game's line from /positions: the position after each move
     lineWanted: false,
+    players: null, // the seats' accounts, from the export
   };
   const reportError = (e) => showError(root, e);
   const sim = simultaneousTurn(id, { state: () => g.state, act, update, showError: reportError });
@@ -418,7 +423,7 @@ export async function showGame(root, id) {
     const selection = g.selected && { from: g.selected.from, targets: selectedMoves().map((m) => m.to) };
     const position = g.ply !== null && g.line?.positions[g.ply];
     const shown = position ? { ply: g.ply, position } : null;
-    drawGame(root, id, g.state, {
+    drawGame(root, id, g.players ? { ...g.state, players: g.players } : g.state, {
       flipped: g.flipped,
       selection,
       premove: g.premove,
@@ -440,6 +445,12 @@ export async function showGame(root, id) {
   }
 
   const ticker = setInterval(tick, 200);
+  const stopChat = showChat(chatBox, id, () => g.state?.you ?? null);
+  // Seats held by accounts show their names and ratings.
+  api.players(id).then((players) => {
+    g.players = players;
+    update();
+  }, () => {});
   const feed = new GameFeed(id, receive, (status) => showConnection(root, status));
   feed.start();
   // The first drawing need not wait for the socket.
@@ -447,6 +458,7 @@ export async function showGame(root, id) {
   else refresh();
   window.addEventListener('pagehide', () => {
     clearInterval(ticker);
+    stopChat();
     feed.stop();
     unbindNavigation();
   });

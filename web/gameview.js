@@ -183,6 +183,11 @@ export function drawBoard(root, s, view) {
 
 function seatLabel(s, color) {
   const seat = s[color] ?? {};
+  const account = s.players?.[color];
+  if (account?.user) {
+    const rating = account.rating == null ? '' : ` (${account.rating}${account.provisional ? '?' : ''})`;
+    return `${color === s.you ? 'You, ' : ''}${account.user.name}${rating}`;
+  }
   if (color === s.you) return 'You';
   if (seat.kind === 'engine') return `Engine, level ${seat.level}`;
   if (seat.joined === false) return 'Friend (invited)';

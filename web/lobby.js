@@ -1,8 +1,10 @@
 // The lobby: a card per variant (its start position, name and one line on
 // its rules; a click picks it for the form), the form that creates a game,
-// and the lists of live and finished games.
+// the open seeks of players (accepted with a click; a logged-in player
+// posts one), and the lists of live and finished games. A logged-in page
+// follows its account's events and opens a game as soon as it begins.
 
-import { api } from './api.js';
+import { api, accountEvents } from './api.js';
 import { renderBoard } from './board.js';
 import { escapeHtml } from './html.js';
 
@@ -48,6 +50,26 @@ const TEMPLATE = `
     <h2>Games in progress</h2><div class="table-wrap"><table class="games" data-status="live"></table></div>
     <h2>Finished games</h2><div class="table-wrap"><table class="games" data-status="finished"></table></div>
   </div>
+  <!-- Shown first by the grid; last in the markup, so the new-game form's fields come first. -->
+  <section class="seeks">
+    <h2>Open seeks</h2>
+    <div class="table-wrap"><table class="games seek-list"></table></div>
+    <form class="seek" hidden>
+      <label>Variant <select name="variant"></select></label>
+      <label><input type="radio" name="timing" value="live" checked> minutes
+        <input type="number" name="minutes" min="0" max="180" step="any" value="5"></label>
+      <label>+ s <input type="number" name="increment" min="0" max="180" value="3"></label>
+      <label><input type="radio" name="timing" value="days"> days
+        <input type="number" name="days" min="1" max="14" value="3"></label>
+      <label>Colour <select name="color"><option value="random">random</option><option value="white">white</option><option value="black">black</option></select></label>
+      <label><input type="checkbox" name="rated" checked> rated</label>
+      <label>opponent rating <input type="number" name="low" min="0" max="4000" placeholder="any"> –
+        <input type="number" name="high" min="0" max="4000" placeholder="any"></label>
+      <button type="submit">Seek a game</button>
+      <div class="error" role="alert" hidden></div>
+    </form>
+    <p class="seek-login" hidden>Log in to post a seek or accept one.</p>
+  </section>
 </section>`;
 
 function seatText(seat) {
@@ -75,6 +97,91 @@ async function fillList(table, variantNames) {
   }
 }
 
+function timeControl(seek) {
+  if (seek.clock) return `${seek.clock.initial / 60}+${seek.clock.increment}`;
+  return seek.days ? `${seek.days} day${seek.days === 1 ? '' : 's'}` : '∞';
+}
+
+// A row per open seek: who (and their rating), what, and the button.
+async function fillSeeks(table, variantNames, me) {
+  let seeks;
+  try {
+    seeks = await api.seeks();
+  } catch (e) {
+    table.innerHTML = `<tr><td>${escapeHtml(e.message)}</td></tr>`;
+    return;
+  }
+  if (!seeks.length) {
+    table.innerHTML = '<tr><td>none</td></tr>';
+    return;
+  }
+  table.innerHTML = '<tr><th>Player</th><th>Game</th><th>Range</th><th></th></tr>' + seeks
+    .map((s) => {
+      const own = me && s.user.toLowerCase() === me.id;
+      const button = !me ? '' : own
+        ? '<button type="button" data-seek-action="cancel">Cancel</button>'
+        : '<button type="button" data-seek-action="accept">Accept</button>';
+      const range = s.rating_range ? `${s.rating_range[0]}–${s.rating_range[1]}` : 'any';
+      return `<tr data-seek="${escapeHtml(s.id)}"><td><a href="/@/${encodeURIComponent(s.user)}">${escapeHtml(s.user)}</a>
+          <span class="game-id">${escapeHtml(s.rating)}${s.provisional ? '?' : ''}</span></td>
+        <td>${escapeHtml(variantNames.get(s.variant) ?? s.variant)} ${escapeHtml(timeControl(s))}
+          <span class="game-id">${s.rated ? 'rated' : 'casual'} · ${escapeHtml(s.color)}</span></td>
+        <td>${escapeHtml(range)}</td><td>${button}</td></tr>`;
+    })
+    .join('');
+}
+
+// The seeks' form and buttons; `onError` shows what went wrong.
+function bindSeeks(root, table, variants, refresh) {
+  const form = root.querySelector('form.seek');
+  const error = form.querySelector('.error');
+  const fail = (e) => {
+    error.textContent = e.message;
+    error.hidden = false;
+  };
+  form.elements.variant.innerHTML = variants
+    .map((v) => `<option value="${escapeHtml(v.id)}">${escapeHtml(v.name)}</option>`)
+    .join('');
+  form.addEventListener('submit', async (e) => {
+    e.preventDefault();
+    const f = form.elements;
+    const live = f.timing.value === 'live';
+    const range = f.low.value && f.high.value ? [Number(f.low.value), Number(f.high.value)] : null;
+    error.hidden = true;
+    try {
+      const answer = await api.seek({
+        variant: f.variant.value,
+        clock: live ? { initial: Math.round(Number(f.minutes.value) * 60), increment: Number(f.increment.value) } : null,
+        days: live ? null : Number(f.days.value),
+        rated: f.rated.checked,
+        color: f.color.value,
+        rating_range: range,
+      });
+      if (answer.game) location.assign(`/game/${answer.game}`);
+      else refresh();
+    } catch (err) {
+      fail(err);
+    }
+  });
+  table.addEventListener('click', async (e) => {
+    const button = e.target.closest('[data-seek-action]');
+    if (!button) return;
+    const id = button.closest('tr').dataset.seek;
+    try {
+      if (button.dataset.seekAction === 'accept') {
+        const { game } = await api.acceptSeek(id);
+        location.assign(`/game/${game}`);
+      } else {
+        await api.cancelSeek(id);
+        refresh();
+      }
+    } catch (err) {
+      fail(err);
+      refresh();
+    }
+  });
+}
+
 const FAMILY_TEXT = { 'turn-based': 'one move at a time', crowd: 'crowds', simultaneous: 'simultaneous moves' };
 
 // One card per variant, its start position drawn by the game page's board.
@@ -98,7 +205,8 @@ function drawCards(container, variants, onPick) {
   }
 }
 
-export async function showLobby(root) {
+/** Shows the lobby in `root`; `me` is the logged-in account or null. */
+export async function showLobby(root, me = null) {
   root.innerHTML = TEMPLATE;
   const form = root.querySelector('form.create');
   const select = form.elements.variant;
@@ -151,10 +259,33 @@ export async function showLobby(root) {
     }
   });
 
-  const tables = root.querySelectorAll('table.games');
+  const tables = root.querySelectorAll('table.games[data-status]');
   const variantNames = new Map(variants.map((v) => [v.id, v.name]));
   const refresh = () => tables.forEach((table) => fillList(table, variantNames));
   refresh();
   const timer = setInterval(refresh, 15000);
-  window.addEventListener('pagehide', () => clearInterval(timer));
+
+  const seekTable = root.querySelector('table.seek-list');
+  const refreshSeeks = () => fillSeeks(seekTable, variantNames, me);
+  root.querySelector('form.seek').hidden = !me;
+  root.querySelector('.seek-login').hidden = Boolean(me);
+  bindSeeks(root, seekTable, variants, refreshSeeks);
+  refreshSeeks();
+  const seekTimer = setInterval(refreshSeeks, 3000);
+  // A seek of ours accepted elsewhere: its game begins here too. The
+  // stream opens with the games already under way, which stay put.
+  let events = null;
+  if (me) {
+    const playing = await api.playing().catch(() => ({ nowPlaying: [] }));
+    const underWay = new Set(playing.nowPlaying.map((game) => game.gameId));
+    events = accountEvents((event) => {
+      const id = event.type === 'gameStart' && (event.game.gameId ?? event.game.id);
+      if (id && !underWay.has(id)) location.assign(`/game/${id}`);
+    });
+  }
+  window.addEventListener('pagehide', () => {
+    clearInterval(timer);
+    clearInterval(seekTimer);
+    events?.stop();
+  });
 }

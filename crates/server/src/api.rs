@@ -61,6 +61,8 @@ pub fn router(hub: Arc<Hub>) -> Router {
         .route("/api/board/game/{id}/{action}", post(other_action))
         .route("/api/ws/game/{id}", get(websocket))
         .merge(crate::lichess::routes())
+        .merge(crate::sessions::routes())
+        .merge(crate::profiles::routes())
         .route("/api", any(no_such_endpoint))
         .route("/api/{*rest}", any(no_such_endpoint))
         .fallback(crate::assets::serve)

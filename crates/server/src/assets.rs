@@ -1,5 +1,6 @@
 //! The web page (`web/` at the repository root), embedded in the binary.
-//! `/`, `/game/GAMEID` and `/analysis` give `index.html` (the page routes itself);
+//! `/`, `/game/GAMEID`, `/analysis` and a profile `/@/NAME` give `index.html`
+//! (the page routes itself);
 //! other paths give the file of that name.
 
 use axum::http::{header, StatusCode, Uri};
@@ -15,7 +16,10 @@ fn file_for(path: &str) -> &str {
     let is_game_page = path
         .strip_prefix("game/")
         .is_some_and(|rest| !rest.is_empty() && !rest.contains('/'));
-    if path.is_empty() || is_game_page || path == "analysis" {
+    let is_profile = path
+        .strip_prefix("@/")
+        .is_some_and(|name| !name.is_empty() && !name.contains('/'));
+    if path.is_empty() || is_game_page || is_profile || path == "analysis" {
         "index.html"
     } else {
         path
@@ -44,6 +48,8 @@ mod tests {
         assert_eq!(file_for("/game/a1B2c3D4e5/x"), "game/a1B2c3D4e5/x");
         assert_eq!(file_for("/app.js"), "app.js");
         assert_eq!(file_for("/analysis"), "index.html");
+        assert_eq!(file_for("/@/Ada"), "index.html");
+        assert_eq!(file_for("/@/"), "@/");
         assert!(Web::get("index.html").is_some());
     }
 }

@@ -256,6 +256,15 @@ pub struct RatingPoint {
     pub deviation: f64,
 }
 
+/// A personal API token as its owner's list shows it: never the token.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct ApiTokenRow {
+    /// The SHA-256 of the token, which names it to revoke it.
+    pub hash: String,
+    pub scopes: String,
+    pub created_ms: i64,
+}
+
 /// A user as stored.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct UserRow {
@@ -561,6 +570,11 @@ impl Store {
             }
             Backend::Postgres(p) => p.api_token(token_hash).await,
         }
+    }
+
+    /// A user's unrevoked API tokens, oldest first.
+    pub async fn api_tokens_of(&self, user_id: &str) -> Result<Vec<ApiTokenRow>, StoreError> {
+        read!(self, api_tokens_of(user_id))
     }
 }
 

@@ -7,7 +7,7 @@ use tokio_postgres::{Client, NoTls, Transaction};
 use parity_rules::Color;
 
 use super::{
-    answer, batch_after, color_name, color_of, seat_text, AccountChange, Change, ChatLine,
+    answer, batch_after, color_name, color_of, seat_text, AccountChange, ApiTokenRow, Change, ChatLine,
     Database, GamePlayers, Job, Listing, PlayerRow, Queue, RatingPoint, SeatRow, StoreError,
     StoredGame, UserGame, UserRow,
 };
@@ -1005,5 +1005,24 @@ impl Reader {
             .query_opt(&sql, &[&token_hash])
             .await?
             .map(|row| (user_row(&row), row.get(5))))
+    }
+
+    pub(super) async fn api_tokens_of(&self, user_id: &str) -> Result<Vec<ApiTokenRow>, StoreError> {
+        let rows = self
+            .client
+            .query(
+                "SELECT token_sha256, scopes, created_ms FROM api_tokens
+                 WHERE user_id = $1 AND NOT revoked ORDER BY created_ms, token_sha256",
+                &[&user_id],
+            )
+            .await?;
+        Ok(rows
+            .iter()
+            .map(|r| ApiTokenRow {
+                hash: r.get(0),
+                scopes: r.get(1),
+                created_ms: r.get(2),
+            })
+            .collect())
     }
 }

@@ -10,7 +10,7 @@ use rusqlite::{params, Connection, OptionalExtension};
 use parity_rules::Color;
 
 use super::{
-    answer, batch_after, color_name, color_of, seat_text, AccountChange, Change, ChatLine,
+    answer, batch_after, color_name, color_of, seat_text, AccountChange, ApiTokenRow, Change, ChatLine,
     GamePlayers, Job, Listing, PlayerRow, Queue, RatingPoint, SeatRow, StoreError, StoredGame,
     UserGame, UserRow,
 };
@@ -842,6 +842,23 @@ impl Reader {
             Ok(conn
                 .query_row(&sql, [token_hash], |r| Ok((user_row(r)?, r.get(5)?)))
                 .optional()?)
+        })
+    }
+
+    pub(super) fn api_tokens_of(&self, user_id: &str) -> Result<Vec<ApiTokenRow>, StoreError> {
+        self.with(|conn| {
+            let mut stmt = conn.prepare(
+                "SELECT token_sha256, scopes, created_ms FROM api_tokens
+                 WHERE user_id = ?1 AND revoked = 0 ORDER BY created_ms, token_sha256",
+            )?;
+            let rows = stmt.query_map([user_id], |r| {
+                Ok(ApiTokenRow {
+                    hash: r.get(0)?,
+                    scopes: r.get(1)?,
+                    created_ms: r.get(2)?,
+                })
+            })?;
+            Ok(rows.collect::<Result<Vec<_>, _>>()?)
         })
     }
 }

@@ -1,0 +1,173 @@
+//! Accounts on the page in headless Chromium, two browsers (two profiles,
+//! two players): both sign up in the header; Alice posts a rated seek in
+//! the lobby, Bruno sees it in his and accepts, and both pages land on the
+//! same game at once, each holding its own colour; they chat; Alice
+//! resigns; Bruno's profile then shows his changed, provisional rating,
+//! the graph and the game; Alice makes a personal API token on her
+//! profile and revokes it. Screenshots go to `target/screenshots/`
+//! (`accounts-signup-form-Alice.png`, `accounts-signup.png`,
+//! `accounts-logged-out.png`, `accounts-seeks.png`, `accounts-game.png`,
+//! `accounts-profile.png`, `accounts-tokens.png`).
+//!
+//! Needs Debian's `chromium` and `chromium-driver`; without them this test
+//! fails, it never skips.
+
+mod common;
+
+use common::browser::*;
+use fantoccini::key::Key;
+use serde_json::{json, Value};
+
+const DESKTOP: (u32, u32) = (1366, 900);
+
+async fn sign_up(page: &Page, name: &str) {
+    page.goto("/").await;
+    page.click("nav.account [data-mode='signup']").await;
+    page.find(".login-form input[name='username']")
+        .await
+        .send_keys(name)
+        .await
+        .unwrap();
+    page.screenshot(&format!("accounts-signup-form-{name}.png")).await;
+    page.find(".login-form input[name='password']")
+        .await
+        .send_keys(&format!("pw-of-{name}{}", char::from(Key::Enter)))
+        .await
+        .unwrap();
+    page.wait_text("nav.account .me", name).await;
+}
+
+/// Runs `fetch(path, {method})` in the page (its cookies); the JSON answer.
+async fn fetch(page: &Page, method: &str, path: &str) -> Value {
+    let script = "const done = arguments[arguments.length - 1];
+        fetch(arguments[1], {method: arguments[0]}).then(r => r.json()).then(done, e => done(String(e)));";
+    page.client
+        .execute_async(script, vec![json!(method), json!(path)])
+        .await
+        .expect("fetch runs")
+}
+
+async fn game_page_id(page: &Page) -> String {
+    page.wait_for("the game page", async || {
+        let url = page.client.current_url().await.ok()?;
+        url.path().starts_with("/game/").then(|| ())
+    })
+    .await;
+    page.find(".game[data-status='started']").await;
+    page.game_id().await
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn seeks_games_ratings_and_tokens_on_the_page() {
+    let dir = tempfile::tempdir().unwrap();
+    let base = start_server(dir.path()).await;
+    let (_driver, driver_url) = start_chromedriver();
+    let alice = Page::open(&driver_url, &base, &dir.path().join("alice"), DESKTOP).await;
+    let bruno = Page::open(&driver_url, &base, &dir.path().join("bruno"), DESKTOP).await;
+
+    sign_up(&alice, "Alice").await;
+    alice.find("form.seek:not([hidden])").await;
+    alice.screenshot("accounts-signup.png").await;
+
+    // Alice seeks a rated correspondence game as White.
+    alice.click("form.seek input[name='timing'][value='days']").await;
+    alice
+        .find("form.seek select[name='color'] option[value='white']")
+        .await
+        .click()
+        .await
+        .unwrap();
+    alice.click("form.seek button[type='submit']").await;
+    alice
+        .find("table.seek-list [data-seek-action='cancel']")
+        .await;
+
+    // Bruno (logged out, he sees the seek but no button) signs up and accepts.
+    bruno.goto("/").await;
+    bruno.wait_text("table.seek-list", "Alice").await;
+    bruno.find(".seek-login:not([hidden])").await;
+    bruno.screenshot("accounts-logged-out.png").await;
+    sign_up(&bruno, "Bruno").await;
+    let row = bruno.wait_text("table.seek-list", "Alice").await;
+    assert!(row.contains("rated") && row.contains("3 days") && row.contains("white"), "{row}");
+    assert!(row.contains("1500?"), "the seeker's provisional rating: {row}");
+    bruno.screenshot("accounts-seeks.png").await;
+    bruno
+        .click("table.seek-list [data-seek-action='accept']")
+        .await;
+
+    // Both pages are on the one game, each in its own seat.
+    let id = game_page_id(&bruno).await;
+    assert_eq!(game_page_id(&alice).await, id, "Alice's page follows her event stream");
+    assert_eq!(alice.game_full(&id).await["you"], "white");
+    assert_eq!(bruno.game_full(&id).await["you"], "black");
+    alice.play("e2", "e4").await;
+    bruno.wait_text(".moves", "e4").await;
+    bruno.wait_text(".player[data-slot='top']", "Alice (1500?)").await;
+    bruno.wait_text(".player[data-slot='bottom']", "You, Bruno").await;
+
+    // The chat: Alice writes, Bruno reads.
+    alice
+        .find(".chat-say input")
+        .await
+        .send_keys(&format!("good luck{}", char::from(Key::Enter)))
+        .await
+        .unwrap();
+    bruno.wait_text(".chat-lines", "good luck").await;
+    assert!(bruno.wait_text(".chat-lines", "Alice").await.contains("Alice"));
+    bruno.screenshot("accounts-game.png").await;
+
+    // Alice resigns with her log-in; the rated game moves both ratings.
+    let resigned = fetch(&alice, "POST", &format!("/api/board/game/{id}/resign")).await;
+    assert_eq!(resigned["ok"], true, "{resigned}");
+    bruno.find(".game:not([data-status='started'])").await;
+
+    bruno.goto("/@/Bruno").await;
+    let rating = bruno.wait_text(".ratings [data-variant='standard'] .rating", "?").await;
+    let value: f64 = rating.trim_end_matches('?').parse().unwrap();
+    assert!(value > 1500.0, "the winner's rating went up: {rating}");
+    bruno.find(&format!("table.user-games tr[data-game='{id}'] a[href='/game/{id}']")).await;
+    let result = bruno.wait_text(&format!("table.user-games tr[data-game='{id}']"), "won").await;
+    assert!(result.contains("Alice") && result.contains("rated"), "{result}");
+    bruno.find("svg.rating-graph polyline[data-variant='chess']").await;
+    bruno.find(".tokens").await;
+    bruno.screenshot("accounts-profile.png").await;
+    // Tokens are on one's own profile only.
+    bruno.goto("/@/Alice").await;
+    bruno.find(".profile[data-user='alice'] table.user-games").await;
+    bruno.wait_count(".tokens", 0).await;
+
+    // Alice's own profile: her rating fell; she makes a token and revokes it.
+    alice.goto("/@/alice").await;
+    let rating = alice.wait_text(".ratings .rating", "?").await;
+    assert!(rating.trim_end_matches('?').parse::<f64>().unwrap() < 1500.0, "{rating}");
+    alice.click(".tokens form.new-token button[type='submit']").await;
+    let token = alice
+        .wait_for("the new token", async || {
+            let value = alice.find("input.token").await.prop("value").await.ok()??;
+            value.starts_with("pat_").then_some(value)
+        })
+        .await;
+    alice.wait_count("table.token-list tr[data-hash]", 1).await;
+    let account = alice
+        .client
+        .execute_async(
+            "const done = arguments[arguments.length - 1];
+             fetch('/api/account', {headers: {Authorization: 'Bearer ' + arguments[0]}, credentials: 'omit'})
+               .then(r => r.json()).then(done, e => done(String(e)));",
+            vec![json!(token)],
+        )
+        .await
+        .unwrap();
+    assert_eq!(account["id"], "alice", "the token works: {account}");
+    alice.screenshot("accounts-tokens.png").await;
+    alice.click("table.token-list .revoke").await;
+    alice.wait_count("table.token-list tr[data-hash]", 0).await;
+
+    // A logged-out page asks `/api/me` and hears 401: that one is expected.
+    for page in [&alice, &bruno] {
+        let errors = page.console_errors().await;
+        let unexpected: Vec<_> = errors.iter().filter(|e| !e.contains("/api/me - ")).collect();
+        assert!(unexpected.is_empty(), "{unexpected:?}");
+    }
+}

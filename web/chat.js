@@ -1,0 +1,58 @@
+// A game's chat on its page: the lines, polled every few seconds, and a
+// field to write. Players write in the players' room, others as spectators.
+
+import { api } from './api.js';
+import { escapeHtml } from './html.js';
+
+const POLL_MS = 3000;
+
+const TEMPLATE = `
+  <h2>Chat</h2>
+  <ol class="chat-lines" aria-live="polite"></ol>
+  <form class="chat-say">
+    <input name="text" maxlength="140" autocomplete="off" aria-label="chat message" placeholder="say something">
+    <button type="submit">Send</button>
+  </form>
+  <div class="chat-error" role="alert" hidden></div>`;
+
+/**
+ * Fills `box` with the chat of game `id`; `seat()` is this page's colour
+ * or null. Returns a function that stops the polling.
+ */
+export function showChat(box, id, seat) {
+  box.innerHTML = TEMPLATE;
+  const list = box.querySelector('.chat-lines');
+  const form = box.querySelector('form');
+  const error = box.querySelector('.chat-error');
+  let shown = -1;
+  async function refresh() {
+    try {
+      const lines = await api.chat(id);
+      if (lines.length === shown) return;
+      shown = lines.length;
+      list.innerHTML = lines
+        .map((l) => `<li class="chat-line" data-room="${escapeHtml(l.room)}"><b>${escapeHtml(l.user)}</b> ${escapeHtml(l.text)}</li>`)
+        .join('');
+      list.scrollTop = list.scrollHeight;
+    } catch {
+      // The next poll tries again.
+    }
+  }
+  form.addEventListener('submit', async (e) => {
+    e.preventDefault();
+    const text = form.elements.text.value.trim();
+    if (!text) return;
+    try {
+      await api.say(id, seat() ? 'player' : 'spectator', text);
+      form.elements.text.value = '';
+      error.hidden = true;
+      await refresh();
+    } catch (err) {
+      error.textContent = err.status === 401 ? 'Log in or hold a seat to chat.' : err.message;
+      error.hidden = false;
+    }
+  });
+  refresh();
+  const timer = setInterval(refresh, POLL_MS);
+  return () => clearInterval(timer);
+}

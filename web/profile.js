@@ -1,0 +1,155 @@
+// A player's profile (`/@/NAME`): the rating of each variant (a `?` marks
+// a provisional one, as on lichess), a graph of the ratings after each
+// rated game, the games; on one's own profile, the personal API tokens
+// for tools (berserk, lichess-bot), each shown once when made.
+
+import { api } from './api.js';
+import { escapeHtml } from './html.js';
+
+const SCOPES = ['board:play', 'bot:play'];
+const COLORS = ['#2b6cb0', '#c05621', '#2f855a', '#9b2c2c', '#6b46c1', '#975a16'];
+
+/** Lichess calls chess `standard`; the page shows our names. */
+function variantName(key, names) {
+  return names.get(key === 'standard' ? 'chess' : key) ?? key;
+}
+
+function ratingsHtml(user, names) {
+  const perfs = Object.entries(user.perfs ?? {});
+  if (!perfs.length) return '<p class="none">No rated games yet.</p>';
+  return `<ul class="ratings">${perfs
+    .map(([key, p]) => `<li data-variant="${escapeHtml(key)}"><span class="variant-title">${escapeHtml(variantName(key, names))}</span>
+      <span class="rating">${escapeHtml(p.rating)}${p.prov ? '?' : ''}</span>
+      <span class="games-count">${escapeHtml(p.games)} game${p.games === 1 ? '' : 's'}</span></li>`)
+    .join('')}</ul>`;
+}
+
+/** An inline SVG line per variant: rating (y) after each rated game, in order of time (x). */
+export function ratingGraph(points, names) {
+  if (!points.length) return '';
+  const width = 600;
+  const height = 200;
+  const pad = 36;
+  const ratings = points.map((p) => p.rating);
+  const lo = Math.floor(Math.min(...ratings) / 50) * 50 - 50;
+  const hi = Math.ceil(Math.max(...ratings) / 50) * 50 + 50;
+  const x = (i) => pad + (points.length === 1 ? (width - 2 * pad) / 2 : (i * (width - 2 * pad)) / (points.length - 1));
+  const y = (r) => height - pad / 2 - ((r - lo) * (height - pad)) / (hi - lo);
+  const variants = [...new Set(points.map((p) => p.variant))];
+  const lines = variants.map((variant, n) => {
+    const mine = points.map((p, i) => [p, i]).filter(([p]) => p.variant === variant);
+    const coords = mine.map(([p, i]) => `${x(i).toFixed(1)},${y(p.rating).toFixed(1)}`);
+    const color = COLORS[n % COLORS.length];
+    const dots = mine
+      .map(([p, i]) => `<circle cx="${x(i).toFixed(1)}" cy="${y(p.rating).toFixed(1)}" r="3" fill="${color}"><title>${escapeHtml(Math.round(p.rating))}</title></circle>`)
+      .join('');
+    return `<polyline class="rating-line" data-variant="${escapeHtml(variant)}" fill="none" stroke="${color}" stroke-width="2" points="${coords.join(' ')}"/>${dots}
+      <text x="${width - pad}" y="${14 + 14 * n}" text-anchor="end" fill="${color}" font-size="12">${escapeHtml(names.get(variant) ?? variant)}</text>`;
+  });
+  const grid = [lo, (lo + hi) / 2, hi]
+    .map((r) => `<line x1="${pad}" x2="${width - pad}" y1="${y(r)}" y2="${y(r)}" stroke="#ccc"/>
+      <text x="${pad - 4}" y="${y(r) + 4}" text-anchor="end" font-size="11" fill="#666">${r}</text>`)
+    .join('');
+  return `<svg class="rating-graph" viewBox="0 0 ${width} ${height}" role="img" aria-label="rating history">${grid}${lines.join('')}</svg>`;
+}
+
+function resultText(game) {
+  if (!game.result) return game.status;
+  const won = (game.result === '1-0' && game.color === 'white') || (game.result === '0-1' && game.color === 'black');
+  const lost = (game.result === '0-1' && game.color === 'white') || (game.result === '1-0' && game.color === 'black');
+  return `${game.result} ${won ? 'won' : lost ? 'lost' : ''}`.trim();
+}
+
+function gamesHtml(games, names) {
+  if (!games.length) return '<p class="none">No games yet.</p>';
+  return `<div class="table-wrap"><table class="user-games"><tr><th>Game</th><th>Opponent</th><th>Colour</th><th>Result</th></tr>${games
+    .map((g) => `<tr data-game="${escapeHtml(g.id)}"><td><a href="/game/${escapeHtml(g.id)}">${escapeHtml(names.get(g.variant) ?? g.variant)}</a>
+      ${g.rated ? 'rated' : 'casual'} <span class="game-id">${escapeHtml(new Date(g.created_ms).toLocaleDateString())}</span></td>
+      <td>${g.opponent ? `<a href="/@/${encodeURIComponent(g.opponent)}">${escapeHtml(g.opponent)}</a>` : 'anonymous'}</td>
+      <td>${escapeHtml(g.color)}</td><td>${escapeHtml(resultText(g))}</td></tr>`)
+    .join('')}</table></div>`;
+}
+
+const TOKENS = `
+  <section class="tokens">
+    <h2>Personal API tokens</h2>
+    <p>For tools that speak lichess's API (berserk, lichess-bot): send it as <code>Authorization: Bearer</code>.</p>
+    <table class="token-list"></table>
+    <form class="new-token">
+      ${SCOPES.map((s) => `<label><input type="checkbox" name="scope" value="${s}" ${s === 'board:play' ? 'checked' : ''}> ${s}</label>`).join(' ')}
+      <button type="submit">Make a token</button>
+    </form>
+    <p class="new-token-shown" hidden>Copy it now, it is not shown again: <input class="token" readonly spellcheck="false"></p>
+    <div class="error" role="alert" hidden></div>
+  </section>`;
+
+async function showTokens(section) {
+  const list = section.querySelector('.token-list');
+  const error = section.querySelector('.error');
+  const fail = (e) => {
+    error.textContent = e.message;
+    error.hidden = false;
+  };
+  async function refresh() {
+    const tokens = await api.tokens();
+    list.innerHTML = tokens.length
+      ? '<tr><th>Token</th><th>Scopes</th><th>Made</th><th></th></tr>' + tokens
+        .map((t) => `<tr data-hash="${escapeHtml(t.hash)}"><td><code>pat_… ${escapeHtml(t.hash.slice(0, 8))}</code></td>
+          <td>${escapeHtml(t.scopes)}</td><td>${escapeHtml(new Date(t.created_ms).toLocaleString())}</td>
+          <td><button type="button" class="revoke">Revoke</button></td></tr>`)
+        .join('')
+      : '<tr><td>none</td></tr>';
+  }
+  list.addEventListener('click', async (e) => {
+    const row = e.target.closest('.revoke') && e.target.closest('tr');
+    if (!row) return;
+    try {
+      await api.revokeToken(row.dataset.hash);
+      await refresh();
+    } catch (err) {
+      fail(err);
+    }
+  });
+  const form = section.querySelector('form');
+  form.addEventListener('submit', async (e) => {
+    e.preventDefault();
+    const scopes = [...form.querySelectorAll('[name=scope]:checked')].map((c) => c.value);
+    try {
+      const { token } = await api.newToken(scopes);
+      const shown = section.querySelector('.new-token-shown');
+      shown.querySelector('input').value = token;
+      shown.hidden = false;
+      error.hidden = true;
+      await refresh();
+    } catch (err) {
+      fail(err);
+    }
+  });
+  await refresh().catch(fail);
+}
+
+/** Shows the profile of `name` in `root`; `me` is the logged-in account or null. */
+export async function showProfile(root, name, me) {
+  let user;
+  try {
+    user = await api.user(name);
+  } catch (e) {
+    root.innerHTML = `<section class="profile"><h1>${escapeHtml(name)}</h1><p class="error">${escapeHtml(e.message)}</p></section>`;
+    return;
+  }
+  const [variants, history, games] = await Promise.all([
+    api.variants().catch(() => []),
+    api.ratingHistory(name),
+    api.userGames(name),
+  ]);
+  const names = new Map(variants.map((v) => [v.id, v.name]));
+  const own = me?.id === user.id;
+  root.innerHTML = `<section class="profile" data-user="${escapeHtml(user.id)}">
+    <h1>${user.title ? `<span class="title">${escapeHtml(user.title)}</span> ` : ''}${escapeHtml(user.username)}</h1>
+    <h2>Ratings</h2>${ratingsHtml(user, names)}
+    ${ratingGraph(history, names)}
+    <h2>Games</h2>${gamesHtml(games, names)}
+    ${own ? TOKENS : ''}
+  </section>`;
+  if (own) await showTokens(root.querySelector('.tokens'));
+}
