@@ -434,7 +434,11 @@ impl GameActor {
     /// The rematch: same variant and time, colours swapped, each player's
     /// token carried over to its new seat; an account's seat goes to the
     /// account (its token in the new game), rated if the game was.
-    async fn prepare_rematch(&self, id: &str, now: Instant) -> Result<crate::hub::Prepared, ApiError> {
+    async fn prepare_rematch(
+        &self,
+        id: &str,
+        now: Instant,
+    ) -> Result<crate::hub::Prepared, ApiError> {
         let old = self.state.setup();
         let setup = Setup {
             variant: old.variant,
@@ -450,7 +454,11 @@ impl GameActor {
             let token_hash = match players.of(c) {
                 Some(p) => {
                     accounts.push((c.other(), p.user.id.clone()));
-                    Some(secret::token_hash(&self.hub.account_seat_token(&p.user.id, id, c.other())))
+                    Some(secret::token_hash(&self.hub.account_seat_token(
+                        &p.user.id,
+                        id,
+                        c.other(),
+                    )))
                 }
                 None => self.seats[c.index()].token_hash.clone(),
             };
@@ -471,7 +479,9 @@ impl GameActor {
             });
         }
         if players.rated {
-            prepared.changes.push(Change::Rated { game: id.to_string() });
+            prepared.changes.push(Change::Rated {
+                game: id.to_string(),
+            });
         }
         Ok(prepared)
     }

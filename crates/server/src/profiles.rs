@@ -107,7 +107,8 @@ async fn new_token(
     let user = logged_in(&hub, ip, &headers).await?;
     let asked: NewToken = serde_json::from_slice(&body)
         .map_err(|e| ApiError::BadRequest(format!("bad JSON: {e}")))?;
-    let token = accounts::add_token(hub.store(), &hub.writer, &user.id, &asked.scopes.join(",")).await?;
+    let token =
+        accounts::add_token(hub.store(), &hub.writer, &user.id, &asked.scopes.join(",")).await?;
     Ok(Json(json!({"token": token})))
 }
 

@@ -65,7 +65,11 @@ fn session_cookie(value: &str, max_age: u64) -> HeaderValue {
 }
 
 /// Opens a session of `user`: the answer is the user, with the cookie.
-async fn open_session(hub: &Hub, user: &UserRow, origin: Option<&str>) -> Result<Response, ApiError> {
+async fn open_session(
+    hub: &Hub,
+    user: &UserRow,
+    origin: Option<&str>,
+) -> Result<Response, ApiError> {
     let token = secret::new_token();
     hub.writer
         .write(vec![Change::Account(AccountChange::NewSession {
@@ -108,13 +112,18 @@ async fn login(
     body: Bytes,
 ) -> Result<Response, ApiError> {
     let asked = read_credentials(&body)?;
-    let user = hub.store().user(&accounts::user_id(&asked.username)).await?;
+    let user = hub
+        .store()
+        .user(&accounts::user_id(&asked.username))
+        .await?;
     let phc = user.as_ref().and_then(|u| u.password_hash.clone());
     // argon2 is slow on purpose: off the async threads.
     let matches = match phc {
-        Some(phc) => tokio::task::spawn_blocking(move || accounts::password_matches(&asked.password, &phc))
-            .await
-            .unwrap_or(false),
+        Some(phc) => {
+            tokio::task::spawn_blocking(move || accounts::password_matches(&asked.password, &phc))
+                .await
+                .unwrap_or(false)
+        }
         None => false,
     };
     match user {
@@ -160,13 +169,17 @@ pub async fn logged_in(hub: &Hub, ip: IpAddr, headers: &HeaderMap) -> Result<Use
     }
 }
 
-/// `GET /api/me`: the logged-in account, or 401.
+/// `GET /api/me`: the logged-in account; `null` without a log-in cookie
+/// (a page asks before anyone logs in), 401 for a log-in that has ended.
 async fn me(
     State(hub): State<Arc<Hub>>,
     Extension(ClientIp(ip)): Extension<ClientIp>,
     Extension(PublicOrigin(origin)): Extension<PublicOrigin>,
     headers: HeaderMap,
 ) -> Result<Json<Value>, ApiError> {
+    if session_token(&headers).is_none() {
+        return Ok(Json(Value::Null));
+    }
     let user = logged_in(&hub, ip, &headers).await?;
     Ok(Json(
         crate::lichess::user_json(&hub, &user, origin.as_deref()).await?,

@@ -103,15 +103,27 @@ async fn sign_up_log_in_log_out_and_seats_follow_the_account() {
 
     // Sign-up: the cookie is HttpOnly, Lax, site-wide; the account is logged in.
     let body = json!({"username": "Ada", "password": PASSWORD});
-    let signed = send(&server, post.clone(), "/api/signup", None, Some(body.clone())).await;
+    let signed = send(
+        &server,
+        post.clone(),
+        "/api/signup",
+        None,
+        Some(body.clone()),
+    )
+    .await;
     assert_eq!(signed.status(), 200);
     let (ada, header) = set_session(&signed);
     assert_eq!(ada.len(), 43, "{header}");
     for attribute in ["HttpOnly", "SameSite=Lax", "Path=/"] {
         assert!(header.contains(attribute), "{header}");
     }
-    let (status, me) = status_of(send(&server, get.clone(), "/api/me", Some(&ada), None).await).await;
-    assert_eq!((status, me["username"].as_str()), (200, Some("Ada")), "{me}");
+    let (status, me) =
+        status_of(send(&server, get.clone(), "/api/me", Some(&ada), None).await).await;
+    assert_eq!(
+        (status, me["username"].as_str()),
+        (200, Some("Ada")),
+        "{me}"
+    );
     let again = send(&server, post.clone(), "/api/signup", None, Some(body)).await;
     assert_eq!(again.status(), 409, "the name is taken");
     let short = json!({"username": "Bea", "password": "short"});
@@ -126,9 +138,12 @@ async fn sign_up_log_in_log_out_and_seats_follow_the_account() {
     let sessions_of = |token_sql: String| {
         let db = db.clone();
         async move {
-            common::sql_i64(&db, &format!("SELECT COUNT(*) FROM sessions WHERE token_sha256 = '{token_sql}'"))
-                .await
-                .unwrap()
+            common::sql_i64(
+                &db,
+                &format!("SELECT COUNT(*) FROM sessions WHERE token_sha256 = '{token_sql}'"),
+            )
+            .await
+            .unwrap()
         }
     };
     assert_eq!(sessions_of(hash.clone()).await, 1);
@@ -144,49 +159,99 @@ async fn sign_up_log_in_log_out_and_seats_follow_the_account() {
     assert_eq!(status, 200);
     let ada_elsewhere = ada_elsewhere.unwrap();
     assert_ne!(ada_elsewhere, ada);
-    assert_eq!(send(&server, get.clone(), "/api/me", None, None).await.status(), 401);
+    let (status, nobody) = status_of(send(&server, get.clone(), "/api/me", None, None).await).await;
+    assert_eq!(
+        (status, nobody),
+        (200, serde_json::Value::Null),
+        "no log-in: null"
+    );
 
     // A game between two accounts from a seek; each plays it from a
     // browser that holds only its log-in.
     let (_, bob) = log_in(&server, "/api/signup", "Bob").await;
     let bob = bob.unwrap();
     let seek = json!({"variant": "chess", "days": 3, "color": "white", "rated": true});
-    let (status, sought) =
-        status_of(send(&server, post.clone(), "/api/lobby/seeks", Some(&ada), Some(seek)).await).await;
+    let (status, sought) = status_of(
+        send(
+            &server,
+            post.clone(),
+            "/api/lobby/seeks",
+            Some(&ada),
+            Some(seek),
+        )
+        .await,
+    )
+    .await;
     assert_eq!(status, 200, "{sought}");
     let seek_id = sought["id"].as_str().expect("an open seek").to_string();
     let accept = format!("/api/lobby/seeks/{seek_id}/accept");
-    let (status, accepted) = status_of(send(&server, post.clone(), &accept, Some(&bob), None).await).await;
+    let (status, accepted) =
+        status_of(send(&server, post.clone(), &accept, Some(&bob), None).await).await;
     assert_eq!(status, 200, "{accepted}");
     let game = accepted["game"].as_str().unwrap().to_string();
     let full = format!("/api/games/{game}");
-    let (_, seen) = status_of(send(&server, get.clone(), &full, Some(&ada_elsewhere), None).await).await;
+    let (_, seen) =
+        status_of(send(&server, get.clone(), &full, Some(&ada_elsewhere), None).await).await;
     assert_eq!(seen["you"], "white", "{seen}");
     let (_, seen) = status_of(send(&server, get.clone(), &full, None, None).await).await;
     assert!(seen["you"].is_null(), "no log-in, no seat: {seen}");
     let e4 = format!("/api/board/game/{game}/move/e2e4");
-    let (status, moved) = status_of(send(&server, post.clone(), &e4, Some(&ada_elsewhere), None).await).await;
+    let (status, moved) =
+        status_of(send(&server, post.clone(), &e4, Some(&ada_elsewhere), None).await).await;
     assert_eq!(status, 200, "{moved}");
     let e5 = format!("/api/board/game/{game}/move/e7e5");
-    assert_eq!(send(&server, post.clone(), &e5, Some(&ada), None).await.status(), 409, "not White's seat now");
-    assert_eq!(send(&server, post.clone(), &e5, Some(&bob), None).await.status(), 200);
+    assert_eq!(
+        send(&server, post.clone(), &e5, Some(&ada), None)
+            .await
+            .status(),
+        409,
+        "not White's seat now"
+    );
+    assert_eq!(
+        send(&server, post.clone(), &e5, Some(&bob), None)
+            .await
+            .status(),
+        200
+    );
 
     // Log-out ends that session only, and clears its cookie.
     let out = send(&server, post.clone(), "/api/logout", Some(&ada), None).await;
     assert_eq!(out.status(), 200);
     let (cleared, header) = set_session(&out);
-    assert!(cleared.is_empty() && header.contains("Max-Age=0"), "{header}");
+    assert!(
+        cleared.is_empty() && header.contains("Max-Age=0"),
+        "{header}"
+    );
     assert_eq!(sessions_of(hash).await, 0);
-    assert_eq!(send(&server, get.clone(), "/api/me", Some(&ada), None).await.status(), 401);
+    assert_eq!(
+        send(&server, get.clone(), "/api/me", Some(&ada), None)
+            .await
+            .status(),
+        401
+    );
     let nf3 = format!("/api/board/game/{game}/move/g1f3");
-    assert_eq!(send(&server, post.clone(), &nf3, Some(&ada), None).await.status(), 401, "an ended log-in holds no seat");
-    assert_eq!(send(&server, get.clone(), "/api/me", Some(&ada_elsewhere), None).await.status(), 200);
+    assert_eq!(
+        send(&server, post.clone(), &nf3, Some(&ada), None)
+            .await
+            .status(),
+        401,
+        "an ended log-in holds no seat"
+    );
+    assert_eq!(
+        send(&server, get.clone(), "/api/me", Some(&ada_elsewhere), None)
+            .await
+            .status(),
+        200
+    );
 
     // No password in clear anywhere: not in the log (read before this
     // test's own queries, which PostgreSQL's client logs, name it) ...
     let logged = String::from_utf8_lossy(&log.lock().unwrap()).into_owned();
     assert!(!logged.contains(PASSWORD), "the password is in the log");
-    assert!(!logged.contains(&ada_elsewhere), "a session token is in the log");
+    assert!(
+        !logged.contains(&ada_elsewhere),
+        "a session token is in the log"
+    );
     // ... and not in the database: the users table holds argon2id hashes.
     let clear = format!("SELECT COUNT(*) FROM users WHERE password_hash LIKE '%{PASSWORD}%' OR password_hash NOT LIKE '$argon2id$%'");
     assert_eq!(common::sql_i64(&db, &clear).await, Some(0));
@@ -195,7 +260,9 @@ async fn sign_up_log_in_log_out_and_seats_follow_the_account() {
     if let parity_server::Database::Sqlite(path) = &db {
         let mut bytes = std::fs::read(path).unwrap();
         bytes.extend(std::fs::read(path.with_extension("sqlite-wal")).unwrap_or_default());
-        assert!(!bytes.windows(PASSWORD.len()).any(|w| w == PASSWORD.as_bytes()));
+        assert!(!bytes
+            .windows(PASSWORD.len())
+            .any(|w| w == PASSWORD.as_bytes()));
     }
 }
 
@@ -206,7 +273,14 @@ async fn guessing_passwords_is_rate_limited() {
     let wrong = json!({"username": "nobody", "password": "guess-guess"});
     let mut statuses = Vec::new();
     for _ in 0..40 {
-        let response = send(&server, reqwest::Method::POST, "/api/login", None, Some(wrong.clone())).await;
+        let response = send(
+            &server,
+            reqwest::Method::POST,
+            "/api/login",
+            None,
+            Some(wrong.clone()),
+        )
+        .await;
         statuses.push(response.status().as_u16());
     }
     assert_eq!(statuses[0], 401);

@@ -7,9 +7,9 @@ use tokio_postgres::{Client, NoTls, Transaction};
 use parity_rules::Color;
 
 use super::{
-    answer, batch_after, color_name, color_of, seat_text, AccountChange, ApiTokenRow, Change, ChatLine,
-    Database, GamePlayers, Job, Listing, PlayerRow, Queue, RatingPoint, SeatRow, StoreError,
-    StoredGame, UserGame, UserRow,
+    answer, batch_after, color_name, color_of, seat_text, AccountChange, ApiTokenRow, Change,
+    ChatLine, Database, GamePlayers, Job, Listing, PlayerRow, Queue, RatingPoint, SeatRow,
+    StoreError, StoredGame, UserGame, UserRow,
 };
 use crate::clock::Downtime;
 use crate::event::{Event, EventBody, Seat};
@@ -1007,7 +1007,10 @@ impl Reader {
             .map(|row| (user_row(&row), row.get(5))))
     }
 
-    pub(super) async fn api_tokens_of(&self, user_id: &str) -> Result<Vec<ApiTokenRow>, StoreError> {
+    pub(super) async fn api_tokens_of(
+        &self,
+        user_id: &str,
+    ) -> Result<Vec<ApiTokenRow>, StoreError> {
         let rows = self
             .client
             .query(

@@ -10,9 +10,9 @@ use rusqlite::{params, Connection, OptionalExtension};
 use parity_rules::Color;
 
 use super::{
-    answer, batch_after, color_name, color_of, seat_text, AccountChange, ApiTokenRow, Change, ChatLine,
-    GamePlayers, Job, Listing, PlayerRow, Queue, RatingPoint, SeatRow, StoreError, StoredGame,
-    UserGame, UserRow,
+    answer, batch_after, color_name, color_of, seat_text, AccountChange, ApiTokenRow, Change,
+    ChatLine, GamePlayers, Job, Listing, PlayerRow, Queue, RatingPoint, SeatRow, StoreError,
+    StoredGame, UserGame, UserRow,
 };
 use crate::clock::Downtime;
 use crate::event::{Event, EventBody, Seat};
