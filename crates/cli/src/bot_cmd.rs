@@ -1,8 +1,6 @@
 //! `parity bot`: our engine as a bot account on a server (ours, or one
 //! that speaks lichess's Bot API), accepting challenges and playing them.
 
-use std::io;
-
 use clap::Args;
 use parity_rules::Registry;
 use parity_server::bot::{self, BotConfig};
@@ -28,12 +26,7 @@ pub struct BotArgs {
 }
 
 pub fn run(registry: Registry, args: BotArgs) -> Result<(), String> {
-    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
-    tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .with_writer(io::stderr)
-        .init();
+    crate::serve_cmd::log_to_stderr();
     let config = BotConfig {
         server: args.server,
         token: args.token,

@@ -126,13 +126,18 @@ impl LimitFlags {
     }
 }
 
-pub fn run(registry: Registry, args: &ServeArgs) -> Result<(), String> {
+/// Logs to standard error at `RUST_LOG`'s level, `info` by default.
+pub fn log_to_stderr() {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
     tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(io::stderr)
         .init();
+}
+
+pub fn run(registry: Registry, args: &ServeArgs) -> Result<(), String> {
+    log_to_stderr();
     let config = Config {
         limits: args.limits.limits(),
         secure_cookies: args.secure_cookies,

@@ -718,17 +718,24 @@ async fn stream(
             }
         }
     });
-    let body = futures_util::stream::unfold(rx, |mut rx| async move {
-        rx.recv()
+    let response = ndjson(rx);
+    Ok(with_cookie(response, &id, cookie.as_deref()))
+}
+
+/// An NDJSON response whose lines come from `lines`; it ends when the
+/// sender is dropped.
+pub(crate) fn ndjson(lines: mpsc::Receiver<Bytes>) -> Response {
+    let body = futures_util::stream::unfold(lines, |mut lines| async move {
+        lines
+            .recv()
             .await
-            .map(|bytes| (Ok::<_, std::convert::Infallible>(bytes), rx))
+            .map(|bytes| (Ok::<_, std::convert::Infallible>(bytes), lines))
     });
-    let response = (
+    (
         [(CONTENT_TYPE, "application/x-ndjson")],
         Body::from_stream(body),
     )
-        .into_response();
-    Ok(with_cookie(response, &id, cookie.as_deref()))
+        .into_response()
 }
 
 /// A client's message on the WebSocket.

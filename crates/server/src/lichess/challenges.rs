@@ -6,9 +6,8 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 
-use axum::body::{Body, Bytes};
+use axum::body::Bytes;
 use axum::extract::{Extension, Path, State};
-use axum::http::header::CONTENT_TYPE;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{delete, get, post};
@@ -326,16 +325,7 @@ async fn board_seek(
             }
         }
     });
-    let body = futures_util::stream::unfold(rx, |mut rx| async move {
-        rx.recv()
-            .await
-            .map(|bytes| (Ok::<_, std::convert::Infallible>(bytes), rx))
-    });
-    Ok((
-        [(CONTENT_TYPE, "application/x-ndjson")],
-        Body::from_stream(body),
-    )
-        .into_response())
+    Ok(crate::api::ndjson(rx))
 }
 
 /// `GET /api/lobby/seeks`: the open seeks, oldest first.

@@ -5,11 +5,10 @@
 use std::net::IpAddr;
 use std::sync::Arc;
 
-use axum::body::{Body, Bytes};
+use axum::body::Bytes;
 use axum::extract::{Extension, State};
-use axum::http::header::CONTENT_TYPE;
 use axum::http::HeaderMap;
-use axum::response::{IntoResponse, Response};
+use axum::response::Response;
 use axum::routing::get;
 use axum::Router;
 use serde_json::{json, Value};
@@ -172,14 +171,5 @@ async fn stream(
             }
         }
     });
-    let body = futures_util::stream::unfold(rx, |mut rx| async move {
-        rx.recv()
-            .await
-            .map(|bytes| (Ok::<_, std::convert::Infallible>(bytes), rx))
-    });
-    Ok((
-        [(CONTENT_TYPE, "application/x-ndjson")],
-        Body::from_stream(body),
-    )
-        .into_response())
+    Ok(crate::api::ndjson(rx))
 }

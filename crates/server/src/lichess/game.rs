@@ -7,11 +7,10 @@ use std::net::IpAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
-use axum::body::{Body, Bytes};
+use axum::body::Bytes;
 use axum::extract::{Extension, Path, Query, State};
-use axum::http::header::CONTENT_TYPE;
 use axum::http::HeaderMap;
-use axum::response::{IntoResponse, Response};
+use axum::response::Response;
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use parity_rules::Color;
@@ -259,16 +258,7 @@ async fn game_stream(
             }
         }
     });
-    let body = futures_util::stream::unfold(rx, |mut rx| async move {
-        rx.recv()
-            .await
-            .map(|bytes| (Ok::<_, std::convert::Infallible>(bytes), rx))
-    });
-    Ok((
-        [(CONTENT_TYPE, "application/x-ndjson")],
-        Body::from_stream(body),
-    )
-        .into_response())
+    Ok(crate::api::ndjson(rx))
 }
 
 /// `POST .../takeback/{yes|no}`: takebacks are not played here, so an
