@@ -282,7 +282,7 @@ async fn commitments_survive_the_browser(driver: &str, base: &str, dir: &Path) {
     elsewhere.screenshot("move-on-another-device.png").await;
     black.play("a7", "a6").await;
     turn_resolves(&[&white, &black, &elsewhere], 3).await;
-    white.wait_hidden(".error").await;
+    white.wait_hidden("aside.panel > .error").await;
     for page in [white, black, elsewhere] {
         page.client.close().await.unwrap();
     }
