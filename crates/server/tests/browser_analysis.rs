@@ -320,7 +320,8 @@ async fn the_analysis_board(driver: &str, base: &str, dir: &Path) {
     field.clear().await.unwrap();
     field.send_keys("8/8/8 w - - 0 1").await.unwrap();
     page.click("form.setup button[type='submit']").await;
-    page.wait_text("aside.panel > .error", "bad FEN for chess").await;
+    page.wait_text("aside.panel > .error", "bad FEN for chess")
+        .await;
     page.client.close().await.unwrap();
 }
 
