@@ -1,13 +1,18 @@
 // The lobby: a card per variant (its start position, name and one line on
 // its rules; a click picks it for the form), the form that creates a game,
 // the open seeks of players (accepted with a click; a logged-in player
-// posts one), and the lists of live and finished games. A logged-in page
-// follows its account's events and opens a game as soon as it begins.
+// posts one, or pairs at once with quick pairing), the challenges a logged-in player has received and sent,
+// and the lists of live and finished games. A logged-in page follows its
+// account's events and opens a game as soon as it begins.
 
 import { api, accountEvents } from './api.js';
 import { renderBoard } from './board.js';
 import { escapeHtml } from './html.js';
+import { challengeList, CHALLENGE_EVENTS } from './challenges.js';
 
+
+// Lichess's quick-pairing grid, the live ones: minutes + seconds.
+const QUICK_CLOCKS = [[1, 0], [3, 2], [5, 3], [10, 5], [15, 10]];
 
 const TEMPLATE = `
 <section class="lobby">
@@ -52,7 +57,16 @@ const TEMPLATE = `
   </div>
   <!-- Shown first by the grid; last in the markup, so the new-game form's fields come first. -->
   <section class="seeks">
+    <section class="challenges" hidden>
+      <h2>Challenges</h2>
+      <div class="table-wrap"><table class="games challenge-list"></table></div>
+      <div class="error" role="alert" hidden></div>
+    </section>
     <h2>Open seeks</h2>
+    <div class="quick-pairing" hidden>
+      <span>Quick pairing, rated, <b class="quick-variant"></b>:</span>
+      ${QUICK_CLOCKS.map(([m, i]) => `<button type="button" data-quick="${m}+${i}">${m}+${i}</button>`).join('')}
+    </div>
     <div class="table-wrap"><table class="games seek-list"></table></div>
     <form class="seek" hidden>
       <label>Variant <select name="variant"></select></label>
@@ -142,26 +156,51 @@ function bindSeeks(root, table, variants, refresh) {
   form.elements.variant.innerHTML = variants
     .map((v) => `<option value="${escapeHtml(v.id)}">${escapeHtml(v.name)}</option>`)
     .join('');
-  form.addEventListener('submit', async (e) => {
-    e.preventDefault();
-    const f = form.elements;
-    const live = f.timing.value === 'live';
-    const range = f.low.value && f.high.value ? [Number(f.low.value), Number(f.high.value)] : null;
+  const quickVariant = root.querySelector('.quick-variant');
+  const nameQuickVariant = () => {
+    quickVariant.textContent = form.elements.variant.selectedOptions[0]?.textContent ?? '';
+  };
+  form.elements.variant.addEventListener('change', nameQuickVariant);
+  nameQuickVariant();
+  // A seek paired at once opens its game; else it waits in the list.
+  const post = async (spec) => {
     error.hidden = true;
     try {
-      const answer = await api.seek({
-        variant: f.variant.value,
-        clock: live ? { initial: Math.round(Number(f.minutes.value) * 60), increment: Number(f.increment.value) } : null,
-        days: live ? null : Number(f.days.value),
-        rated: f.rated.checked,
-        color: f.color.value,
-        rating_range: range,
-      });
+      const answer = await api.seek(spec);
       if (answer.game) location.assign(`/game/${answer.game}`);
       else refresh();
     } catch (err) {
       fail(err);
     }
+  };
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    const f = form.elements;
+    const live = f.timing.value === 'live';
+    const range = f.low.value && f.high.value ? [Number(f.low.value), Number(f.high.value)] : null;
+    post({
+      variant: f.variant.value,
+      clock: live ? { initial: Math.round(Number(f.minutes.value) * 60), increment: Number(f.increment.value) } : null,
+      days: live ? null : Number(f.days.value),
+      rated: f.rated.checked,
+      color: f.color.value,
+      rating_range: range,
+    });
+  });
+  // Quick pairing: the variant of the form, a rated seek at that clock,
+  // paired with the first open seek that fits.
+  root.querySelector('.quick-pairing').addEventListener('click', (e) => {
+    const button = e.target.closest('[data-quick]');
+    if (!button) return;
+    const [minutes, increment] = button.dataset.quick.split('+').map(Number);
+    post({
+      variant: form.elements.variant.value,
+      clock: { initial: minutes * 60, increment },
+      days: null,
+      rated: true,
+      color: 'random',
+      rating_range: null,
+    });
   });
   table.addEventListener('click', async (e) => {
     const button = e.target.closest('[data-seek-action]');
@@ -268,6 +307,7 @@ export async function showLobby(root, me = null) {
   const seekTable = root.querySelector('table.seek-list');
   const refreshSeeks = () => fillSeeks(seekTable, variantNames, me);
   root.querySelector('form.seek').hidden = !me;
+  root.querySelector('.quick-pairing').hidden = !me;
   root.querySelector('.seek-login').hidden = Boolean(me);
   bindSeeks(root, seekTable, variants, refreshSeeks);
   refreshSeeks();
@@ -278,9 +318,12 @@ export async function showLobby(root, me = null) {
   if (me) {
     const playing = await api.playing().catch(() => ({ nowPlaying: [] }));
     const underWay = new Set(playing.nowPlaying.map((game) => game.gameId));
+    const challenges = challengeList(root.querySelector('section.challenges'));
+    challenges.refresh();
     events = accountEvents((event) => {
       const id = event.type === 'gameStart' && (event.game.gameId ?? event.game.id);
       if (id && !underWay.has(id)) location.assign(`/game/${id}`);
+      if (CHALLENGE_EVENTS.has(event.type)) challenges.refresh();
     });
   }
   window.addEventListener('pagehide', () => {

@@ -1,10 +1,12 @@
 // A player's profile (`/@/NAME`): the rating of each variant (a `?` marks
 // a provisional one, as on lichess), a graph of the ratings after each
 // rated game, the games; on one's own profile, the personal API tokens
-// for tools (berserk, lichess-bot), each shown once when made.
+// for tools (berserk, lichess-bot), each shown once when made; on another
+// player's, when logged in, the form that challenges them.
 
-import { api } from './api.js';
+import { api, accountEvents } from './api.js';
 import { escapeHtml } from './html.js';
+import { challengeForm } from './challenges.js';
 
 const SCOPES = ['board:play', 'bot:play'];
 const COLORS = ['#2b6cb0', '#c05621', '#2f855a', '#9b2c2c', '#6b46c1', '#975a16'];
@@ -146,10 +148,16 @@ export async function showProfile(root, name, me) {
   const own = me?.id === user.id;
   root.innerHTML = `<section class="profile" data-user="${escapeHtml(user.id)}">
     <h1>${user.title ? `<span class="title">${escapeHtml(user.title)}</span> ` : ''}${escapeHtml(user.username)}</h1>
+    ${me && !own ? '<section class="challenge"></section>' : ''}
     <h2>Ratings</h2>${ratingsHtml(user, names)}
     ${ratingGraph(history, names)}
     <h2>Games</h2>${gamesHtml(games, names)}
     ${own ? TOKENS : ''}
   </section>`;
+  if (me && !own) {
+    const form = challengeForm(root.querySelector('section.challenge'), user.username, variants);
+    const events = accountEvents(form.onEvent);
+    window.addEventListener('pagehide', () => events.stop());
+  }
   if (own) await showTokens(root.querySelector('.tokens'));
 }

@@ -81,6 +81,9 @@ struct LimitFlags {
     /// Refused tokens and invites one IP address may present per minute (429 beyond).
     #[arg(long, value_name = "N", default_value_t = Limits::default().auth_failures_per_minute)]
     auth_failures_per_minute: NonZeroU32,
+    /// Accounts one IP address may sign up per minute (429 beyond).
+    #[arg(long, value_name = "N", default_value_t = Limits::default().signups_per_minute)]
+    signups_per_minute: NonZeroU32,
     /// Seat actions one IP address may send per second (429 beyond).
     #[arg(long, value_name = "N", default_value_t = Limits::default().actions_per_second)]
     actions_per_second: NonZeroU32,
@@ -116,6 +119,7 @@ impl LimitFlags {
             games_per_minute: self.games_per_minute,
             engine_games_per_minute: self.engine_games_per_minute,
             auth_failures_per_minute: self.auth_failures_per_minute,
+            signups_per_minute: self.signups_per_minute,
             actions_per_second: self.actions_per_second,
             waiting_expiry: Duration::from_secs(self.waiting_expiry),
             engine_queue: self.engine_queue,

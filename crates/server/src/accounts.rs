@@ -8,6 +8,7 @@
 use argon2::password_hash::phc::PasswordHash;
 use argon2::password_hash::{PasswordHasher, PasswordVerifier};
 use argon2::Argon2;
+use std::sync::OnceLock;
 
 use crate::event::now_ms;
 use crate::secret;
@@ -65,6 +66,26 @@ pub fn password_matches(password: &str, phc: &str) -> bool {
     })
 }
 
+/// Whether `password` opens an account whose hash is `phc`. Without a
+/// hash (no such user, or a bot without a password) it checks against a
+/// stand-in hash of the same cost and answers no, so that the time of a
+/// refusal does not tell whether the name exists.
+pub fn login_matches(password: &str, phc: Option<&str>) -> bool {
+    match phc {
+        Some(phc) => password_matches(password, phc),
+        None => {
+            // The stand-in's password is a random token nobody knows.
+            let _ = password_matches(password, stand_in_hash());
+            false
+        }
+    }
+}
+
+fn stand_in_hash() -> &'static str {
+    static STAND_IN: OnceLock<String> = OnceLock::new();
+    STAND_IN.get_or_init(|| hash_password(&secret::new_token()).unwrap_or_default())
+}
+
 /// Checks a comma-separated list of scopes, returning it without spaces.
 pub fn parse_scopes(text: &str) -> Result<String, AccountError> {
     let scopes: Vec<&str> = text
@@ -97,10 +118,19 @@ pub async fn add_user(
     if store.user(&id).await?.is_some() {
         return Err(AccountError::NameTaken(name.to_string()));
     }
+    // argon2 is slow on purpose: off the async threads.
+    let password_hash = match password.map(str::to_string) {
+        Some(password) => Some(
+            tokio::task::spawn_blocking(move || hash_password(&password))
+                .await
+                .map_err(|e| AccountError::Hash(e.to_string()))??,
+        ),
+        None => None,
+    };
     let row = UserRow {
         id,
         name: name.to_string(),
-        password_hash: password.map(hash_password).transpose()?,
+        password_hash,
         bot,
         created_ms: now_ms(),
     };
@@ -176,12 +206,24 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_refused_log_in_costs_what_a_real_one_does() {
+        // The stand-in hash has the parameters of a real one: the same work.
+        let params = |phc: &str| phc.split('$').nth(3).unwrap_or_default().to_string();
+        let real = hash_password("any password").unwrap();
+        assert!(!login_matches("any password", None));
+        assert_eq!(params(stand_in_hash()), params(&real));
+        assert!(params(&real).starts_with("m="), "{real}");
+    }
+
+    #[test]
     fn passwords_are_argon2id_and_checked() {
         let phc = hash_password("correct horse").unwrap();
         assert!(phc.starts_with("$argon2id$"), "{phc}");
         assert!(!phc.contains("correct horse"));
         assert!(password_matches("correct horse", &phc));
         assert!(!password_matches("correct hose", &phc));
+        assert!(login_matches("correct horse", Some(&phc)));
+        assert!(!login_matches("correct horse", None));
         assert_ne!(phc, hash_password("correct horse").unwrap(), "salted");
     }
 

@@ -39,6 +39,8 @@ pub struct Limits {
     pub engine_games_per_minute: NonZeroU32,
     /// Refused tokens and invites one IP may present per minute.
     pub auth_failures_per_minute: NonZeroU32,
+    /// Accounts one IP may sign up per minute (each costs an argon2 hash).
+    pub signups_per_minute: NonZeroU32,
     /// Seat actions (HTTP or WebSocket) one IP may send per second.
     pub actions_per_second: NonZeroU32,
     /// A game whose invited friend has not joined is aborted after this.
@@ -72,6 +74,7 @@ impl Default for Limits {
             games_per_minute: nonzero(20),
             engine_games_per_minute: nonzero(6),
             auth_failures_per_minute: nonzero(30),
+            signups_per_minute: nonzero(5),
             actions_per_second: nonzero(20),
             waiting_expiry: Duration::from_secs(3600),
             engine_queue: 64,
@@ -105,6 +108,7 @@ pub struct Quotas {
     games: PerIp,
     engine_games: PerIp,
     auth_failures: PerIp,
+    signups: PerIp,
     actions: PerIp,
     analyses: PerIp,
 }
@@ -115,6 +119,7 @@ impl Quotas {
             games: RateLimiter::keyed(Quota::per_minute(limits.games_per_minute)),
             engine_games: RateLimiter::keyed(Quota::per_minute(limits.engine_games_per_minute)),
             auth_failures: RateLimiter::keyed(Quota::per_minute(limits.auth_failures_per_minute)),
+            signups: RateLimiter::keyed(Quota::per_minute(limits.signups_per_minute)),
             actions: RateLimiter::keyed(Quota::per_second(limits.actions_per_second)),
             analyses: RateLimiter::keyed(Quota::per_minute(limits.analyses_per_minute)),
         }
@@ -132,6 +137,11 @@ impl Quotas {
     /// Takes one analysis from `ip`'s allowance.
     pub fn analysis(&self, ip: IpAddr) -> Result<(), ApiError> {
         take(&self.analyses, ip, "analyses")
+    }
+
+    /// Takes one sign-up from `ip`'s allowance.
+    pub fn signup(&self, ip: IpAddr) -> Result<(), ApiError> {
+        take(&self.signups, ip, "sign-ups")
     }
 
     /// Takes one seat action from `ip`'s allowance.
@@ -155,6 +165,7 @@ impl Quotas {
             &self.games,
             &self.engine_games,
             &self.auth_failures,
+            &self.signups,
             &self.actions,
             &self.analyses,
         ] {

@@ -71,9 +71,10 @@ impl Terms {
 pub struct Challenge {
     pub id: String,
     pub challenger: UserRow,
-    pub challenger_rating: Option<i64>,
+    /// The challenger's rating in the variant, and whether it is provisional.
+    pub challenger_rating: (i64, bool),
     pub dest: UserRow,
-    pub dest_rating: Option<i64>,
+    pub dest_rating: (i64, bool),
     pub terms: Terms,
     pub created: Instant,
     /// Answered: the game it began, or why it ended.
@@ -262,14 +263,14 @@ impl Hub {
             return Err(ApiError::BadRequest("you cannot challenge yourself".into()));
         }
         self.check_terms(&terms)?;
-        let (challenger_rating, _) = self.shown_rating(&challenger.id, &terms.variant).await?;
-        let (dest_rating, _) = self.shown_rating(&dest.id, &terms.variant).await?;
+        let challenger_rating = self.shown_rating(&challenger.id, &terms.variant).await?;
+        let dest_rating = self.shown_rating(&dest.id, &terms.variant).await?;
         let challenge = Challenge {
             id: new_game_id(),
             challenger,
-            challenger_rating: Some(challenger_rating),
+            challenger_rating,
             dest,
-            dest_rating: Some(dest_rating),
+            dest_rating,
             terms,
             created: Instant::now(),
             outcome: None,

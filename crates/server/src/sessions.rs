@@ -86,12 +86,15 @@ async fn open_session(
 }
 
 /// `POST /api/signup` `{username, password}`: a new account, logged in.
+/// Each costs an argon2 hash: an address has a few a minute.
 async fn signup(
     State(hub): State<Arc<Hub>>,
+    Extension(ClientIp(ip)): Extension<ClientIp>,
     Extension(PublicOrigin(origin)): Extension<PublicOrigin>,
     body: Bytes,
 ) -> Result<Response, ApiError> {
     let asked = read_credentials(&body)?;
+    hub.quotas().signup(ip)?;
     let user = accounts::add_user(
         hub.store(),
         &hub.writer,
@@ -118,14 +121,11 @@ async fn login(
         .await?;
     let phc = user.as_ref().and_then(|u| u.password_hash.clone());
     // argon2 is slow on purpose: off the async threads.
-    let matches = match phc {
-        Some(phc) => {
-            tokio::task::spawn_blocking(move || accounts::password_matches(&asked.password, &phc))
-                .await
-                .unwrap_or(false)
-        }
-        None => false,
-    };
+    let matches = tokio::task::spawn_blocking(move || {
+        accounts::login_matches(&asked.password, phc.as_deref())
+    })
+    .await
+    .unwrap_or(false);
     match user {
         Some(user) if matches => open_session(&hub, &user, origin.as_deref()).await,
         _ => Err(refused(&hub, ip)),

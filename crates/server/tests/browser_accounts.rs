@@ -4,10 +4,15 @@
 //! same game at once, each holding its own colour; they chat; Alice
 //! resigns; Bruno's profile then shows his changed, provisional rating,
 //! the graph and the game; Alice makes a personal API token on her
-//! profile and revokes it. Screenshots go to `target/screenshots/`
-//! (`accounts-signup-form-Alice.png`, `accounts-signup.png`,
-//! `accounts-logged-out.png`, `accounts-seeks.png`, `accounts-game.png`,
-//! `accounts-profile.png`, `accounts-tokens.png`).
+//! profile and revokes it. Then direct challenges: Carla challenges Dora
+//! from Dora's profile; Dora declines it in her lobby, Carla cancels the
+//! next, and Dora accepts the third, which opens the game on both pages;
+//! then both press the same quick-pairing button and meet in a new game.
+//! Screenshots go to `target/screenshots/` (`accounts-signup-form-Alice.png`,
+//! `accounts-signup.png`, `accounts-logged-out.png`, `accounts-seeks.png`,
+//! `accounts-game.png`, `accounts-profile.png`, `accounts-tokens.png`,
+//! `challenges-form.png`, `challenges-incoming.png`,
+//! `challenges-declined.png`, `challenges-quick-pairing.png`).
 //!
 //! Needs Debian's `chromium` and `chromium-driver`; without them this test
 //! fails, it never skips.
@@ -205,6 +210,113 @@ async fn seeks_games_ratings_and_tokens_on_the_page() {
     alice.wait_count("table.token-list tr[data-hash]", 0).await;
 
     for page in [&alice, &bruno] {
+        let errors = page.console_errors().await;
+        assert!(errors.is_empty(), "{errors:?}");
+    }
+}
+
+/// Carla's challenge form on Dora's profile: 5+3, rated, Carla Black.
+async fn send_challenge(carla: &Page) {
+    carla
+        .find("form.challenge-form select[name='color'] option[value='black']")
+        .await
+        .click()
+        .await
+        .unwrap();
+    carla
+        .click("form.challenge-form button[type='submit']")
+        .await;
+    carla
+        .wait_text(".challenge-status", "Waiting for Dora")
+        .await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn direct_challenges_and_quick_pairing_on_the_page() {
+    let dir = tempfile::tempdir().unwrap();
+    let base = start_server(dir.path()).await;
+    let (_driver, driver_url) = start_chromedriver();
+    let carla = Page::open(&driver_url, &base, &dir.path().join("carla"), DESKTOP).await;
+    let dora = Page::open(&driver_url, &base, &dir.path().join("dora"), DESKTOP).await;
+    sign_up(&carla, "Carla").await;
+    sign_up(&dora, "Dora").await;
+    dora.find("form.seek:not([hidden])").await;
+    dora.wait_hidden("section.challenges").await;
+
+    // No form on one's own profile; one on another player's.
+    carla.goto("/@/Carla").await;
+    carla.find(".profile[data-user='carla'] .tokens").await;
+    carla.wait_count("form.challenge-form", 0).await;
+    carla.goto("/@/Dora").await;
+    carla.find("form.challenge-form").await;
+    carla.screenshot("challenges-form.png").await;
+
+    // The first is declined: Dora's lobby lists it as it arrives.
+    send_challenge(&carla).await;
+    let row = dora
+        .wait_text("table.challenge-list tr[data-direction='in']", "Carla")
+        .await;
+    assert!(
+        row.contains("5+3") && row.contains("rated") && row.contains("black"),
+        "{row}"
+    );
+    assert!(row.contains("1500?"), "Carla's provisional rating: {row}");
+    dora.screenshot("challenges-incoming.png").await;
+    dora.click("tr[data-direction='in'] [data-challenge-action='decline']")
+        .await;
+    dora.wait_hidden("section.challenges").await;
+    carla.wait_text(".challenge-status", "Dora declined").await;
+    carla.screenshot("challenges-declined.png").await;
+
+    // The second Carla cancels before Dora answers: it leaves Dora's list.
+    send_challenge(&carla).await;
+    dora.wait_count("table.challenge-list tr[data-direction='in']", 1)
+        .await;
+    carla.click(".cancel-challenge").await;
+    carla.wait_text(".challenge-status", "canceled").await;
+    dora.wait_count("table.challenge-list tr[data-direction='in']", 0)
+        .await;
+
+    // The third Dora accepts: both pages are on the game, Carla Black.
+    send_challenge(&carla).await;
+    dora.click("tr[data-direction='in'] [data-challenge-action='accept']")
+        .await;
+    let id = game_page_id(&dora).await;
+    assert_eq!(
+        game_page_id(&carla).await,
+        id,
+        "Carla's profile page follows her event stream into the game"
+    );
+    assert_eq!(carla.game_full(&id).await["you"], "black");
+    assert_eq!(dora.game_full(&id).await["you"], "white");
+    let export = dora
+        .client
+        .execute_async(
+            "const done = arguments[arguments.length - 1];
+             fetch('/game/export/' + arguments[0], {headers: {Accept: 'application/json'}})
+               .then(r => r.json()).then(done, e => done(String(e)));",
+            vec![json!(id)],
+        )
+        .await
+        .unwrap();
+    assert_eq!(export["rated"], true, "the challenge's terms: {export}");
+    assert_eq!(export["clock"]["initial"], 300, "{export}");
+
+    // Quick pairing: Carla's 3+2 waits in the list; Dora's meets it.
+    carla.goto("/").await;
+    carla.click(".quick-pairing [data-quick='3+2']").await;
+    carla
+        .find("table.seek-list [data-seek-action='cancel']")
+        .await;
+    carla.screenshot("challenges-quick-pairing.png").await;
+    dora.goto("/").await;
+    dora.wait_text("table.seek-list", "Carla").await;
+    dora.click(".quick-pairing [data-quick='3+2']").await;
+    let quick = game_page_id(&dora).await;
+    assert_ne!(quick, id, "a new game");
+    assert_eq!(game_page_id(&carla).await, quick);
+
+    for page in [&carla, &dora] {
         let errors = page.console_errors().await;
         assert!(errors.is_empty(), "{errors:?}");
     }

@@ -286,3 +286,27 @@ async fn guessing_passwords_is_rate_limited() {
     assert_eq!(statuses[0], 401);
     assert!(statuses.contains(&429), "{statuses:?}");
 }
+
+/// A sign-up costs an argon2 hash: an address has five a minute, then
+/// 429. Behind TLS (`--secure-cookies`) the session cookie is `Secure`.
+#[tokio::test(flavor = "multi_thread")]
+async fn sign_ups_are_rate_limited_and_secure_behind_tls() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("signups.sqlite");
+    let config = parity_server::limits::Config {
+        secure_cookies: true,
+        ..Default::default()
+    };
+    let (server, _) = common::start_configured(dir, &db, config).await;
+    let mut statuses = Vec::new();
+    for n in 0..8 {
+        let body = json!({"username": format!("user{n}"), "password": PASSWORD});
+        let response = send(&server, reqwest::Method::POST, "/api/signup", None, Some(body)).await;
+        if response.status() == 200 {
+            let (_, header) = set_session(&response);
+            assert!(header.contains("; Secure"), "{header}");
+        }
+        statuses.push(response.status().as_u16());
+    }
+    assert_eq!(statuses, [200, 200, 200, 200, 200, 429, 429, 429]);
+}

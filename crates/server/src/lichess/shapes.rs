@@ -416,18 +416,15 @@ impl GameView {
 }
 
 /// A challenger or a challenged account as a challenge shows it.
-fn challenge_user(user: &UserRow, rating: Option<i64>) -> Value {
-    let mut value = json!({
+fn challenge_user(user: &UserRow, (rating, provisional): (i64, bool)) -> Value {
+    json!({
         "id": user.id,
         "name": user.name,
         "title": if user.bot { json!("BOT") } else { Value::Null },
-        "provisional": true,
+        "rating": rating,
+        "provisional": provisional,
         "online": true,
-    });
-    if let Some(rating) = rating {
-        value["rating"] = json!(rating);
-    }
-    value
+    })
 }
 
 /// Lichess's challenge JSON; `status` is `created`, `accepted`,
