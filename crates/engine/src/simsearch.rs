@@ -462,7 +462,7 @@ impl SimSearcher {
         };
         let score = |p: &Position, q: &mut Option<Searcher<Position>>| -> Option<Score> {
             let q = q.get_or_insert_with(|| {
-                Searcher::new(shared.clone(), p.clone(), &[], Limits::default())
+                Searcher::new(shared.clone(), *p, &[], Limits::default())
             });
             q.set_leaf_deadline(deadline);
             let s = if plies == 0 {

@@ -56,7 +56,7 @@ async fn fetch(page: &Page, method: &str, path: &str) -> Value {
 async fn game_page_id(page: &Page) -> String {
     page.wait_for("the game page", async || {
         let url = page.client.current_url().await.ok()?;
-        url.path().starts_with("/game/").then(|| ())
+        url.path().starts_with("/game/").then_some(())
     })
     .await;
     page.find(".game[data-status='started']").await;

@@ -350,7 +350,7 @@ async fn sim_turn(white: &Page, black: &Page, turn: usize, white_move: &str, bla
 async fn simultaneous(driver: &str, base: &str, dir: &Path) {
     let white = Page::open(driver, base, &dir.join("sim-white"), (1280, 900)).await;
     let black = Page::open(driver, base, &dir.join("sim-black"), (412, 915)).await;
-    friend_game(&white, &black, "parity").await.0;
+    friend_game(&white, &black, "parity").await;
     let entry_before = bounds(&white, ".entry").await;
 
     sim_turn(&white, &black, 1, "e2>e4", "d7d5").await;
