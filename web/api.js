@@ -86,7 +86,9 @@ export const api = {
   playing: () => request('GET', '/api/account/playing?nb=50'),
   user: (name) => request('GET', `/api/user/${encodeURIComponent(name)}`),
   ratingHistory: (name) => request('GET', `/api/user/${encodeURIComponent(name)}/rating-history`),
-  userGames: (name) => request('GET', `/api/user/${encodeURIComponent(name)}/games`),
+  /** A page of `nb` games, newest first; `before` is the last one's `cursor` for the next page. */
+  userGames: (name, nb, before) =>
+    request('GET', `/api/user/${encodeURIComponent(name)}/games?nb=${nb}${before ? `&before=${encodeURIComponent(before)}` : ''}`),
   tokens: () => request('GET', '/api/account/tokens'),
   newToken: (scopes) => request('POST', '/api/account/tokens', { scopes }),
   revokeToken: (hash) => request('DELETE', `/api/account/tokens/${hash}`),

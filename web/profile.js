@@ -62,14 +62,40 @@ function resultText(game) {
   return `${game.result} ${won ? 'won' : lost ? 'lost' : ''}`.trim();
 }
 
-function gamesHtml(games, names) {
-  if (!games.length) return '<p class="none">No games yet.</p>';
-  return `<div class="table-wrap"><table class="user-games"><tr><th>Game</th><th>Opponent</th><th>Colour</th><th>Result</th></tr>${games
+/** Games the profile shows at once; "More games" reads the next page. */
+const GAMES_PAGE = 50;
+
+function gameRows(games, names) {
+  return games
     .map((g) => `<tr data-game="${escapeHtml(g.id)}"><td><a href="/game/${escapeHtml(g.id)}">${escapeHtml(names.get(g.variant) ?? g.variant)}</a>
       ${g.rated ? 'rated' : 'casual'} <span class="game-id">${escapeHtml(new Date(g.created_ms).toLocaleDateString())}</span></td>
       <td>${g.opponent ? `<a href="/@/${encodeURIComponent(g.opponent)}">${escapeHtml(g.opponent)}</a>` : 'anonymous'}</td>
       <td>${escapeHtml(g.color)}</td><td>${escapeHtml(resultText(g))}</td></tr>`)
-    .join('')}</table></div>`;
+    .join('');
+}
+
+function gamesHtml(games, names) {
+  if (!games.length) return '<p class="none">No games yet.</p>';
+  return `<div class="table-wrap"><table class="user-games"><tr><th>Game</th><th>Opponent</th><th>Colour</th><th>Result</th></tr>${gameRows(games, names)}</table></div>
+    <button type="button" class="more-games" ${games.length < GAMES_PAGE ? 'hidden' : ''}>More games</button>`;
+}
+
+/** The "More games" button: appends the next page after the last game shown. */
+function bindMoreGames(root, name, games, names) {
+  const button = root.querySelector('.more-games');
+  if (!button) return;
+  let last = games[games.length - 1];
+  button.addEventListener('click', async () => {
+    button.disabled = true;
+    try {
+      const more = await api.userGames(name, GAMES_PAGE, last.cursor);
+      root.querySelector('table.user-games tbody').insertAdjacentHTML('beforeend', gameRows(more, names));
+      if (more.length) last = more[more.length - 1];
+      button.hidden = more.length < GAMES_PAGE;
+    } finally {
+      button.disabled = false;
+    }
+  });
 }
 
 const TOKENS = `
@@ -142,7 +168,7 @@ export async function showProfile(root, name, me) {
   const [variants, history, games] = await Promise.all([
     api.variants().catch(() => []),
     api.ratingHistory(name),
-    api.userGames(name),
+    api.userGames(name, GAMES_PAGE),
   ]);
   const names = new Map(variants.map((v) => [v.id, v.name]));
   const own = me?.id === user.id;
@@ -154,6 +180,7 @@ export async function showProfile(root, name, me) {
     <h2>Games</h2>${gamesHtml(games, names)}
     ${own ? TOKENS : ''}
   </section>`;
+  bindMoreGames(root, name, games, names);
   if (me && !own) {
     const form = challengeForm(root.querySelector('section.challenge'), user.username, variants);
     const events = accountEvents(form.onEvent);

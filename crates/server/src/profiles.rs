@@ -19,7 +19,7 @@ use crate::hub::Hub;
 use crate::sessions::logged_in;
 use crate::store::{AccountChange, Change, UserRow};
 
-/// Games a profile lists at most.
+/// Games a profile lists at most at once (a page; the next with `before`).
 const MAX_GAMES: u32 = 100;
 
 pub fn routes() -> Router<Arc<Hub>> {
@@ -47,7 +47,9 @@ async fn rating_history(
     Ok(Json(json!(hub.store().rating_history(&user.id).await?)))
 }
 
-/// `GET /api/user/{name}/games?nb=N`: the user's games, newest first.
+/// `GET /api/user/{name}/games?nb=N&before=CURSOR`: the user's games,
+/// newest first; each has its `cursor`, and `before` one of them gives
+/// the games after it (the profile's "more games").
 async fn games(
     State(hub): State<Arc<Hub>>,
     Path(name): Path<String>,
@@ -59,7 +61,18 @@ async fn games(
         .and_then(|n| n.parse::<u32>().ok())
         .unwrap_or(MAX_GAMES)
         .clamp(1, MAX_GAMES);
-    let games = hub.store().user_games(&user.id, false, nb).await?;
+    let before = query
+        .get("before")
+        .map(|cursor| {
+            cursor
+                .split_once(':')
+                .and_then(|(ms, id)| Some((ms.parse::<i64>().ok()?, id.to_string())))
+                .ok_or_else(|| {
+                    ApiError::BadRequest(format!("before is a game's cursor MS:ID, not {cursor:?}"))
+                })
+        })
+        .transpose()?;
+    let games = hub.store().user_games(&user.id, false, nb, before).await?;
     Ok(Json(Value::Array(
         games
             .into_iter()
@@ -73,6 +86,7 @@ async fn games(
                     "result": g.result,
                     "rated": g.rated,
                     "opponent": g.opponent,
+                    "cursor": format!("{}:{}", g.created_ms, g.id),
                 })
             })
             .collect(),

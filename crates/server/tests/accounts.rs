@@ -1,6 +1,7 @@
 //! Users and personal API tokens on both backends: lichess's
 //! `POST /api/token/test` and `GET /api/account` answer for a token in
-//! lichess's shapes, and a revoked token stops working at once.
+//! lichess's shapes, and a revoked token stops working at once; a
+//! user's games come a page at a time.
 
 mod common;
 
@@ -111,4 +112,55 @@ async fn the_export_is_the_pgn_and_our_stream_has_its_own_path() {
     let mut ours = server.stream(&id, Some(&white), None).await;
     ours.until("our gameFull", |v| v["type"] == "gameFull")
         .await;
+}
+
+/// A profile's games come a page at a time, newest first: each game has
+/// a cursor, and `before` one of them gives the games after it.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_users_games_page_by_cursor() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = common::database_for(&dir.path().join("pages.sqlite")).await;
+    let (store, writer) = Store::open(&db).await.unwrap();
+    let (server, _) = common::start_with(dir, db.clone(), |_| {}).await;
+    accounts::add_user(&store, &writer, "Pia", Some("long enough"), false)
+        .await
+        .unwrap();
+    let token = accounts::add_token(&store, &writer, "pia", "board:play")
+        .await
+        .unwrap();
+    let mut made = Vec::new();
+    for _ in 0..3 {
+        let game = server
+            .send(
+                server
+                    .http
+                    .post(server.url("/api/challenge/ai"))
+                    .bearer_auth(&token)
+                    .header("Content-Type", "application/x-www-form-urlencoded")
+                    .body("level=1&days=3&color=white"),
+            )
+            .await;
+        assert_eq!(game.status, 201, "{}", game.text);
+        made.push(game.body["id"].as_str().unwrap().to_string());
+    }
+    let ids = |page: &Value| -> Vec<String> {
+        page.as_array()
+            .unwrap()
+            .iter()
+            .map(|g| g["id"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let first = server.get("/api/user/pia/games?nb=2", None).await;
+    assert_eq!(first.status, 200, "{}", first.text);
+    let cursor = first.body[1]["cursor"].as_str().unwrap().to_string();
+    let second = server
+        .get(&format!("/api/user/pia/games?nb=2&before={cursor}"), None)
+        .await;
+    let mut seen = [ids(&first.body), ids(&second.body)].concat();
+    assert_eq!(seen.len(), 3, "{} then {}", first.text, second.text);
+    seen.sort();
+    made.sort();
+    assert_eq!(seen, made, "every game once, over two pages");
+    let bad = server.get("/api/user/pia/games?before=yesterday", None).await;
+    assert_eq!(bad.status, 400, "{}", bad.text);
 }

@@ -50,8 +50,13 @@ fn owned_game(path: &str) -> Option<&str> {
     let id = if let Some(rest) = path.strip_prefix("/api/games/") {
         let mut parts = rest.split('/');
         parts.next().filter(|_| parts.next() != Some("stream"))
-    } else if let Some(rest) = path.strip_prefix("/api/board/game/") {
+    } else if let Some(rest) = path
+        .strip_prefix("/api/board/game/")
+        .or_else(|| path.strip_prefix("/api/bot/game/"))
+    {
         rest.split('/').next().filter(|&first| first != "stream")
+    } else if let Some(rest) = path.strip_prefix("/game/export/") {
+        Some(rest)
     } else {
         None
     }?;
@@ -337,12 +342,17 @@ mod tests {
             format!("/api/games/{id}"),
             format!("/api/games/{id}/record"),
             format!("/api/board/game/{id}/move/e2e4"),
+            format!("/api/bot/game/{id}/move/e2e4"),
+            format!("/api/bot/game/{id}/commit"),
+            format!("/api/bot/game/{id}/chat"),
+            format!("/game/export/{id}"),
         ] {
             assert_eq!(owned_game(&path), Some(id.as_str()), "{path}");
         }
         for path in [
             format!("/api/games/{id}/stream"),
             format!("/api/board/game/stream/{id}"),
+            format!("/api/bot/game/stream/{id}"),
             format!("/api/ws/game/{id}"),
             "/api/games/not-an-id/record".to_string(),
         ] {

@@ -134,7 +134,7 @@ async fn stream(
     // Subscribed before the games are read, so that none falls in between.
     let mut events = hub.account_events().subscribe(&user_id);
     let mut first = Vec::new();
-    for game in hub.store().user_games(&user_id, true, 50).await? {
+    for game in hub.store().user_games(&user_id, true, 50, None).await? {
         first.push(AccountEvent::GameStart { game: game.id });
     }
     for c in hub.lobby().challenges_of(&user_id) {

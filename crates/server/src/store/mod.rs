@@ -505,19 +505,24 @@ impl Store {
         read!(self, players(game))
     }
 
-    /// An account's games, newest first: the unfinished ones or all.
+    /// An account's games, newest first: the unfinished ones or all;
+    /// `before` (created_ms, id) starts after that game (the next page).
     pub async fn user_games(
         &self,
         user_id: &str,
         unfinished_only: bool,
         limit: u32,
+        before: Option<(i64, String)>,
     ) -> Result<Vec<UserGame>, StoreError> {
         match &self.backend {
             Backend::Sqlite(r) => {
                 let user_id = user_id.to_string();
-                blocking(r, move |r| r.user_games(&user_id, unfinished_only, limit)).await
+                blocking(r, move |r| {
+                    r.user_games(&user_id, unfinished_only, limit, before)
+                })
+                .await
             }
-            Backend::Postgres(p) => p.user_games(user_id, unfinished_only, limit).await,
+            Backend::Postgres(p) => p.user_games(user_id, unfinished_only, limit, before).await,
         }
     }
 
@@ -787,7 +792,7 @@ pub(crate) mod tests {
         assert!(players.rated);
         assert_eq!(players.created_ms, 77);
         assert_eq!(players.of(Color::Black).unwrap().user.name, "Ben");
-        let playing = store.user_games("ann", true, 10).await.unwrap();
+        let playing = store.user_games("ann", true, 10, None).await.unwrap();
         assert_eq!(playing.len(), 1);
         assert_eq!(
             (playing[0].color, playing[0].opponent.as_deref()),
@@ -818,8 +823,8 @@ pub(crate) mod tests {
         let history = store.rating_history("ann").await.unwrap();
         assert_eq!(history.len(), 1);
         assert_eq!(history[0].game, game);
-        assert!(store.user_games("ann", true, 10).await.unwrap().is_empty());
-        assert_eq!(store.user_games("ann", false, 10).await.unwrap().len(), 1);
+        assert!(store.user_games("ann", true, 10, None).await.unwrap().is_empty());
+        assert_eq!(store.user_games("ann", false, 10, None).await.unwrap().len(), 1);
         let line = ChatLine {
             at_ms: 5,
             author: "Ann".into(),

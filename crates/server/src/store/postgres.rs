@@ -866,7 +866,9 @@ impl Reader {
         user_id: &str,
         unfinished_only: bool,
         limit: u32,
+        before: Option<(i64, String)>,
     ) -> Result<Vec<UserGame>, StoreError> {
+        let (before_ms, before_id) = before.unzip();
         let rows = self
             .client
             .query(
@@ -876,8 +878,9 @@ impl Reader {
                          WHERE o.game_id = games.id AND o.color <> players.color)
                  FROM players JOIN games ON games.id = players.game_id
                  WHERE players.user_id = $1 AND (NOT $2 OR games.status <> 'finished')
-                 ORDER BY games.created_ms DESC LIMIT $3",
-                &[&user_id, &unfinished_only, &i64::from(limit)],
+                   AND ($4::BIGINT IS NULL OR (games.created_ms, games.id) < ($4, $5::TEXT))
+                 ORDER BY games.created_ms DESC, games.id DESC LIMIT $3",
+                &[&user_id, &unfinished_only, &i64::from(limit), &before_ms, &before_id],
             )
             .await?;
         rows.iter()

@@ -716,7 +716,9 @@ impl Reader {
         user_id: &str,
         unfinished_only: bool,
         limit: u32,
+        before: Option<(i64, String)>,
     ) -> Result<Vec<UserGame>, StoreError> {
+        let (before_ms, before_id) = before.unzip();
         self.with(|conn| {
             let mut stmt = conn.prepare_cached(
                 "SELECT games.id, games.variant, players.color, games.created_ms, games.status,
@@ -725,9 +727,11 @@ impl Reader {
                          WHERE o.game_id = games.id AND o.color <> players.color)
                  FROM players JOIN games ON games.id = players.game_id
                  WHERE players.user_id = ?1 AND (?2 = 0 OR games.status <> 'finished')
-                 ORDER BY games.created_ms DESC LIMIT ?3",
+                   AND (?4 IS NULL OR (games.created_ms, games.id) < (?4, ?5))
+                 ORDER BY games.created_ms DESC, games.id DESC LIMIT ?3",
             )?;
-            let rows = stmt.query_map(params![user_id, unfinished_only, limit], |r| {
+            let given = params![user_id, unfinished_only, limit, before_ms, before_id];
+            let rows = stmt.query_map(given, |r| {
                 Ok((
                     UserGame {
                         id: r.get(0)?,
