@@ -8,6 +8,7 @@
 
 import { request } from './api.js';
 import { escapeHtml } from './html.js';
+import { fillVariants, readTerms, termsFields } from './terms.js';
 
 export const challenges = {
   /** `{in: [...], out: [...]}` in lichess's challenge shape. */
@@ -89,14 +90,7 @@ export function challengeList(section) {
 const FORM = `
   <form class="challenge-form">
     <h2>Challenge to a game</h2>
-    <label>Variant <select name="variant"></select></label>
-    <label><input type="radio" name="timing" value="live" checked> minutes
-      <input type="number" name="minutes" min="0" max="180" step="any" value="5"></label>
-    <label>+ s <input type="number" name="increment" min="0" max="180" value="3"></label>
-    <label><input type="radio" name="timing" value="days"> days
-      <input type="number" name="days" min="1" max="14" value="3"></label>
-    <label>Your colour <select name="color"><option value="random">random</option><option value="white">white</option><option value="black">black</option></select></label>
-    <label><input type="checkbox" name="rated" checked> rated</label>
+    ${termsFields('Your colour')}
     <button type="submit">Challenge</button>
     <p class="challenge-status" role="status" hidden><span></span>
       <button type="button" class="cancel-challenge" hidden>Cancel</button></p>
@@ -121,18 +115,17 @@ export function challengeForm(container, name, variants) {
     cancelButton.hidden = !waiting;
     form.querySelector('button[type=submit]').disabled = waiting;
   };
-  form.elements.variant.innerHTML = variants
-    .map((v) => `<option value="${escapeHtml(v.id === 'chess' ? 'standard' : v.id)}">${escapeHtml(v.name)}</option>`)
-    .join('');
+  fillVariants(form, variants, (v) => (v.id === 'chess' ? 'standard' : v.id));
   form.addEventListener('submit', async (e) => {
     e.preventDefault();
-    const f = form.elements;
-    const fields = { variant: f.variant.value, rated: f.rated.checked, color: f.color.value };
-    if (f.timing.value === 'live') {
-      fields['clock.limit'] = Math.round(Number(f.minutes.value) * 60);
-      fields['clock.increment'] = Number(f.increment.value);
+    const terms = readTerms(form);
+    // Lichess's field names.
+    const fields = { variant: terms.variant, rated: terms.rated, color: terms.color };
+    if (terms.clock) {
+      fields['clock.limit'] = terms.clock.initial;
+      fields['clock.increment'] = terms.clock.increment;
     } else {
-      fields.days = Number(f.days.value);
+      fields.days = terms.days;
     }
     error.hidden = true;
     try {

@@ -8,6 +8,7 @@
 import { api, accountEvents } from './api.js';
 import { renderBoard } from './board.js';
 import { escapeHtml } from './html.js';
+import { fillVariants, readTerms, termsFields } from './terms.js';
 import { challengeList, CHALLENGE_EVENTS } from './challenges.js';
 
 
@@ -69,14 +70,7 @@ const TEMPLATE = `
     </div>
     <div class="table-wrap"><table class="games seek-list"></table></div>
     <form class="seek" hidden>
-      <label>Variant <select name="variant"></select></label>
-      <label><input type="radio" name="timing" value="live" checked> minutes
-        <input type="number" name="minutes" min="0" max="180" step="any" value="5"></label>
-      <label>+ s <input type="number" name="increment" min="0" max="180" value="3"></label>
-      <label><input type="radio" name="timing" value="days"> days
-        <input type="number" name="days" min="1" max="14" value="3"></label>
-      <label>Colour <select name="color"><option value="random">random</option><option value="white">white</option><option value="black">black</option></select></label>
-      <label><input type="checkbox" name="rated" checked> rated</label>
+      ${termsFields('Colour')}
       <label>opponent rating <input type="number" name="low" min="0" max="4000" placeholder="any"> –
         <input type="number" name="high" min="0" max="4000" placeholder="any"></label>
       <button type="submit">Seek a game</button>
@@ -153,9 +147,7 @@ function bindSeeks(root, table, variants, refresh) {
     error.textContent = e.message;
     error.hidden = false;
   };
-  form.elements.variant.innerHTML = variants
-    .map((v) => `<option value="${escapeHtml(v.id)}">${escapeHtml(v.name)}</option>`)
-    .join('');
+  fillVariants(form, variants);
   const quickVariant = root.querySelector('.quick-variant');
   const nameQuickVariant = () => {
     quickVariant.textContent = form.elements.variant.selectedOptions[0]?.textContent ?? '';
@@ -176,16 +168,8 @@ function bindSeeks(root, table, variants, refresh) {
   form.addEventListener('submit', (e) => {
     e.preventDefault();
     const f = form.elements;
-    const live = f.timing.value === 'live';
     const range = f.low.value && f.high.value ? [Number(f.low.value), Number(f.high.value)] : null;
-    post({
-      variant: f.variant.value,
-      clock: live ? { initial: Math.round(Number(f.minutes.value) * 60), increment: Number(f.increment.value) } : null,
-      days: live ? null : Number(f.days.value),
-      rated: f.rated.checked,
-      color: f.color.value,
-      rating_range: range,
-    });
+    post({ ...readTerms(form), rating_range: range });
   });
   // Quick pairing: the variant of the form, a rated seek at that clock,
   // paired with the first open seek that fits.
