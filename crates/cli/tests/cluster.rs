@@ -57,6 +57,16 @@ fn owner_of(db: &str, game: &str) -> Option<String> {
         .expect("the owners table")
 }
 
+fn node_ids(db: &str) -> Vec<String> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime
+        .block_on(parity_server::cluster::node_ids(db))
+        .expect("the nodes table")
+}
+
 /// One `parity serve` node; killed when dropped.
 struct Node {
     child: Child,
@@ -352,6 +362,19 @@ fn a_killed_owners_games_are_taken_over_and_finish_on_another_node() {
     }
     let takeover = killed.elapsed();
     eprintln!("both games taken over {takeover:?} after the SIGKILL");
+    // A's row in `nodes` goes once it owns nothing.
+    loop {
+        let nodes = node_ids(&db);
+        if !nodes.contains(&a.id) {
+            assert!(nodes.contains(&b.id) && nodes.contains(&c.id), "{nodes:?}");
+            break;
+        }
+        assert!(
+            killed.elapsed() < TAKEOVER * 2,
+            "the dead node's row stayed: {nodes:?}"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
 
     // Black's clock ran until A died and not while nobody owned the game.
     let full = b.get(&format!("/api/games/{chess}"));

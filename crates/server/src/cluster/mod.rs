@@ -323,6 +323,25 @@ impl Cluster {
             .collect())
     }
 
+    /// Forgets the dead: owner rows of finished games whose lease is free
+    /// (their node died before the game's actor stopped), then the rows of
+    /// dead nodes that own nothing any more (a takeover still reads a dead
+    /// owner's last heartbeat, so its row stays until then).
+    async fn forget_dead_nodes(&self) -> Result<u64, StoreError> {
+        let owners = format!(
+            "DELETE FROM game_owners o USING games g
+             WHERE g.id = o.game_id AND g.status = 'finished' AND NOT {}",
+            lock_held("o.lease_key")
+        );
+        self.session.execute(&owners, &[]).await?;
+        let nodes = format!(
+            "DELETE FROM nodes n WHERE NOT {}
+               AND NOT EXISTS (SELECT 1 FROM game_owners o WHERE o.node_id = n.id)",
+            lock_held("n.lock_key")
+        );
+        Ok(self.session.execute(&nodes, &[]).await?)
+    }
+
     /// Whether another node is alive (its session is): then this node
     /// joins a running cluster, and the time since the last heartbeat is
     /// no downtime.
@@ -335,7 +354,7 @@ impl Cluster {
     }
 
     /// Every [`WATCH_EVERY`]: the heartbeat, the relays nobody reads any
-    /// more, and the games whose owner died, which this node takes over
+    /// more, the rows of dead nodes, and the games whose owner died, which this node takes over
     /// (each game by the first node to get its lease).
     pub fn keep_watch(self: &Arc<Self>, hub: Weak<Hub>) {
         let cluster = self.clone();
@@ -361,6 +380,9 @@ impl Cluster {
                     // Bounds the memory; a wrong owner is found out anyway.
                     cluster.owners().clear();
                 }
+                if let Err(e) = cluster.forget_dead_nodes().await {
+                    tracing::error!("forgetting dead nodes: {e}");
+                }
                 match cluster.orphans().await {
                     Ok(games) => {
                         for game in games {
@@ -374,6 +396,14 @@ impl Cluster {
             }
         });
     }
+}
+
+/// The ids of the nodes in `nodes` on the database `url`, live or not
+/// yet forgotten (for tests and operators).
+pub async fn node_ids(url: &str) -> Result<Vec<String>, StoreError> {
+    let client = crate::store::postgres::connect(url).await?;
+    let rows = client.query("SELECT id FROM nodes ORDER BY id", &[]).await?;
+    Ok(rows.iter().map(|row| row.get(0)).collect())
 }
 
 /// The id of the node that owns `game` on the database `url`, as
