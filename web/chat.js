@@ -1,10 +1,12 @@
-// A game's chat on its page: the lines, polled every few seconds, and a
-// field to write. Players write in the players' room, others as spectators.
+// A game's chat on its page: the lines, read again whenever the game's
+// WebSocket says a line was written (and every 15 s, for a socket on
+// another node of a cluster or a page that polls), and a field to write.
+// Players write in the players' room, others as spectators.
 
 import { api } from './api.js';
 import { escapeHtml } from './html.js';
 
-const POLL_MS = 3000;
+const POLL_MS = 15000;
 
 const TEMPLATE = `
   <h2>Chat</h2>
@@ -17,7 +19,8 @@ const TEMPLATE = `
 
 /**
  * Fills `box` with the chat of game `id`; `seat()` is this page's colour
- * or null. Returns a function that stops the polling.
+ * or null. Returns `{heard, stop}`: `heard()` on a `chatLine` of the
+ * feed, `stop()` ends the polling.
  */
 export function showChat(box, id, seat) {
   box.innerHTML = TEMPLATE;
@@ -54,5 +57,5 @@ export function showChat(box, id, seat) {
   });
   refresh();
   const timer = setInterval(refresh, POLL_MS);
-  return () => clearInterval(timer);
+  return { heard: refresh, stop: () => clearInterval(timer) };
 }

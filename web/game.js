@@ -56,6 +56,10 @@ export async function showGame(root, id) {
   // ---- state from the feed ----
 
   function receive(message) {
+    if (message.type === 'chatLine') {
+      chat.heard();
+      return;
+    }
     message.receivedAt = performance.now();
     if (message.type === 'gameFull') {
       if (g.base && message.seq < g.base.seq) return;
@@ -445,7 +449,7 @@ export async function showGame(root, id) {
   }
 
   const ticker = setInterval(tick, 200);
-  const stopChat = showChat(chatBox, id, () => g.state?.you ?? null);
+  const chat = showChat(chatBox, id, () => g.state?.you ?? null);
   // Seats held by accounts show their names and ratings.
   api.players(id).then((players) => {
     g.players = players;
@@ -458,7 +462,7 @@ export async function showGame(root, id) {
   else refresh();
   window.addEventListener('pagehide', () => {
     clearInterval(ticker);
-    stopChat();
+    chat.stop();
     feed.stop();
     unbindNavigation();
   });

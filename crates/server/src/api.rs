@@ -840,6 +840,7 @@ async fn websocket(
 ) -> Result<Response, ApiError> {
     let since = since_of(&query)?;
     let credentials = credentials(&hub, ip, &headers, &id).await?;
+    let chat = hub.chats().subscribe(&id);
     let opened = open_feed(&hub, ip, &id, credentials.clone(), since).await?;
     let viewer = WsViewer {
         ip,
@@ -853,7 +854,7 @@ async fn websocket(
         .max_frame_size(size)
         .read_buffer_size(size)
         .on_upgrade(move |socket| async move {
-            ws_session(socket, hub, id, viewer, opened.first, opened.feed).await;
+            ws_session(socket, hub, id, viewer, opened.first, opened.feed, chat).await;
         }))
 }
 
@@ -877,6 +878,7 @@ async fn ws_session(
     viewer: WsViewer,
     first: Vec<EventLine>,
     mut feed: Feed,
+    mut chat: broadcast::Receiver<crate::store::ChatLine>,
 ) {
     for line in first {
         if !send_or_drop(&mut socket, text_message(&line)).await {
@@ -902,6 +904,12 @@ async fn ws_session(
             next = feed.next() => match next {
                 Ok(logged) => logged.iter().map(|l| text_message(&l.line)).collect(),
                 Err(_) => return,
+            },
+            // Chat lines have no seq: the page reads the chat again on one.
+            said = chat.recv() => match said {
+                Ok(said) => vec![Message::Text(crate::chat::chat_line_json(&said).to_string().into())],
+                Err(RecvError::Lagged(_)) => Vec::new(),
+                Err(RecvError::Closed) => return,
             },
             _ = keepalive.tick() => vec![Message::Ping(Bytes::new())],
         };

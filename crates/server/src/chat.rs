@@ -1,5 +1,5 @@
 //! Games' chat: lines are stored (table `chat`) and go out live to the
-//! game's lichess streams and pages.
+//! game's lichess streams and to its pages' WebSockets (as `chatLine`).
 
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -38,6 +38,16 @@ impl Chats {
             let _ = tx.send(line);
         }
     }
+}
+
+/// Lichess's `chatLine` of a game stream; the page's WebSocket sends the same.
+pub fn chat_line_json(line: &ChatLine) -> serde_json::Value {
+    serde_json::json!({
+        "type": "chatLine",
+        "room": line.room,
+        "username": line.author,
+        "text": line.text,
+    })
 }
 
 /// The room of a chat line: lichess's `player` or `spectator`.

@@ -2,14 +2,14 @@
 //! played by commit and reveal (white over HTTP, black over the
 //! WebSocket) with a shared square and a failed capture, watched by a
 //! spectator, with nothing of a committed move visible to anyone before
-//! both commitments are in.
+//! both commitments are in; chat lines on the WebSockets.
 
 mod common;
 
 use common::*;
 use parity_rules::Registry;
 use parity_rules::{record, AnyGame, Reason};
-use serde_json::json;
+use serde_json::{json, Value};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_chess_game_to_checkmate() {
@@ -294,4 +294,34 @@ async fn a_parity_game_by_commit_and_reveal() {
         panic!("the PGN replays: {pgn}")
     };
     assert_eq!(game.turns().len(), 4);
+}
+
+/// A chat line reaches the game's WebSockets at once, a spectator's too,
+/// in lichess's `chatLine` shape; the page reads the chat again on it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn chat_lines_go_out_on_the_games_websockets() {
+    let s = common::start().await;
+    let (id, white, _black) = s.friend_game("chess", Value::Null).await;
+    let mut watcher = s.websocket(&id, None, None).await;
+    watcher
+        .lines
+        .until("gameFull", |v| v["type"] == "gameFull")
+        .await;
+    let said = s
+        .post(
+            &format!("/api/games/{id}/chat"),
+            Some(&white),
+            Some(json!({"room": "player", "text": "good game"})),
+        )
+        .await;
+    assert_eq!(said.status, 200, "{}", said.text);
+    let line = watcher
+        .lines
+        .until("chatLine", |v| v["type"] == "chatLine")
+        .await;
+    assert_eq!(
+        (&line["username"], &line["text"], &line["room"]),
+        (&json!("White"), &json!("good game"), &json!("player")),
+        "{line}"
+    );
 }

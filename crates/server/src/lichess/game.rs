@@ -235,12 +235,7 @@ async fn game_stream(
                     Err(_) => return,
                 },
                 said = chat.recv() => match said {
-                    Ok(said) => vec![line(&json!({
-                        "type": "chatLine",
-                        "room": said.room,
-                        "username": said.author,
-                        "text": said.text,
-                    }))],
+                    Ok(said) => vec![line(&crate::chat::chat_line_json(&said))],
                     Err(RecvError::Lagged(_)) => Vec::new(),
                     Err(RecvError::Closed) => return,
                 },
