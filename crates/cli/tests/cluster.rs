@@ -2,7 +2,8 @@
 //! (docs/server.md, "Several nodes"): any node serves any game, every
 //! node's feeds get every event, and when the owner of games is killed
 //! with SIGKILL another node takes them over and they finish there with
-//! every acknowledged event. Needs `PARITY_TEST_POSTGRES` (scripts/test
+//! every acknowledged event; an account's events and a game's chat reach
+//! clients on every node. Needs `PARITY_TEST_POSTGRES` (scripts/test
 //! sets it); without it these tests fail.
 
 use std::io::{BufRead, BufReader};
@@ -139,14 +140,25 @@ impl Node {
     /// The game's NDJSON stream from `since` on, read by a thread: every
     /// line but the keep-alives.
     fn stream(&self, id: &str, since: u64) -> mpsc::Receiver<Value> {
-        let url = format!("{}/api/games/{id}/stream?since={since}", self.base);
+        self.ndjson(&format!("/api/games/{id}/stream?since={since}"), None)
+    }
+
+    /// An NDJSON stream of this node (with a Bearer token), read by a
+    /// thread: every line but the keep-alives.
+    fn ndjson(&self, path: &str, token: Option<&str>) -> mpsc::Receiver<Value> {
+        let url = format!("{}{path}", self.base);
+        let token = token.map(str::to_string);
         let (lines, received) = mpsc::channel();
         std::thread::spawn(move || {
             let client = reqwest::blocking::Client::builder()
                 .timeout(None)
                 .build()
                 .unwrap();
-            let response = client.get(url).send().expect("stream");
+            let mut request = client.get(url);
+            if let Some(token) = token {
+                request = request.bearer_auth(token);
+            }
+            let response = request.send().expect("stream");
             assert_eq!(response.status().as_u16(), 200);
             for line in BufReader::new(response).lines() {
                 let Ok(line) = line else { return };
@@ -457,4 +469,60 @@ fn the_time_nobody_owned_a_game_is_not_charged_to_its_clocks() {
     b.act(&chess, &black, "move/e7e5", Value::Null);
     b.act(&chess, &black, "resign", Value::Null);
     verify(dir.path(), &b.record(&chess), &b.key);
+}
+
+/// The first line of `feed` that satisfies `pred`.
+fn wait_for(feed: &mpsc::Receiver<Value>, what: &str, pred: impl Fn(&Value) -> bool) -> Value {
+    let start = Instant::now();
+    loop {
+        let left = PATIENCE.saturating_sub(start.elapsed());
+        match feed.recv_timeout(left) {
+            Ok(line) if pred(&line) => return line,
+            Ok(_) => {}
+            Err(e) => panic!("no {what} within {PATIENCE:?}: {e}"),
+        }
+    }
+}
+
+/// Account events and chat lines go to every node: Ada's event stream on
+/// B hears the start and the end of the game she plays through A, and
+/// her game's board stream on B gets the chat line she says through A.
+#[test]
+fn account_events_and_chat_reach_every_node() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = fresh_database();
+    let a = Node::start(&db, &dir.path().join("a.log"));
+    let b = Node::start(&db, &dir.path().join("b.log"));
+    let added = common::parity(&["user", "add", "Ada", "--bot", "--db", &db]);
+    assert!(added.status.success(), "{}", common::stderr(&added));
+    let made = common::parity(&["token", "add", "Ada", "--scope", "board:play", "--db", &db]);
+    assert!(made.status.success(), "{}", common::stderr(&made));
+    let token = common::stdout(&made).lines().last().unwrap().to_string();
+    let is_game = |v: &Value, game: &str| v["game"]["gameId"] == game || v["game"]["id"] == game;
+
+    let events = b.ndjson("/api/stream/event", Some(&token));
+    let started = a.post(
+        "/api/challenge/ai",
+        Some(&token),
+        json!({"level": 1, "days": 3, "color": "white"}),
+    );
+    let game = started["id"].as_str().unwrap().to_string();
+    wait_for(&events, "gameStart on B", |v| {
+        v["type"] == "gameStart" && is_game(v, &game)
+    });
+
+    let board = b.ndjson(&format!("/api/board/game/stream/{game}"), Some(&token));
+    wait_for(&board, "gameFull on B", |v| v["type"] == "gameFull");
+    a.post(
+        &format!("/api/board/game/{game}/chat"),
+        Some(&token),
+        json!({"room": "player", "text": "hello from A"}),
+    );
+    let line = wait_for(&board, "chatLine on B", |v| v["type"] == "chatLine");
+    assert_eq!((&line["text"], &line["username"]), (&json!("hello from A"), &json!("Ada")));
+
+    a.post(&format!("/api/board/game/{game}/resign"), Some(&token), Value::Null);
+    wait_for(&events, "gameFinish on B", |v| {
+        v["type"] == "gameFinish" && is_game(v, &game)
+    });
 }

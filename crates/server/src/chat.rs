@@ -32,7 +32,7 @@ impl Chats {
             .subscribe()
     }
 
-    fn publish(&self, game: &str, line: ChatLine) {
+    pub(crate) fn publish(&self, game: &str, line: ChatLine) {
         let rooms = self.rooms.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(tx) = rooms.get(game) {
             let _ = tx.send(line);
@@ -99,7 +99,15 @@ impl Hub {
                 line: line.clone(),
             }])
             .await?;
-        self.chats().publish(game, line);
+        self.chats().publish(game, line.clone());
+        if let Some(cluster) = self.cluster().cloned() {
+            let game = game.to_string();
+            tokio::spawn(async move {
+                cluster
+                    .announce(crate::cluster::news::News::Chat { game, line })
+                    .await
+            });
+        }
         Ok(())
     }
 }

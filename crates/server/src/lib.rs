@@ -143,6 +143,7 @@ pub async fn start(
     hub.keep_house();
     if let Some(cluster) = &cluster {
         cluster.keep_watch(Arc::downgrade(&hub));
+        cluster.hear_news(Arc::downgrade(&hub));
     }
     let app = api::router(hub.clone())
         .layer(axum::middleware::from_fn_with_state(

@@ -279,6 +279,8 @@ impl Hub {
             .challenges()
             .insert(challenge.id.clone(), challenge.clone());
         for user in [&challenge.dest.id, &challenge.challenger.id] {
+            // Challenges live on the node that took them: their events
+            // stay here (docs/server.md, "Several nodes").
             self.account_events().publish(
                 user,
                 AccountEvent::Challenge {

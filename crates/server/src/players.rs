@@ -46,7 +46,8 @@ pub struct Pairing {
 }
 
 /// What an account hears about on `/api/stream/event`.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
 pub enum AccountEvent {
     GameStart {
         game: String,
@@ -191,11 +192,24 @@ impl Hub {
         self.launch(prepared.state, prepared.seats);
         for player in players {
             if let Player::Account(user) = player {
-                self.account_events()
-                    .publish(&user.id, AccountEvent::GameStart { game: id.clone() });
+                self.tell(&user.id, AccountEvent::GameStart { game: id.clone() });
             }
         }
         Ok(id)
+    }
+
+    /// Tells account `user`'s clients, on this node and, in a cluster, on
+    /// the others.
+    pub(crate) fn tell(&self, user: &str, event: AccountEvent) {
+        self.account_events().publish(user, event.clone());
+        if let Some(cluster) = self.cluster().cloned() {
+            let user = user.to_string();
+            tokio::spawn(async move {
+                cluster
+                    .announce(crate::cluster::news::News::Account { user, event })
+                    .await
+            });
+        }
     }
 
     /// Tells the accounts of a game that just ended.
@@ -215,8 +229,7 @@ impl Hub {
             match hub.store().players(&game).await {
                 Ok(players) => {
                     for player in [players.white, players.black].into_iter().flatten() {
-                        hub.account_events()
-                            .publish(&player.user.id, event(game.clone()));
+                        hub.tell(&player.user.id, event(game.clone()));
                     }
                 }
                 Err(e) => tracing::error!("game {game}: its players not read: {e}"),

@@ -55,10 +55,8 @@ fn owned_game(path: &str) -> Option<&str> {
         .or_else(|| path.strip_prefix("/api/bot/game/"))
     {
         rest.split('/').next().filter(|&first| first != "stream")
-    } else if let Some(rest) = path.strip_prefix("/game/export/") {
-        Some(rest)
     } else {
-        None
+        path.strip_prefix("/game/export/")
     }?;
     secret::is_game_id(id).then_some(id)
 }

@@ -8,10 +8,12 @@
 //! others can forward to it (`forward`); `nodes` lists the nodes, their
 //! addresses and heartbeats. Every commit notifies the channel
 //! `parity_events`; a node relays the new events of the games it has
-//! subscribers for but does not own (`relay`). Every second each node
-//! takes over the unfinished games whose lease is free.
+//! subscribers for but does not own (`relay`). Account events and chat
+//! lines go to the other nodes on `parity_news` (`news`). Every second
+//! each node takes over the unfinished games whose lease is free.
 
 pub(crate) mod forward;
+pub(crate) mod news;
 mod relay;
 
 use std::collections::HashMap;
@@ -48,6 +50,8 @@ pub struct Cluster {
     session: Arc<Client>,
     /// Keeps the LISTEN connection open.
     _listening: Client,
+    /// The other nodes' news as heard, until `hear_news` takes it.
+    heard: std::sync::Mutex<Option<tokio::sync::mpsc::UnboundedReceiver<String>>>,
     /// The leases this node holds, with how many actors hold each (an
     /// actor stopping and a new one starting may overlap).
     held: tokio::sync::Mutex<HashMap<String, usize>>,
@@ -127,12 +131,20 @@ impl Cluster {
         let session = Arc::new(vital_session(url, "leases", |_| {}).await?);
         let relays = Arc::new(relay::Relays::new(session.clone()));
         let heard = relays.clone();
+        let (news, news_heard) = news::channel();
         let listening = vital_session(url, "event notifications", move |n| {
-            heard.notified(n.payload())
+            if n.channel() == news::NEWS_CHANNEL {
+                let _ = news.send(n.payload().to_string());
+            } else {
+                heard.notified(n.payload())
+            }
         })
         .await?;
         listening
-            .batch_execute(&format!("LISTEN {EVENTS_CHANNEL}"))
+            .batch_execute(&format!(
+                "LISTEN {EVENTS_CHANNEL}; LISTEN {}",
+                news::NEWS_CHANNEL
+            ))
             .await?;
         let node = crate::secret::new_game_id();
         // Held while the node lives: whether a node is alive is whether
@@ -154,6 +166,7 @@ impl Cluster {
             node,
             session,
             _listening: listening,
+            heard: std::sync::Mutex::new(Some(news_heard)),
             held: tokio::sync::Mutex::new(HashMap::new()),
             relays,
             remote: Remote::new(secret),

@@ -195,7 +195,7 @@ pub enum AccountChange {
 }
 
 /// A chat line as stored and shown.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct ChatLine {
     pub at_ms: i64,
     /// The writer's user name, or `White`/`Black` for an anonymous seat.
