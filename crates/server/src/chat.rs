@@ -6,6 +6,7 @@ use std::sync::Mutex;
 
 use tokio::sync::broadcast;
 
+use crate::cluster::news::News;
 use crate::error::ApiError;
 use crate::event::now_ms;
 use crate::hub::Hub;
@@ -100,14 +101,10 @@ impl Hub {
             }])
             .await?;
         self.chats().publish(game, line.clone());
-        if let Some(cluster) = self.cluster().cloned() {
-            let game = game.to_string();
-            tokio::spawn(async move {
-                cluster
-                    .announce(crate::cluster::news::News::Chat { game, line })
-                    .await
-            });
-        }
+        self.tell_other_nodes(News::Chat {
+            game: game.to_string(),
+            line,
+        });
         Ok(())
     }
 }

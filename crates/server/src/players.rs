@@ -202,14 +202,10 @@ impl Hub {
     /// the others.
     pub(crate) fn tell(&self, user: &str, event: AccountEvent) {
         self.account_events().publish(user, event.clone());
-        if let Some(cluster) = self.cluster().cloned() {
-            let user = user.to_string();
-            tokio::spawn(async move {
-                cluster
-                    .announce(crate::cluster::news::News::Account { user, event })
-                    .await
-            });
-        }
+        self.tell_other_nodes(crate::cluster::news::News::Account {
+            user: user.to_string(),
+            event,
+        });
     }
 
     /// Tells the accounts of a game that just ended.

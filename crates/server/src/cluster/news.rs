@@ -72,6 +72,16 @@ impl Cluster {
     }
 }
 
+impl Hub {
+    /// In a cluster, tells the other nodes (in the background); this
+    /// node's own clients have been told by the caller.
+    pub(crate) fn tell_other_nodes(&self, news: News) {
+        if let Some(cluster) = self.cluster().cloned() {
+            tokio::spawn(async move { cluster.announce(news).await });
+        }
+    }
+}
+
 /// The news to this node's clients.
 fn tell_here(hub: &Hub, news: News) {
     match news {
