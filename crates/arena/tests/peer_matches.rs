@@ -214,7 +214,7 @@ fn fairymax_against_fairy_stockfish_in_chess() {
         &format!("name=fsf,cmd={FAIRY_STOCKFISH},option.Hash=8"),
         2,
         Limits {
-            tc: Some(TimeControl::parse("1+0.05").unwrap()),
+            tc: Some(TimeControl::parse("2+0.05").unwrap()),
             ..Limits::default()
         },
     );

@@ -519,9 +519,16 @@ fn account_events_and_chat_reach_every_node() {
         json!({"room": "player", "text": "hello from A"}),
     );
     let line = wait_for(&board, "chatLine on B", |v| v["type"] == "chatLine");
-    assert_eq!((&line["text"], &line["username"]), (&json!("hello from A"), &json!("Ada")));
+    assert_eq!(
+        (&line["text"], &line["username"]),
+        (&json!("hello from A"), &json!("Ada"))
+    );
 
-    a.post(&format!("/api/board/game/{game}/resign"), Some(&token), Value::Null);
+    a.post(
+        &format!("/api/board/game/{game}/resign"),
+        Some(&token),
+        Value::Null,
+    );
     wait_for(&events, "gameFinish on B", |v| {
         v["type"] == "gameFinish" && is_game(v, &game)
     });
