@@ -90,6 +90,9 @@ struct LimitFlags {
     /// Seconds a game waits for its invited friend before it is aborted.
     #[arg(long, value_name = "SECS", default_value_t = Limits::default().waiting_expiry.as_secs())]
     waiting_expiry: u64,
+    /// Seconds a challenge waits for an answer before it is canceled.
+    #[arg(long, value_name = "SECS", default_value_t = Limits::default().challenge_expiry.as_secs())]
+    challenge_expiry: u64,
     /// Engine searches running or queued at most; new engine games are
     /// refused (503) while the queue is full.
     #[arg(long, value_name = "N", default_value_t = Limits::default().engine_queue)]
@@ -122,6 +125,7 @@ impl LimitFlags {
             signups_per_minute: self.signups_per_minute,
             actions_per_second: self.actions_per_second,
             waiting_expiry: Duration::from_secs(self.waiting_expiry),
+            challenge_expiry: Duration::from_secs(self.challenge_expiry),
             engine_queue: self.engine_queue,
             engine_threads: self.engine_threads,
             analyses_per_minute: self.analyses_per_minute,

@@ -45,6 +45,9 @@ pub struct Limits {
     pub actions_per_second: NonZeroU32,
     /// A game whose invited friend has not joined is aborted after this.
     pub waiting_expiry: Duration,
+    /// A challenge not answered within this is canceled, and both sides
+    /// hear `challengeCanceled`.
+    pub challenge_expiry: Duration,
     /// Engine searches running or waiting for a worker; a new engine game
     /// is refused (503) while this many are.
     pub engine_queue: usize,
@@ -77,6 +80,7 @@ impl Default for Limits {
             signups_per_minute: nonzero(5),
             actions_per_second: nonzero(20),
             waiting_expiry: Duration::from_secs(3600),
+            challenge_expiry: Duration::from_secs(20 * 60),
             engine_queue: 64,
             engine_threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             analyses_per_minute: nonzero(20),

@@ -17,8 +17,9 @@ use crate::players::{AccountEvent, Pairing, Player};
 use crate::secret::new_game_id;
 use crate::store::UserRow;
 
-/// A challenge not answered within this is dropped (lichess keeps them about as long).
-pub const CHALLENGE_LIFETIME: Duration = Duration::from_secs(20 * 60);
+/// How long an answered or expired challenge stays readable, for the
+/// events that tell of its end.
+const ENDED_CHALLENGE_KEPT: Duration = Duration::from_secs(60);
 /// A seek from the page lives this long; one from `POST /api/board/seek`
 /// as long as its request stays open.
 pub const SEEK_LIFETIME: Duration = Duration::from_secs(10 * 60);
@@ -77,6 +78,8 @@ pub struct Challenge {
     pub dest_rating: (i64, bool),
     pub terms: Terms,
     pub created: Instant,
+    /// Canceled at this if still unanswered (`Limits::challenge_expiry`).
+    pub expires: Instant,
     /// Answered: the game it began, or why it ended.
     pub outcome: Option<ChallengeOutcome>,
 }
@@ -169,7 +172,7 @@ impl Lobby {
     fn challenges(&self) -> std::sync::MutexGuard<'_, HashMap<String, Challenge>> {
         let mut all = self.challenges.lock().unwrap_or_else(|e| e.into_inner());
         let now = Instant::now();
-        all.retain(|_, c| now.duration_since(c.created) < CHALLENGE_LIFETIME);
+        all.retain(|_, c| now < c.expires + ENDED_CHALLENGE_KEPT);
         all
     }
 
@@ -273,11 +276,20 @@ impl Hub {
             dest_rating,
             terms,
             created: Instant::now(),
+            expires: Instant::now() + self.limits.challenge_expiry,
             outcome: None,
         };
         self.lobby()
             .challenges()
             .insert(challenge.id.clone(), challenge.clone());
+        let hub = Arc::downgrade(self);
+        let (id, lifetime) = (challenge.id.clone(), self.limits.challenge_expiry);
+        tokio::spawn(async move {
+            tokio::time::sleep(lifetime).await;
+            if let Some(hub) = hub.upgrade() {
+                hub.expire_challenge(&id);
+            }
+        });
         for user in [&challenge.dest.id, &challenge.challenger.id] {
             // Challenges live on the node that took them: their events
             // stay here (docs/server.md, "Several nodes").
@@ -359,11 +371,28 @@ impl Hub {
         challenge.outcome = Some(ChallengeOutcome::Canceled);
         let sides = [challenge.dest.id.clone(), challenge.challenger.id.clone()];
         self.lobby().challenges().insert(id.to_string(), challenge);
-        for user in &sides {
+        self.tell_canceled(id, &sides);
+        Ok(())
+    }
+
+    /// Cancels challenge `id` if it is still unanswered: it has expired.
+    fn expire_challenge(&self, id: &str) {
+        let sides = {
+            let mut all = self.lobby().challenges();
+            let Some(challenge) = all.get_mut(id).filter(|c| c.outcome.is_none()) else {
+                return;
+            };
+            challenge.outcome = Some(ChallengeOutcome::Canceled);
+            [challenge.dest.id.clone(), challenge.challenger.id.clone()]
+        };
+        self.tell_canceled(id, &sides);
+    }
+
+    fn tell_canceled(&self, id: &str, sides: &[String; 2]) {
+        for user in sides {
             self.account_events()
                 .publish(user, AccountEvent::ChallengeCanceled { id: id.to_string() });
         }
-        Ok(())
     }
 
     /// `user` seeks a game: paired at once with the first open seek that

@@ -1,7 +1,7 @@
 //! Users and personal API tokens on both backends: lichess's
 //! `POST /api/token/test` and `GET /api/account` answer for a token in
 //! lichess's shapes, and a revoked token stops working at once; a
-//! user's games come a page at a time.
+//! user's games come a page at a time; an unanswered challenge expires.
 
 mod common;
 
@@ -161,6 +161,86 @@ async fn a_users_games_page_by_cursor() {
     seen.sort();
     made.sort();
     assert_eq!(seen, made, "every game once, over two pages");
-    let bad = server.get("/api/user/pia/games?before=yesterday", None).await;
+    let bad = server
+        .get("/api/user/pia/games?before=yesterday", None)
+        .await;
     assert_eq!(bad.status, 400, "{}", bad.text);
+}
+
+/// A challenge nobody answers is canceled after `challenge_expiry`: the
+/// challenger's event stream hears `challengeCanceled`, and it can no
+/// longer be accepted.
+#[tokio::test(flavor = "multi_thread")]
+async fn an_unanswered_challenge_expires_and_its_challenger_hears_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = common::database_for(&dir.path().join("expiry.sqlite")).await;
+    let (store, writer) = Store::open(&db).await.unwrap();
+    let (server, _) = common::start_with(dir, db.clone(), |limits| {
+        limits.challenge_expiry = std::time::Duration::from_secs(2);
+    })
+    .await;
+    let mut tokens = Vec::new();
+    for name in ["Ada", "Bob"] {
+        accounts::add_user(&store, &writer, name, Some("long enough"), false)
+            .await
+            .unwrap();
+        tokens.push(
+            accounts::add_token(&store, &writer, name, "board:play")
+                .await
+                .unwrap(),
+        );
+    }
+    let (ada, bob) = (&tokens[0], &tokens[1]);
+    let mut events = server
+        .http
+        .get(server.url("/api/stream/event"))
+        .bearer_auth(ada)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(events.status().as_u16(), 200);
+
+    let sent = server
+        .send(
+            server
+                .http
+                .post(server.url("/api/challenge/bob"))
+                .bearer_auth(ada)
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .body("clock.limit=300&clock.increment=0"),
+        )
+        .await;
+    assert_eq!(sent.status, 200, "{}", sent.text);
+    let id = sent.body["id"].as_str().unwrap().to_string();
+    let open = server.get("/api/challenge", Some(bob)).await;
+    assert_eq!(open.body["in"][0]["id"], id.as_str(), "{}", open.text);
+
+    let mut seen = Vec::new();
+    let mut pending = String::new();
+    let canceled = tokio::time::timeout(std::time::Duration::from_secs(20), async {
+        while let Some(chunk) = events.chunk().await.unwrap() {
+            pending.push_str(&String::from_utf8_lossy(&chunk));
+            while let Some(i) = pending.find('\n') {
+                let line: String = pending.drain(..=i).collect();
+                let Ok(event) = serde_json::from_str::<Value>(line.trim()) else {
+                    continue;
+                };
+                seen.push(event["type"].as_str().unwrap_or("").to_string());
+                if event["type"] == "challengeCanceled" {
+                    return event;
+                }
+            }
+        }
+        panic!("the event stream ended; seen {seen:?}");
+    })
+    .await
+    .expect("challengeCanceled within 20 s");
+    assert_eq!(canceled["challenge"]["id"], id.as_str(), "{canceled}");
+
+    let late = server
+        .post(&format!("/api/challenge/{id}/accept"), Some(bob), None)
+        .await;
+    assert_eq!(late.status, 404, "{}", late.text);
+    let open = server.get("/api/challenge", Some(bob)).await;
+    assert_eq!(open.body["in"], serde_json::json!([]), "{}", open.text);
 }

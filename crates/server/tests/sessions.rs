@@ -301,7 +301,14 @@ async fn sign_ups_are_rate_limited_and_secure_behind_tls() {
     let mut statuses = Vec::new();
     for n in 0..8 {
         let body = json!({"username": format!("user{n}"), "password": PASSWORD});
-        let response = send(&server, reqwest::Method::POST, "/api/signup", None, Some(body)).await;
+        let response = send(
+            &server,
+            reqwest::Method::POST,
+            "/api/signup",
+            None,
+            Some(body),
+        )
+        .await;
         if response.status() == 200 {
             let (_, header) = set_session(&response);
             assert!(header.contains("; Secure"), "{header}");

@@ -415,7 +415,9 @@ impl Cluster {
 /// yet forgotten (for tests and operators).
 pub async fn node_ids(url: &str) -> Result<Vec<String>, StoreError> {
     let client = crate::store::postgres::connect(url).await?;
-    let rows = client.query("SELECT id FROM nodes ORDER BY id", &[]).await?;
+    let rows = client
+        .query("SELECT id FROM nodes ORDER BY id", &[])
+        .await?;
     Ok(rows.iter().map(|row| row.get(0)).collect())
 }
 

@@ -302,7 +302,11 @@ async fn playing(
         .unwrap_or(9)
         .clamp(1, 50);
     let mut now_playing = Vec::new();
-    for game in hub.store().user_games(&holder.user.id, true, nb, None).await? {
+    for game in hub
+        .store()
+        .user_games(&holder.user.id, true, nb, None)
+        .await?
+    {
         let view = game::view_of(&hub, ip, &holder.user.id, &game.id).await?;
         now_playing.push(view.event_game(&game.color));
     }

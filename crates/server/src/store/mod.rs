@@ -823,8 +823,19 @@ pub(crate) mod tests {
         let history = store.rating_history("ann").await.unwrap();
         assert_eq!(history.len(), 1);
         assert_eq!(history[0].game, game);
-        assert!(store.user_games("ann", true, 10, None).await.unwrap().is_empty());
-        assert_eq!(store.user_games("ann", false, 10, None).await.unwrap().len(), 1);
+        assert!(store
+            .user_games("ann", true, 10, None)
+            .await
+            .unwrap()
+            .is_empty());
+        assert_eq!(
+            store
+                .user_games("ann", false, 10, None)
+                .await
+                .unwrap()
+                .len(),
+            1
+        );
         let line = ChatLine {
             at_ms: 5,
             author: "Ann".into(),

@@ -880,7 +880,13 @@ impl Reader {
                  WHERE players.user_id = $1 AND (NOT $2 OR games.status <> 'finished')
                    AND ($4::BIGINT IS NULL OR (games.created_ms, games.id) < ($4, $5::TEXT))
                  ORDER BY games.created_ms DESC, games.id DESC LIMIT $3",
-                &[&user_id, &unfinished_only, &i64::from(limit), &before_ms, &before_id],
+                &[
+                    &user_id,
+                    &unfinished_only,
+                    &i64::from(limit),
+                    &before_ms,
+                    &before_id,
+                ],
             )
             .await?;
         rows.iter()
