@@ -283,9 +283,9 @@ impl Hub {
             .challenges()
             .insert(challenge.id.clone(), challenge.clone());
         let hub = Arc::downgrade(self);
-        let (id, lifetime) = (challenge.id.clone(), self.limits.challenge_expiry);
+        let (id, expires) = (challenge.id.clone(), challenge.expires);
         tokio::spawn(async move {
-            tokio::time::sleep(lifetime).await;
+            tokio::time::sleep_until(expires.into()).await;
             if let Some(hub) = hub.upgrade() {
                 hub.expire_challenge(&id);
             }
