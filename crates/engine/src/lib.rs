@@ -9,6 +9,7 @@ pub mod simplay;
 pub mod simsearch;
 pub mod solve;
 pub mod tt;
+pub mod tune;
 pub mod uci;
 
 pub use search::{Limits, Report, SearchResult, Searcher};

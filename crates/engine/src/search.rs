@@ -172,6 +172,17 @@ impl<B: TurnPosition> Searcher<B> {
         self.quiescence(pos, -INFINITY, INFINITY, 0)
     }
 
+    /// The position at the end of the quiescence line of `pos`: where no
+    /// capture or promotion is pending (the tuner's positions).
+    pub fn quiet_leaf(&mut self, pos: &B) -> B {
+        self.quiesce(pos);
+        let mut leaf = pos.clone();
+        for &mv in &self.pv[0] {
+            leaf = leaf.make(mv);
+        }
+        leaf
+    }
+
     /// A time after which [`Self::score_at`] and [`Self::quiesce`] stop
     /// (their score is then meaningless: see [`Self::was_aborted`]).
     pub fn set_leaf_deadline(&mut self, deadline: Option<Instant>) {

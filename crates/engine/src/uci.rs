@@ -156,6 +156,7 @@ impl Uci {
                 self.say("id author the Parity developers");
                 self.say(&self.variant_option());
                 self.say("option name VariantPath type string default <empty>");
+                self.say("option name EvalFile type string default <empty>");
                 self.say(&format!(
                     "option name Hash type spin default {DEFAULT_HASH_MB} min 1 max 65536"
                 ));
@@ -272,6 +273,14 @@ impl Uci {
                 // Like Fairy-Stockfish: announce the grown list of variants.
                 self.say(&self.variant_option());
             }
+            "evalfile" => {
+                if value.is_empty() || value == "<empty>" {
+                    return;
+                }
+                if let Err(e) = self.load_eval_file(value) {
+                    self.error(&format!("EvalFile {value}: {e}"));
+                }
+            }
             "hash" => match value.parse::<usize>() {
                 Ok(mb) if (1..=65536).contains(&mb) => {
                     self.hash_mb = mb;
@@ -324,6 +333,22 @@ impl Uci {
             },
             _ => self.error(&format!("unknown option '{name}'")),
         }
+    }
+
+    /// Evaluation terms from a file (`parity tune` writes them) for the
+    /// variant the file names, or the current one.
+    fn load_eval_file(&mut self, path: &str) -> Result<(), String> {
+        let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
+        let v = match crate::eval::variant_of(&text) {
+            Some(id) => self
+                .registry
+                .get(&id)
+                .ok_or_else(|| format!("unknown variant '{id}'"))?,
+            None => self.variant,
+        };
+        crate::eval::load_params(v, &text).map_err(|e| e.to_string())?;
+        self.say(&format!("info string evaluation terms for {} from {path}", v.id()));
+        Ok(())
     }
 
     fn position(&mut self, rest: &str) {

@@ -1,0 +1,163 @@
+use super::*;
+use parity_rules::{fen, Registry};
+
+fn eval_fen(variant: &str, text: &str) -> Score {
+    let v = Registry::builtin().get(variant).unwrap();
+    let pos = fen::parse_position(v, text).unwrap();
+    evaluate(&pos, &tables(v))
+}
+
+#[test]
+fn start_positions_are_nearly_level() {
+    for v in Registry::builtin().iter() {
+        if v.spec.family != parity_rules::variant::Family::TurnBased {
+            continue;
+        }
+        let pos = parity_rules::Position::start(v);
+        let t = tables(v);
+        let e = evaluate(&pos, &t);
+        let tempo = t.params.get(t.params.layout.tempo);
+        assert!((e - tempo.mg).abs() <= 5, "{}: {e}", v.id());
+    }
+}
+
+#[test]
+fn symmetric_under_colour_flip() {
+    let a = eval_fen(
+        "chess",
+        "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
+    );
+    let b = eval_fen(
+        "chess",
+        "rnbqk2r/pppp1ppp/5n2/2b1p3/4P3/2N2N2/PPPP1PPP/R1BQKB1R b KQkq - 4 4",
+    );
+    assert_eq!(a, b);
+}
+
+#[test]
+fn extra_material_counts() {
+    let up = eval_fen("chess", "4k3/8/8/8/8/8/8/3QK3 w - - 0 1");
+    assert!(up > 700, "{up}");
+    let down = eval_fen("chess", "4k3/8/8/8/8/8/8/3QK3 b - - 0 1");
+    assert!(down < -700, "{down}");
+}
+
+#[test]
+fn far_ahead_the_lone_king_belongs_on_the_edge_near_ours() {
+    // Only the black king differs, at the same distance from White's.
+    let centre = eval_fen("chess", "8/8/8/8/4k3/8/8/3QK3 w - - 0 1");
+    let edge = eval_fen("chess", "8/8/8/8/1k6/8/8/3QK3 w - - 0 1");
+    assert!(edge > centre + 30, "edge {edge}, centre {centre}");
+    let side = eval_fen("chess", "4k3/8/8/8/8/8/8/3QK3 w - - 0 1");
+    let corner = eval_fen("chess", "7k/8/8/8/8/8/8/3QK3 w - - 0 1");
+    assert!(corner > side + 30, "corner {corner}, side {side}");
+    // Kings closer (the opposition) is better for the side ahead.
+    let near = eval_fen("chess", "4k3/8/4K3/8/8/8/8/3Q4 w - - 0 1");
+    let far = eval_fen("chess", "4k3/8/8/8/8/8/8/3QK3 w - - 0 1");
+    assert!(near > far, "near {near}, far {far}");
+}
+
+#[test]
+fn passed_pawns_count_more_when_advanced() {
+    let far = eval_fen("chess", "4k3/8/8/8/8/8/P7/4K3 w - - 0 1");
+    let near = eval_fen("chess", "4k3/P7/8/8/8/8/8/4K3 w - - 0 1");
+    assert!(near > far + 100, "{near} vs {far}");
+}
+
+#[test]
+fn a_hanging_piece_costs() {
+    // The knight on e5 is attacked by the rook and defended by nothing.
+    let hanging = eval_fen("chess", "4r1k1/8/8/4N3/8/8/8/6K1 w - - 0 1");
+    let defended = eval_fen("chess", "4r1k1/8/8/4N3/3P4/8/8/6K1 w - - 0 1");
+    let t = tables(Registry::builtin().get("chess").unwrap());
+    let l = &t.params.layout;
+    let n = Registry::builtin().get("chess").unwrap().kind_by_letter('N').unwrap();
+    let trace_of = |text: &str| {
+        let v = Registry::builtin().get("chess").unwrap();
+        let pos = fen::parse_position(v, text).unwrap();
+        trace(&pos, &t, Some(Color::White))
+    };
+    assert_eq!(trace_of("4r1k1/8/8/4N3/8/8/8/6K1 w - - 0 1").counts[l.hanging + n.index()], 1);
+    assert_eq!(trace_of("4r1k1/8/8/4N3/3P4/8/8/6K1 w - - 0 1").counts[l.hanging + n.index()], 0);
+    assert!(hanging != defended);
+}
+
+#[test]
+fn derived_values_follow_mobility() {
+    assert!((derived_value(5.25) - 320).abs() < 60);
+    assert!((derived_value(14.0) - 500).abs() < 60);
+    assert!((derived_value(22.75) - 900).abs() < 60);
+}
+
+#[test]
+fn pieces_without_values_get_derived_ones() {
+    let mut reg = Registry::builtin();
+    let v = reg
+        .add_text(
+            "t.toml",
+            "id = \"nameless\"\ninherits = \"chess\"\n[[pieces]]\nletter = \"C\"\nname = \"Camel\"\nbetza = \"C\"\n",
+        )
+        .unwrap();
+    let t = tables(v);
+    let camel = v.kind_by_letter('C').unwrap();
+    let knight = v.kind_by_letter('N').unwrap();
+    assert!(
+        t.value[camel.index()] > 150
+            && t.value[camel.index()] < t.value[v.kind_by_letter('Q').unwrap().index()]
+    );
+    assert_eq!(t.value[knight.index()], 320);
+}
+
+/// The tuner's linear model gives the search's score, up to rounding.
+#[test]
+fn the_trace_reproduces_the_score() {
+    let cases = [
+        ("chess", "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4"),
+        ("chess", "6k1/5ppp/8/3P4/8/8/5PPP/2R3K1 b - - 0 1"),
+        ("chess", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"),
+        ("tutti-frutti", "enbakqsr/pppppppp/8/8/4P3/8/PPPP1PPP/ENBAKQSR b KQkq - 0 1"),
+        ("parity12", ""),
+        ("safety-in-numbers", ""),
+    ];
+    for (id, text) in cases {
+        let v = Registry::builtin().get(id).unwrap();
+        let text = if text.is_empty() { v.spec.start_fen.clone() } else { text.to_string() };
+        let t = tables(v);
+        let values = t.params.values();
+        let check = |white: Score, tr: Trace| {
+            let model: f64 = tr.offset() as f64
+                + tr.coefficients()
+                    .iter()
+                    .map(|&(i, c)| c as f64 * values[i as usize])
+                    .sum::<f64>();
+            assert!((model - white as f64).abs() <= 1.5, "{id} {text}: {model} vs {white}");
+        };
+        let any = parity_rules::AnyGame::from_fen(v, Some(&text)).unwrap();
+        match any {
+            parity_rules::AnyGame::TurnBased(g) => {
+                let p = g.position();
+                let e = evaluate(p, &t);
+                let white = if p.side() == Color::White { e } else { -e };
+                check(white, trace(p, &t, Some(p.side())));
+            }
+            parity_rules::AnyGame::Crowd(g) => {
+                let p = g.position();
+                let e = evaluate(p, &t);
+                let white = if p.side() == Color::White { e } else { -e };
+                check(white, trace(p, &t, Some(p.side())));
+            }
+            _ => unreachable!(),
+        }
+    }
+}
+
+#[test]
+fn a_parameter_file_overrides_the_terms() {
+    let v = Registry::builtin().get("tutti-frutti").unwrap();
+    let base = EvalTables::derived(v);
+    let mut p = base.params.clone();
+    p.read_toml("[terms]\n\"material.A\" = [2000, 2000]\n").unwrap();
+    let tuned = EvalTables::with_params(v, p);
+    let pos = fen::parse_position(v, "4k3/8/8/8/8/8/8/A3K3 w - - 0 1").unwrap();
+    assert!(evaluate(&pos, &tuned) > evaluate(&pos, &base) + 500);
+}
