@@ -6,6 +6,7 @@ mod match_cmd;
 mod serve_cmd;
 mod solve_cmd;
 mod study_cmd;
+mod tune_cmd;
 
 use std::io::{self, Write};
 use std::path::PathBuf;
@@ -62,6 +63,8 @@ enum Command {
     Match(Box<match_cmd::MatchArgs>),
     /// Self-play studies of the variants: White's first-move advantage.
     Study(study_cmd::StudyArgs),
+    /// Fit the engine's evaluation terms to game results (Texel-style).
+    Tune(Box<tune_cmd::TuneArgs>),
     /// Solve a small simultaneous position exactly: value and equilibrium.
     Solve(solve_cmd::SolveArgs),
     /// Our engine's root strategy against the best response to it, played exactly.
@@ -257,6 +260,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
         Command::User { action } => account_cmd::user(&mut out, action)?,
         Command::Token { action } => account_cmd::token(&mut out, action)?,
         Command::Study(args) => study_cmd::run(&mut out, &registry, args)?,
+        Command::Tune(args) => tune_cmd::run(&mut out, &registry, *args)?,
         Command::Solve(args) => solve_cmd::solve(&mut out, &registry, args)?,
         Command::Exploit(args) => solve_cmd::exploit(&mut out, &registry, args)?,
     }

@@ -18,7 +18,7 @@ use parity_rules::{Bitboard, Color, Kind, Square, Variant};
 use parity_rules::{PieceView, TurnPosition};
 
 pub use params::{
-    pair, variant_of, Layout, Pair, Params, ParamsError, KING_DANGER_BUCKETS, SHELTER_BUCKETS,
+    pair, variant_of, Layout, Pair, Params, ParamsError, MAX_KING_ATTACK, SHELTER_BUCKETS,
 };
 pub use terms::{trace, Trace};
 
@@ -197,9 +197,9 @@ fn derived_params(v: &'static Variant, g: &Geometry) -> Params {
             p.terms[l.mobility + k] = pair(3, 4);
         }
     }
-    for b in 0..KING_DANGER_BUCKETS as i32 {
-        p.terms[l.king_danger + b as usize] = pair(-(b * b / 2 + 5 * b), 0);
-    }
+    // Linear and quadratic in the attack units (the quadratic counts units^2 / 4).
+    p.terms[l.king_danger] = pair(-5, 0);
+    p.terms[l.king_danger + 1] = pair(-2, 0);
     for c in 0..SHELTER_BUCKETS {
         p.terms[l.shelter + c] = pair(10 * c as i32, 0);
     }

@@ -58,8 +58,8 @@ impl Mul<i32> for Pair {
     }
 }
 
-/// Attack units on the king's zone are counted up to this many buckets.
-pub const KING_DANGER_BUCKETS: usize = 32;
+/// Attack units on the king's zone count up to this many.
+pub const MAX_KING_ATTACK: i32 = 40;
 /// Pawns of the shield in front of a king are counted up to this many.
 pub const SHELTER_BUCKETS: usize = 4;
 
@@ -180,7 +180,7 @@ impl Layout {
             k("threat_by_pawn", 1),
             k("threat_by_lesser", 1),
             k("hanging", 1),
-            one("king_danger", KING_DANGER_BUCKETS),
+            one("king_danger", 2),
             one("shelter", SHELTER_BUCKETS),
             one("isolated", 1),
             one("doubled", 1),

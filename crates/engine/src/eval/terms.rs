@@ -320,8 +320,9 @@ fn features<V: PieceView, K: Sink>(
         let them = 1 - us;
         // King safety: many attacks on the squares around the king.
         if king_attackers[them] >= 2 {
-            let bucket = (king_attack[them] as usize).min(super::KING_DANGER_BUCKETS - 1);
-            sink.term(t, color, l.king_danger + bucket, 1);
+            let units = king_attack[them].min(super::MAX_KING_ATTACK);
+            sink.term(t, color, l.king_danger, units);
+            sink.term(t, color, l.king_danger + 1, units * units / 4);
         }
         // Threats against our pieces (nothing on a crowd can be taken).
         for k in 0..kinds {
