@@ -10,6 +10,7 @@ pub mod game;
 pub mod limits;
 pub mod openings;
 pub mod pgn;
+pub mod positions;
 pub mod sim;
 pub mod stats;
 pub mod study;

@@ -56,6 +56,7 @@ fn options(results: &Path, concurrency: usize) -> RunOptions {
         results: results.to_path_buf(),
         concurrency,
         hang_timeout: Duration::from_secs(10),
+        positions: None,
         time_margin: Duration::from_millis(200),
     }
 }
@@ -350,4 +351,51 @@ fn the_report_has_every_plot_with_data_in_svg_and_png() {
             "{stem}.png is blank"
         );
     }
+}
+
+#[test]
+fn a_study_appends_the_positions_of_its_turn_based_games() {
+    let dir = temp_dir("positions");
+    let p = params(4, 3);
+    let (results_file, positions) = (dir.join("r.jsonl"), dir.join("p.positions"));
+    let opts = RunOptions {
+        positions: Some(positions.clone()),
+        ..options(&results_file, 2)
+    };
+    study::run(&Registry::builtin(), &p, None, &opts, |_| {}).unwrap();
+    let text = std::fs::read_to_string(&positions).unwrap();
+    let chess = Registry::builtin().get("chess").unwrap();
+    let games = games(&results_file);
+    // Only chess games give positions (parity is simultaneous): at most
+    // one per ply after the 4 opening plies and the 8 after them, with the
+    // results of those games.
+    let room: u32 = games
+        .values()
+        .filter(|g| g.variant == "chess")
+        .map(|g| g.plies.unwrap().saturating_sub(12))
+        .sum();
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(
+        !lines.is_empty() && lines.len() as u32 <= room,
+        "{} of {room}",
+        lines.len()
+    );
+    let scores: std::collections::HashSet<&str> = games
+        .values()
+        .filter(|g| g.variant == "chess")
+        .map(|g| match g.result {
+            GameResult::WhiteWins => "[1.0]",
+            GameResult::Draw => "[0.5]",
+            GameResult::BlackWins => "[0.0]",
+        })
+        .collect();
+    for line in &lines {
+        let (fen, score) = line.rsplit_once(' ').unwrap();
+        assert!(scores.contains(score), "{line}");
+        let g = parity_rules::AnyGame::from_fen(chess, Some(fen)).unwrap();
+        assert!(!g.in_check(g.to_move().unwrap()), "{line}");
+    }
+    // A resumed study that has nothing left to play adds nothing.
+    study::run(&Registry::builtin(), &p, None, &opts, |_| {}).unwrap();
+    assert_eq!(std::fs::read_to_string(&positions).unwrap(), text);
 }

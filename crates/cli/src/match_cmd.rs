@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressStyle};
 use parity_arena::engine::{EngineSpec, Log, OwnEngine};
+use parity_arena::positions::{self, PositionsFile};
 use parity_arena::tournament::{self, Event, MatchConfig, Pairing};
 use parity_arena::{openings, pgn, Adjudication, DrawRule, Limits, ResignRule, Sprt, TimeControl};
 use parity_rules::Registry;
@@ -74,6 +75,11 @@ pub struct MatchArgs {
     /// Append the games to this PGN file.
     #[arg(long, value_name = "FILE")]
     pgn: Option<PathBuf>,
+    /// Append each finished game's quiet positions with its result to this
+    /// file, `<FEN> [1.0|0.5|0.0]` a line (White's score), for tuning the
+    /// evaluation (turn-based and crowd variants; see docs/match.md).
+    #[arg(long, value_name = "FILE")]
+    positions: Option<PathBuf>,
     /// Write every line to and from the engines to this file.
     #[arg(long, value_name = "FILE")]
     log: Option<PathBuf>,
@@ -174,6 +180,15 @@ fn config(registry: &Registry, a: &MatchArgs) -> Result<MatchConfig, String> {
 /// Runs the match, printing a line per game (unless quiet) and the report.
 pub fn run(out: &mut impl Write, registry: &Registry, args: MatchArgs) -> Result<(), String> {
     let config = config(registry, &args)?;
+    let mut positions_file = match &args.positions {
+        Some(path) => {
+            if let Some(why) = positions::refuses(config.variant) {
+                return Err(format!("--positions: {why}"));
+            }
+            Some(PositionsFile::append(path)?)
+        }
+        None => None,
+    };
     let mut pgn_file = match &args.pgn {
         Some(path) => Some(
             OpenOptions::new()
@@ -201,6 +216,11 @@ pub fn run(out: &mut impl Write, registry: &Registry, args: MatchArgs) -> Result
                     failure.get_or_insert(format!("writing the PGN file: {e}"));
                 }
             }
+            if let Some(p) = positions_file.as_mut() {
+                if let Err(e) = p.write_game(game) {
+                    failure.get_or_insert(e);
+                }
+            }
             if !args.quiet {
                 let line = format!(
                     "Finished game {} ({} vs {}): {} {{{}}}",
@@ -225,5 +245,8 @@ pub fn run(out: &mut impl Write, registry: &Registry, args: MatchArgs) -> Result
         return Err(f);
     }
     write!(out, "{}", summary.report()).map_err(|e| format!("writing output: {e}"))?;
+    if let Some(p) = &positions_file {
+        writeln!(out, "{}", p.summary()).map_err(|e| format!("writing output: {e}"))?;
+    }
     Ok(())
 }

@@ -88,6 +88,11 @@ struct FirstMoveArgs {
     /// Seconds to wait for an engine's move without a time budget.
     #[arg(long, value_name = "SECONDS", default_value_t = 30)]
     hang_timeout: u64,
+    /// Append each game's quiet positions with its result to this file,
+    /// `<FEN> [1.0|0.5|0.0]` a line, for tuning the evaluation (see
+    /// docs/match.md); simultaneous variants' games are not written.
+    #[arg(long, value_name = "FILE")]
+    positions: Option<PathBuf>,
     /// Also write the report into this directory at the end.
     #[arg(long, value_name = "DIR")]
     report: Option<PathBuf>,
@@ -153,7 +158,16 @@ fn first_move(out: &mut impl Write, registry: &Registry, a: &FirstMoveArgs) -> R
         concurrency: concurrency.max(1),
         hang_timeout: Duration::from_secs(a.hang_timeout.max(1)),
         time_margin: Duration::from_millis(a.time_margin),
+        positions: a.positions.clone(),
     };
+    if a.positions.is_some() {
+        for plan in params.variants.iter().filter(|p| p.simultaneous) {
+            let variant = registry.get_or_err(&plan.id).map_err(|e| e.to_string())?;
+            if let Some(why) = parity_arena::positions::refuses(variant) {
+                eprintln!("note: --positions: {why}; its games are not written");
+            }
+        }
+    }
     let bar = ProgressBar::new(0);
     bar.set_style(
         ProgressStyle::with_template(

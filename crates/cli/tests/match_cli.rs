@@ -489,3 +489,166 @@ fn our_engine_plays_parity_against_its_random_baseline() {
     );
     assert_eq!(replay_each(&pgn, "parity").len(), 2);
 }
+
+/// The positions file a match should write, worked out from its PGN on
+/// its own terms: for each game in order whose result is a game result,
+/// the position before each move from ply `opening + 8` on, unless its
+/// side to move is in check or the move takes a piece (the enemy has
+/// fewer pieces after it) or promotes; and how many positions of those
+/// games were candidates before the check and capture filters.
+fn expected_positions(pgn: &str, opening: usize) -> (Vec<String>, usize) {
+    let registry = parity_rules::Registry::builtin();
+    let (mut out, mut candidates) = (Vec::new(), 0);
+    for r in pgn.split("[Event ").filter(|g| !g.trim().is_empty()) {
+        let record = parity_rules::record::parse(&format!("[Event {r}")).unwrap();
+        let termination = record.tag("Termination").unwrap();
+        if !["normal", "adjudication", "time forfeit"].contains(&termination) {
+            continue;
+        }
+        let score = match record.tag("Result").unwrap() {
+            "1-0" => "1.0",
+            "0-1" => "0.0",
+            "1/2-1/2" => "0.5",
+            other => panic!("result {other}"),
+        };
+        let variant = parity_rules::record::variant_of(&registry, &record).unwrap();
+        let mut before = parity_rules::AnyGame::from_fen(variant, record.tag("FEN")).unwrap();
+        let mut ply = 0;
+        parity_rules::record::replay_with(variant, &record, |after, step| {
+            let parity_rules::any::Step::Move { color, mv, .. } = *step else {
+                panic!("a turn-based game");
+            };
+            let enemies = |g: &parity_rules::AnyGame| {
+                g.pieces()
+                    .iter()
+                    .flat_map(|(_, ps)| ps)
+                    .filter(|p| p.color != color)
+                    .count()
+            };
+            if ply >= opening + 8 {
+                candidates += 1;
+                let capture = enemies(after) < enemies(&before);
+                if !capture && mv.promotion.is_none() && !before.in_check(color) {
+                    out.push(format!("{} [{score}]", before.fen()));
+                }
+            }
+            before = after.clone();
+            ply += 1;
+        })
+        .unwrap();
+    }
+    (out, candidates)
+}
+
+/// Runs a match of the fake engines with `--positions` and `--pgn`, and
+/// checks the positions file line by line against its PGN; returns the
+/// games' terminations.
+fn positions_match(variant: &str, a: &str, b: &str, max_plies: &str) -> Vec<String> {
+    let (pgn, positions) = (
+        temp(&format!("{variant}-positions.pgn")),
+        temp(&format!("{variant}.positions")),
+    );
+    let o = parity(&[
+        "match",
+        "--variant",
+        variant,
+        "--engine",
+        a,
+        "--engine",
+        b,
+        "--depth",
+        "1",
+        "--games",
+        "6",
+        "--concurrency",
+        "2",
+        "--random-openings",
+        "4",
+        "--seed",
+        "5",
+        "--max-plies",
+        max_plies,
+        "--pgn",
+        pgn.to_str().unwrap(),
+        "--positions",
+        positions.to_str().unwrap(),
+    ]);
+    let out = text(&o.stdout);
+    assert!(o.status.success(), "{}\n{out}", text(&o.stderr));
+    let games = std::fs::read_to_string(&pgn).unwrap();
+    let written = std::fs::read_to_string(&positions).unwrap();
+    let lines: Vec<String> = written.lines().map(str::to_string).collect();
+    assert!(
+        out.contains(&format!("Positions: {} lines from ", lines.len())),
+        "{out}"
+    );
+    // Every line reads back: a FEN of the variant whose side to move is
+    // not in check, and White's score.
+    let registry = parity_rules::Registry::builtin();
+    let v = registry.get(variant).unwrap();
+    for line in &lines {
+        let (fen, score) = line.rsplit_once(' ').unwrap();
+        assert!(["[1.0]", "[0.5]", "[0.0]"].contains(&score), "{line}");
+        let game =
+            parity_rules::AnyGame::from_fen(v, Some(fen)).unwrap_or_else(|e| panic!("{e}: {line}"));
+        assert_eq!(game.fen(), fen, "the FEN is the rules' own");
+        let side = game.to_move().unwrap();
+        assert!(!game.in_check(side), "in check: {line}");
+    }
+    // Exactly the positions of the PGN's games, game by game, with each
+    // game's result.
+    let (expected, candidates) = expected_positions(&games, 4);
+    assert_eq!(lines, expected, "positions file vs PGN\n{games}");
+    assert!(!lines.is_empty(), "{games}");
+    assert!(
+        candidates > lines.len(),
+        "checks and captures are left out: {candidates} candidates"
+    );
+    games
+        .lines()
+        .filter_map(|l| l.strip_prefix("[Termination \""))
+        .map(|t| t.trim_end_matches("\"]").to_string())
+        .collect()
+}
+
+#[test]
+fn positions_files_hold_the_quiet_positions_of_real_games() {
+    let fake = fake();
+    let random = |name: &str, seed: u32| {
+        format!("name={name},cmd={fake},arg=--mode,arg=random,arg=--seed,arg={seed}")
+    };
+    // Random games to 100 plies: checks, captures and promotions; crowds
+    // written as `(PPn)`; 12x8 boards.
+    for variant in ["chess", "safety-in-numbers", "parity12"] {
+        positions_match(variant, &random("a", 1), &random("b", 2), "100");
+    }
+    // An engine whose 10th move is illegal: as White it makes it before
+    // ply 23 ends the game (those games give nothing), as Black it does not.
+    let bad = format!("name=bad,cmd={fake},arg=--mode,arg=illegal,arg=--after,arg=9");
+    let ends = positions_match("chess", &random("a", 3), &bad, "23");
+    assert_eq!(ends.len(), 6);
+    assert!(ends.iter().any(|t| t == "rules infraction"), "{ends:?}");
+    assert!(ends.iter().any(|t| t == "adjudication"), "{ends:?}");
+
+    // The simultaneous variants are refused with a reason.
+    let positions = temp("sim.positions");
+    let o = parity(&[
+        "match",
+        "--variant",
+        "parity",
+        "--engine",
+        &random("a", 1),
+        "--engine",
+        &random("b", 2),
+        "--depth",
+        "1",
+        "--positions",
+        positions.to_str().unwrap(),
+    ]);
+    assert!(!o.status.success());
+    let err = text(&o.stderr);
+    assert!(
+        err.contains("--positions") && err.contains("simultaneous"),
+        "{err}"
+    );
+}

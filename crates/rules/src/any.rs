@@ -10,7 +10,7 @@ use crate::notation::{self, MoveContext, NotationError};
 use crate::outcome::Outcome;
 use crate::position::Position;
 use crate::simultaneous::{self, SideNotes, SimGame, SimPosition};
-use crate::types::{ByColor, Color, Move, Piece};
+use crate::types::{ByColor, Color, Kind, Move, Piece};
 use crate::variant::{Family, Variant};
 use crate::view::PieceView;
 
@@ -161,6 +161,12 @@ impl AnyGame {
     pub fn san(&self, color: Color, mv: Move) -> String {
         by_family!(self, g => g.position().san(mv),
             s => notation::san_plain(&s.position().side(color), mv))
+    }
+
+    /// The kind of enemy piece a legal move of `color` captures, if any (a
+    /// crowd join captures nothing; a simultaneous capture may still fail).
+    pub fn captured(&self, color: Color, mv: Move) -> Option<Kind> {
+        self.with_context(color, |c| c.captured(mv))
     }
 
     /// Plays a move of a game whose sides move in turn.

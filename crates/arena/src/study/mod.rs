@@ -27,6 +27,7 @@ use crate::engine::{EngineSpec, OwnEngine};
 use crate::game::{Adjudication, GameRecord};
 use crate::limits::Limits;
 use crate::openings::{self, Opening};
+use crate::positions::PositionsFile;
 use crate::sim;
 use crate::tournament::{self, mix, Event, MatchConfig, Pairing};
 
@@ -487,6 +488,9 @@ pub struct RunOptions {
     pub concurrency: usize,
     pub hang_timeout: Duration,
     pub time_margin: Duration,
+    /// Append each game's quiet positions with its result here
+    /// ([`crate::positions`]; the simultaneous variants' games give none).
+    pub positions: Option<PathBuf>,
 }
 
 /// What a study reports while it runs (on the calling thread).
@@ -542,6 +546,11 @@ pub fn run(
     let runs = plan(registry, params)?;
     let (mut writer, done) = results::open_for_study(&options.results, params)?;
     let id = writer.id().to_string();
+    let mut positions = options
+        .positions
+        .as_deref()
+        .map(PositionsFile::append)
+        .transpose()?;
     let mut have: std::collections::HashSet<(String, Budget, usize)> = Default::default();
     for line in &done {
         let run = runs
@@ -621,7 +630,15 @@ pub fn run(
                     return;
                 }
                 let line = game_line(&id, run, game);
-                match writer.append(&line) {
+                // The results line first: a kill between the two loses the
+                // game's positions rather than writing them twice on resume.
+                let written = writer
+                    .append(&line)
+                    .and_then(|()| match positions.as_mut() {
+                        Some(p) => p.write_game(game).map(|_| ()),
+                        None => Ok(()),
+                    });
+                match written {
                     Ok(()) => on_progress(Progress::Game { line: &line }),
                     Err(e) => failure = Some(e),
                 }
