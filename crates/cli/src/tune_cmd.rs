@@ -35,6 +35,10 @@ pub struct TuneArgs {
     /// Adam's step size in centipawns.
     #[arg(long, default_value_t = 1.0)]
     learning_rate: f64,
+    /// Keep these terms as they start (a name, or a group such as
+    /// `king_danger`); repeatable. The pawn's material is always kept.
+    #[arg(long, value_name = "TERM")]
+    freeze: Vec<String>,
     /// Read at most this many positions from each file.
     #[arg(long)]
     limit: Option<usize>,
@@ -75,7 +79,7 @@ pub fn run(out: &mut impl Write, registry: &Registry, args: TuneArgs) -> Result<
     let options = TuneOptions {
         epochs: args.epochs,
         learning_rate: args.learning_rate,
-        frozen: Vec::new(),
+        frozen: tune::frozen_values(v, &start, &args.freeze),
     };
     let tuned = tune::tune(v, &start, &samples, &options, |epoch, loss| {
         let _ = writeln!(out, "epoch {epoch}: loss {loss:.6}");

@@ -271,8 +271,30 @@ pub struct Tuned {
     pub samples: usize,
 }
 
-/// Tunes every term of `start` on `samples` but the material of the first
-/// pawn kind (the scale's anchor).
+/// Which values stay fixed: the material of the first pawn kind (the
+/// anchor of the scale) and every term whose name is or starts with one
+/// of `names` followed by a dot (`king_danger` holds `king_danger.0`, ...).
+pub fn frozen_values(variant: &Variant, params: &Params, names: &[String]) -> Vec<bool> {
+    let mut frozen = vec![false; 2 * params.terms.len()];
+    if let Some(p) = variant.kinds.iter().position(|k| k.pawn) {
+        let i = params.layout.material + p;
+        frozen[2 * i] = true;
+        frozen[2 * i + 1] = true;
+    }
+    for (i, term) in params.layout.names().iter().enumerate() {
+        let named = names
+            .iter()
+            .any(|n| term == n || term.strip_prefix(n.as_str()).is_some_and(|r| r.starts_with('.')));
+        if named {
+            frozen[2 * i] = true;
+            frozen[2 * i + 1] = true;
+        }
+    }
+    frozen
+}
+
+/// Tunes the terms of `start` on `samples`; unless `options` says which
+/// values stay, all but the pawn's material move ([`frozen_values`]).
 pub fn tune(
     variant: &'static Variant,
     start: &Params,
@@ -285,12 +307,7 @@ pub fn tune(
     let loss_before = loss(samples, &initial, k);
     let mut options = options.clone();
     if options.frozen.is_empty() {
-        options.frozen = vec![false; initial.len()];
-        if let Some(p) = variant.kinds.iter().position(|k| k.pawn) {
-            let i = start.layout.material + p;
-            options.frozen[2 * i] = true;
-            options.frozen[2 * i + 1] = true;
-        }
+        options.frozen = frozen_values(variant, start, &[]);
     }
     let values = fit(samples, &initial, k, &options, progress);
     let params = start.with_values(&values);
@@ -374,6 +391,19 @@ mod tests {
         let found = fit(&samples, &[10.0, 0.0], 1.0, &options, |_, _| {});
         assert_eq!(found[0], 10.0);
         assert!(found[1] > 20.0);
+    }
+
+    #[test]
+    fn named_terms_and_the_pawn_are_frozen() {
+        let v = parity_rules::Registry::builtin().get("chess").unwrap();
+        let p = crate::eval::EvalTables::derived(v).params;
+        let frozen = frozen_values(v, &p, &["king_danger".to_string(), "tempo".to_string()]);
+        let names = p.layout.names();
+        for (i, name) in names.iter().enumerate() {
+            let expect = name == "material.P" || name.starts_with("king_danger.") || name == "tempo";
+            assert_eq!(frozen[2 * i], expect, "{name}");
+            assert_eq!(frozen[2 * i + 1], expect, "{name}");
+        }
     }
 
     #[test]
