@@ -12,11 +12,16 @@ use parity_rules::variant::StalemateResult;
 use parity_rules::{Color, Move};
 
 use crate::eval::{self, EvalTables, Score, MATE, MATE_BOUND};
+use crate::see::SeeTables;
 use crate::tt::{move_code, Bound, Entry, Table};
 use parity_rules::TurnPosition;
 
 pub const MAX_PLY: usize = 128;
 const INFINITY: Score = MATE + 1;
+/// Move ordering scores: captures that win or hold material first, those
+/// that lose it (static exchange) after every quiet move.
+const GOOD_CAPTURE: i32 = 1 << 26;
+const BAD_CAPTURE: i32 = -(1 << 24);
 
 /// What to search for how long. Empty limits mean "until stopped".
 #[derive(Clone, Debug, Default)]
@@ -97,6 +102,7 @@ fn reduction(depth: i32, number: usize) -> i32 {
 pub struct Searcher<B: TurnPosition> {
     shared: Arc<Shared>,
     eval: Arc<EvalTables>,
+    see: SeeTables,
     root: B,
     /// Keys of the game and the current search path, for repetition.
     keys: Vec<u64>,
@@ -129,11 +135,14 @@ impl<B: TurnPosition> Searcher<B> {
     /// oldest first, so that repetitions of them count as draws.
     pub fn new(shared: Arc<Shared>, root: B, game_keys: &[u64], limits: Limits) -> Searcher<B> {
         let eval = eval::tables(root.variant());
+        let v = root.variant();
+        let see = SeeTables::new(&eval.value, v.kinds.len(), v.royal);
         let mut keys = game_keys.to_vec();
         keys.push(root.key());
         Searcher {
             shared,
             eval,
+            see,
             root,
             keys,
             limits,
@@ -475,28 +484,27 @@ impl<B: TurnPosition> Searcher<B> {
         side.index() * 128 * 128 + mv.from.index() * 128 + mv.to.index()
     }
 
-    /// Orders moves: table move, good captures and promotions, killers,
-    /// history, then captures that lose material.
+    /// Orders moves: table move, captures and promotions that do not lose
+    /// material (static exchange), killers, history, then losing captures.
     fn score_moves(&mut self, pos: &B, ply: usize, tt_move: u32) {
         let mut scores = std::mem::take(&mut self.scores[ply]);
         scores.clear();
-        let them = pos.side().other();
         for &mv in &self.move_lists[ply] {
             let code = move_code(mv);
+            let victim = pos.victim(mv);
             let s = if code == tt_move {
                 1 << 30
-            } else if let Some(victim) = pos.victim(mv) {
-                let gain = self.eval.value[victim.index()];
+            } else if victim.is_some() || mv.promotion.is_some() {
+                let gain = victim.map_or(0, |k| self.eval.value[k.index()]);
                 let cost = self.eval.value[pos.moved_kind(mv).index()];
-                let base =
-                    10 * gain - cost / 10 + mv.promotion.map_or(0, |k| self.eval.value[k.index()]);
-                if cost > gain + 50 && pos.attacked_by(mv.to, them) {
-                    -(1 << 20) + base
+                let promo = mv.promotion.map_or(0, |k| self.eval.value[k.index()]);
+                let base = 10 * gain - cost / 10 + promo;
+                // Taking a dearer or equal piece never loses material.
+                if (cost > gain || mv.promotion.is_some()) && self.see.see(pos, mv) < 0 {
+                    BAD_CAPTURE + base
                 } else {
-                    (1 << 26) + base
+                    GOOD_CAPTURE + base
                 }
-            } else if let Some(k) = mv.promotion {
-                (1 << 26) + self.eval.value[k.index()]
             } else if self.killers[ply][0] == code {
                 (1 << 25) + 2
             } else if self.killers[ply][1] == code {
@@ -622,19 +630,32 @@ impl<B: TurnPosition> Searcher<B> {
             if ply == 0 && self.excluded.contains(&mv) {
                 continue; // a line of MultiPV already found
             }
+            let order = self.scores[ply][i];
             let capture = pos.victim(mv).is_some();
             let quiet = !capture && mv.promotion.is_none();
             let code = move_code(mv);
             let killer = self.killers[ply].contains(&code);
             let child = pos.make(mv);
             let gives_check = child.in_check();
-            if ply > 0 && !in_check && !gives_check && quiet && best > -MATE_BOUND && !killer {
-                // Late move pruning and futility pruning near the leaves.
-                if depth <= 3 && searched >= (4 + 2 * depth * depth) as usize {
-                    continue;
-                }
-                if depth <= 2 && static_eval + 100 + 120 * depth <= alpha {
-                    continue;
+            if ply > 0 && !in_check && !gives_check && best > -MATE_BOUND {
+                if quiet && !killer {
+                    // Late move pruning and futility pruning near the leaves.
+                    if depth <= 3 && searched >= (4 + 2 * depth * depth) as usize {
+                        continue;
+                    }
+                    if depth <= 2 && static_eval + 100 + 120 * depth <= alpha {
+                        continue;
+                    }
+                    // A quiet move that hangs material.
+                    if depth <= 6 && self.see.see(pos, mv) < -25 * depth * depth {
+                        continue;
+                    }
+                } else if !quiet
+                    && depth <= 6
+                    && order < 0
+                    && self.see.see(pos, mv) < -100 * depth
+                {
+                    continue; // a capture that loses too much to recover
                 }
             }
             self.keys.push(child.key());
@@ -766,7 +787,6 @@ impl<B: TurnPosition> Searcher<B> {
             .map(|k| self.eval.value[k.index()])
             .max()
             .unwrap_or(0);
-        let them = pos.side().other();
         for i in 0..self.move_lists[ply].len() {
             let mv = self.pick(ply, i);
             if !in_check {
@@ -781,9 +801,8 @@ impl<B: TurnPosition> Searcher<B> {
                 if promo == 0 && stand + gain + 200 < alpha {
                     continue; // delta pruning: even winning it leaves us below alpha
                 }
-                let cost = self.eval.value[pos.moved_kind(mv).index()];
-                if promo == 0 && cost > gain + 50 && pos.attacked_by(mv.to, them) {
-                    continue; // probably loses material
+                if self.scores[ply][i] < 0 {
+                    break; // the rest lose material (static exchange)
                 }
             }
             let child = pos.make(mv);
