@@ -480,17 +480,8 @@ mod attackers_to_tests {
     use super::*;
     use crate::variant::Registry;
 
-    fn sq(p: &impl HasVariantShape, name: &str) -> Square {
-        p.shape_of().parse_square(name).unwrap()
-    }
-
-    trait HasVariantShape {
-        fn shape_of(&self) -> crate::geometry::Shape;
-    }
-    impl<T: TurnPosition> HasVariantShape for T {
-        fn shape_of(&self) -> crate::geometry::Shape {
-            self.variant().shape
-        }
+    fn sq<P: TurnPosition>(p: &P, name: &str) -> Square {
+        p.variant().shape.parse_square(name).unwrap()
     }
 
     fn names<P: TurnPosition>(p: &P, bb: Bitboard) -> Vec<String> {
@@ -508,7 +499,7 @@ mod attackers_to_tests {
         )
         .unwrap();
         let d5 = sq(&p, "d5");
-        let occ = TurnPosition::occupied(&p);
+        let occ = PieceView::occupied(&p);
         assert_eq!(
             names(&p, p.attackers_to(d5, occ)),
             ["d2", "c4", "e6", "f6", "a8"]
@@ -529,16 +520,16 @@ mod attackers_to_tests {
         // black empress h1 reaches g3 as a knight and f1 as a rook.
         let p =
             <Position as TurnPosition>::from_fen(v, "4k3/8/8/8/8/2A5/8/4K2e w - - 0 1").unwrap();
-        let occ = TurnPosition::occupied(&p);
+        let occ = PieceView::occupied(&p);
         assert_eq!(names(&p, p.attackers_to(sq(&p, "d5"), occ)), ["c3"]);
         assert_eq!(names(&p, p.attackers_to(sq(&p, "e5"), occ)), ["c3"]);
-        assert_eq!(names(&p, p.attackers_to(sq(&p, "g3"), occ)), ["c3", "h1"]);
+        assert_eq!(names(&p, p.attackers_to(sq(&p, "g3"), occ)), ["h1", "c3"]);
         assert_eq!(names(&p, p.attackers_to(sq(&p, "f1"), occ)), ["e1", "h1"]);
         // The empress's rank ride stops at the king on e1.
-        assert_eq!(names(&p, p.attackers_to(sq(&p, "d1"), occ)), ["c3", "e1"]);
+        assert_eq!(names(&p, p.attackers_to(sq(&p, "d1"), occ)), ["e1", "c3"]);
         assert_eq!(
             names(&p, p.attackers_to(sq(&p, "d1"), occ.without(sq(&p, "e1")))),
-            ["c3", "h1"]
+            ["h1", "c3"]
         );
     }
 
@@ -548,7 +539,7 @@ mod attackers_to_tests {
         // A crowd of a white knight and bishop on d4 attacks from both.
         let p = <CrowdPosition as TurnPosition>::from_fen(v, "4k3/8/8/8/3(NB)4/8/8/4K3 w - - 0 1")
             .unwrap();
-        let occ = TurnPosition::occupied(&p);
+        let occ = PieceView::occupied(&p);
         assert_eq!(names(&p, p.attackers_to(sq(&p, "e6"), occ)), ["d4"]);
         assert_eq!(names(&p, p.attackers_to(sq(&p, "f6"), occ)), ["d4"]);
         assert!(p.attackers_to(sq(&p, "d6"), occ).is_empty());
