@@ -22,6 +22,8 @@ const INFINITY: Score = MATE + 1;
 /// that lose it (static exchange) after every quiet move.
 const GOOD_CAPTURE: i32 = 1 << 26;
 const BAD_CAPTURE: i32 = -(1 << 24);
+const KILLER: i32 = 1 << 25;
+const NO_PIECE_TO: usize = usize::MAX;
 
 /// What to search for how long. Empty limits mean "until stopped".
 #[derive(Clone, Debug, Default)]
@@ -118,6 +120,17 @@ pub struct Searcher<B: TurnPosition> {
     aborted: bool,
     killers: Vec<[u32; 2]>,
     history: Vec<i32>,
+    /// Kinds and squares of the variant, for piece-and-destination indices.
+    kind_count: usize,
+    square_count: usize,
+    /// Continuation history: how good a quiet move (piece, destination) has
+    /// been after a given move one or two plies before, indexed by both.
+    continuation: Vec<i16>,
+    /// The quiet move that refuted a given move (piece, destination) last.
+    counter_moves: Vec<u32>,
+    /// The piece and destination of the move played at each ply of the
+    /// current path (`NO_PIECE_TO` for a null move).
+    played: Vec<usize>,
     pv: Vec<Vec<Move>>,
     move_lists: Vec<Vec<Move>>,
     scores: Vec<Vec<i32>>,
@@ -157,6 +170,11 @@ impl<B: TurnPosition> Searcher<B> {
             aborted: false,
             killers: vec![[0; 2]; MAX_PLY + 1],
             history: vec![0; 2 * 128 * 128],
+            kind_count: v.kinds.len(),
+            square_count: v.shape.len(),
+            continuation: vec![0; (2 * v.kinds.len() * v.shape.len()).pow(2)],
+            counter_moves: vec![0; 2 * v.kinds.len() * v.shape.len()],
+            played: vec![NO_PIECE_TO; MAX_PLY + 1],
             pv: vec![Vec::new(); MAX_PLY + 1],
             move_lists: vec![Vec::new(); MAX_PLY + 1],
             scores: vec![Vec::new(); MAX_PLY + 1],
@@ -484,11 +502,46 @@ impl<B: TurnPosition> Searcher<B> {
         side.index() * 128 * 128 + mv.from.index() * 128 + mv.to.index()
     }
 
+    /// The index of a move by its side, kind and destination.
+    fn piece_to(&self, side: Color, kind: parity_rules::Kind, mv: Move) -> usize {
+        (side.index() * self.kind_count + kind.index()) * self.square_count + mv.to.index()
+    }
+
+    /// The continuation history entry of `piece_to` after the move played
+    /// `back` plies before `ply`, if there is one.
+    fn continuation_index(&self, ply: usize, back: usize, piece_to: usize) -> Option<usize> {
+        let before = *self.played.get(ply.checked_sub(back)?)?;
+        (before != NO_PIECE_TO).then(|| before * 2 * self.kind_count * self.square_count + piece_to)
+    }
+
+    /// How good a quiet move has been: its own history plus its
+    /// continuation history after the last two moves.
+    fn quiet_history(&self, side: Color, mv: Move, piece_to: usize, ply: usize) -> i32 {
+        let mut h = self.history[Self::history_index(side, mv)];
+        for back in [1, 2] {
+            if let Some(i) = self.continuation_index(ply, back, piece_to) {
+                h += self.continuation[i] as i32;
+            }
+        }
+        h
+    }
+
+    /// The move that refuted the previous move last time, if any.
+    fn counter_move(&self, ply: usize) -> u32 {
+        match ply.checked_sub(1).map(|p| self.played[p]) {
+            Some(prev) if prev != NO_PIECE_TO => self.counter_moves[prev],
+            _ => 0,
+        }
+    }
+
     /// Orders moves: table move, captures and promotions that do not lose
-    /// material (static exchange), killers, history, then losing captures.
+    /// material (static exchange), killers, the counter move, history,
+    /// then losing captures.
     fn score_moves(&mut self, pos: &B, ply: usize, tt_move: u32) {
         let mut scores = std::mem::take(&mut self.scores[ply]);
         scores.clear();
+        let counter = self.counter_move(ply);
+        let side = pos.side();
         for &mv in &self.move_lists[ply] {
             let code = move_code(mv);
             let victim = pos.victim(mv);
@@ -506,11 +559,14 @@ impl<B: TurnPosition> Searcher<B> {
                     GOOD_CAPTURE + base
                 }
             } else if self.killers[ply][0] == code {
-                (1 << 25) + 2
+                KILLER + 2
             } else if self.killers[ply][1] == code {
-                (1 << 25) + 1
+                KILLER + 1
+            } else if counter == code {
+                KILLER
             } else {
-                self.history[Self::history_index(pos.side(), mv)]
+                let piece_to = self.piece_to(side, pos.moved_kind(mv), mv);
+                self.quiet_history(side, mv, piece_to, ply)
             };
             scores.push(s);
         }
@@ -599,6 +655,7 @@ impl<B: TurnPosition> Searcher<B> {
                 let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(2);
                 let child = pos.make_null();
                 self.keys.push(child.key());
+                self.played[ply] = NO_PIECE_TO;
                 let s = -self.search(&child, depth - 1 - r, -beta, -beta + 1, ply + 1, false);
                 self.keys.pop();
                 if self.aborted {
@@ -623,7 +680,7 @@ impl<B: TurnPosition> Searcher<B> {
         let mut best = -INFINITY;
         let mut best_code = 0;
         let mut searched = 0usize;
-        let mut quiets_tried: Vec<Move> = Vec::new();
+        let mut quiets_tried: Vec<(Move, usize)> = Vec::new();
         let count = self.move_lists[ply].len();
         for i in 0..count {
             let mv = self.pick(ply, i);
@@ -635,6 +692,12 @@ impl<B: TurnPosition> Searcher<B> {
             let quiet = !capture && mv.promotion.is_none();
             let code = move_code(mv);
             let killer = self.killers[ply].contains(&code);
+            let piece_to = self.piece_to(pos.side(), pos.moved_kind(mv), mv);
+            let history = if quiet {
+                self.quiet_history(pos.side(), mv, piece_to, ply)
+            } else {
+                0
+            };
             let child = pos.make(mv);
             let gives_check = child.in_check();
             if ply > 0 && !in_check && !gives_check && best > -MATE_BOUND {
@@ -646,19 +709,21 @@ impl<B: TurnPosition> Searcher<B> {
                     if depth <= 2 && static_eval + 100 + 120 * depth <= alpha {
                         continue;
                     }
+                    // A move that has kept failing here and after these moves.
+                    if depth <= 3 && searched > 0 && history < -3000 * depth {
+                        continue;
+                    }
                     // A quiet move that hangs material.
                     if depth <= 6 && self.see.see(pos, mv) < -25 * depth * depth {
                         continue;
                     }
-                } else if !quiet
-                    && depth <= 6
-                    && order < 0
-                    && self.see.see(pos, mv) < -100 * depth
+                } else if !quiet && depth <= 6 && order < 0 && self.see.see(pos, mv) < -100 * depth
                 {
                     continue; // a capture that loses too much to recover
                 }
             }
             self.keys.push(child.key());
+            self.played[ply] = piece_to;
             let new_depth = depth - 1;
             let mut score;
             if searched == 0 {
@@ -673,7 +738,7 @@ impl<B: TurnPosition> Searcher<B> {
                     if killer {
                         r -= 1;
                     }
-                    r -= (self.history[Self::history_index(pos.side(), mv)] / 8000).clamp(-1, 2);
+                    r -= (history / 10000).clamp(-2, 2);
                     r = r.clamp(0, new_depth - 1);
                 }
                 score = -self.search(&child, new_depth - r, -alpha - 1, -alpha, ply + 1, true);
@@ -697,14 +762,20 @@ impl<B: TurnPosition> Searcher<B> {
                     self.update_pv(ply, mv);
                     if score >= beta {
                         if quiet {
-                            self.reward_quiet(pos.side(), ply, mv, depth, &quiets_tried);
+                            self.reward_quiet(
+                                pos.side(),
+                                ply,
+                                (mv, piece_to),
+                                depth,
+                                &quiets_tried,
+                            );
                         }
                         break;
                     }
                 }
             }
             if quiet {
-                quiets_tried.push(mv);
+                quiets_tried.push((mv, piece_to));
             }
         }
         if searched == 0 {
@@ -731,20 +802,41 @@ impl<B: TurnPosition> Searcher<B> {
         best
     }
 
-    fn reward_quiet(&mut self, side: Color, ply: usize, mv: Move, depth: i32, others: &[Move]) {
-        let code = move_code(mv);
+    /// A quiet move refuted the node: it becomes a killer and the counter
+    /// move of the previous move; its histories gain, and those of the
+    /// quiet moves tried before it lose.
+    fn reward_quiet(
+        &mut self,
+        side: Color,
+        ply: usize,
+        best: (Move, usize),
+        depth: i32,
+        others: &[(Move, usize)],
+    ) {
+        let code = move_code(best.0);
         if self.killers[ply][0] != code {
             self.killers[ply][1] = self.killers[ply][0];
             self.killers[ply][0] = code;
         }
+        if let Some(prev) = ply.checked_sub(1).map(|p| self.played[p]) {
+            if prev != NO_PIECE_TO {
+                self.counter_moves[prev] = code;
+            }
+        }
         let bonus = (depth * depth).min(400);
-        let mut update = |i: usize, delta: i32| {
-            let h = &mut self.history[i];
+        let bonus_for = |won: bool| if won { bonus } else { -bonus };
+        for (won, &(mv, piece_to)) in
+            std::iter::once((true, &best)).chain(others.iter().map(|o| (false, o)))
+        {
+            let delta = bonus_for(won);
+            let h = &mut self.history[Self::history_index(side, mv)];
             *h += delta - *h * delta.abs() / 16384;
-        };
-        update(Self::history_index(side, mv), bonus);
-        for &other in others {
-            update(Self::history_index(side, other), -bonus);
+            for back in [1, 2] {
+                if let Some(i) = self.continuation_index(ply, back, piece_to) {
+                    let c = &mut self.continuation[i];
+                    *c += (delta - *c as i32 * delta.abs() / 16384) as i16;
+                }
+            }
         }
     }
 

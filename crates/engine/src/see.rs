@@ -33,7 +33,12 @@ impl SeeTables {
         }
     }
 
-    fn cheapest<B: TurnPosition>(&self, pos: &B, side: Color, among: Bitboard) -> Option<(Kind, Square)> {
+    fn cheapest<B: TurnPosition>(
+        &self,
+        pos: &B,
+        side: Color,
+        among: Bitboard,
+    ) -> Option<(Kind, Square)> {
         self.cheapest_first
             .iter()
             .find_map(|&k| (among & pos.presence(side, k)).lowest().map(|sq| (k, sq)))
@@ -44,7 +49,10 @@ impl SeeTables {
     /// en passant, which are left unjudged; a quiet move scores what the
     /// opponent wins by taking the piece, or 0).
     pub fn see<B: TurnPosition>(&self, pos: &B, mv: Move) -> Score {
-        if matches!(mv.special, Special::Castle { .. } | Special::EnPassant | Special::Join(_)) {
+        if matches!(
+            mv.special,
+            Special::Castle { .. } | Special::EnPassant | Special::Join(_)
+        ) {
             return 0;
         }
         let crowds = pos.crowd_squares();
@@ -114,8 +122,8 @@ impl SeeTables {
 mod tests {
     use super::*;
     use crate::eval;
-    use parity_rules::variant::Registry;
     use parity_rules::crowd::CrowdPosition;
+    use parity_rules::variant::Registry;
     use parity_rules::Position;
 
     fn see_of<B: TurnPosition>(variant: &str, fen: &str, mv: &str) -> Score {
@@ -142,7 +150,10 @@ mod tests {
             value("chess", 'Q'),
         );
         // An undefended pawn.
-        assert_eq!(see_of::<Position>("chess", "4k3/8/8/3p4/8/8/8/3RK3 w - - 0 1", "d1d5"), p);
+        assert_eq!(
+            see_of::<Position>("chess", "4k3/8/8/3p4/8/8/8/3RK3 w - - 0 1", "d1d5"),
+            p
+        );
         // A pawn defended by a pawn: the rook is lost for it.
         assert_eq!(
             see_of::<Position>("chess", "4k3/8/4p3/3p4/8/8/8/3RK3 w - - 0 1", "d1d5"),
@@ -179,7 +190,10 @@ mod tests {
             p - r
         );
         // Quiet moves: a safe square is 0, one a pawn guards loses the piece.
-        assert_eq!(see_of::<Position>("chess", "4k3/8/4p3/8/8/8/8/3BK3 w - - 0 1", "d1f3"), 0);
+        assert_eq!(
+            see_of::<Position>("chess", "4k3/8/4p3/8/8/8/8/3BK3 w - - 0 1", "d1f3"),
+            0
+        );
         assert_eq!(
             see_of::<Position>("chess", "4k3/8/8/4p3/8/8/3B4/4K3 w - - 0 1", "d2f4"),
             -b
@@ -207,7 +221,11 @@ mod tests {
         // The amazon takes a pawn by her knight leap; a princess guards it
         // by her bishop step: the amazon is lost.
         assert_eq!(
-            see_of::<Position>("tutti-frutti", "4k3/8/5s2/4p3/8/3A4/8/4K3 w - - 0 1", "d3e5"),
+            see_of::<Position>(
+                "tutti-frutti",
+                "4k3/8/5s2/4p3/8/3A4/8/4K3 w - - 0 1",
+                "d3e5"
+            ),
             p - a
         );
         // Unguarded, it is a pawn won.
@@ -217,17 +235,29 @@ mod tests {
         );
         // Princess (knight leap) takes the amazon a pawn guards.
         assert_eq!(
-            see_of::<Position>("tutti-frutti", "4k3/2p5/3a4/8/4S3/8/8/4K3 w - - 0 1", "e4d6"),
+            see_of::<Position>(
+                "tutti-frutti",
+                "4k3/2p5/3a4/8/4S3/8/8/4K3 w - - 0 1",
+                "e4d6"
+            ),
             a - s
         );
         // The amazon behind a rook recaptures along the file (x-ray).
         assert_eq!(
-            see_of::<Position>("tutti-frutti", "3rk3/8/8/3p4/8/8/3R4/3AK3 w - - 0 1", "d2d5"),
+            see_of::<Position>(
+                "tutti-frutti",
+                "3rk3/8/8/3p4/8/8/3R4/3AK3 w - - 0 1",
+                "d2d5"
+            ),
             p
         );
         // An amazon two files off joins by her knight leap.
         assert_eq!(
-            see_of::<Position>("tutti-frutti", "3rk3/8/8/3p4/5A2/8/8/3RK3 w - - 0 1", "d1d5"),
+            see_of::<Position>(
+                "tutti-frutti",
+                "3rk3/8/8/3p4/5A2/8/8/3RK3 w - - 0 1",
+                "d1d5"
+            ),
             p
         );
         assert_eq!(
