@@ -131,6 +131,8 @@ pub struct Searcher<B: TurnPosition> {
     /// The piece and destination of the move played at each ply of the
     /// current path (`NO_PIECE_TO` for a null move).
     played: Vec<usize>,
+    /// Static evaluation per ply of the current path (-INFINITY in check).
+    static_evals: Vec<Score>,
     pv: Vec<Vec<Move>>,
     move_lists: Vec<Vec<Move>>,
     scores: Vec<Vec<i32>>,
@@ -175,6 +177,7 @@ impl<B: TurnPosition> Searcher<B> {
             continuation: vec![0; (2 * v.kinds.len() * v.shape.len()).pow(2)],
             counter_moves: vec![0; 2 * v.kinds.len() * v.shape.len()],
             played: vec![NO_PIECE_TO; MAX_PLY + 1],
+            static_evals: vec![-INFINITY; MAX_PLY + 1],
             pv: vec![Vec::new(); MAX_PLY + 1],
             move_lists: vec![Vec::new(); MAX_PLY + 1],
             scores: vec![Vec::new(); MAX_PLY + 1],
@@ -641,18 +644,57 @@ impl<B: TurnPosition> Searcher<B> {
                 return e.score;
             }
         }
+        // Without a table move the node's ordering is poor: search it one
+        // ply less (internal iterative reduction).
+        if tt_move == 0 && depth >= 4 {
+            depth -= 1;
+        }
         let static_eval = if in_check {
             -INFINITY
         } else {
             self.evaluate(pos)
         };
+        self.static_evals[ply] = static_eval;
+        // Better than two plies ago (or then in check): prune less.
+        let improving = !in_check
+            && (ply < 2
+                || self.static_evals[ply - 2] == -INFINITY
+                || static_eval > self.static_evals[ply - 2]);
+        // The table's score bounds the value better than the evaluation.
+        let eval = match entry {
+            Some(e)
+                if !in_check
+                    && e.score.abs() < MATE_BOUND
+                    && match e.bound {
+                        Bound::Exact => true,
+                        Bound::Lower => e.score > static_eval,
+                        Bound::Upper => e.score < static_eval,
+                    } =>
+            {
+                e.score
+            }
+            _ => static_eval,
+        };
         if !pv_node && !in_check && ply > 0 {
             // The position is so good that a shallow search would fail high anyway.
-            if depth <= 6 && static_eval - 90 * depth >= beta && beta.abs() < MATE_BOUND {
-                return static_eval;
+            if depth <= 7
+                && eval - 80 * (depth - improving as i32) >= beta
+                && beta.abs() < MATE_BOUND
+            {
+                return eval;
             }
-            if allow_null && depth >= 3 && static_eval >= beta && self.has_pieces(pos) {
-                let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(2);
+            // So bad that only a tactic could save it: ask the quiescence search.
+            if depth <= 2 && eval + 250 * depth < alpha && alpha.abs() < MATE_BOUND {
+                let q = self.quiescence(pos, alpha, alpha + 1, ply);
+                if self.aborted {
+                    return 0;
+                }
+                if q <= alpha {
+                    return q;
+                }
+            }
+            if allow_null && depth >= 3 && eval >= beta && self.has_pieces(pos) {
+                let r = 3 + depth / 4 + ((eval - beta) / 200).min(2);
                 let child = pos.make_null();
                 self.keys.push(child.key());
                 self.played[ply] = NO_PIECE_TO;
@@ -703,10 +745,11 @@ impl<B: TurnPosition> Searcher<B> {
             if ply > 0 && !in_check && !gives_check && best > -MATE_BOUND {
                 if quiet && !killer {
                     // Late move pruning and futility pruning near the leaves.
-                    if depth <= 3 && searched >= (4 + 2 * depth * depth) as usize {
+                    let late = (4 + 2 * depth * depth) * if improving { 3 } else { 2 } / 3;
+                    if depth <= 4 && searched >= late as usize {
                         continue;
                     }
-                    if depth <= 2 && static_eval + 100 + 120 * depth <= alpha {
+                    if depth <= 3 && eval + 100 + 110 * depth <= alpha {
                         continue;
                     }
                     // A move that has kept failing here and after these moves.
@@ -734,6 +777,9 @@ impl<B: TurnPosition> Searcher<B> {
                     r = reduction(depth, searched);
                     if pv_node {
                         r -= 1;
+                    }
+                    if !improving {
+                        r += 1;
                     }
                     if killer {
                         r -= 1;
