@@ -111,6 +111,9 @@ pub struct Searcher<B: TurnPosition> {
     limits: Limits,
     start: Instant,
     soft_deadline: Option<Instant>,
+    /// The soft deadline comes from a clock: stretch or shrink it by how
+    /// settled the search looks (not with `movetime`).
+    flexible_time: bool,
     hard_deadline: Option<Instant>,
     main: bool,
     nodes: u64,
@@ -163,6 +166,7 @@ impl<B: TurnPosition> Searcher<B> {
             limits,
             start: Instant::now(),
             soft_deadline: None,
+            flexible_time: false,
             hard_deadline: None,
             main: true,
             nodes: 0,
@@ -280,6 +284,7 @@ impl<B: TurnPosition> Searcher<B> {
             _ => return,
         };
         self.soft_deadline = Some(self.start + soft);
+        self.flexible_time = l.movetime.is_none();
         self.hard_deadline = Some(self.start + hard);
     }
 
@@ -293,6 +298,9 @@ impl<B: TurnPosition> Searcher<B> {
         let mut multipv_scores: Vec<Score> = Vec::new();
         let mut score = 0;
         let mut depth = 1;
+        // For time use: iterations in a row with the same best move.
+        let mut stable_iterations = 0;
+        let mut previous_best: Option<Move> = None;
         while depth <= max_depth {
             // Helper threads spread over depths so that they fill the table ahead.
             if thread_id > 0 && depth > 1 && (depth + thread_id as i32) % 3 == 0 {
@@ -301,8 +309,14 @@ impl<B: TurnPosition> Searcher<B> {
             }
             self.seldepth = 0;
             self.excluded.clear();
+            let previous_score = score;
             score = self.aspiration(depth, score);
             if self.aborted {
+                // A root move that already beat the last iteration's best
+                // (or its window) in this one is the better guess.
+                if self.main && self.multipv == 1 && best.is_some() && !self.pv[0].is_empty() {
+                    best = Some((self.pv[0].clone(), previous_score));
+                }
                 break;
             }
             self.completed_depth = depth;
@@ -351,11 +365,34 @@ impl<B: TurnPosition> Searcher<B> {
                 {
                     break; // a mate is found and proven deep enough
                 }
-                if self
-                    .soft_deadline
-                    .is_some_and(|d| Instant::now() + (d - self.start) / 2 > d)
-                {
-                    break; // the next iteration would not finish in time
+                let best_move = lines[0].0.first().copied();
+                if best_move == previous_best {
+                    stable_iterations += 1;
+                } else {
+                    stable_iterations = 0;
+                }
+                previous_best = best_move;
+                // Spend more while the best move changes or the score falls,
+                // less once it has held for several iterations.
+                let mut scale = if !self.flexible_time || depth < 4 {
+                    1.0
+                } else {
+                    match stable_iterations {
+                        0 => 1.5,
+                        1 => 1.2,
+                        2 => 1.0,
+                        3 => 0.85,
+                        _ => 0.7,
+                    }
+                };
+                if self.flexible_time && depth >= 4 && score < previous_score - 30 {
+                    scale *= 1.3;
+                }
+                if let Some(d) = self.soft_deadline {
+                    let budget = (d - self.start).mul_f64(scale);
+                    if self.start.elapsed() > budget / 2 {
+                        break; // the next iteration would not finish in time
+                    }
                 }
             }
             if self.aborted {
