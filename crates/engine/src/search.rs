@@ -720,16 +720,6 @@ impl<B: TurnPosition> Searcher<B> {
             {
                 return eval;
             }
-            // So bad that only a tactic could save it: ask the quiescence search.
-            if depth <= 2 && eval + 250 * depth < alpha && alpha.abs() < MATE_BOUND {
-                let q = self.quiescence(pos, alpha, alpha + 1, ply);
-                if self.aborted {
-                    return 0;
-                }
-                if q <= alpha {
-                    return q;
-                }
-            }
             if allow_null && depth >= 3 && eval >= beta && self.has_pieces(pos) {
                 let r = 3 + depth / 4 + ((eval - beta) / 200).min(2);
                 let child = pos.make_null();
