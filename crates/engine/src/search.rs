@@ -1,8 +1,10 @@
 //! Iterative-deepening principal variation search with a transposition
-//! table, quiescence search, null move, late move reductions, killer and
-//! history ordering, check extensions and futility pruning; time managed
-//! for movetime, depth, node and clock limits. More threads search the same
-//! tree with a shared table (lazy SMP).
+//! table, quiescence search, null move, late move reductions, static
+//! exchange evaluation (`see.rs`) for capture ordering and pruning, killer,
+//! counter-move and continuation-history ordering, check extensions and
+//! futility pruning; time managed for movetime, depth, node and clock
+//! limits, stretched or shrunk by the stability of the best move. More
+//! threads search the same tree with a shared table (lazy SMP).
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
