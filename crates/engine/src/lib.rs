@@ -5,6 +5,7 @@ pub mod eval;
 pub mod matrix;
 pub mod opponent;
 pub mod search;
+pub mod see;
 pub mod simplay;
 pub mod simsearch;
 pub mod solve;

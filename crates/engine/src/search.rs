@@ -1,8 +1,10 @@
 //! Iterative-deepening principal variation search with a transposition
-//! table, quiescence search, null move, late move reductions, killer and
-//! history ordering, check extensions and futility pruning; time managed
-//! for movetime, depth, node and clock limits. More threads search the same
-//! tree with a shared table (lazy SMP).
+//! table, quiescence search, null move, late move reductions, static
+//! exchange evaluation (`see.rs`) for capture ordering and pruning, killer,
+//! counter-move and continuation-history ordering, check extensions and
+//! futility pruning; time managed for movetime, depth, node and clock
+//! limits, stretched or shrunk by the stability of the best move. More
+//! threads search the same tree with a shared table (lazy SMP).
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
@@ -12,11 +14,18 @@ use parity_rules::variant::StalemateResult;
 use parity_rules::{Color, Move};
 
 use crate::eval::{self, EvalTables, Score, MATE, MATE_BOUND};
+use crate::see::SeeTables;
 use crate::tt::{move_code, Bound, Entry, Table};
 use parity_rules::TurnPosition;
 
 pub const MAX_PLY: usize = 128;
 const INFINITY: Score = MATE + 1;
+/// Move ordering scores: captures that win or hold material first, those
+/// that lose it (static exchange) after every quiet move.
+const GOOD_CAPTURE: i32 = 1 << 26;
+const BAD_CAPTURE: i32 = -(1 << 24);
+const KILLER: i32 = 1 << 25;
+const NO_PIECE_TO: usize = usize::MAX;
 
 /// What to search for how long. Empty limits mean "until stopped".
 #[derive(Clone, Debug, Default)]
@@ -97,12 +106,16 @@ fn reduction(depth: i32, number: usize) -> i32 {
 pub struct Searcher<B: TurnPosition> {
     shared: Arc<Shared>,
     eval: Arc<EvalTables>,
+    see: SeeTables,
     root: B,
     /// Keys of the game and the current search path, for repetition.
     keys: Vec<u64>,
     limits: Limits,
     start: Instant,
     soft_deadline: Option<Instant>,
+    /// The soft deadline comes from a clock: stretch or shrink it by how
+    /// settled the search looks (not with `movetime`).
+    flexible_time: bool,
     hard_deadline: Option<Instant>,
     main: bool,
     nodes: u64,
@@ -112,6 +125,19 @@ pub struct Searcher<B: TurnPosition> {
     aborted: bool,
     killers: Vec<[u32; 2]>,
     history: Vec<i32>,
+    /// Kinds and squares of the variant, for piece-and-destination indices.
+    kind_count: usize,
+    square_count: usize,
+    /// Continuation history: how good a quiet move (piece, destination) has
+    /// been after a given move one or two plies before, indexed by both.
+    continuation: Vec<i16>,
+    /// The quiet move that refuted a given move (piece, destination) last.
+    counter_moves: Vec<u32>,
+    /// The piece and destination of the move played at each ply of the
+    /// current path (`NO_PIECE_TO` for a null move).
+    played: Vec<usize>,
+    /// Static evaluation per ply of the current path (-INFINITY in check).
+    static_evals: Vec<Score>,
     pv: Vec<Vec<Move>>,
     move_lists: Vec<Vec<Move>>,
     scores: Vec<Vec<i32>>,
@@ -129,16 +155,20 @@ impl<B: TurnPosition> Searcher<B> {
     /// oldest first, so that repetitions of them count as draws.
     pub fn new(shared: Arc<Shared>, root: B, game_keys: &[u64], limits: Limits) -> Searcher<B> {
         let eval = eval::tables(root.variant());
+        let v = root.variant();
+        let see = SeeTables::new(&eval.value, v.kinds.len(), v.royal);
         let mut keys = game_keys.to_vec();
         keys.push(root.key());
         Searcher {
             shared,
             eval,
+            see,
             root,
             keys,
             limits,
             start: Instant::now(),
             soft_deadline: None,
+            flexible_time: false,
             hard_deadline: None,
             main: true,
             nodes: 0,
@@ -148,6 +178,12 @@ impl<B: TurnPosition> Searcher<B> {
             aborted: false,
             killers: vec![[0; 2]; MAX_PLY + 1],
             history: vec![0; 2 * 128 * 128],
+            kind_count: v.kinds.len(),
+            square_count: v.shape.len(),
+            continuation: vec![0; (2 * v.kinds.len() * v.shape.len()).pow(2)],
+            counter_moves: vec![0; 2 * v.kinds.len() * v.shape.len()],
+            played: vec![NO_PIECE_TO; MAX_PLY + 1],
+            static_evals: vec![-INFINITY; MAX_PLY + 1],
             pv: vec![Vec::new(); MAX_PLY + 1],
             move_lists: vec![Vec::new(); MAX_PLY + 1],
             scores: vec![Vec::new(); MAX_PLY + 1],
@@ -261,6 +297,7 @@ impl<B: TurnPosition> Searcher<B> {
             _ => return,
         };
         self.soft_deadline = Some(self.start + soft);
+        self.flexible_time = l.movetime.is_none();
         self.hard_deadline = Some(self.start + hard);
     }
 
@@ -274,6 +311,9 @@ impl<B: TurnPosition> Searcher<B> {
         let mut multipv_scores: Vec<Score> = Vec::new();
         let mut score = 0;
         let mut depth = 1;
+        // For time use: iterations in a row with the same best move.
+        let mut stable_iterations = 0;
+        let mut previous_best: Option<Move> = None;
         while depth <= max_depth {
             // Helper threads spread over depths so that they fill the table ahead.
             if thread_id > 0 && depth > 1 && (depth + thread_id as i32) % 3 == 0 {
@@ -282,8 +322,14 @@ impl<B: TurnPosition> Searcher<B> {
             }
             self.seldepth = 0;
             self.excluded.clear();
+            let previous_score = score;
             score = self.aspiration(depth, score);
             if self.aborted {
+                // A root move that already beat the last iteration's best
+                // (or its window) in this one is the better guess.
+                if self.main && self.multipv == 1 && best.is_some() && !self.pv[0].is_empty() {
+                    best = Some((self.pv[0].clone(), previous_score));
+                }
                 break;
             }
             self.completed_depth = depth;
@@ -332,11 +378,34 @@ impl<B: TurnPosition> Searcher<B> {
                 {
                     break; // a mate is found and proven deep enough
                 }
-                if self
-                    .soft_deadline
-                    .is_some_and(|d| Instant::now() + (d - self.start) / 2 > d)
-                {
-                    break; // the next iteration would not finish in time
+                let best_move = lines[0].0.first().copied();
+                if best_move == previous_best {
+                    stable_iterations += 1;
+                } else {
+                    stable_iterations = 0;
+                }
+                previous_best = best_move;
+                // Spend more while the best move changes or the score falls,
+                // less once it has held for several iterations.
+                let mut scale = if !self.flexible_time || depth < 4 {
+                    1.0
+                } else {
+                    match stable_iterations {
+                        0 => 1.5,
+                        1 => 1.2,
+                        2 => 1.0,
+                        3 => 0.85,
+                        _ => 0.7,
+                    }
+                };
+                if self.flexible_time && depth >= 4 && score < previous_score - 30 {
+                    scale *= 1.3;
+                }
+                if let Some(d) = self.soft_deadline {
+                    let budget = (d - self.start).mul_f64(scale);
+                    if self.start.elapsed() > budget / 2 {
+                        break; // the next iteration would not finish in time
+                    }
                 }
             }
             if self.aborted {
@@ -486,34 +555,71 @@ impl<B: TurnPosition> Searcher<B> {
         side.index() * 128 * 128 + mv.from.index() * 128 + mv.to.index()
     }
 
-    /// Orders moves: table move, good captures and promotions, killers,
-    /// history, then captures that lose material.
+    /// The index of a move by its side, kind and destination.
+    fn piece_to(&self, side: Color, kind: parity_rules::Kind, mv: Move) -> usize {
+        (side.index() * self.kind_count + kind.index()) * self.square_count + mv.to.index()
+    }
+
+    /// The continuation history entry of `piece_to` after the move played
+    /// `back` plies before `ply`, if there is one.
+    fn continuation_index(&self, ply: usize, back: usize, piece_to: usize) -> Option<usize> {
+        let before = *self.played.get(ply.checked_sub(back)?)?;
+        (before != NO_PIECE_TO).then(|| before * 2 * self.kind_count * self.square_count + piece_to)
+    }
+
+    /// How good a quiet move has been: its own history plus its
+    /// continuation history after the last two moves.
+    fn quiet_history(&self, side: Color, mv: Move, piece_to: usize, ply: usize) -> i32 {
+        let mut h = self.history[Self::history_index(side, mv)];
+        for back in [1, 2] {
+            if let Some(i) = self.continuation_index(ply, back, piece_to) {
+                h += self.continuation[i] as i32;
+            }
+        }
+        h
+    }
+
+    /// The move that refuted the previous move last time, if any.
+    fn counter_move(&self, ply: usize) -> u32 {
+        match ply.checked_sub(1).map(|p| self.played[p]) {
+            Some(prev) if prev != NO_PIECE_TO => self.counter_moves[prev],
+            _ => 0,
+        }
+    }
+
+    /// Orders moves: table move, captures and promotions that do not lose
+    /// material (static exchange), killers, the counter move, history,
+    /// then losing captures.
     fn score_moves(&mut self, pos: &B, ply: usize, tt_move: u32) {
         let mut scores = std::mem::take(&mut self.scores[ply]);
         scores.clear();
-        let them = pos.side().other();
+        let counter = self.counter_move(ply);
+        let side = pos.side();
         for &mv in &self.move_lists[ply] {
             let code = move_code(mv);
+            let victim = pos.victim(mv);
             let s = if code == tt_move {
                 1 << 30
-            } else if let Some(victim) = pos.victim(mv) {
-                let gain = self.eval.value[victim.index()];
+            } else if victim.is_some() || mv.promotion.is_some() {
+                let gain = victim.map_or(0, |k| self.eval.value[k.index()]);
                 let cost = self.eval.value[pos.moved_kind(mv).index()];
-                let base =
-                    10 * gain - cost / 10 + mv.promotion.map_or(0, |k| self.eval.value[k.index()]);
-                if cost > gain + 50 && pos.attacked_by(mv.to, them) {
-                    -(1 << 20) + base
+                let promo = mv.promotion.map_or(0, |k| self.eval.value[k.index()]);
+                let base = 10 * gain - cost / 10 + promo;
+                // Taking a dearer or equal piece never loses material.
+                if (cost > gain || mv.promotion.is_some()) && self.see.see(pos, mv) < 0 {
+                    BAD_CAPTURE + base
                 } else {
-                    (1 << 26) + base
+                    GOOD_CAPTURE + base
                 }
-            } else if let Some(k) = mv.promotion {
-                (1 << 26) + self.eval.value[k.index()]
             } else if self.killers[ply][0] == code {
-                (1 << 25) + 2
+                KILLER + 2
             } else if self.killers[ply][1] == code {
-                (1 << 25) + 1
+                KILLER + 1
+            } else if counter == code {
+                KILLER
             } else {
-                self.history[Self::history_index(pos.side(), mv)]
+                let piece_to = self.piece_to(side, pos.moved_kind(mv), mv);
+                self.quiet_history(side, mv, piece_to, ply)
             };
             scores.push(s);
         }
@@ -588,20 +694,50 @@ impl<B: TurnPosition> Searcher<B> {
                 return e.score;
             }
         }
+        // Without a table move the node's ordering is poor: search it one
+        // ply less (internal iterative reduction).
+        if tt_move == 0 && depth >= 4 {
+            depth -= 1;
+        }
         let static_eval = if in_check {
             -INFINITY
         } else {
             self.evaluate(pos)
         };
+        self.static_evals[ply] = static_eval;
+        // Better than two plies ago (or then in check): prune less.
+        let improving = !in_check
+            && (ply < 2
+                || self.static_evals[ply - 2] == -INFINITY
+                || static_eval > self.static_evals[ply - 2]);
+        // The table's score bounds the value better than the evaluation.
+        let eval = match entry {
+            Some(e)
+                if !in_check
+                    && e.score.abs() < MATE_BOUND
+                    && match e.bound {
+                        Bound::Exact => true,
+                        Bound::Lower => e.score > static_eval,
+                        Bound::Upper => e.score < static_eval,
+                    } =>
+            {
+                e.score
+            }
+            _ => static_eval,
+        };
         if !pv_node && !in_check && ply > 0 {
             // The position is so good that a shallow search would fail high anyway.
-            if depth <= 6 && static_eval - 90 * depth >= beta && beta.abs() < MATE_BOUND {
-                return static_eval;
+            if depth <= 7
+                && eval - 80 * (depth - improving as i32) >= beta
+                && beta.abs() < MATE_BOUND
+            {
+                return eval;
             }
-            if allow_null && depth >= 3 && static_eval >= beta && self.has_pieces(pos) {
-                let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(2);
+            if allow_null && depth >= 3 && eval >= beta && self.has_pieces(pos) {
+                let r = 3 + depth / 4 + ((eval - beta) / 200).min(2);
                 let child = pos.make_null();
                 self.keys.push(child.key());
+                self.played[ply] = NO_PIECE_TO;
                 let s = -self.search(&child, depth - 1 - r, -beta, -beta + 1, ply + 1, false);
                 self.keys.pop();
                 if self.aborted {
@@ -626,29 +762,51 @@ impl<B: TurnPosition> Searcher<B> {
         let mut best = -INFINITY;
         let mut best_code = 0;
         let mut searched = 0usize;
-        let mut quiets_tried: Vec<Move> = Vec::new();
+        let mut quiets_tried: Vec<(Move, usize)> = Vec::new();
         let count = self.move_lists[ply].len();
         for i in 0..count {
             let mv = self.pick(ply, i);
             if ply == 0 && self.excluded.contains(&mv) {
                 continue; // a line of MultiPV already found
             }
+            let order = self.scores[ply][i];
             let capture = pos.victim(mv).is_some();
             let quiet = !capture && mv.promotion.is_none();
             let code = move_code(mv);
             let killer = self.killers[ply].contains(&code);
+            let piece_to = self.piece_to(pos.side(), pos.moved_kind(mv), mv);
+            let history = if quiet {
+                self.quiet_history(pos.side(), mv, piece_to, ply)
+            } else {
+                0
+            };
             let child = pos.make(mv);
             let gives_check = child.in_check();
-            if ply > 0 && !in_check && !gives_check && quiet && best > -MATE_BOUND && !killer {
-                // Late move pruning and futility pruning near the leaves.
-                if depth <= 3 && searched >= (4 + 2 * depth * depth) as usize {
-                    continue;
-                }
-                if depth <= 2 && static_eval + 100 + 120 * depth <= alpha {
-                    continue;
+            if ply > 0 && !in_check && !gives_check && best > -MATE_BOUND {
+                if quiet && !killer {
+                    // Late move pruning and futility pruning near the leaves.
+                    let late = (4 + 2 * depth * depth) * if improving { 3 } else { 2 } / 3;
+                    if depth <= 4 && searched >= late as usize {
+                        continue;
+                    }
+                    if depth <= 3 && eval + 100 + 110 * depth <= alpha {
+                        continue;
+                    }
+                    // A move that has kept failing here and after these moves.
+                    if depth <= 3 && searched > 0 && history < -3000 * depth {
+                        continue;
+                    }
+                    // A quiet move that hangs material.
+                    if depth <= 6 && self.see.see(pos, mv) < -25 * depth * depth {
+                        continue;
+                    }
+                } else if !quiet && depth <= 6 && order < 0 && self.see.see(pos, mv) < -100 * depth
+                {
+                    continue; // a capture that loses too much to recover
                 }
             }
             self.keys.push(child.key());
+            self.played[ply] = piece_to;
             let new_depth = depth - 1;
             let mut score;
             if searched == 0 {
@@ -660,10 +818,13 @@ impl<B: TurnPosition> Searcher<B> {
                     if pv_node {
                         r -= 1;
                     }
+                    if !improving {
+                        r += 1;
+                    }
                     if killer {
                         r -= 1;
                     }
-                    r -= (self.history[Self::history_index(pos.side(), mv)] / 8000).clamp(-1, 2);
+                    r -= (history / 10000).clamp(-2, 2);
                     r = r.clamp(0, new_depth - 1);
                 }
                 score = -self.search(&child, new_depth - r, -alpha - 1, -alpha, ply + 1, true);
@@ -687,14 +848,20 @@ impl<B: TurnPosition> Searcher<B> {
                     self.update_pv(ply, mv);
                     if score >= beta {
                         if quiet {
-                            self.reward_quiet(pos.side(), ply, mv, depth, &quiets_tried);
+                            self.reward_quiet(
+                                pos.side(),
+                                ply,
+                                (mv, piece_to),
+                                depth,
+                                &quiets_tried,
+                            );
                         }
                         break;
                     }
                 }
             }
             if quiet {
-                quiets_tried.push(mv);
+                quiets_tried.push((mv, piece_to));
             }
         }
         if searched == 0 {
@@ -721,20 +888,41 @@ impl<B: TurnPosition> Searcher<B> {
         best
     }
 
-    fn reward_quiet(&mut self, side: Color, ply: usize, mv: Move, depth: i32, others: &[Move]) {
-        let code = move_code(mv);
+    /// A quiet move refuted the node: it becomes a killer and the counter
+    /// move of the previous move; its histories gain, and those of the
+    /// quiet moves tried before it lose.
+    fn reward_quiet(
+        &mut self,
+        side: Color,
+        ply: usize,
+        best: (Move, usize),
+        depth: i32,
+        others: &[(Move, usize)],
+    ) {
+        let code = move_code(best.0);
         if self.killers[ply][0] != code {
             self.killers[ply][1] = self.killers[ply][0];
             self.killers[ply][0] = code;
         }
+        if let Some(prev) = ply.checked_sub(1).map(|p| self.played[p]) {
+            if prev != NO_PIECE_TO {
+                self.counter_moves[prev] = code;
+            }
+        }
         let bonus = (depth * depth).min(400);
-        let mut update = |i: usize, delta: i32| {
-            let h = &mut self.history[i];
+        let bonus_for = |won: bool| if won { bonus } else { -bonus };
+        for (won, &(mv, piece_to)) in
+            std::iter::once((true, &best)).chain(others.iter().map(|o| (false, o)))
+        {
+            let delta = bonus_for(won);
+            let h = &mut self.history[Self::history_index(side, mv)];
             *h += delta - *h * delta.abs() / 16384;
-        };
-        update(Self::history_index(side, mv), bonus);
-        for &other in others {
-            update(Self::history_index(side, other), -bonus);
+            for back in [1, 2] {
+                if let Some(i) = self.continuation_index(ply, back, piece_to) {
+                    let c = &mut self.continuation[i];
+                    *c += (delta - *c as i32 * delta.abs() / 16384) as i16;
+                }
+            }
         }
     }
 
@@ -777,7 +965,6 @@ impl<B: TurnPosition> Searcher<B> {
             .map(|k| self.eval.value[k.index()])
             .max()
             .unwrap_or(0);
-        let them = pos.side().other();
         for i in 0..self.move_lists[ply].len() {
             let mv = self.pick(ply, i);
             if !in_check {
@@ -792,9 +979,8 @@ impl<B: TurnPosition> Searcher<B> {
                 if promo == 0 && stand + gain + 200 < alpha {
                     continue; // delta pruning: even winning it leaves us below alpha
                 }
-                let cost = self.eval.value[pos.moved_kind(mv).index()];
-                if promo == 0 && cost > gain + 50 && pos.attacked_by(mv.to, them) {
-                    continue; // probably loses material
+                if self.scores[ply][i] < 0 {
+                    break; // the rest lose material (static exchange)
                 }
             }
             let child = pos.make(mv);

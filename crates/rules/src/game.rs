@@ -49,6 +49,11 @@ pub trait TurnPosition: PieceView + MoveContext + Clone + Send + Sync + 'static 
     fn insufficient_material(&self) -> bool;
     /// True if a piece of `by` attacks `sq` with a capture power.
     fn attacked_by(&self, sq: Square, by: Color) -> bool;
+    /// Squares of `occ` holding a piece of either colour whose capture
+    /// power reaches `sq` when only `occ` is occupied: what static exchange
+    /// evaluation needs (take pieces off `occ` to see the ones behind).
+    /// Pins and the crowd rule (no capture on a crowd) are the caller's.
+    fn attackers_to(&self, sq: Square, occ: Bitboard) -> Bitboard;
     /// Counts the move paths to `depth` plies.
     fn perft(&self, depth: u32) -> u64;
     /// Perft per root move.
@@ -161,6 +166,11 @@ impl TurnPosition for Position {
     fn attacked_by(&self, sq: Square, by: Color) -> bool {
         self.is_attacked(sq, by, Position::occupied(self))
     }
+    fn attackers_to(&self, sq: Square, occ: Bitboard) -> Bitboard {
+        let v = self.variant();
+        let of = |c: Color| v.attackers(&self.pieces, sq, c, occ, &v.rider_sets(&self.pieces, c));
+        (of(Color::White) | of(Color::Black)) & occ
+    }
     fn perft(&self, depth: u32) -> u64 {
         crate::perft::perft(self, depth)
     }
@@ -219,6 +229,12 @@ impl TurnPosition for CrowdPosition {
     }
     fn attacked_by(&self, sq: Square, by: Color) -> bool {
         self.is_attacked(sq, by)
+    }
+    fn attackers_to(&self, sq: Square, occ: Bitboard) -> Bitboard {
+        let v = self.variant();
+        let of =
+            |c: Color| v.attackers(&self.presence, sq, c, occ, &v.rider_sets(&self.presence, c));
+        (of(Color::White) | of(Color::Black)) & occ
     }
     fn perft(&self, depth: u32) -> u64 {
         crate::crowd::perft(self, depth)
@@ -456,5 +472,76 @@ mod tests {
         g.play_text("e4").unwrap();
         g.play_text("e7e5").unwrap();
         assert_eq!(g.moves().len(), 2);
+    }
+}
+
+#[cfg(test)]
+mod attackers_to_tests {
+    use super::*;
+    use crate::variant::Registry;
+
+    fn sq<P: TurnPosition>(p: &P, name: &str) -> Square {
+        p.variant().shape.parse_square(name).unwrap()
+    }
+
+    fn names<P: TurnPosition>(p: &P, bb: Bitboard) -> Vec<String> {
+        bb.map(|s| p.variant().shape.name(s).to_string()).collect()
+    }
+
+    #[test]
+    fn chess_attackers_and_x_rays() {
+        let v = Registry::builtin().get("chess").unwrap();
+        // d5 is hit by the rook d2 (the d1 rook behind it), the knight f6,
+        // the pawns c4 and e6 (black captures downwards) and the queen a8.
+        let p = <Position as TurnPosition>::from_fen(
+            v,
+            "q3k3/8/4pn2/3r4/2P5/8/3R4/3RK3 w - - 0 1",
+        )
+        .unwrap();
+        let d5 = sq(&p, "d5");
+        let occ = PieceView::occupied(&p);
+        assert_eq!(
+            names(&p, p.attackers_to(d5, occ)),
+            ["d2", "c4", "e6", "f6", "a8"]
+        );
+        // Without the d2 rook the d1 rook sees through; a piece taken off
+        // `occ` no longer attacks.
+        let occ2 = occ.without(sq(&p, "d2")).without(sq(&p, "f6"));
+        assert_eq!(names(&p, p.attackers_to(d5, occ2)), ["d1", "c4", "e6", "a8"]);
+        // A blocker on c6 hides the queen.
+        let occ3 = occ.with(sq(&p, "c6"));
+        assert!(!p.attackers_to(d5, occ3).contains(sq(&p, "a8")));
+    }
+
+    #[test]
+    fn fairy_pieces_attack_with_both_powers() {
+        let v = Registry::builtin().get("tutti-frutti").unwrap();
+        // The amazon c3 reaches d5 as a knight, e5 and g3 as a queen; the
+        // black empress h1 reaches g3 as a knight and f1 as a rook.
+        let p =
+            <Position as TurnPosition>::from_fen(v, "4k3/8/8/8/8/2A5/8/4K2e w - - 0 1").unwrap();
+        let occ = PieceView::occupied(&p);
+        assert_eq!(names(&p, p.attackers_to(sq(&p, "d5"), occ)), ["c3"]);
+        assert_eq!(names(&p, p.attackers_to(sq(&p, "e5"), occ)), ["c3"]);
+        assert_eq!(names(&p, p.attackers_to(sq(&p, "g3"), occ)), ["h1", "c3"]);
+        assert_eq!(names(&p, p.attackers_to(sq(&p, "f1"), occ)), ["e1", "h1"]);
+        // The empress's rank ride stops at the king on e1.
+        assert_eq!(names(&p, p.attackers_to(sq(&p, "d1"), occ)), ["e1", "c3"]);
+        assert_eq!(
+            names(&p, p.attackers_to(sq(&p, "d1"), occ.without(sq(&p, "e1")))),
+            ["h1", "c3"]
+        );
+    }
+
+    #[test]
+    fn crowd_members_attack() {
+        let v = Registry::builtin().get("safety-in-numbers").unwrap();
+        // A crowd of a white knight and bishop on d4 attacks from both.
+        let p = <CrowdPosition as TurnPosition>::from_fen(v, "4k3/8/8/8/3(NB)4/8/8/4K3 w - - 0 1")
+            .unwrap();
+        let occ = PieceView::occupied(&p);
+        assert_eq!(names(&p, p.attackers_to(sq(&p, "e6"), occ)), ["d4"]);
+        assert_eq!(names(&p, p.attackers_to(sq(&p, "f6"), occ)), ["d4"]);
+        assert!(p.attackers_to(sq(&p, "d6"), occ).is_empty());
     }
 }
