@@ -28,8 +28,10 @@ pub const MATE: Score = 30_000;
 pub const MATE_BOUND: Score = MATE - 1_000;
 
 /// The tuned parameter files of the built-in variants (`variants/*.eval.toml`).
-/// The simultaneous variants use the pieces and board of chess, and chess's terms.
-const TUNED: &[(&str, &str)] = &[];
+const TUNED: &[(&str, &str)] = &[(
+    "chess",
+    include_str!("../../../../variants/chess.eval.toml"),
+)];
 
 /// The tuned file of a built-in variant, if it has one.
 pub fn tuned_params(id: &str) -> Option<&'static str> {
