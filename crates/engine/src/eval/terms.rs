@@ -277,7 +277,7 @@ fn features<V: PieceView, K: Sink>(
             .map(|k| t.king_zone[k.index()])
             .unwrap_or(Bitboard::EMPTY);
         let area = !(own & !crowds) & !pawn_attacks[them];
-        for k in 0..kinds {
+        for (k, by_kind) in attacks_by[us].iter_mut().enumerate().take(kinds) {
             if t.pawn[k] || k == royal {
                 continue;
             }
@@ -290,7 +290,7 @@ fn features<V: PieceView, K: Sink>(
                 } else {
                     hits | v.reach(&tab.quiet, sq, occ)
                 };
-                attacks_by[us][k] |= hits;
+                *by_kind |= hits;
                 let m = (moves & area).count() as i32 - t.mobility_base[k];
                 sink.term(t, color, l.mobility + k, m);
                 if m < 0 {
@@ -308,7 +308,7 @@ fn features<V: PieceView, K: Sink>(
                     king_attack[us] += zone_hits * t.king_attack_weight[k];
                 }
             }
-            attacks[us] |= attacks_by[us][k];
+            attacks[us] |= *by_kind;
         }
         if bound_colours[us].contains(&3) {
             sink.term(t, color, l.colour_pair, 1);
