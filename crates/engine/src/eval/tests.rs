@@ -42,19 +42,28 @@ fn extra_material_counts() {
     assert!(down < -700, "{down}");
 }
 
+/// The mop-up term, on the derived terms (tuned square terms of the king
+/// add to it or take from it).
 #[test]
 fn far_ahead_the_lone_king_belongs_on_the_edge_near_ours() {
+    let v = Registry::builtin().get("chess").unwrap();
+    let derived = EvalTables::derived(v);
+    let eval_fen = |text: &str| evaluate(&fen::parse_position(v, text).unwrap(), &derived);
     // Only the black king differs, at the same distance from White's.
-    let centre = eval_fen("chess", "8/8/8/8/4k3/8/8/3QK3 w - - 0 1");
-    let edge = eval_fen("chess", "8/8/8/8/1k6/8/8/3QK3 w - - 0 1");
+    let centre = eval_fen("8/8/8/8/4k3/8/8/3QK3 w - - 0 1");
+    let edge = eval_fen("8/8/8/8/1k6/8/8/3QK3 w - - 0 1");
     assert!(edge > centre + 30, "edge {edge}, centre {centre}");
-    let side = eval_fen("chess", "4k3/8/8/8/8/8/8/3QK3 w - - 0 1");
-    let corner = eval_fen("chess", "7k/8/8/8/8/8/8/3QK3 w - - 0 1");
+    let side = eval_fen("4k3/8/8/8/8/8/8/3QK3 w - - 0 1");
+    let corner = eval_fen("7k/8/8/8/8/8/8/3QK3 w - - 0 1");
     assert!(corner > side + 30, "corner {corner}, side {side}");
     // Kings closer (the opposition) is better for the side ahead.
-    let near = eval_fen("chess", "4k3/8/4K3/8/8/8/8/3Q4 w - - 0 1");
-    let far = eval_fen("chess", "4k3/8/8/8/8/8/8/3QK3 w - - 0 1");
+    let near = eval_fen("4k3/8/4K3/8/8/8/8/3Q4 w - - 0 1");
+    let far = eval_fen("4k3/8/8/8/8/8/8/3QK3 w - - 0 1");
     assert!(near > far, "near {near}, far {far}");
+    // With the tuned terms the edge is still where the lone king belongs.
+    let tuned = |text: &str| evaluate(&fen::parse_position(v, text).unwrap(), &tables(v));
+    assert!(tuned("8/8/8/8/1k6/8/8/3QK3 w - - 0 1") > tuned("8/8/8/8/4k3/8/8/3QK3 w - - 0 1"));
+    assert!(tuned("7k/8/8/8/8/8/8/3QK3 w - - 0 1") > tuned("4k3/8/8/8/8/8/8/3QK3 w - - 0 1"));
 }
 
 #[test]
