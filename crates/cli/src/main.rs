@@ -242,13 +242,13 @@ fn run(cli: Cli) -> Result<(), Failure> {
             require_signature,
         } => {
             let key = key
-                .map(|k| parity_server::signing::parse_key(&k).map_err(|e| format!("--key: {e}")))
+                .map(|k| parity_server::base::signing::parse_key(&k).map_err(|e| format!("--key: {e}")))
                 .transpose()?;
             let text =
                 std::fs::read_to_string(&file).map_err(|e| format!("{}: {e}", file.display()))?;
-            let verified = parity_server::verify::verify(&registry, &text, key.as_ref())
+            let verified = parity_server::game::verify::verify(&registry, &text, key.as_ref())
                 .map_err(|e| format!("{}: the record does not verify: {e}", file.display()))?;
-            if require_signature && verified.signed == parity_server::verify::Signed::No {
+            if require_signature && verified.signed == parity_server::game::verify::Signed::No {
                 return Err(format!(
                     "{}: the record is not signed (--require-signature)",
                     file.display()

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use clap::Args;
 use parity_rules::Registry;
-use parity_server::limits::{Config, Limits};
+use parity_server::base::limits::{Config, Limits};
 use parity_server::Database;
 
 fn parse_database(text: &str) -> Result<Database, String> {
@@ -162,7 +162,7 @@ pub fn run(registry: Registry, args: &ServeArgs) -> Result<(), String> {
         let _ = writeln!(
             out,
             "Records are signed with the Ed25519 key {} (kept in {}; `parity verify --key KEY`)",
-            parity_server::signing::key_text(&server.hub.public_key()),
+            parity_server::base::signing::key_text(&server.hub.public_key()),
             server
                 .key_file
                 .as_ref()

@@ -12,9 +12,9 @@ use parity_rules::{AnyGame, Color, Registry};
 use serde_json::{json, Value};
 use tokio::sync::Semaphore;
 
-use crate::engine_seat::{Job, MAX_LEVEL, MIN_LEVEL};
-use crate::lichess::shapes::variant_id;
-use crate::secret;
+use crate::base::secret;
+use crate::game::engine_seat::{Job, MAX_LEVEL, MIN_LEVEL};
+use crate::game::state::variant_id;
 
 #[derive(Debug, thiserror::Error)]
 pub enum BotError {

@@ -3,38 +3,19 @@
 //! commit-reveal for simultaneous turns, clocks, and every event stored
 //! durably in SQLite. The contract is `docs/server.md`.
 
+// Layers, lowest first; each imports only from those above it in this
+// list (tests/layers.rs checks it; docs/architecture.md draws it).
 pub mod accounts;
-pub mod actor;
-pub mod analysis;
-pub mod api;
-mod assets;
+pub mod base;
 pub mod bot;
-pub mod chat;
-pub mod clock;
 pub mod cluster;
-pub mod connections;
-pub mod edge;
-pub mod engine_seat;
-pub mod error;
-pub mod event;
+pub mod game;
+pub mod http;
 pub mod hub;
 pub mod lichess;
-pub mod limits;
-pub mod line;
 pub mod loadtest;
-pub mod lobby;
-mod pgn;
-pub mod play;
-pub mod players;
-pub mod profiles;
-pub mod ratings;
-mod rules_page;
-pub mod secret;
-pub mod sessions;
-pub mod signing;
-pub mod state;
+pub mod round;
 pub mod store;
-pub mod verify;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -47,13 +28,15 @@ use tokio::net::TcpListener;
 use tower_http::limit::RequestBodyLimitLayer;
 use tower_http::timeout::TimeoutLayer;
 
-use crate::clock::Downtime;
+use crate::base::limits::Config;
+use crate::base::refusal::Refusal;
+use crate::base::signing;
 use crate::cluster::Cluster;
-use crate::engine_seat::EnginePool;
-use crate::error::ApiError;
-use crate::event::now_ms;
+use crate::game::clock::Downtime;
+use crate::game::engine_seat::EnginePool;
+use crate::game::event::now_ms;
+use crate::http::{api, connections, edge};
 use crate::hub::Hub;
-use crate::limits::Config;
 pub use crate::store::Database;
 use crate::store::{Change, Store, StoreError, Writer};
 
@@ -68,7 +51,7 @@ pub enum ServeError {
     #[error("{0}")]
     Io(#[from] std::io::Error),
     #[error("recovering unfinished games: {0}")]
-    Recover(ApiError),
+    Recover(Refusal),
     #[error("the signing key: {0}")]
     Key(#[from] signing::KeyError),
 }
@@ -145,10 +128,10 @@ pub async fn start(
         cluster.keep_watch(Arc::downgrade(&hub));
         cluster.hear_news(Arc::downgrade(&hub));
     }
-    let app = api::router(hub.clone())
+    let app = api::router(hub.clone(), crate::lichess::routes())
         .layer(axum::middleware::from_fn_with_state(
             hub.clone(),
-            cluster::route,
+            crate::http::forward::route,
         ))
         .layer(RequestBodyLimitLayer::new(limits.max_body_bytes))
         .layer(TimeoutLayer::with_status_code(

@@ -30,11 +30,12 @@ use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
-use crate::event::LiveClock;
-use crate::hub::{ColorChoice, Hub, NewGame, Opponent};
-use crate::limits::{Config, Limits};
-use crate::play;
-use crate::secret;
+use crate::base::limits::{Config, Limits};
+use crate::base::secret;
+use crate::game::event::LiveClock;
+use crate::game::play;
+use crate::hub::new_game::{ColorChoice, NewGame, Opponent};
+use crate::hub::Hub;
 use parity_rules::AnyGame;
 
 #[derive(Clone, Debug)]

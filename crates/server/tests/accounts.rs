@@ -167,6 +167,66 @@ async fn a_users_games_page_by_cursor() {
     assert_eq!(bad.status, 400, "{}", bad.text);
 }
 
+/// What lichess-bot reads to judge time: a correspondence game in
+/// `/api/account/playing` carries `secondsLeft` (its days for the move),
+/// and the export's `lastMoveAt` moves on with the game.
+#[tokio::test(flavor = "multi_thread")]
+async fn correspondence_games_show_seconds_left_and_the_export_the_last_move() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = common::database_for(&dir.path().join("times.sqlite")).await;
+    let (store, writer) = Store::open(&db).await.unwrap();
+    let (server, _) = common::start_with(dir, db.clone(), |_| {}).await;
+    accounts::add_user(&store, &writer, "Tess", Some("long enough"), false)
+        .await
+        .unwrap();
+    let token = accounts::add_token(&store, &writer, "tess", "board:play")
+        .await
+        .unwrap();
+    let game = server
+        .send(
+            server
+                .http
+                .post(server.url("/api/challenge/ai"))
+                .bearer_auth(&token)
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .body("level=1&days=2&color=white"),
+        )
+        .await;
+    assert_eq!(game.status, 201, "{}", game.text);
+    let id = game.body["id"].as_str().unwrap().to_string();
+    let playing = server.get("/api/account/playing", Some(&token)).await;
+    let now_playing = &playing.body["nowPlaying"][0];
+    assert_eq!(now_playing["isMyTurn"], true, "{}", playing.text);
+    let left = now_playing["secondsLeft"].as_i64().expect("secondsLeft");
+    assert!((2 * 86_400 - 60..=2 * 86_400).contains(&left), "{left}");
+
+    tokio::time::sleep(std::time::Duration::from_millis(30)).await;
+    let moved = server
+        .send(
+            server
+                .http
+                .post(server.url(&format!("/api/board/game/{id}/move/e2e4")))
+                .bearer_auth(&token),
+        )
+        .await;
+    assert_eq!(moved.status, 200, "{}", moved.text);
+    let export = server
+        .send(
+            server
+                .http
+                .get(server.url(&format!("/game/export/{id}")))
+                .header("Accept", "application/json"),
+        )
+        .await;
+    assert_eq!(export.status, 200, "{}", export.text);
+    let created = export.body["createdAt"].as_i64().unwrap();
+    let last = export.body["lastMoveAt"].as_i64().unwrap();
+    assert!(
+        last >= created + 30,
+        "lastMoveAt {last}, createdAt {created}"
+    );
+}
+
 /// A challenge nobody answers is canceled after `challenge_expiry`: the
 /// challenger's event stream hears `challengeCanceled`, and it can no
 /// longer be accepted.

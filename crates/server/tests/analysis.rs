@@ -299,10 +299,10 @@ async fn a_simultaneous_games_positions_keep_shared_squares_and_waiting_marks() 
 }
 
 /// A server with its own limits, on a fresh database.
-async fn start_with(limits: parity_server::limits::Limits) -> common::TestServer {
+async fn start_with(limits: parity_server::base::limits::Limits) -> common::TestServer {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("test.sqlite");
-    let config = parity_server::limits::Config {
+    let config = parity_server::base::limits::Config {
         limits,
         ..Default::default()
     };
@@ -311,7 +311,7 @@ async fn start_with(limits: parity_server::limits::Limits) -> common::TestServer
 
 #[tokio::test]
 async fn analyses_keep_to_the_engine_pools_limits() {
-    let once_a_minute = parity_server::limits::Limits {
+    let once_a_minute = parity_server::base::limits::Limits {
         analyses_per_minute: std::num::NonZeroU32::new(1).unwrap(),
         ..Default::default()
     };
@@ -340,7 +340,7 @@ async fn analyses_keep_to_the_engine_pools_limits() {
         .await;
     assert_eq!(line.status, 200, "{}", line.text);
 
-    let no_queue = parity_server::limits::Limits {
+    let no_queue = parity_server::base::limits::Limits {
         engine_queue: 0,
         ..Default::default()
     };

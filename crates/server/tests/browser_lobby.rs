@@ -29,7 +29,7 @@ static ONE_AT_A_TIME: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(())
 /// variant within a minute.
 async fn start_roomy_server(dir: &Path) -> String {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let mut config = parity_server::limits::Config::default();
+    let mut config = parity_server::base::limits::Config::default();
     config.limits.games_per_minute = NonZeroU32::new(100).unwrap();
     config.limits.engine_games_per_minute = NonZeroU32::new(100).unwrap();
     let server = parity_server::start(

@@ -15,7 +15,7 @@ use common::browser::*;
 use fantoccini::actions::{
     InputSource, MouseActions, PointerAction, MOUSE_BUTTON_LEFT, MOUSE_BUTTON_RIGHT,
 };
-use parity_server::limits::{Config, Limits};
+use parity_server::base::limits::{Config, Limits};
 use serde_json::{json, Value};
 use std::num::NonZeroU32;
 use std::path::Path;

@@ -10,7 +10,7 @@ mod common;
 use std::path::Path;
 
 use parity_rules::{AnyGame, Reason, Registry};
-use parity_server::verify::{verify, Signed};
+use parity_server::game::verify::{verify, Signed};
 use serde_json::Value;
 
 const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/legacy");

@@ -131,7 +131,7 @@ async fn the_pgn_has_date_time_control_and_an_absolute_site() {
 async fn behind_a_trusted_proxy_the_site_is_the_proxys() {
     let dir = tempfile::tempdir().unwrap();
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let config = parity_server::limits::Config {
+    let config = parity_server::base::limits::Config {
         trusted_proxy: true,
         ..Default::default()
     };

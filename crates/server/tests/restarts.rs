@@ -6,7 +6,7 @@ mod common;
 
 use std::time::Duration;
 
-use parity_server::event::now_ms;
+use parity_server::game::event::now_ms;
 use serde_json::json;
 
 #[test]

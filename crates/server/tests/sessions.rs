@@ -293,7 +293,7 @@ async fn guessing_passwords_is_rate_limited() {
 async fn sign_ups_are_rate_limited_and_secure_behind_tls() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("signups.sqlite");
-    let config = parity_server::limits::Config {
+    let config = parity_server::base::limits::Config {
         secure_cookies: true,
         ..Default::default()
     };

@@ -8,8 +8,8 @@ use std::time::Duration;
 
 use common::TestServer;
 use parity_rules::{AnyGame, Color, Reason, Registry};
-use parity_server::signing::{self, SignatureError};
-use parity_server::verify::{Signed, VerifyError};
+use parity_server::base::signing::{self, SignatureError};
+use parity_server::game::verify::{Signed, VerifyError};
 use serde_json::{json, Value};
 
 /// The first 12 turns of `games/parity-long.pgn`.
@@ -145,7 +145,11 @@ async fn records_verify_with_the_served_key_and_every_tampering_is_named() {
     assert_eq!(s.verify(&stripped.to_string()).unwrap().signed, Signed::No);
     let other = ed25519_dalek::SigningKey::from_bytes(&[9; 32]).verifying_key();
     assert!(matches!(
-        parity_server::verify::verify(&Registry::builtin(), &resigned.to_string(), Some(&other)),
+        parity_server::game::verify::verify(
+            &Registry::builtin(),
+            &resigned.to_string(),
+            Some(&other)
+        ),
         Err(VerifyError::Signature(SignatureError::OtherKey { .. }))
     ));
 }
@@ -164,8 +168,8 @@ async fn a_forged_turn_with_a_recomputed_commitment_is_caught_by_the_signature()
     // passes; only the signature can tell.
     let registry = Registry::builtin();
     let mut game = AnyGame::new(registry.get("parity").unwrap());
-    let wm = parity_server::play::read_move(&game, Color::White, "d2d4").unwrap();
-    let bm = parity_server::play::read_move(&game, Color::Black, "d7d5").unwrap();
+    let wm = parity_server::game::play::read_move(&game, Color::White, "d2d4").unwrap();
+    let bm = parity_server::game::play::read_move(&game, Color::Black, "d7d5").unwrap();
     let san = game.san(Color::White, wm);
     game.play_turn(wm, bm).unwrap();
     let nonce = common::nonce(77);

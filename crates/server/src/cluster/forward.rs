@@ -6,22 +6,16 @@
 //! actions and a feed's first state go through [`Remote`].
 
 use std::net::IpAddr;
-use std::sync::Arc;
 use std::time::Duration;
 
-use axum::body::{Body, Bytes};
-use axum::extract::{Request, State};
+use axum::body::Bytes;
 use axum::http::header::{AUTHORIZATION, COOKIE, RETRY_AFTER, SET_COOKIE};
 use axum::http::{HeaderMap, HeaderName, HeaderValue, Method, StatusCode};
-use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
-use crate::actor::{Acted, Credentials};
-use crate::edge::ClientIp;
-use crate::error::ApiError;
-use crate::hub::Hub;
-use crate::secret;
-use crate::state::Action;
+use crate::base::refusal::Refusal;
+use crate::game::state::Action;
+use crate::round::msg::{Acted, Credentials};
 
 /// Marks a request one node forwards to another; its value is the secret.
 pub const FORWARDED: &str = "x-parity-forwarded";
@@ -43,77 +37,10 @@ pub(crate) fn is_forwarded() -> bool {
     FORWARDED_REQUEST.try_with(|_| ()).is_ok()
 }
 
-/// The game of a request that is served by the game's owner; none for
-/// other requests and for the feeds (streams and WebSockets are served
-/// where they arrive, from a relay).
-fn owned_game(path: &str) -> Option<&str> {
-    let id = if let Some(rest) = path.strip_prefix("/api/games/") {
-        let mut parts = rest.split('/');
-        parts.next().filter(|_| parts.next() != Some("stream"))
-    } else if let Some(rest) = path
-        .strip_prefix("/api/board/game/")
-        .or_else(|| path.strip_prefix("/api/bot/game/"))
-    {
-        rest.split('/').next().filter(|&first| first != "stream")
-    } else {
-        path.strip_prefix("/game/export/")
-    }?;
-    secret::is_game_id(id).then_some(id)
-}
-
-/// The cluster's middleware, innermost: passes a request for a game
-/// another node owns on to that node; serves a forwarded one here.
-pub async fn route(State(hub): State<Arc<Hub>>, mut request: Request, next: Next) -> Response {
-    let Some(cluster) = hub.cluster() else {
-        return next.run(request).await;
-    };
-    if let Some(mark) = request.headers().get(FORWARDED) {
-        if mark.as_bytes() != cluster.remote().secret.as_bytes() {
-            return ApiError::Forbidden("not forwarded by a node of this cluster".into())
-                .into_response();
-        }
-        let client = request
-            .headers()
-            .get(CLIENT_IP)
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.parse::<IpAddr>().ok());
-        if let Some(ip) = client {
-            request.extensions_mut().insert(ClientIp(ip));
-        }
-        return FORWARDED_REQUEST.scope((), next.run(request)).await;
-    }
-    let Some(id) = owned_game(request.uri().path()).map(str::to_string) else {
-        return next.run(request).await;
-    };
-    let ip = request.extensions().get::<ClientIp>().map(|c| c.0);
-    let (parts, body) = request.into_parts();
-    let body = match axum::body::to_bytes(body, hub.limits().max_body_bytes).await {
-        Ok(body) => body,
-        Err(e) => return ApiError::BadRequest(format!("request body: {e}")).into_response(),
-    };
-    let path = parts
-        .uri
-        .path_and_query()
-        .map_or(parts.uri.path(), |p| p.as_str())
-        .to_string();
-    let sent = hub
-        .forward(
-            &id,
-            parts.method.clone(),
-            &path,
-            &parts.headers,
-            body.clone(),
-            ip,
-        )
-        .await;
-    match sent {
-        Ok(Some(answer)) => answer.into_response(),
-        Ok(None) => {
-            let request = Request::from_parts(parts, Body::from(body));
-            next.run(request).await
-        }
-        Err(e) => e.into_response(),
-    }
+/// Serves `work` as a request another node forwarded: it is served here
+/// or refused, never forwarded again.
+pub(crate) async fn serve_forwarded<T>(work: impl std::future::Future<Output = T>) -> T {
+    FORWARDED_REQUEST.scope((), work).await
 }
 
 /// An answer from the owner, passed back as it came.
@@ -154,7 +81,7 @@ fn hop_by_hop(name: &HeaderName) -> bool {
 pub(crate) enum Unreached {
     /// No connection: the owner may have just died; ask again.
     Gone,
-    Failed(ApiError),
+    Failed(Refusal),
 }
 
 /// The HTTP client that forwards to other nodes.
@@ -199,14 +126,15 @@ impl Remote {
             if e.is_connect() {
                 Unreached::Gone
             } else {
-                Unreached::Failed(ApiError::Unavailable(format!("the game's node: {e}")))
+                Unreached::Failed(Refusal::Busy(format!("the game's node: {e}")))
             }
         })?;
         let status = response.status();
         let headers = response.headers().clone();
-        let body = response.bytes().await.map_err(|e| {
-            Unreached::Failed(ApiError::Unavailable(format!("the game's node: {e}")))
-        })?;
+        let body = response
+            .bytes()
+            .await
+            .map_err(|e| Unreached::Failed(Refusal::Busy(format!("the game's node: {e}"))))?;
         Ok(Answer {
             status,
             headers,
@@ -284,8 +212,33 @@ pub(crate) fn cookie_set(id: &str, headers: &HeaderMap) -> Option<String> {
         .map(|rest| rest.split(';').next().unwrap_or_default().to_string())
 }
 
+/// The refusal an answer of `status` with `message` stands for: what a
+/// node reads back from another (the inverse of [`status`]).
+pub fn from_status(status: StatusCode, message: String, headers: &HeaderMap) -> Refusal {
+    match status.as_u16() {
+        400 => Refusal::Malformed(message),
+        401 => Refusal::Unauthenticated(message),
+        403 => Refusal::Forbidden(message),
+        404 => Refusal::NotFound(message),
+        409 => Refusal::NotNow(message),
+        422 => Refusal::Unacceptable(message),
+        429 => Refusal::TooMany {
+            message,
+            retry_after: Duration::from_secs(
+                headers
+                    .get(RETRY_AFTER)
+                    .and_then(|v| v.to_str().ok())
+                    .and_then(|v| v.parse().ok())
+                    .unwrap_or(1),
+            ),
+        },
+        503 => Refusal::Busy(message),
+        _ => Refusal::Internal(message),
+    }
+}
+
 /// An answer's JSON body, or the error it says.
-pub(crate) fn json_or_error(answer: &Answer) -> Result<serde_json::Value, ApiError> {
+pub(crate) fn json_or_error(answer: &Answer) -> Result<serde_json::Value, Refusal> {
     let value: serde_json::Value = serde_json::from_slice(&answer.body).unwrap_or_default();
     if answer.status.is_success() {
         return Ok(value);
@@ -294,67 +247,15 @@ pub(crate) fn json_or_error(answer: &Answer) -> Result<serde_json::Value, ApiErr
         .as_str()
         .unwrap_or("the game's node failed")
         .to_string();
-    Err(match answer.status.as_u16() {
-        400 => ApiError::BadRequest(message),
-        401 => ApiError::Unauthorized(message),
-        403 => ApiError::Forbidden(message),
-        404 => ApiError::NotFound(message),
-        409 => ApiError::Conflict(message),
-        422 => ApiError::Unprocessable(message),
-        429 => ApiError::TooManyRequests {
-            message,
-            retry_after: Duration::from_secs(
-                answer
-                    .headers
-                    .get(RETRY_AFTER)
-                    .and_then(|v| v.to_str().ok())
-                    .and_then(|v| v.parse().ok())
-                    .unwrap_or(1),
-            ),
-        },
-        503 => ApiError::Unavailable(message),
-        _ => ApiError::Internal(message),
-    })
+    Err(from_status(answer.status, message, &answer.headers))
 }
 
 /// An action's answer from the owner, as the owner's hub gave it.
-pub(crate) fn acted(id: &str, answer: &Answer) -> Result<Acted, ApiError> {
+pub(crate) fn acted(id: &str, answer: &Answer) -> Result<Acted, Refusal> {
     let value = json_or_error(answer)?;
     Ok(Acted {
         seq: value["seq"].as_u64().unwrap_or_default(),
         game: value["game"].as_str().map(str::to_string),
         cookie: cookie_set(id, &answer.headers),
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Actions and reads go to the owner; the feeds are served where they
-    /// arrive (a forwarded stream would be buffered whole, and never end).
-    #[test]
-    fn feeds_stay_on_the_node_they_reach() {
-        let id = secret::new_game_id();
-        for path in [
-            format!("/api/games/{id}"),
-            format!("/api/games/{id}/record"),
-            format!("/api/board/game/{id}/move/e2e4"),
-            format!("/api/bot/game/{id}/move/e2e4"),
-            format!("/api/bot/game/{id}/commit"),
-            format!("/api/bot/game/{id}/chat"),
-            format!("/game/export/{id}"),
-        ] {
-            assert_eq!(owned_game(&path), Some(id.as_str()), "{path}");
-        }
-        for path in [
-            format!("/api/games/{id}/stream"),
-            format!("/api/board/game/stream/{id}"),
-            format!("/api/bot/game/stream/{id}"),
-            format!("/api/ws/game/{id}"),
-            "/api/games/not-an-id/record".to_string(),
-        ] {
-            assert_eq!(owned_game(&path), None, "{path}");
-        }
-    }
 }

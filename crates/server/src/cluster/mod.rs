@@ -24,12 +24,11 @@ use futures_util::StreamExt as _;
 use sha2::{Digest, Sha256};
 use tokio_postgres::{AsyncMessage, Client, NoTls};
 
-pub use forward::route;
 pub(crate) use forward::Remote;
 
-use crate::clock::Downtime;
-use crate::event::now_ms;
-use crate::hub::Hub;
+use crate::base::refusal::Refusal;
+use crate::game::clock::Downtime;
+use crate::game::event::now_ms;
 use crate::store::postgres::EVENTS_CHANNEL;
 use crate::store::StoreError;
 
@@ -42,6 +41,17 @@ pub const WATCH_EVERY: Duration = Duration::from_secs(1);
 const FORGET_OWNERS_EVERY: u64 = 60;
 
 /// One node of the cluster.
+/// What a node's cluster duties call back into: the node's hub.
+pub trait NodeHub: Send + Sync + 'static {
+    /// Takes over the game `id`, whose owner died.
+    fn take_over(
+        self: Arc<Self>,
+        id: String,
+    ) -> impl std::future::Future<Output = Result<(), Refusal>> + Send;
+    /// Passes news from another node to this node's clients.
+    fn hear(&self, news: news::News);
+}
+
 pub struct Cluster {
     /// This node's id in `nodes` (new at every start).
     node: String,
@@ -146,7 +156,7 @@ impl Cluster {
                 news::NEWS_CHANNEL
             ))
             .await?;
-        let node = crate::secret::new_game_id();
+        let node = crate::base::secret::new_game_id();
         // Held while the node lives: whether a node is alive is whether
         // its session is.
         let alive = lock_key("parity-node", &node);
@@ -369,7 +379,7 @@ impl Cluster {
     /// Every [`WATCH_EVERY`]: the heartbeat, the relays nobody reads any
     /// more, the rows of dead nodes, and the games whose owner died, which this node takes over
     /// (each game by the first node to get its lease).
-    pub fn keep_watch(self: &Arc<Self>, hub: Weak<Hub>) {
+    pub fn keep_watch<H: NodeHub>(self: &Arc<Self>, hub: Weak<H>) {
         let cluster = self.clone();
         tokio::spawn(async move {
             let mut tick = tokio::time::interval(WATCH_EVERY);
@@ -399,7 +409,7 @@ impl Cluster {
                 match cluster.orphans().await {
                     Ok(games) => {
                         for game in games {
-                            if let Err(e) = hub.take_over(&game).await {
+                            if let Err(e) = hub.clone().take_over(game.clone()).await {
                                 tracing::error!("game {game} not taken over: {e}");
                             }
                         }

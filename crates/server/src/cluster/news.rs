@@ -9,9 +9,8 @@ use std::sync::{Arc, Weak};
 use serde::{Deserialize, Serialize};
 use tokio::sync::mpsc;
 
-use super::Cluster;
-use crate::hub::Hub;
-use crate::players::AccountEvent;
+use super::{Cluster, NodeHub};
+use crate::accounts::events::AccountEvent;
 use crate::store::ChatLine;
 
 /// The channel of news (`pg_notify`), beside the events' channel.
@@ -54,7 +53,7 @@ impl Cluster {
 
     /// Passes the other nodes' news to this node's clients, for as long
     /// as the hub lives.
-    pub fn hear_news(self: &Arc<Self>, hub: Weak<Hub>) {
+    pub fn hear_news<H: NodeHub>(self: &Arc<Self>, hub: Weak<H>) {
         let Some(mut heard) = self.heard.lock().unwrap_or_else(|e| e.into_inner()).take() else {
             return;
         };
@@ -63,30 +62,12 @@ impl Cluster {
             while let Some(payload) = heard.recv().await {
                 let Some(hub) = hub.upgrade() else { return };
                 match serde_json::from_str::<Notice>(&payload) {
-                    Ok(notice) if notice.from != node => tell_here(&hub, notice.news),
+                    Ok(notice) if notice.from != node => hub.hear(notice.news),
                     Ok(_) => {}
                     Err(e) => tracing::warn!("unreadable news from another node: {e}"),
                 }
             }
         });
-    }
-}
-
-impl Hub {
-    /// In a cluster, tells the other nodes (in the background); this
-    /// node's own clients have been told by the caller.
-    pub(crate) fn tell_other_nodes(&self, news: News) {
-        if let Some(cluster) = self.cluster().cloned() {
-            tokio::spawn(async move { cluster.announce(news).await });
-        }
-    }
-}
-
-/// The news to this node's clients.
-fn tell_here(hub: &Hub, news: News) {
-    match news {
-        News::Account { user, event } => hub.account_events().publish(&user, event),
-        News::Chat { game, line } => hub.chats().publish(&game, line),
     }
 }
 

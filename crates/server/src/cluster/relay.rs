@@ -12,8 +12,8 @@ use std::sync::{Arc, Mutex};
 use tokio::sync::{broadcast, mpsc};
 use tokio_postgres::Client;
 
-use crate::actor::Logged;
-use crate::event::{Event, EventBody, EventLine};
+use crate::game::event::{Event, EventBody, EventLine};
+use crate::round::msg::Logged;
 use crate::store::StoreError;
 
 /// Lines a slow viewer may fall behind, as for an actor's feed.

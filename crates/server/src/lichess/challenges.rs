@@ -17,13 +17,15 @@ use tokio::sync::mpsc;
 
 use super::events::challenge_event;
 use super::game::{view_of, KEEPALIVE};
-use super::{fields, shapes, token_user};
-use crate::edge::{ClientIp, PublicOrigin};
-use crate::error::ApiError;
-use crate::event::LiveClock;
-use crate::hub::{ColorChoice, Hub};
-use crate::lobby::{SeekRequest, Sought, Terms, SEEK_LIFETIME};
-use crate::players::{Pairing, Player};
+use super::{fields, token_user};
+use crate::base::refusal::Refusal;
+use crate::game::event::LiveClock;
+use crate::game::state::variant_id;
+use crate::http::edge::{ClientIp, PublicOrigin};
+use crate::hub::lobby::{SeekRequest, Sought, Terms, SEEK_LIFETIME};
+use crate::hub::new_game::ColorChoice;
+use crate::hub::players::{Pairing, Player};
+use crate::hub::Hub;
 
 /// The longest a board seek's request may stay open.
 const BOARD_SEEK_LIFETIME: Duration = Duration::from_secs(60 * 60);
@@ -42,11 +44,11 @@ pub fn routes() -> Router<Arc<Hub>> {
         .route("/api/lobby/seeks/{id}", delete(cancel_seek))
 }
 
-fn flag(given: &HashMap<String, String>, key: &str) -> Result<bool, ApiError> {
+fn flag(given: &HashMap<String, String>, key: &str) -> Result<bool, Refusal> {
     match given.get(key).map(String::as_str) {
         None | Some("false") => Ok(false),
         Some("true") => Ok(true),
-        Some(other) => Err(ApiError::BadRequest(format!(
+        Some(other) => Err(Refusal::Malformed(format!(
             "{key} is true or false, not {other:?}"
         ))),
     }
@@ -55,23 +57,23 @@ fn flag(given: &HashMap<String, String>, key: &str) -> Result<bool, ApiError> {
 fn number<T: std::str::FromStr>(
     given: &HashMap<String, String>,
     key: &str,
-) -> Result<Option<T>, ApiError> {
+) -> Result<Option<T>, Refusal> {
     given
         .get(key)
         .map(|text| {
             text.parse().map_err(|_| {
-                ApiError::BadRequest(format!("{key} must be a whole number, not {text:?}"))
+                Refusal::Malformed(format!("{key} must be a whole number, not {text:?}"))
             })
         })
         .transpose()
 }
 
-fn color(given: &HashMap<String, String>) -> Result<ColorChoice, ApiError> {
+fn color(given: &HashMap<String, String>) -> Result<ColorChoice, Refusal> {
     match given.get("color").map(String::as_str) {
         None | Some("random") => Ok(ColorChoice::Random),
         Some("white") => Ok(ColorChoice::White),
         Some("black") => Ok(ColorChoice::Black),
-        Some(other) => Err(ApiError::BadRequest(format!(
+        Some(other) => Err(Refusal::Malformed(format!(
             "color is white, black or random, not {other:?}"
         ))),
     }
@@ -79,7 +81,7 @@ fn color(given: &HashMap<String, String>) -> Result<ColorChoice, ApiError> {
 
 /// The terms of lichess's challenge fields: `variant`, `rated`,
 /// `clock.limit` and `clock.increment` (seconds) or `days`, `color`, `fen`.
-fn challenge_terms(given: &HashMap<String, String>) -> Result<Terms, ApiError> {
+fn challenge_terms(given: &HashMap<String, String>) -> Result<Terms, Refusal> {
     let limit: Option<u32> = number(given, "clock.limit")?;
     let increment: Option<u32> = number(given, "clock.increment")?;
     let clock = match (limit, increment) {
@@ -91,8 +93,7 @@ fn challenge_terms(given: &HashMap<String, String>) -> Result<Terms, ApiError> {
     };
     let fen = given.get("fen").filter(|f| !f.trim().is_empty()).cloned();
     Ok(Terms {
-        variant: shapes::variant_id(given.get("variant").map_or("standard", String::as_str))
-            .to_string(),
+        variant: variant_id(given.get("variant").map_or("standard", String::as_str)).to_string(),
         clock,
         days: number(given, "days")?,
         rated: flag(given, "rated")?,
@@ -107,7 +108,7 @@ async fn list(
     Extension(ClientIp(ip)): Extension<ClientIp>,
     Extension(PublicOrigin(origin)): Extension<PublicOrigin>,
     headers: HeaderMap,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<Value>, Refusal> {
     let holder = token_user(&hub, ip, &headers).await?;
     let me = holder.user.id;
     let (mut incoming, mut outgoing) = (Vec::new(), Vec::new());
@@ -129,14 +130,14 @@ async fn challenge(
     Path(name): Path<String>,
     headers: HeaderMap,
     body: Bytes,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<Value>, Refusal> {
     let holder = token_user(&hub, ip, &headers).await?;
     let terms = challenge_terms(&fields(&headers, &body)?)?;
     let dest = hub
         .store()
         .user(&crate::accounts::user_id(&name))
         .await?
-        .ok_or_else(|| ApiError::NotFound(format!("no user {name}")))?;
+        .ok_or_else(|| Refusal::NotFound(format!("no user {name}")))?;
     let me = holder.user.id.clone();
     let c = hub.challenge(holder.user, dest, terms).await?;
     let event = challenge_event(&hub, "challenge", &c, origin.as_deref(), &me);
@@ -149,11 +150,11 @@ async fn ai(
     Extension(ClientIp(ip)): Extension<ClientIp>,
     headers: HeaderMap,
     body: Bytes,
-) -> Result<Response, ApiError> {
+) -> Result<Response, Refusal> {
     let holder = token_user(&hub, ip, &headers).await?;
     let given = fields(&headers, &body)?;
     let level: u8 = number(&given, "level")?
-        .ok_or_else(|| ApiError::BadRequest("level (1 to 8) is required".into()))?;
+        .ok_or_else(|| Refusal::Malformed("level (1 to 8) is required".into()))?;
     let terms = challenge_terms(&given)?;
     let me_white = match terms.color {
         ColorChoice::White => true,
@@ -202,7 +203,7 @@ async fn accept(
     Extension(ClientIp(ip)): Extension<ClientIp>,
     Path(id): Path<String>,
     headers: HeaderMap,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<Value>, Refusal> {
     let holder = token_user(&hub, ip, &headers).await?;
     hub.accept_challenge(&id, &holder.user.id).await?;
     Ok(Json(json!({"ok": true})))
@@ -214,7 +215,7 @@ async fn decline(
     Path(id): Path<String>,
     headers: HeaderMap,
     body: Bytes,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<Value>, Refusal> {
     let holder = token_user(&hub, ip, &headers).await?;
     let given = fields(&headers, &body)?;
     let reason = given.get("reason").map_or("generic", String::as_str);
@@ -227,18 +228,18 @@ async fn cancel(
     Extension(ClientIp(ip)): Extension<ClientIp>,
     Path(id): Path<String>,
     headers: HeaderMap,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<Value>, Refusal> {
     let holder = token_user(&hub, ip, &headers).await?;
     hub.cancel_challenge(&id, &holder.user.id)?;
     Ok(Json(json!({"ok": true})))
 }
 
 /// A rating range `LOW-HIGH`.
-fn rating_range(text: Option<&String>) -> Result<Option<(i64, i64)>, ApiError> {
+fn rating_range(text: Option<&String>) -> Result<Option<(i64, i64)>, Refusal> {
     let Some(text) = text.filter(|t| !t.is_empty()) else {
         return Ok(None);
     };
-    let bad = || ApiError::BadRequest(format!("ratingRange is LOW-HIGH, not {text:?}"));
+    let bad = || Refusal::Malformed(format!("ratingRange is LOW-HIGH, not {text:?}"));
     let (low, high) = text.split_once('-').ok_or_else(bad)?;
     let (low, high): (i64, i64) = (
         low.trim().parse().map_err(|_| bad())?,
@@ -260,14 +261,14 @@ async fn board_seek(
     Extension(ClientIp(ip)): Extension<ClientIp>,
     headers: HeaderMap,
     body: Bytes,
-) -> Result<Response, ApiError> {
+) -> Result<Response, Refusal> {
     let holder = token_user(&hub, ip, &headers).await?;
     let given = fields(&headers, &body)?;
     let minutes: Option<f64> = given
         .get("time")
         .map(|t| {
             t.parse()
-                .map_err(|_| ApiError::BadRequest(format!("time is minutes, not {t:?}")))
+                .map_err(|_| Refusal::Malformed(format!("time is minutes, not {t:?}")))
         })
         .transpose()?;
     let days: Option<u32> = number(&given, "days")?;
@@ -278,14 +279,13 @@ async fn board_seek(
         }),
         (None, Some(_)) => None,
         _ => {
-            return Err(ApiError::BadRequest(
+            return Err(Refusal::Malformed(
                 "give time and increment, or days".into(),
             ))
         }
     };
     let terms = Terms {
-        variant: shapes::variant_id(given.get("variant").map_or("standard", String::as_str))
-            .to_string(),
+        variant: variant_id(given.get("variant").map_or("standard", String::as_str)).to_string(),
         clock,
         days,
         rated: flag(&given, "rated")?,
@@ -325,7 +325,7 @@ async fn board_seek(
             }
         }
     });
-    Ok(crate::api::ndjson(rx))
+    Ok(crate::http::api::ndjson(rx))
 }
 
 /// `GET /api/lobby/seeks`: the open seeks, oldest first.
@@ -360,10 +360,10 @@ async fn page_seek(
     Extension(ClientIp(ip)): Extension<ClientIp>,
     headers: HeaderMap,
     body: Bytes,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<Value>, Refusal> {
     let holder = token_user(&hub, ip, &headers).await?;
-    let seek: PageSeek = serde_json::from_slice(&body)
-        .map_err(|e| ApiError::BadRequest(format!("bad JSON: {e}")))?;
+    let seek: PageSeek =
+        serde_json::from_slice(&body).map_err(|e| Refusal::Malformed(format!("bad JSON: {e}")))?;
     let request = SeekRequest {
         terms: Terms {
             variant: seek.variant,
@@ -388,7 +388,7 @@ async fn accept_seek(
     Extension(ClientIp(ip)): Extension<ClientIp>,
     Path(id): Path<String>,
     headers: HeaderMap,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<Value>, Refusal> {
     let holder = token_user(&hub, ip, &headers).await?;
     let game = hub.accept_seek(&id, holder.user).await?;
     Ok(Json(json!({"game": game})))
@@ -399,7 +399,7 @@ async fn cancel_seek(
     Extension(ClientIp(ip)): Extension<ClientIp>,
     Path(id): Path<String>,
     headers: HeaderMap,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<Value>, Refusal> {
     let holder = token_user(&hub, ip, &headers).await?;
     hub.cancel_seek(&id, &holder.user.id)?;
     Ok(Json(json!({"ok": true})))

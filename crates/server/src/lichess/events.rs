@@ -17,11 +17,11 @@ use tokio::sync::mpsc;
 
 use super::game::{view_of, KEEPALIVE};
 use super::token_user;
-use crate::edge::{ClientIp, PublicOrigin};
-use crate::error::ApiError;
+use crate::accounts::events::AccountEvent;
+use crate::base::refusal::Refusal;
+use crate::http::edge::{ClientIp, PublicOrigin};
+use crate::hub::lobby::{Challenge, ChallengeOutcome};
 use crate::hub::Hub;
-use crate::lobby::{Challenge, ChallengeOutcome};
-use crate::players::AccountEvent;
 
 pub fn routes() -> Router<Arc<Hub>> {
     Router::new().route("/api/stream/event", get(stream))
@@ -128,7 +128,7 @@ async fn stream(
     Extension(ClientIp(ip)): Extension<ClientIp>,
     Extension(PublicOrigin(origin)): Extension<PublicOrigin>,
     headers: HeaderMap,
-) -> Result<Response, ApiError> {
+) -> Result<Response, Refusal> {
     let holder = token_user(&hub, ip, &headers).await?;
     let user_id = holder.user.id.clone();
     // Subscribed before the games are read, so that none falls in between.
@@ -171,5 +171,5 @@ async fn stream(
             }
         }
     });
-    Ok(crate::api::ndjson(rx))
+    Ok(crate::http::api::ndjson(rx))
 }

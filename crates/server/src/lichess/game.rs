@@ -18,13 +18,14 @@ use serde_json::{json, Value};
 use tokio::sync::broadcast::error::RecvError;
 use tokio::sync::mpsc;
 
-use super::shapes::{self, GameView};
+use super::shapes::GameView;
 use super::{fields, token_user};
-use crate::actor::Credentials;
-use crate::api;
-use crate::edge::ClientIp;
-use crate::error::ApiError;
+use crate::base::refusal::Refusal;
+use crate::game::state::variant_key;
+use crate::http::api;
+use crate::http::edge::ClientIp;
 use crate::hub::Hub;
+use crate::round::msg::Credentials;
 use crate::store::GamePlayers;
 
 /// Silence after which a lichess stream sends an empty line (lila: 6 s;
@@ -106,11 +107,11 @@ impl Seen {
         let mut game = json!({
             "id": v.id,
             "rated": self.players.rated,
-            "variant": shapes::variant_key(&v.variant),
+            "variant": variant_key(&v.variant),
             "speed": full["speed"],
             "perf": full["speed"],
             "createdAt": self.players.created_ms,
-            "lastMoveAt": self.players.created_ms,
+            "lastMoveAt": v.last_move_at.unwrap_or(self.players.created_ms),
             "status": word,
             "players": {"white": player(Color::White), "black": player(Color::Black)},
             "moves": sans.join(" "),
@@ -139,16 +140,11 @@ fn credentials_of(hub: &Hub, user_id: &str, id: &str) -> Credentials {
 }
 
 /// A game as account `user_id` (empty: nobody) sees it now.
-pub async fn view_of(
-    hub: &Arc<Hub>,
-    ip: IpAddr,
-    user_id: &str,
-    id: &str,
-) -> Result<Seen, ApiError> {
+pub async fn view_of(hub: &Arc<Hub>, ip: IpAddr, user_id: &str, id: &str) -> Result<Seen, Refusal> {
     let credentials = credentials_of(hub, user_id, id);
     let watching = hub.watch(id, ip, &credentials, None, true, false).await?;
     let full: Value = serde_json::from_str(watching.full.as_deref().unwrap_or("{}"))
-        .map_err(|e| ApiError::Internal(format!("game {id}: {e}")))?;
+        .map_err(|e| Refusal::Internal(format!("game {id}: {e}")))?;
     let players = hub.store().players(id).await?;
     Ok(Seen {
         view: GameView::new(&full),
@@ -162,7 +158,7 @@ async fn board_stream(
     ip: Extension<ClientIp>,
     id: Path<String>,
     headers: HeaderMap,
-) -> Result<Response, ApiError> {
+) -> Result<Response, Refusal> {
     game_stream(hub, ip, id, headers, false).await
 }
 
@@ -171,7 +167,7 @@ async fn bot_stream(
     ip: Extension<ClientIp>,
     id: Path<String>,
     headers: HeaderMap,
-) -> Result<Response, ApiError> {
+) -> Result<Response, Refusal> {
     game_stream(hub, ip, id, headers, true).await
 }
 
@@ -184,7 +180,7 @@ async fn game_stream(
     Path(id): Path<String>,
     headers: HeaderMap,
     bot: bool,
-) -> Result<Response, ApiError> {
+) -> Result<Response, Refusal> {
     let holder = token_user(&hub, ip, &headers).await?;
     if bot {
         holder.check_bot()?;
@@ -197,7 +193,7 @@ async fn game_stream(
         .first
         .first()
         .and_then(|line| serde_json::from_str(line.as_str()).ok())
-        .ok_or_else(|| ApiError::Internal(format!("game {id}: no state")))?;
+        .ok_or_else(|| Refusal::Internal(format!("game {id}: no state")))?;
     let mut view = GameView::new(&full);
     let first = view.full_json(&full, &players);
     let mut feed = opened.feed;
@@ -235,7 +231,7 @@ async fn game_stream(
                     Err(_) => return,
                 },
                 said = chat.recv() => match said {
-                    Ok(said) => vec![line(&crate::chat::chat_line_json(&said))],
+                    Ok(said) => vec![line(&crate::hub::chat::chat_line_json(&said))],
                     Err(RecvError::Lagged(_)) => Vec::new(),
                     Err(RecvError::Closed) => return,
                 },
@@ -253,7 +249,7 @@ async fn game_stream(
             }
         }
     });
-    Ok(crate::api::ndjson(rx))
+    Ok(crate::http::api::ndjson(rx))
 }
 
 /// `POST .../takeback/{yes|no}`: takebacks are not played here, so an
@@ -263,14 +259,14 @@ async fn takeback(
     Extension(ClientIp(ip)): Extension<ClientIp>,
     Path((id, answer)): Path<(String, String)>,
     headers: HeaderMap,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<Value>, Refusal> {
     if !matches!(answer.as_str(), "yes" | "no" | "true" | "false") {
-        return Err(ApiError::NotFound("takeback/yes or takeback/no".into()));
+        return Err(Refusal::NotFound("takeback/yes or takeback/no".into()));
     }
     let holder = token_user(&hub, ip, &headers).await?;
     let seen = view_of(&hub, ip, &holder.user.id, &id).await?;
     if seen.full["you"].is_null() {
-        return Err(ApiError::Forbidden(
+        return Err(Refusal::Forbidden(
             "spectators cannot act in this game".into(),
         ));
     }
@@ -278,10 +274,7 @@ async fn takeback(
 }
 
 /// `GET .../chat`: the game's chat, oldest first, as lichess lists it.
-async fn chat(
-    State(hub): State<Arc<Hub>>,
-    Path(id): Path<String>,
-) -> Result<Json<Value>, ApiError> {
+async fn chat(State(hub): State<Arc<Hub>>, Path(id): Path<String>) -> Result<Json<Value>, Refusal> {
     let lines = hub.store().chat(&id).await?;
     Ok(Json(Value::Array(
         lines
@@ -300,14 +293,14 @@ async fn say(
     Query(query): Query<HashMap<String, String>>,
     headers: HeaderMap,
     body: Bytes,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<Value>, Refusal> {
     let mut given = fields(&headers, &body)?;
     given.extend(query);
     let text = given
         .get("text")
-        .ok_or_else(|| ApiError::BadRequest("text is required".into()))?;
-    let room = crate::chat::room(given.get("room").map(String::as_str))?;
-    let author = match super::holder(&hub, ip, &headers).await? {
+        .ok_or_else(|| Refusal::Malformed("text is required".into()))?;
+    let room = crate::hub::chat::room(given.get("room").map(String::as_str))?;
+    let author = match crate::http::auth::holder(&hub, ip, &headers).await? {
         Some(holder) => holder.user.name,
         None => {
             let credentials = api::credentials(&hub, ip, &headers, &id).await?;
@@ -316,7 +309,7 @@ async fn say(
                 Some(Color::White) => "White".to_string(),
                 Some(Color::Black) => "Black".to_string(),
                 None => {
-                    return Err(ApiError::Unauthorized(
+                    return Err(Refusal::Unauthenticated(
                         "log in or hold a seat to chat".into(),
                     ))
                 }

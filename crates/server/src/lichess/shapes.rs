@@ -5,27 +5,13 @@
 
 use serde_json::{json, Value};
 
-use crate::lobby::Challenge;
+use crate::game::event::now_ms;
+use crate::game::state::variant_key;
+use crate::hub::lobby::Challenge;
 use crate::store::{GamePlayers, PlayerRow, UserRow};
 
 /// Lichess's "no clock": `Int.MaxValue` milliseconds.
 pub const NO_CLOCK_MS: i64 = 2_147_483_647;
-
-/// Lichess's key of one of our variants: chess is `standard`, ours keep their ids.
-pub fn variant_key(id: &str) -> &str {
-    match id {
-        "chess" => "standard",
-        other => other,
-    }
-}
-
-/// Our variant id of a lichess key (`standard` and `chess` are chess).
-pub fn variant_id(key: &str) -> &str {
-    match key {
-        "standard" | "fromPosition" => "chess",
-        other => other,
-    }
-}
 
 /// `{key, name, short}` of a variant.
 pub fn variant_json(id: &str, name: &str) -> Value {
@@ -132,6 +118,8 @@ pub struct GameView {
     draw: [bool; 2],
     committed: [bool; 2],
     pub turn: u64,
+    /// When the last move or turn was played (ms since the Unix epoch).
+    pub last_move_at: Option<i64>,
 }
 
 fn side_index(value: &Value) -> Option<usize> {
@@ -191,6 +179,7 @@ impl GameView {
                 full["committed"]["black"].as_bool().unwrap_or(false),
             ],
             turn: full["turn"].as_u64().unwrap_or(1),
+            last_move_at: full["last_move_at"].as_i64(),
         };
         if let Some((initial, _)) = clock {
             view.wtime = initial as i64 * 1000;
@@ -222,6 +211,7 @@ impl GameView {
                     .push(event["uci"].as_str().unwrap_or_default().to_string());
                 self.fen = event["fen"].as_str().unwrap_or_default().to_string();
                 self.draw = [false; 2];
+                self.last_move_at = event["at"].as_i64();
                 self.clocks(&event["clocks"]);
             }
             Some("turn") => {
@@ -233,6 +223,7 @@ impl GameView {
                 self.draw = [false; 2];
                 self.committed = [false; 2];
                 self.turn += 1;
+                self.last_move_at = event["at"].as_i64();
                 self.clocks(&event["clocks"]);
             }
             Some("committed") => {
@@ -331,6 +322,33 @@ impl GameView {
         value
     }
 
+    /// The seconds `color` has left: its clock, or in a correspondence game
+    /// what is left of its days for this move (all of them while it waits).
+    fn seconds_left(
+        &self,
+        color: &str,
+        my_turn: bool,
+        created_ms: i64,
+        now_ms: i64,
+    ) -> Option<i64> {
+        if self.clock.is_some() {
+            return Some(
+                if color == "white" {
+                    self.wtime
+                } else {
+                    self.btime
+                } / 1000,
+            );
+        }
+        let days = i64::from(self.days?);
+        let allowed = days * 86_400;
+        if !my_turn || self.finished() {
+            return Some(allowed);
+        }
+        let since = self.last_move_at.unwrap_or(created_ms);
+        Some((allowed - (now_ms - since).max(0) / 1000).max(0))
+    }
+
     /// The side to move in a turn-based game, from the FEN.
     fn to_move(&self) -> Option<&'static str> {
         match self.fen.split_whitespace().nth(1) {
@@ -395,13 +413,8 @@ impl GameView {
             "isMyTurn": my_turn,
             "compat": {"bot": true, "board": true},
         });
-        if self.clock.is_some() {
-            let left = if color == "white" {
-                self.wtime
-            } else {
-                self.btime
-            };
-            game["secondsLeft"] = json!(left / 1000);
+        if let Some(left) = self.seconds_left(color, my_turn, players.created_ms, now_ms()) {
+            game["secondsLeft"] = json!(left);
         }
         if let Some(rating) = me.and_then(|p| p.rating) {
             game["rating"] = json!(rating);
@@ -452,9 +465,9 @@ pub fn challenge_json(
         (None, None) => json!({"type": "unlimited"}),
     };
     let color = match c.terms.color {
-        crate::hub::ColorChoice::White => "white",
-        crate::hub::ColorChoice::Black => "black",
-        crate::hub::ColorChoice::Random => "random",
+        crate::hub::new_game::ColorChoice::White => "white",
+        crate::hub::new_game::ColorChoice::Black => "black",
+        crate::hub::new_game::ColorChoice::Random => "random",
     };
     let mut value = json!({
         "id": c.id,
@@ -497,6 +510,7 @@ fn clock_show(seconds: u32) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::state::variant_id;
 
     fn full() -> Value {
         json!({
@@ -572,6 +586,36 @@ mod tests {
         assert_eq!(event["isMyTurn"], false, "black is to move");
         assert_eq!(event["opponent"]["ai"], 3);
         assert_eq!(event["secondsLeft"], 178);
+    }
+
+    #[test]
+    fn a_correspondence_move_counts_its_days_from_the_last_move() {
+        let mut f = full();
+        f["clock"] = Value::Null;
+        f["clocks"] = Value::Null;
+        f["days"] = json!(2);
+        f["last_move_at"] = json!(1_000_000);
+        let mut view = GameView::new(&f);
+        let day = 86_400;
+        // Black to move since the last move, an hour ago: two days less an hour.
+        assert_eq!(
+            view.seconds_left("black", true, 0, 1_000_000 + 3_600_000),
+            Some(2 * day - 3_600)
+        );
+        assert_eq!(
+            view.seconds_left("white", false, 0, 1_000_000 + 3_600_000),
+            Some(2 * day)
+        );
+        assert_eq!(
+            view.seconds_left("black", true, 0, 1_000_000 + 3 * day * 1000),
+            Some(0)
+        );
+        view.apply(&json!({"type": "move", "uci": "e7e5", "fen": "x w - - 0 2", "at": 5_000_000}));
+        assert_eq!(view.last_move_at, Some(5_000_000));
+        assert_eq!(
+            view.seconds_left("white", true, 0, 5_000_000),
+            Some(2 * day)
+        );
     }
 
     #[test]

@@ -14,6 +14,13 @@ mod sqlite;
 
 pub use postgres::ensure_database as ensure_postgres_database;
 
+impl From<StoreError> for crate::base::refusal::Refusal {
+    fn from(e: StoreError) -> Self {
+        tracing::error!("{e}");
+        crate::base::refusal::Refusal::Internal(format!("storage failed: {e}"))
+    }
+}
+
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -21,9 +28,9 @@ use std::sync::Arc;
 use parity_rules::Color;
 use tokio::sync::{mpsc, oneshot};
 
-use crate::clock::Downtime;
-use crate::event::{Event, Seat};
-use crate::state::{Hidden, Summary};
+use crate::game::clock::Downtime;
+use crate::game::event::{Event, Seat};
+use crate::game::state::{Hidden, Summary};
 
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
@@ -530,7 +537,7 @@ impl Store {
     pub async fn ratings(
         &self,
         user_id: &str,
-    ) -> Result<Vec<(String, crate::ratings::Rating)>, StoreError> {
+    ) -> Result<Vec<(String, crate::base::ratings::Rating)>, StoreError> {
         read!(self, ratings(user_id))
     }
 
@@ -586,8 +593,8 @@ impl Store {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::event::EventBody;
-    use crate::state::Status;
+    use crate::game::event::EventBody;
+    use crate::game::state::Status;
 
     /// A fresh PostgreSQL database for a test, when `PARITY_TEST_POSTGRES`
     /// names a server (a URL whose database may be created in).
@@ -641,13 +648,13 @@ pub(crate) mod tests {
                 event(
                     2,
                     EventBody::DrawOffer {
-                        color: crate::event::Side::White,
+                        color: crate::game::event::Side::White,
                     },
                 ),
                 event(
                     1,
                     EventBody::Joined {
-                        color: crate::event::Side::Black,
+                        color: crate::game::event::Side::Black,
                     },
                 ),
             ];

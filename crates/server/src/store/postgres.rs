@@ -11,10 +11,10 @@ use super::{
     ChatLine, Database, GamePlayers, Job, Listing, PlayerRow, Queue, RatingPoint, SeatRow,
     StoreError, StoredGame, UserGame, UserRow,
 };
-use crate::clock::Downtime;
-use crate::event::{Event, EventBody, Seat};
-use crate::ratings::Rating;
-use crate::state::{Hidden, Status};
+use crate::base::ratings::Rating;
+use crate::game::clock::Downtime;
+use crate::game::event::{Event, EventBody, Seat};
+use crate::game::state::{Hidden, Status};
 
 /// The schema, one step per version (table `parity_schema`). The same
 /// tables as SQLite's, with PostgreSQL's types.
@@ -594,10 +594,11 @@ async fn rate(tx: &Transaction<'_>, game: &str, result: &str) -> Result<(), Stor
             },
         );
     }
-    let Some((w, b)) = crate::ratings::after_game(&rating[&white], &rating[&black], result) else {
+    let Some((w, b)) = crate::base::ratings::after_game(&rating[&white], &rating[&black], result)
+    else {
         return Ok(());
     };
-    let at_ms = crate::event::now_ms();
+    let at_ms = crate::game::event::now_ms();
     for (user, new) in [(&white, w), (&black, b)] {
         tx.execute(
             "UPDATE ratings SET rating = $3, deviation = $4, volatility = $5, games = $6

@@ -14,10 +14,10 @@ use super::{
     ChatLine, GamePlayers, Job, Listing, PlayerRow, Queue, RatingPoint, SeatRow, StoreError,
     StoredGame, UserGame, UserRow,
 };
-use crate::clock::Downtime;
-use crate::event::{Event, EventBody, Seat};
-use crate::ratings::Rating;
-use crate::state::{Hidden, Status};
+use crate::base::ratings::Rating;
+use crate::game::clock::Downtime;
+use crate::game::event::{Event, EventBody, Seat};
+use crate::game::state::{Hidden, Status};
 
 /// The schema, one step per version (`PRAGMA user_version`); a database is
 /// brought up to date on open.
@@ -389,11 +389,11 @@ fn rate(tx: &Connection, game: &str, result: &str) -> Result<(), StoreError> {
             .optional()?
             .unwrap_or_default())
     };
-    let Some((w, b)) = crate::ratings::after_game(&rating(&white)?, &rating(&black)?, result)
+    let Some((w, b)) = crate::base::ratings::after_game(&rating(&white)?, &rating(&black)?, result)
     else {
         return Ok(());
     };
-    let at_ms = crate::event::now_ms();
+    let at_ms = crate::game::event::now_ms();
     for (user, new) in [(&white, w), (&black, b)] {
         tx.execute(
             "INSERT OR REPLACE INTO ratings (user_id, variant, rating, deviation, volatility, games)

@@ -69,7 +69,7 @@ pub async fn start_server(dir: &Path) -> String {
 }
 
 /// As [`start_server`], within `config`'s limits.
-pub async fn start_server_with(dir: &Path, config: parity_server::limits::Config) -> String {
+pub async fn start_server_with(dir: &Path, config: parity_server::base::limits::Config) -> String {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let server = parity_server::start(
         super::database_for(&dir.join("games.sqlite")).await,

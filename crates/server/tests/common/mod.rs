@@ -23,7 +23,7 @@ pub struct TestServer {
     /// The server's public key: its records are signed with it.
     pub key: ed25519_dalek::VerifyingKey,
     /// The server's engine workers.
-    pub engines: parity_server::engine_seat::EnginePool,
+    pub engines: parity_server::game::engine_seat::EnginePool,
     _dir: tempfile::TempDir,
 }
 
@@ -61,10 +61,10 @@ pub async fn database_for(path: &std::path::Path) -> parity_server::Database {
 pub async fn start_with(
     dir: tempfile::TempDir,
     db: parity_server::Database,
-    tune: impl FnOnce(&mut parity_server::limits::Limits),
+    tune: impl FnOnce(&mut parity_server::base::limits::Limits),
 ) -> (TestServer, usize) {
     // Tests play both seats from one address, faster than people do.
-    let mut config = parity_server::limits::Config::default();
+    let mut config = parity_server::base::limits::Config::default();
     config.limits.actions_per_second = std::num::NonZeroU32::new(1000).unwrap();
     tune(&mut config.limits);
     serve(dir, db, config).await
@@ -74,7 +74,7 @@ pub async fn start_with(
 pub async fn start_configured(
     dir: tempfile::TempDir,
     db: &std::path::Path,
-    config: parity_server::limits::Config,
+    config: parity_server::base::limits::Config,
 ) -> (TestServer, usize) {
     serve(dir, database_for(db).await, config).await
 }
@@ -82,7 +82,7 @@ pub async fn start_configured(
 async fn serve(
     dir: tempfile::TempDir,
     db: parity_server::Database,
-    config: parity_server::limits::Config,
+    config: parity_server::base::limits::Config,
 ) -> (TestServer, usize) {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
         .await
@@ -130,8 +130,9 @@ impl TestServer {
     pub fn verify(
         &self,
         record: &str,
-    ) -> Result<parity_server::verify::Verified, parity_server::verify::VerifyError> {
-        parity_server::verify::verify(&Registry::builtin(), record, Some(&self.key))
+    ) -> Result<parity_server::game::verify::Verified, parity_server::game::verify::VerifyError>
+    {
+        parity_server::game::verify::verify(&Registry::builtin(), record, Some(&self.key))
     }
 
     pub async fn send(&self, request: reqwest::RequestBuilder) -> Answer {

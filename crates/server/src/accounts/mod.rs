@@ -1,0 +1,244 @@
+//! Accounts, optional: anonymous play by invite link stays. A user has a
+//! name (unique whatever its case; its lowercase form is the user's id),
+//! an argon2id password hash or none (a bot), and personal API tokens
+//! with scopes for tools, stored as SHA-256 hashes like seat tokens and
+//! revocable. `parity user add` and `parity token add` make them against
+//! the server's database (`docs/protocol.md`, "Accounts and tokens").
+
+pub mod events;
+
+use argon2::password_hash::phc::PasswordHash;
+use argon2::password_hash::{PasswordHasher, PasswordVerifier};
+use argon2::Argon2;
+use std::sync::OnceLock;
+
+use crate::base::secret;
+use crate::game::event::now_ms;
+use crate::store::{AccountChange, Change, Database, Store, StoreError, UserRow};
+
+/// The scopes a personal API token may have (lichess's names).
+pub const SCOPES: &[&str] = &["board:play", "bot:play"];
+
+#[derive(Debug, thiserror::Error)]
+pub enum AccountError {
+    #[error("a user name is 2 to 20 letters, digits, `-` or `_`, starting with a letter or digit")]
+    BadName,
+    #[error("the name {0} is taken")]
+    NameTaken(String),
+    #[error("no user is called {0}")]
+    NoSuchUser(String),
+    #[error("unknown scope {0:?} (known: {known})", known = SCOPES.join(", "))]
+    BadScope(String),
+    #[error("a password needs at least 8 characters")]
+    ShortPassword,
+    #[error("hashing the password: {0}")]
+    Hash(String),
+    #[error("{0}")]
+    Store(#[from] StoreError),
+}
+
+/// Lichess's rule for user names.
+pub fn valid_name(name: &str) -> bool {
+    (2..=20).contains(&name.len())
+        && name.starts_with(|c: char| c.is_ascii_alphanumeric())
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+}
+
+/// The id of the user called `name`.
+pub fn user_id(name: &str) -> String {
+    name.to_ascii_lowercase()
+}
+
+/// The argon2id PHC string of `password` with a fresh random salt.
+pub fn hash_password(password: &str) -> Result<String, AccountError> {
+    Argon2::default()
+        .hash_password(password.as_bytes())
+        .map(|hash| hash.to_string())
+        .map_err(|e| AccountError::Hash(e.to_string()))
+}
+
+/// Whether `password` is the one hashed in `phc`.
+pub fn password_matches(password: &str, phc: &str) -> bool {
+    PasswordHash::new(phc).is_ok_and(|hash| {
+        Argon2::default()
+            .verify_password(password.as_bytes(), &hash)
+            .is_ok()
+    })
+}
+
+/// Whether `password` opens an account whose hash is `phc`. Without a
+/// hash (no such user, or a bot without a password) it checks against a
+/// stand-in hash of the same cost and answers no, so that the time of a
+/// refusal does not tell whether the name exists.
+pub fn login_matches(password: &str, phc: Option<&str>) -> bool {
+    match phc {
+        Some(phc) => password_matches(password, phc),
+        None => {
+            // The stand-in's password is a random token nobody knows.
+            let _ = password_matches(password, stand_in_hash());
+            false
+        }
+    }
+}
+
+fn stand_in_hash() -> &'static str {
+    static STAND_IN: OnceLock<String> = OnceLock::new();
+    STAND_IN.get_or_init(|| hash_password(&secret::new_token()).unwrap_or_default())
+}
+
+/// Checks a comma-separated list of scopes, returning it without spaces.
+pub fn parse_scopes(text: &str) -> Result<String, AccountError> {
+    let scopes: Vec<&str> = text
+        .split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .collect();
+    match scopes.iter().find(|s| !SCOPES.contains(s)) {
+        Some(bad) => Err(AccountError::BadScope(bad.to_string())),
+        None if scopes.is_empty() => Err(AccountError::BadScope(String::new())),
+        None => Ok(scopes.join(",")),
+    }
+}
+
+/// Makes the user `name`: with a password to log in, or none for a bot.
+pub async fn add_user(
+    store: &Store,
+    writer: &crate::store::Writer,
+    name: &str,
+    password: Option<&str>,
+    bot: bool,
+) -> Result<UserRow, AccountError> {
+    if !valid_name(name) {
+        return Err(AccountError::BadName);
+    }
+    if password.is_some_and(|p| p.chars().count() < 8) {
+        return Err(AccountError::ShortPassword);
+    }
+    let id = user_id(name);
+    if store.user(&id).await?.is_some() {
+        return Err(AccountError::NameTaken(name.to_string()));
+    }
+    // argon2 is slow on purpose: off the async threads.
+    let password_hash = match password.map(str::to_string) {
+        Some(password) => Some(
+            tokio::task::spawn_blocking(move || hash_password(&password))
+                .await
+                .map_err(|e| AccountError::Hash(e.to_string()))??,
+        ),
+        None => None,
+    };
+    let row = UserRow {
+        id,
+        name: name.to_string(),
+        password_hash,
+        bot,
+        created_ms: now_ms(),
+    };
+    let change = AccountChange::NewUser {
+        id: row.id.clone(),
+        name: row.name.clone(),
+        password_hash: row.password_hash.clone(),
+        bot: row.bot,
+        created_ms: row.created_ms,
+    };
+    // Two sign-ups of one name at once: the second fails on the key.
+    writer
+        .write(vec![Change::Account(change)])
+        .await
+        .map_err(|_| AccountError::NameTaken(name.to_string()))?;
+    Ok(row)
+}
+
+/// Makes a personal API token of the user `name` with `scopes`
+/// (comma-separated); returns the token, which is stored only hashed.
+pub async fn add_token(
+    store: &Store,
+    writer: &crate::store::Writer,
+    name: &str,
+    scopes: &str,
+) -> Result<String, AccountError> {
+    let scopes = parse_scopes(scopes)?;
+    let user = store
+        .user(&user_id(name))
+        .await?
+        .ok_or_else(|| AccountError::NoSuchUser(name.to_string()))?;
+    let token = format!("pat_{}", secret::new_token());
+    writer
+        .write(vec![Change::Account(AccountChange::NewApiToken {
+            token_hash: secret::token_hash(&token),
+            user_id: user.id,
+            scopes,
+            created_ms: now_ms(),
+        })])
+        .await?;
+    Ok(token)
+}
+
+/// Revokes a personal API token: it stops working at once.
+pub async fn revoke_token(writer: &crate::store::Writer, token: &str) -> Result<(), AccountError> {
+    let token_hash = secret::token_hash(token);
+    writer
+        .write(vec![Change::Account(AccountChange::RevokeApiToken {
+            token_hash,
+        })])
+        .await?;
+    Ok(())
+}
+
+/// The operator's commands (`parity user add`, `parity token add`): open
+/// the server's database (a running server may share it) and run `work`.
+pub fn offline<T>(
+    db: &Database,
+    work: impl AsyncFnOnce(&Store, &crate::store::Writer) -> Result<T, AccountError>,
+) -> Result<T, AccountError> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| AccountError::Store(StoreError::Corrupt(e.to_string())))?;
+    runtime.block_on(async {
+        let (store, writer) = Store::open(db).await?;
+        work(&store, &writer).await
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_refused_log_in_costs_what_a_real_one_does() {
+        // The stand-in hash has the parameters of a real one: the same work.
+        let params = |phc: &str| phc.split('$').nth(3).unwrap_or_default().to_string();
+        let real = hash_password("any password").unwrap();
+        assert!(!login_matches("any password", None));
+        assert_eq!(params(stand_in_hash()), params(&real));
+        assert!(params(&real).starts_with("m="), "{real}");
+    }
+
+    #[test]
+    fn passwords_are_argon2id_and_checked() {
+        let phc = hash_password("correct horse").unwrap();
+        assert!(phc.starts_with("$argon2id$"), "{phc}");
+        assert!(!phc.contains("correct horse"));
+        assert!(password_matches("correct horse", &phc));
+        assert!(!password_matches("correct hose", &phc));
+        assert!(login_matches("correct horse", Some(&phc)));
+        assert!(!login_matches("correct horse", None));
+        assert_ne!(phc, hash_password("correct horse").unwrap(), "salted");
+    }
+
+    #[test]
+    fn names_and_scopes() {
+        assert!(valid_name("Bob_2") && valid_name("ab"));
+        assert!(!valid_name("a") && !valid_name("-bob") && !valid_name("bob smith"));
+        assert_eq!(user_id("BoB"), "bob");
+        assert_eq!(
+            parse_scopes("bot:play, board:play").unwrap(),
+            "bot:play,board:play"
+        );
+        assert!(parse_scopes("email:read").is_err());
+        assert!(parse_scopes("").is_err());
+    }
+}

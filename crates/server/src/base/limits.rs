@@ -1,0 +1,217 @@
+//! How much the server takes from anyone: sizes, times, connections, and
+//! per-IP rates (docs/server.md, "Limits"). Every limit has a default
+//! here and a flag of `parity serve`.
+
+use std::net::IpAddr;
+use std::num::NonZeroU32;
+use std::time::Duration;
+
+use governor::clock::{Clock, DefaultClock};
+use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
+
+use crate::base::refusal::Refusal;
+
+/// Every limit the server enforces.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Largest request body; longer is a 413 before it is read.
+    pub max_body_bytes: usize,
+    /// Longest request target (path and query); longer is a 414.
+    pub max_uri_bytes: usize,
+    /// Largest WebSocket message and frame; longer closes the socket
+    /// before its payload is read.
+    pub max_ws_message_bytes: usize,
+    /// Time to send a request's head, and how long an idle keep-alive
+    /// connection waits for the next one.
+    pub header_timeout: Duration,
+    /// Time to read a request's body and answer it (streams and
+    /// WebSockets only count until they open).
+    pub request_timeout: Duration,
+    /// Open connections in all; more are closed at once.
+    pub max_connections: usize,
+    /// Open connections from one IP address; more are closed at once.
+    pub max_connections_per_ip: usize,
+    /// Streams and WebSockets watching one game, seats not counted.
+    pub max_watchers_per_game: usize,
+    /// Games against a friend one IP may create per minute.
+    pub games_per_minute: NonZeroU32,
+    /// Games against the engine one IP may create per minute.
+    pub engine_games_per_minute: NonZeroU32,
+    /// Refused tokens and invites one IP may present per minute.
+    pub auth_failures_per_minute: NonZeroU32,
+    /// Accounts one IP may sign up per minute (each costs an argon2 hash).
+    pub signups_per_minute: NonZeroU32,
+    /// Seat actions (HTTP or WebSocket) one IP may send per second.
+    pub actions_per_second: NonZeroU32,
+    /// A game whose invited friend has not joined is aborted after this.
+    pub waiting_expiry: Duration,
+    /// A challenge not answered within this is canceled, and both sides
+    /// hear `challengeCanceled`.
+    pub challenge_expiry: Duration,
+    /// Engine searches running or waiting for a worker; a new engine game
+    /// is refused (503) while this many are.
+    pub engine_queue: usize,
+    /// Engine searches that run at once (the workers); one per core.
+    pub engine_threads: usize,
+    /// Analyses (`POST /api/analysis`) one IP may ask for per minute.
+    pub analyses_per_minute: NonZeroU32,
+    /// The engine's time for one analysis.
+    pub analysis_time: Duration,
+}
+
+fn nonzero(n: u32) -> NonZeroU32 {
+    NonZeroU32::new(n).unwrap_or(NonZeroU32::MIN)
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            max_body_bytes: 16 * 1024,
+            max_uri_bytes: 4 * 1024,
+            max_ws_message_bytes: 4 * 1024,
+            header_timeout: Duration::from_secs(10),
+            request_timeout: Duration::from_secs(30),
+            max_connections: 4096,
+            max_connections_per_ip: 64,
+            max_watchers_per_game: 100,
+            games_per_minute: nonzero(20),
+            engine_games_per_minute: nonzero(6),
+            auth_failures_per_minute: nonzero(30),
+            signups_per_minute: nonzero(5),
+            actions_per_second: nonzero(20),
+            waiting_expiry: Duration::from_secs(3600),
+            challenge_expiry: Duration::from_secs(20 * 60),
+            engine_queue: 64,
+            engine_threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            analyses_per_minute: nonzero(20),
+            analysis_time: Duration::from_millis(1000),
+        }
+    }
+}
+
+/// Everything `parity_server::start` is told: the limits, and how the
+/// server learns it is behind TLS.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Config {
+    pub limits: Limits,
+    /// Seat cookies are always `Secure` (the server is reached over https).
+    pub secure_cookies: bool,
+    /// The server is behind a reverse proxy: its `X-Forwarded-Proto:
+    /// https` makes cookies `Secure`, and the last address of
+    /// `X-Forwarded-For` is the client's for the rate limits.
+    pub trusted_proxy: bool,
+    /// Where the other nodes of a cluster reach this one (PostgreSQL
+    /// only); by default `http://` and the address it listens on.
+    pub node_url: Option<String>,
+}
+
+type PerIp = DefaultKeyedRateLimiter<IpAddr>;
+
+/// The per-IP rate limits (token buckets of `governor`).
+pub struct Quotas {
+    games: PerIp,
+    engine_games: PerIp,
+    auth_failures: PerIp,
+    signups: PerIp,
+    actions: PerIp,
+    analyses: PerIp,
+}
+
+impl Quotas {
+    pub fn new(limits: &Limits) -> Quotas {
+        Quotas {
+            games: RateLimiter::keyed(Quota::per_minute(limits.games_per_minute)),
+            engine_games: RateLimiter::keyed(Quota::per_minute(limits.engine_games_per_minute)),
+            auth_failures: RateLimiter::keyed(Quota::per_minute(limits.auth_failures_per_minute)),
+            signups: RateLimiter::keyed(Quota::per_minute(limits.signups_per_minute)),
+            actions: RateLimiter::keyed(Quota::per_second(limits.actions_per_second)),
+            analyses: RateLimiter::keyed(Quota::per_minute(limits.analyses_per_minute)),
+        }
+    }
+
+    /// Takes one game creation from `ip`'s allowance.
+    pub fn create_game(&self, ip: IpAddr, engine: bool) -> Result<(), Refusal> {
+        if engine {
+            take(&self.engine_games, ip, "engine games created")
+        } else {
+            take(&self.games, ip, "games created")
+        }
+    }
+
+    /// Takes one analysis from `ip`'s allowance.
+    pub fn analysis(&self, ip: IpAddr) -> Result<(), Refusal> {
+        take(&self.analyses, ip, "analyses")
+    }
+
+    /// Takes one sign-up from `ip`'s allowance.
+    pub fn signup(&self, ip: IpAddr) -> Result<(), Refusal> {
+        take(&self.signups, ip, "sign-ups")
+    }
+
+    /// Takes one seat action from `ip`'s allowance.
+    pub fn action(&self, ip: IpAddr) -> Result<(), Refusal> {
+        take(&self.actions, ip, "actions")
+    }
+
+    /// Counts a refused token or invite: `refusal` while `ip` has
+    /// allowance left, a 429 after.
+    pub fn auth_failure(&self, ip: IpAddr, refusal: Refusal) -> Refusal {
+        match take(&self.auth_failures, ip, "refused tokens") {
+            Ok(()) => refusal,
+            Err(too_many) => too_many,
+        }
+    }
+
+    /// Drops the buckets of addresses that are full again, so the maps
+    /// only hold recent clients.
+    pub fn forget_idle(&self) {
+        for limiter in [
+            &self.games,
+            &self.engine_games,
+            &self.auth_failures,
+            &self.signups,
+            &self.actions,
+            &self.analyses,
+        ] {
+            limiter.retain_recent();
+            limiter.shrink_to_fit();
+        }
+    }
+}
+
+fn take(limiter: &PerIp, ip: IpAddr, what: &str) -> Result<(), Refusal> {
+    limiter
+        .check_key(&ip)
+        .map_err(|not_until| Refusal::TooMany {
+            message: format!("too many {what} from your address; try again later"),
+            retry_after: not_until.wait_time_from(DefaultClock::default().now()),
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_quota_refuses_with_the_time_to_wait() {
+        let limits = Limits {
+            engine_games_per_minute: nonzero(2),
+            ..Limits::default()
+        };
+        let quotas = Quotas::new(&limits);
+        let ip: IpAddr = "192.0.2.1".parse().unwrap();
+        assert!(quotas.create_game(ip, true).is_ok());
+        assert!(quotas.create_game(ip, true).is_ok());
+        match quotas.create_game(ip, true) {
+            Err(Refusal::TooMany { retry_after, .. }) => {
+                assert!(retry_after > Duration::ZERO && retry_after <= Duration::from_secs(30))
+            }
+            other => panic!("{other:?}"),
+        }
+        // Another address, and games against a friend, have their own allowance.
+        assert!(quotas
+            .create_game("192.0.2.2".parse().unwrap(), true)
+            .is_ok());
+        assert!(quotas.create_game(ip, false).is_ok());
+    }
+}

@@ -1,0 +1,8 @@
+//! What knows nothing of games or storage: secrets and ids, record
+//! signatures, rating arithmetic, limits, and why a request was refused.
+
+pub mod limits;
+pub mod ratings;
+pub mod refusal;
+pub mod secret;
+pub mod signing;

@@ -1,0 +1,119 @@
+//! Who a request is, in one place: a personal API token, the page's
+//! log-in session, or neither. Failed attempts count against the
+//! address (`base::limits::Quotas`).
+
+use std::net::IpAddr;
+
+use axum::http::header::{AUTHORIZATION, COOKIE};
+use axum::http::HeaderMap;
+
+use crate::base::refusal::Refusal;
+use crate::base::secret;
+use crate::hub::Hub;
+use crate::store::UserRow;
+
+/// The page's log-in cookie (`crate::accounts`).
+pub const SESSION_COOKIE: &str = "parity_session";
+
+/// An account a request proves, and how.
+pub struct Holder {
+    pub user: UserRow,
+    /// The personal API token's scopes; all of them for a log-in session.
+    pub scopes: Vec<String>,
+}
+
+impl Holder {
+    /// `bot:play` on a bot account, as lichess's Bot API requires.
+    pub fn check_bot(&self) -> Result<(), Refusal> {
+        if !self.user.bot {
+            return Err(Refusal::Forbidden(
+                "the Bot API is for bot accounts (`parity user add NAME --bot`)".into(),
+            ));
+        }
+        if !self.scopes.iter().any(|s| s == "bot:play") {
+            return Err(Refusal::Forbidden(
+                "this token lacks the scope bot:play".into(),
+            ));
+        }
+        Ok(())
+    }
+}
+
+fn bearer(headers: &HeaderMap) -> Option<&str> {
+    headers
+        .get(AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+        .map(str::trim)
+}
+
+/// Whether a Bearer token is a personal API token (not a seat token).
+pub fn is_api_token(token: &str) -> bool {
+    token.starts_with("pat_")
+}
+
+/// The log-in session cookie's token, if the request has one.
+pub fn session_token(headers: &HeaderMap) -> Option<&str> {
+    headers
+        .get_all(COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .filter_map(|pair| pair.trim().split_once('='))
+        .find(|(name, _)| *name == SESSION_COOKIE)
+        .map(|(_, value)| value)
+        .filter(|t| !t.is_empty() && t.len() <= 128)
+}
+
+/// The account of the request: its `Authorization: Bearer` personal API
+/// token, else its log-in session; none when it has neither. A token or
+/// session that is not known is a 401 (and counts as a failed attempt).
+pub async fn holder(hub: &Hub, ip: IpAddr, headers: &HeaderMap) -> Result<Option<Holder>, Refusal> {
+    if let Some(token) = bearer(headers).filter(|t| is_api_token(t)) {
+        let known = match token.len() <= 128 {
+            true => hub.store().api_token(&secret::token_hash(token)).await?,
+            false => None,
+        };
+        return match known {
+            Some((user, scopes)) => Ok(Some(Holder {
+                user,
+                scopes: scopes.split(',').map(str::to_string).collect(),
+            })),
+            None => Err(hub
+                .quotas()
+                .auth_failure(ip, Refusal::Unauthenticated("no such token".into()))),
+        };
+    }
+    if session_token(headers).is_none() {
+        return Ok(None);
+    }
+    let user = logged_in(hub, ip, headers).await?;
+    Ok(Some(Holder {
+        user,
+        scopes: crate::accounts::SCOPES
+            .iter()
+            .map(|s| s.to_string())
+            .collect(),
+    }))
+}
+
+/// The account of the request, which must have one.
+pub async fn token_user(hub: &Hub, ip: IpAddr, headers: &HeaderMap) -> Result<Holder, Refusal> {
+    holder(hub, ip, headers).await?.ok_or_else(|| {
+        Refusal::Unauthenticated("a personal API token or a log-in is needed".into())
+    })
+}
+
+/// The user of the request's log-in session (not of an API token): the
+/// account's own settings take a log-in.
+pub async fn logged_in(hub: &Hub, ip: IpAddr, headers: &HeaderMap) -> Result<UserRow, Refusal> {
+    let Some(token) = session_token(headers) else {
+        return Err(Refusal::Unauthenticated("not logged in".into()));
+    };
+    match hub.store().session(&secret::token_hash(token)).await? {
+        Some(user) => Ok(user),
+        None => Err(hub
+            .quotas()
+            .auth_failure(ip, Refusal::Unauthenticated("this log-in has ended".into()))),
+    }
+}

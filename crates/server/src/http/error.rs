@@ -1,0 +1,76 @@
+//! The one place a [`Refusal`] becomes an HTTP status and
+//! `{"error": "message"}`.
+
+use axum::http::header::RETRY_AFTER;
+use axum::http::{HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+
+use crate::base::refusal::Refusal;
+
+pub fn status(refusal: &Refusal) -> StatusCode {
+    match refusal {
+        Refusal::Malformed(_) => StatusCode::BAD_REQUEST,
+        Refusal::Unauthenticated(_) => StatusCode::UNAUTHORIZED,
+        Refusal::Forbidden(_) => StatusCode::FORBIDDEN,
+        Refusal::NotFound(_) => StatusCode::NOT_FOUND,
+        Refusal::NotNow(_) => StatusCode::CONFLICT,
+        Refusal::Unacceptable(_) => StatusCode::UNPROCESSABLE_ENTITY,
+        Refusal::TooMany { .. } => StatusCode::TOO_MANY_REQUESTS,
+        Refusal::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        Refusal::Busy(_) => StatusCode::SERVICE_UNAVAILABLE,
+    }
+}
+
+/// The error's JSON body.
+#[derive(serde::Serialize)]
+pub struct ErrorBody<'a> {
+    pub error: &'a str,
+}
+
+/// An error answer: `status` and `{"error": message}`.
+pub fn error_response(status: StatusCode, message: &str) -> Response {
+    (status, Json(ErrorBody { error: message })).into_response()
+}
+
+impl IntoResponse for Refusal {
+    fn into_response(self) -> Response {
+        let mut response = error_response(status(&self), &self.message());
+        if let Some(secs) = self.retry_after_secs() {
+            response
+                .headers_mut()
+                .insert(RETRY_AFTER, HeaderValue::from(secs));
+        }
+        response
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cluster::forward::from_status;
+    use std::time::Duration;
+
+    #[test]
+    fn every_status_reads_back_as_the_refusal_it_came_from() {
+        let all = [
+            Refusal::Malformed("m".into()),
+            Refusal::Unauthenticated("m".into()),
+            Refusal::Forbidden("m".into()),
+            Refusal::NotFound("m".into()),
+            Refusal::NotNow("m".into()),
+            Refusal::Unacceptable("m".into()),
+            Refusal::TooMany {
+                message: "m".into(),
+                retry_after: Duration::from_secs(7),
+            },
+            Refusal::Busy("m".into()),
+            Refusal::Internal("m".into()),
+        ];
+        for refusal in all {
+            let response = refusal.clone().into_response();
+            let back = from_status(response.status(), "m".into(), response.headers());
+            assert_eq!(back, refusal);
+        }
+    }
+}

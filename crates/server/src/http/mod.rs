@@ -1,0 +1,13 @@
+//! The network face: routes by resource, the edge (addresses, limits,
+//! origins), sessions, profiles and the static page.
+
+pub mod api;
+mod assets;
+pub mod auth;
+pub mod connections;
+pub mod edge;
+pub mod error;
+pub mod forward;
+pub mod profiles;
+mod rules_page;
+pub mod sessions;

@@ -1,0 +1,181 @@
+//! What the profile page shows (`/@/{name}`): a user's rating history
+//! and games, and, on one's own profile, one's personal API tokens
+//! (`docs/server.md`, "Accounts on the page").
+
+use std::sync::Arc;
+
+use axum::body::Bytes;
+use axum::extract::{Extension, Path, Query, State};
+use axum::http::HeaderMap;
+use axum::routing::{delete, get};
+use axum::{Json, Router};
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use crate::accounts;
+use crate::base::refusal::Refusal;
+use crate::game::state::variant_key;
+use crate::http::auth::logged_in;
+use crate::http::edge::ClientIp;
+use crate::hub::Hub;
+use crate::store::{AccountChange, Change, UserRow};
+
+/// Games a profile lists at most at once (a page; the next with `before`).
+const MAX_GAMES: u32 = 100;
+
+pub fn routes() -> Router<Arc<Hub>> {
+    Router::new()
+        .route("/api/user/{name}/rating-history", get(rating_history))
+        .route("/api/user/{name}/games", get(games))
+        .route("/api/account/tokens", get(tokens).post(new_token))
+        .route("/api/account/tokens/{hash}", delete(revoke))
+}
+
+async fn user_named(hub: &Hub, name: &str) -> Result<UserRow, Refusal> {
+    hub.store()
+        .user(&accounts::user_id(name))
+        .await?
+        .ok_or_else(|| Refusal::NotFound(format!("no user {name}")))
+}
+
+/// `GET /api/user/{name}/rating-history`: the rating after each rated
+/// game, oldest first.
+async fn rating_history(
+    State(hub): State<Arc<Hub>>,
+    Path(name): Path<String>,
+) -> Result<Json<Value>, Refusal> {
+    let user = user_named(&hub, &name).await?;
+    Ok(Json(json!(hub.store().rating_history(&user.id).await?)))
+}
+
+/// `GET /api/user/{name}/games?nb=N&before=CURSOR`: the user's games,
+/// newest first; each has its `cursor`, and `before` one of them gives
+/// the games after it (the profile's "more games").
+async fn games(
+    State(hub): State<Arc<Hub>>,
+    Path(name): Path<String>,
+    Query(query): Query<std::collections::HashMap<String, String>>,
+) -> Result<Json<Value>, Refusal> {
+    let user = user_named(&hub, &name).await?;
+    let nb = query
+        .get("nb")
+        .and_then(|n| n.parse::<u32>().ok())
+        .unwrap_or(MAX_GAMES)
+        .clamp(1, MAX_GAMES);
+    let before = query
+        .get("before")
+        .map(|cursor| {
+            cursor
+                .split_once(':')
+                .and_then(|(ms, id)| Some((ms.parse::<i64>().ok()?, id.to_string())))
+                .ok_or_else(|| {
+                    Refusal::Malformed(format!("before is a game's cursor MS:ID, not {cursor:?}"))
+                })
+        })
+        .transpose()?;
+    let games = hub.store().user_games(&user.id, false, nb, before).await?;
+    Ok(Json(Value::Array(
+        games
+            .into_iter()
+            .map(|g| {
+                json!({
+                    "id": g.id,
+                    "variant": g.variant,
+                    "color": g.color.name(),
+                    "created_ms": g.created_ms,
+                    "status": g.status,
+                    "result": g.result,
+                    "rated": g.rated,
+                    "opponent": g.opponent,
+                    "cursor": format!("{}:{}", g.created_ms, g.id),
+                })
+            })
+            .collect(),
+    )))
+}
+
+/// `GET /api/account/tokens`: the logged-in user's API tokens (their
+/// hashes and scopes; the tokens themselves are never kept).
+async fn tokens(
+    State(hub): State<Arc<Hub>>,
+    Extension(ClientIp(ip)): Extension<ClientIp>,
+    headers: HeaderMap,
+) -> Result<Json<Value>, Refusal> {
+    let user = logged_in(&hub, ip, &headers).await?;
+    Ok(Json(json!(hub.store().api_tokens_of(&user.id).await?)))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct NewToken {
+    /// Lichess's scope names, e.g. `["board:play"]`.
+    scopes: Vec<String>,
+}
+
+/// `POST /api/account/tokens` `{scopes}`: a new token, shown this once.
+async fn new_token(
+    State(hub): State<Arc<Hub>>,
+    Extension(ClientIp(ip)): Extension<ClientIp>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Json<Value>, Refusal> {
+    let user = logged_in(&hub, ip, &headers).await?;
+    let asked: NewToken =
+        serde_json::from_slice(&body).map_err(|e| Refusal::Malformed(format!("bad JSON: {e}")))?;
+    let token =
+        accounts::add_token(hub.store(), &hub.writer, &user.id, &asked.scopes.join(",")).await?;
+    Ok(Json(json!({"token": token})))
+}
+
+/// `DELETE /api/account/tokens/{hash}`: revokes one of the user's tokens.
+async fn revoke(
+    State(hub): State<Arc<Hub>>,
+    Extension(ClientIp(ip)): Extension<ClientIp>,
+    Path(hash): Path<String>,
+    headers: HeaderMap,
+) -> Result<Json<Value>, Refusal> {
+    let user = logged_in(&hub, ip, &headers).await?;
+    let own = hub.store().api_tokens_of(&user.id).await?;
+    if !own.iter().any(|t| t.hash == hash) {
+        return Err(Refusal::NotFound("no such token of yours".into()));
+    }
+    hub.writer
+        .write(vec![Change::Account(AccountChange::RevokeApiToken {
+            token_hash: hash,
+        })])
+        .await?;
+    Ok(Json(json!({"ok": true})))
+}
+/// A user as lichess's `GET /api/account` and `GET /api/user/{name}`
+/// show one, with a perf per rated variant; the page reads the same.
+pub async fn user_json(hub: &Hub, user: &UserRow, origin: Option<&str>) -> Result<Value, Refusal> {
+    let mut perfs = serde_json::Map::new();
+    for (variant, rating) in hub.store().ratings(&user.id).await? {
+        perfs.insert(
+            variant_key(&variant).to_string(),
+            json!({
+                "games": rating.games,
+                "rating": rating.shown(),
+                "rd": rating.deviation.round() as i64,
+                "prog": 0,
+                "prov": rating.provisional(),
+            }),
+        );
+    }
+    let mut value = json!({
+        "id": user.id,
+        "username": user.name,
+        "perfs": perfs,
+        "createdAt": user.created_ms,
+        "seenAt": crate::game::event::now_ms(),
+        "playTime": {"total": 0, "tv": 0},
+        "online": true,
+    });
+    if user.bot {
+        value["title"] = json!("BOT");
+    }
+    if let Some(origin) = origin {
+        value["url"] = json!(format!("{origin}/@/{}", user.name));
+    }
+    Ok(value)
+}

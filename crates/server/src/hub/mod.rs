@@ -1,0 +1,778 @@
+//! The hub: finds or loads a game's actor, creates games, and recovers
+//! unfinished games on start.
+
+pub mod chat;
+mod host;
+pub mod lobby;
+pub mod matchmaking;
+pub mod new_game;
+pub mod news;
+pub mod pairing;
+pub mod players;
+pub mod posting;
+
+use std::collections::HashMap;
+use std::net::IpAddr;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use axum::body::Bytes;
+use axum::http::{HeaderMap, Method};
+
+use parity_rules::{AnyGame, Color, Registry};
+use rand::RngExt as _;
+use tokio::sync::{mpsc, oneshot};
+
+use crate::base::limits::{Limits, Quotas};
+use crate::base::refusal::Refusal;
+use crate::base::secret;
+use crate::cluster::forward::{self, Answer, Unreached};
+use crate::cluster::{Cluster, Lease};
+use crate::game::clock::{Downtime, Timeline};
+use crate::game::engine_seat::{EnginePool, MAX_LEVEL, MIN_LEVEL};
+use crate::game::event::{now_ms, Event, EventBody, Seat};
+use crate::game::play::TypedMove;
+use crate::game::state::{Action, GameState, Setup};
+use crate::hub::new_game::{start_position, ColorChoice, CreatedGame, NewGame, Opponent};
+use crate::round::actor::invite_url;
+use crate::round::actor::GameActor;
+use crate::round::host::Prepared;
+use crate::round::msg::{Acted, Credentials, Joined, Msg, Watching};
+use crate::store::{Change, Listing, SeatRow, Store, Writer};
+
+pub struct Hub {
+    pub(crate) registry: Registry,
+    store: Arc<Store>,
+    pub(crate) writer: Writer,
+    pub(crate) engines: EnginePool,
+    actors: Mutex<HashMap<String, mpsc::Sender<Msg>>>,
+    /// One load at a time, so no game ever gets two actors.
+    loading: tokio::sync::Mutex<()>,
+    /// How long a game with nothing pending and nobody watching keeps its actor.
+    pub(crate) idle: Duration,
+    /// The spans the server was down, not charged to any clock.
+    downtimes: Arc<[Downtime]>,
+    pub(crate) limits: Limits,
+    pub(crate) quotas: Quotas,
+    /// Signs the records the server gives out.
+    pub(crate) record_key: ed25519_dalek::SigningKey,
+    /// The node this server is of a cluster (PostgreSQL); none for SQLite.
+    cluster: Option<Arc<Cluster>>,
+    /// What accounts hear about on their event streams.
+    account_events: crate::accounts::events::AccountEvents,
+    /// Open challenges and seeks.
+    lobby: crate::hub::lobby::Lobby,
+    /// Games' live chat.
+    chats: crate::hub::chat::Chats,
+}
+
+/// Where a game is played.
+pub(crate) enum Owner {
+    /// Here: its actor's mailbox.
+    Here(mpsc::Sender<Msg>),
+    /// On another node: its address, once that node has written it.
+    There(Option<String>),
+}
+
+impl Hub {
+    pub fn new(
+        registry: Registry,
+        store: Arc<Store>,
+        writer: Writer,
+        engines: EnginePool,
+        downtimes: Arc<[Downtime]>,
+        limits: Limits,
+        record_key: ed25519_dalek::SigningKey,
+    ) -> Hub {
+        Hub {
+            registry,
+            store,
+            writer,
+            engines,
+            actors: Mutex::new(HashMap::new()),
+            loading: tokio::sync::Mutex::new(()),
+            idle: Duration::from_secs(60),
+            record_key,
+            quotas: Quotas::new(&limits),
+            limits,
+            downtimes,
+            cluster: None,
+            account_events: Default::default(),
+            lobby: Default::default(),
+            chats: Default::default(),
+        }
+    }
+
+    pub fn chats(&self) -> &crate::hub::chat::Chats {
+        &self.chats
+    }
+
+    pub fn account_events(&self) -> &crate::accounts::events::AccountEvents {
+        &self.account_events
+    }
+
+    pub fn lobby(&self) -> &crate::hub::lobby::Lobby {
+        &self.lobby
+    }
+
+    /// An engine seat of `level` can be had now.
+    pub(crate) fn check_engine_level(&self, level: u8) -> Result<(), Refusal> {
+        if !(MIN_LEVEL..=MAX_LEVEL).contains(&level) {
+            return Err(Refusal::Malformed(format!(
+                "engine level must be {MIN_LEVEL} to {MAX_LEVEL}"
+            )));
+        }
+        if self.engines.queued() >= self.limits.engine_queue {
+            return Err(Refusal::Busy(
+                "the engines are all busy; try again in a minute".into(),
+            ));
+        }
+        Ok(())
+    }
+
+    /// The hub of a node of `cluster`.
+    pub(crate) fn in_cluster(self, cluster: Option<Arc<Cluster>>) -> Hub {
+        Hub { cluster, ..self }
+    }
+
+    /// The cluster this server is a node of, if any.
+    pub fn cluster(&self) -> Option<&Arc<Cluster>> {
+        self.cluster.as_ref()
+    }
+
+    /// Where a game's stored events lie in time now, for a replay: the
+    /// server's downtimes and, in a cluster, the game's own (the spans
+    /// after an owner died until another node took the game over).
+    async fn timeline(&self, id: &str) -> Result<Timeline, Refusal> {
+        let mut downtimes = self.downtimes.to_vec();
+        if let Some(cluster) = &self.cluster {
+            downtimes.extend(cluster.downtimes(id).await?);
+        }
+        Ok(Timeline {
+            now: Instant::now(),
+            now_ms: now_ms(),
+            downtimes: downtimes.into(),
+        })
+    }
+
+    /// A game as the database has it: its state replayed, and its seats.
+    pub(crate) async fn replay(&self, id: &str) -> Result<(GameState, [SeatRow; 2]), Refusal> {
+        let stored = self
+            .store
+            .load(id)
+            .await?
+            .ok_or_else(|| Refusal::no_game(id))?;
+        let timeline = self.timeline(id).await?;
+        let state = GameState::replay(
+            id,
+            &self.registry,
+            &stored.events,
+            &stored.hidden,
+            &timeline,
+        )
+        .map_err(|e| {
+            tracing::error!("{e}");
+            Refusal::Internal(format!("game {id} does not replay: {e}"))
+        })?;
+        Ok((state, stored.seats))
+    }
+
+    /// The workers engine seats search on.
+    pub fn engines(&self) -> &EnginePool {
+        &self.engines
+    }
+
+    /// The key that checks the server's signed records.
+    pub fn public_key(&self) -> ed25519_dalek::VerifyingKey {
+        self.record_key.verifying_key()
+    }
+
+    pub fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    pub fn quotas(&self) -> &Quotas {
+        &self.quotas
+    }
+
+    /// Starts the housekeeping task: aborts the games whose friend has
+    /// not joined within `waiting_expiry`, and forgets the rate limits of
+    /// addresses gone quiet.
+    pub fn keep_house(self: &Arc<Self>) {
+        let hub = Arc::downgrade(self);
+        let every = (self.limits.waiting_expiry / 4)
+            .clamp(Duration::from_millis(100), Duration::from_secs(60));
+        tokio::spawn(async move {
+            let mut tick = tokio::time::interval_at(tokio::time::Instant::now() + every, every);
+            loop {
+                tick.tick().await;
+                let Some(hub) = hub.upgrade() else { return };
+                hub.quotas.forget_idle();
+                if let Err(e) = hub.expire_waiting().await {
+                    tracing::error!("expiring waiting games: {e}");
+                }
+            }
+        });
+    }
+
+    /// Aborts every game still waiting for its friend after `waiting_expiry`.
+    pub(crate) async fn expire_waiting(self: &Arc<Self>) -> Result<(), Refusal> {
+        let expiry = i64::try_from(self.limits.waiting_expiry.as_millis()).unwrap_or(i64::MAX);
+        let before = now_ms().saturating_sub(expiry);
+        let ids = self.store.waiting_since_before(before).await?;
+        for id in ids {
+            if matches!(self.owner(&id).await, Ok(Owner::There(_))) {
+                continue; // its owner expires it
+            }
+            if let Err(e) = self.ask(&id, |reply| Msg::Expire { reply }).await {
+                tracing::error!("game {id} not expired: {e}");
+            }
+        }
+        Ok(())
+    }
+
+    /// The games' storage, for reads.
+    pub(crate) fn store(&self) -> &Store {
+        &self.store
+    }
+
+    pub fn registry(&self) -> &Registry {
+        &self.registry
+    }
+
+    /// Starts the actor of every unfinished game; returns how many. A game
+    /// that does not replay (say, of a variant file not loaded this time)
+    /// is logged and left alone.
+    pub async fn recover(self: &Arc<Self>) -> Result<usize, Refusal> {
+        let ids = self.store.unfinished().await?;
+        let mut resumed = 0;
+        for id in &ids {
+            match self.owner(id).await {
+                Ok(Owner::Here(_)) => resumed += 1,
+                Ok(Owner::There(_)) => {}
+                Err(e) => tracing::error!("game {id} not resumed: {e}"),
+            }
+        }
+        Ok(resumed)
+    }
+
+    /// Takes over a game whose owner died (its lease is free), unless
+    /// another node is quicker.
+    pub(crate) async fn take_over(self: &Arc<Self>, id: &str) -> Result<(), Refusal> {
+        self.owner(id).await.map(|_| ())
+    }
+
+    /// Where a game is played; loads it here if it is played nowhere (in
+    /// a cluster: if this node gets its lease).
+    pub(crate) async fn owner(self: &Arc<Self>, id: &str) -> Result<Owner, Refusal> {
+        if !secret::is_game_id(id) {
+            return Err(Refusal::no_game(id));
+        }
+        let running = || self.running(id);
+        if let Some(tx) = running() {
+            return Ok(Owner::Here(tx));
+        }
+        let _one_load = self.loading.lock().await;
+        if let Some(tx) = running() {
+            return Ok(Owner::Here(tx));
+        }
+        if let Some(cluster) = &self.cluster {
+            if let Lease::HeldBy(url) = cluster.acquire(id).await? {
+                return Ok(Owner::There(url));
+            }
+        }
+        match self.replay(id).await {
+            Ok((state, seats)) => Ok(Owner::Here(self.launch(state, seats))),
+            Err(e) => {
+                self.release(id).await;
+                Err(e)
+            }
+        }
+    }
+
+    /// The mailbox of the game's actor, if it runs here.
+    fn running(&self, id: &str) -> Option<mpsc::Sender<Msg>> {
+        self.actors
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(id)
+            .filter(|tx| !tx.is_closed())
+            .cloned()
+    }
+
+    /// Takes the lease of a game just created here.
+    pub(crate) async fn lease_new(&self, id: &str) -> Result<(), Refusal> {
+        match &self.cluster {
+            Some(cluster) => match cluster.acquire(id).await? {
+                Lease::Taken => Ok(()),
+                Lease::HeldBy(_) => Err(Refusal::Internal(format!(
+                    "new game {id} is leased already"
+                ))),
+            },
+            None => Ok(()),
+        }
+    }
+
+    /// Frees the lease of a game whose actor stopped.
+    pub(crate) async fn release(&self, id: &str) {
+        if let Some(cluster) = &self.cluster {
+            if let Err(e) = cluster.release(id).await {
+                tracing::error!("game {id}: lease not released: {e}");
+            }
+        }
+    }
+
+    /// Sends a request for game `id` to its owner when that is another
+    /// node, and gives its answer; none when the game is played here (or
+    /// the request was forwarded here: it is never forwarded twice). An
+    /// owner not yet known or not reachable (just killed: its lease is
+    /// free then, and this node takes the game) is asked again, for up to
+    /// [`forward::OWNER_PATIENCE`].
+    pub(crate) async fn forward(
+        self: &Arc<Self>,
+        id: &str,
+        method: Method,
+        path: &str,
+        headers: &HeaderMap,
+        body: Bytes,
+        ip: Option<IpAddr>,
+    ) -> Result<Option<Answer>, Refusal> {
+        let Some(cluster) = &self.cluster else {
+            return Ok(None);
+        };
+        if forward::is_forwarded() {
+            return Ok(None);
+        }
+        let deadline = Instant::now() + forward::OWNER_PATIENCE;
+        loop {
+            // The owner last seen saves asking the database each time; an
+            // owner that turns out wrong (unreachable, or answering that
+            // the game is not played there) is forgotten and looked up.
+            let known = match self.running(id) {
+                Some(_) => return Ok(None),
+                None => cluster.known_owner(id),
+            };
+            let url = match known.clone() {
+                Some(url) => Some(url),
+                None => match self.owner(id).await? {
+                    Owner::Here(_) => return Ok(None),
+                    Owner::There(url) => url,
+                },
+            };
+            if let Some(url) = url {
+                let sent = cluster
+                    .remote()
+                    .send(&url, method.clone(), path, headers, body.clone(), ip)
+                    .await;
+                match sent {
+                    Ok(answer) if answer.status != axum::http::StatusCode::SERVICE_UNAVAILABLE => {
+                        cluster.remember_owner(id, &url);
+                        return Ok(Some(answer));
+                    }
+                    Ok(answer) if known.is_none() => return Ok(Some(answer)),
+                    Err(Unreached::Failed(e)) => return Err(e),
+                    Ok(_) | Err(Unreached::Gone) => cluster.forget_owner(id),
+                }
+            }
+            if Instant::now() >= deadline {
+                return Err(Refusal::Busy(format!(
+                    "game {id}: its node does not answer"
+                )));
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+
+    /// Starts the actor of a game and lists it.
+    pub(crate) fn launch(
+        self: &Arc<Self>,
+        state: GameState,
+        seats: [SeatRow; 2],
+    ) -> mpsc::Sender<Msg> {
+        let id = state.id().to_string();
+        let tx = GameActor::spawn(self.clone(), state, seats);
+        self.actors
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(id, tx.clone());
+        tx
+    }
+
+    /// Forgets an actor that stops (if it is still the listed one).
+    pub(crate) fn forget(&self, id: &str, tx: &mpsc::Sender<Msg>) {
+        let mut actors = self.actors.lock().unwrap_or_else(|e| e.into_inner());
+        if actors.get(id).is_some_and(|listed| listed.same_channel(tx)) {
+            actors.remove(id);
+        }
+    }
+
+    /// Sends a message to a game's actor and waits for its answer. An actor
+    /// that stopped in between is loaded again, once.
+    async fn ask<T>(
+        self: &Arc<Self>,
+        id: &str,
+        make: impl Fn(oneshot::Sender<T>) -> Msg,
+    ) -> Result<T, Refusal> {
+        for _ in 0..2 {
+            let tx = match self.owner(id).await? {
+                Owner::Here(tx) => tx,
+                Owner::There(_) => {
+                    return Err(Refusal::Busy(format!(
+                        "game {id} is played on another node; try again"
+                    )))
+                }
+            };
+            let (reply, answer) = oneshot::channel();
+            if tx.send(make(reply)).await.is_err() {
+                self.forget(id, &tx);
+                continue;
+            }
+            if let Ok(value) = answer.await {
+                return Ok(value);
+            }
+        }
+        Err(Refusal::Internal(format!("game {id} is not answering")))
+    }
+
+    /// A seat's action. A token that belongs to no seat of this game is a
+    /// 403 if it is some other game's (a spectator here), else a 401.
+    pub async fn act(
+        self: &Arc<Self>,
+        id: &str,
+        ip: IpAddr,
+        credentials: &Credentials,
+        action: Action,
+    ) -> Result<Acted, Refusal> {
+        let (path, body) = forward::action_request(id, &action);
+        let mut headers = forward::credential_headers(id, credentials);
+        if !body.is_null() {
+            headers.insert(
+                axum::http::header::CONTENT_TYPE,
+                "application/json".parse().expect("a header"),
+            );
+        }
+        let body = if body.is_null() {
+            Bytes::new()
+        } else {
+            Bytes::from(body.to_string())
+        };
+        if let Some(answer) = self
+            .forward(id, Method::POST, &path, &headers, body, Some(ip))
+            .await?
+        {
+            return forward::acted(id, &answer);
+        }
+        let result = self
+            .ask(id, |reply| Msg::Act {
+                credentials: credentials.clone(),
+                action: action.clone(),
+                reply,
+            })
+            .await?;
+        match result {
+            Err(Refusal::Unauthenticated(_)) if credentials.is_empty() => Err(
+                Refusal::Unauthenticated("a seat token is required (Bearer or cookie)".into()),
+            ),
+            Err(Refusal::Unauthenticated(message)) => {
+                let mut known = false;
+                for hash in credentials.hashes() {
+                    known = known || self.store.token_known(&hash).await?;
+                }
+                Err(if known {
+                    Refusal::Forbidden("spectators cannot act in this game".into())
+                } else {
+                    Refusal::Unauthenticated(message)
+                })
+            }
+            other => other,
+        }
+    }
+
+    /// A feed of a game another node owns: the state from the owner, the
+    /// events after `since` from the database, the live events from this
+    /// node's relay (subscribed first, so that none falls in between);
+    /// none when the game is played here.
+    #[allow(clippy::too_many_arguments)]
+    async fn watch_remote(
+        self: &Arc<Self>,
+        cluster: &Cluster,
+        id: &str,
+        ip: IpAddr,
+        credentials: &Credentials,
+        since: Option<u64>,
+        full: bool,
+        live: bool,
+    ) -> Result<Option<Watching>, Refusal> {
+        if let Owner::Here(_) = self.owner(id).await? {
+            return Ok(None);
+        }
+        let relay = match live {
+            true => Some(cluster.relays().subscribe(id).await?),
+            false => None,
+        };
+        let headers = forward::credential_headers(id, credentials);
+        let path = format!("/api/games/{id}");
+        let Some(answer) = self
+            .forward(id, Method::GET, &path, &headers, Bytes::new(), Some(ip))
+            .await?
+        else {
+            return Ok(None); // taken over here meanwhile
+        };
+        let state = forward::json_or_error(&answer)?;
+        let seq = state["seq"].as_u64().unwrap_or_default();
+        let seat = match state["you"].as_str() {
+            Some("white") => Some(Color::White),
+            Some("black") => Some(Color::Black),
+            _ => None,
+        };
+        if let (Some((_, readers)), None) = (&relay, seat) {
+            if *readers > self.limits.max_watchers_per_game {
+                return Err(Refusal::Busy(
+                    "this game has as many spectators as it takes".into(),
+                ));
+            }
+        }
+        let catchup = match since {
+            Some(since) => cluster
+                .relays()
+                .events_after(id, since)
+                .await?
+                .into_iter()
+                .filter(|l| l.seq <= seq)
+                .collect(),
+            None => Vec::new(),
+        };
+        Ok(Some(Watching {
+            full: full.then(|| String::from_utf8_lossy(&answer.body).into_owned()),
+            catchup,
+            live: relay.map(|(receiver, _)| receiver),
+            seq,
+            cookie: forward::cookie_set(id, &answer.headers),
+            seat,
+        }))
+    }
+
+    pub async fn join(self: &Arc<Self>, id: &str, invite: &str) -> Result<Joined, Refusal> {
+        self.ask(id, |reply| Msg::Join {
+            invite: invite.to_string(),
+            reply,
+        })
+        .await?
+    }
+
+    /// The state for a viewer, the events after `since`, and the live
+    /// events from then on if `live`.
+    pub async fn watch(
+        self: &Arc<Self>,
+        id: &str,
+        ip: IpAddr,
+        credentials: &Credentials,
+        since: Option<u64>,
+        full: bool,
+        live: bool,
+    ) -> Result<Watching, Refusal> {
+        if let Some(cluster) = self.cluster.clone() {
+            if !forward::is_forwarded() {
+                if let Some(watching) = self
+                    .watch_remote(&cluster, id, ip, credentials, since, full, live)
+                    .await?
+                {
+                    return Ok(watching);
+                }
+            }
+        }
+        self.ask(id, |reply| Msg::Watch {
+            credentials: credentials.clone(),
+            since,
+            full,
+            live,
+            reply,
+        })
+        .await?
+    }
+
+    pub async fn record(self: &Arc<Self>, id: &str) -> Result<String, Refusal> {
+        self.ask(id, |reply| Msg::Record { reply }).await?
+    }
+
+    /// Reads typed move text of `color` against the game now.
+    pub async fn read_move(
+        self: &Arc<Self>,
+        id: &str,
+        color: Color,
+        text: &str,
+    ) -> Result<TypedMove, Refusal> {
+        self.ask(id, |reply| Msg::ReadMove {
+            color,
+            text: text.to_string(),
+            reply,
+        })
+        .await?
+    }
+
+    /// The game's PGN; `site` is its page's address, for the `Site` tag.
+    pub async fn pgn(self: &Arc<Self>, id: &str, site: String) -> Result<String, Refusal> {
+        let players = self.store.players(id).await?;
+        let accounts =
+            [Color::White, Color::Black].map(|c| players.of(c).map(|p| p.user.name.clone()));
+        self.ask(id, |reply| Msg::Pgn {
+            site: site.clone(),
+            accounts: accounts.clone(),
+            reply,
+        })
+        .await
+    }
+
+    /// The game's start, moves and the position after each.
+    pub async fn line(self: &Arc<Self>, id: &str) -> Result<crate::game::line::Line, Refusal> {
+        self.ask(id, |reply| Msg::Line { reply }).await
+    }
+
+    /// Our engine's evaluation of the last position of `game`, within the
+    /// engine pool's queue and the time an analysis may take.
+    pub async fn analyse(
+        &self,
+        game: AnyGame,
+    ) -> Result<crate::game::analysis::Evaluation, Refusal> {
+        if self.engines.queued() >= self.limits.engine_queue {
+            return Err(Refusal::Busy(
+                "the engines are all busy; try again in a minute".into(),
+            ));
+        }
+        let time = self.limits.analysis_time;
+        self.engines
+            .run(move || crate::game::analysis::evaluate(&game, time))
+            .await
+            .ok_or_else(|| Refusal::Internal("the analysis failed".into()))
+    }
+
+    pub async fn list(&self, finished: bool) -> Result<Vec<Listing>, Refusal> {
+        Ok(self.store.list(finished, 100).await?)
+    }
+
+    /// Creates a game and starts its actor.
+    pub async fn create(self: &Arc<Self>, request: NewGame) -> Result<CreatedGame, Refusal> {
+        let variant = self
+            .registry
+            .get_or_err(&request.variant)
+            .map_err(|e| Refusal::Malformed(e.to_string()))?;
+        let opponent = match request.opponent {
+            Opponent::Engine { level } => {
+                self.check_engine_level(level)?;
+                Seat::Engine { level }
+            }
+            Opponent::Friend => Seat::Human,
+        };
+        let fen = request
+            .fen
+            .as_deref()
+            .map(|text| start_position(variant, text))
+            .transpose()?
+            .flatten();
+        let color = match request.color {
+            ColorChoice::White => Color::White,
+            ColorChoice::Black => Color::Black,
+            ColorChoice::Random if rand::rng().random::<bool>() => Color::White,
+            ColorChoice::Random => Color::Black,
+        };
+        let mut seats = [opponent; 2];
+        seats[color.index()] = Seat::Human;
+        let id = secret::new_game_id();
+        let token = secret::new_token();
+        let invite = (request.opponent == Opponent::Friend).then(secret::new_token);
+        let mut rows = [SeatRow::default(), SeatRow::default()];
+        rows[color.index()].token_hash = Some(secret::token_hash(&token));
+        rows[color.other().index()].invite = invite.clone();
+        let setup = Setup {
+            variant,
+            clock: request.clock,
+            days: request.days,
+            seats,
+            rematch_of: None,
+            fen,
+        };
+        let prepared = self.prepare(&id, setup, rows, Some(request.public), Instant::now())?;
+        self.writer.write(prepared.changes).await?;
+        self.lease_new(&id).await?;
+        self.launch(prepared.state, prepared.seats);
+        Ok(CreatedGame {
+            invite_url: invite.as_deref().map(|inv| invite_url(&id, inv)),
+            id,
+            color: color.into(),
+            token,
+            invite,
+        })
+    }
+
+    /// The rows of a new game and its state after its first events:
+    /// `created`, `joined` for each human seat that has a token, and
+    /// `started` once every seat is filled. `public` is none for a
+    /// rematch, which is listed as its first game was.
+    pub(crate) fn prepare(
+        &self,
+        id: &str,
+        setup: Setup,
+        seats: [SeatRow; 2],
+        public: Option<bool>,
+        now: Instant,
+    ) -> Result<Prepared, Refusal> {
+        let mut state = GameState::new(id, setup.clone(), now).map_err(Refusal::Malformed)?;
+        let mut changes = vec![Change::NewGame {
+            id: id.to_string(),
+            variant: setup.variant.id().to_string(),
+            created_ms: now_ms(),
+            seats: setup.seats,
+            rematch_of: setup.rematch_of.clone(),
+            public,
+        }];
+        for color in Color::ALL {
+            let row = &seats[color.index()];
+            changes.push(Change::Seat {
+                game: id.to_string(),
+                color,
+                token_hash: row.token_hash.clone(),
+                invite: row.invite.clone(),
+            });
+        }
+        let mut append = |state: &mut GameState, body: EventBody| -> Result<(), Refusal> {
+            let event = Event {
+                body,
+                seq: state.seq() + 1,
+                at: now_ms(),
+            };
+            state
+                .apply(&event, now)
+                .map_err(|e| Refusal::Internal(e.to_string()))?;
+            changes.push(Change::Event {
+                game: id.to_string(),
+                event,
+            });
+            Ok(())
+        };
+        append(&mut state, setup.created())?;
+        for color in Color::ALL {
+            if seats[color.index()].token_hash.is_some() {
+                append(
+                    &mut state,
+                    EventBody::Joined {
+                        color: color.into(),
+                    },
+                )?;
+            }
+        }
+        if state.joined(Color::White) && state.joined(Color::Black) {
+            for body in state.start_events(now) {
+                append(&mut state, body)?;
+            }
+        }
+        changes.push(Change::Summary {
+            game: id.to_string(),
+            summary: state.summary(),
+        });
+        Ok(Prepared {
+            changes,
+            state,
+            seats,
+        })
+    }
+}

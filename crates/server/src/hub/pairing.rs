@@ -1,0 +1,161 @@
+//! Pairing accounts into games: a pairing becomes a game whose seats the
+//! accounts hold, and the accounts hear of their games' start and end.
+//! An account's seat token is derived from the server's key, the account,
+//! the game and the colour: never stored (the seat keeps its hash, like
+//! any seat token's), so whatever proves the account (a personal API
+//! token, a log-in session) opens its seats from any client.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use parity_rules::Color;
+use sha2::{Digest, Sha256};
+
+use crate::accounts::events::AccountEvent;
+use crate::base::refusal::Refusal;
+use crate::base::secret;
+use crate::game::event::Seat;
+use crate::game::state::Setup;
+use crate::hub::new_game::start_position;
+use crate::hub::players::{Pairing, Player};
+use crate::hub::Hub;
+use crate::round::msg::{Credentials, Presented};
+use crate::store::{Change, SeatRow};
+
+impl Hub {
+    /// The seat token account `user_id` holds in `game` as `color`.
+    pub fn account_seat_token(&self, user_id: &str, game: &str, color: Color) -> String {
+        let digest = Sha256::new()
+            .chain_update(b"parity-account-seat\n")
+            .chain_update(self.record_key.to_bytes())
+            .chain_update(format!("{user_id}\n{game}\n{}", color.name()))
+            .finalize();
+        format!("acct_{}", hex::encode(digest))
+    }
+
+    /// The credentials of account `user_id` in `game`: its seat tokens
+    /// for both colours (it holds at most one of them).
+    pub fn account_credentials(&self, user_id: &str, game: &str) -> Credentials {
+        let tokens = Color::ALL
+            .into_iter()
+            .map(|color| {
+                let token = self.account_seat_token(user_id, game, color);
+                Presented {
+                    hash: secret::token_hash(&token),
+                    token,
+                    other_cookie: false,
+                }
+            })
+            .collect();
+        Credentials {
+            tokens,
+            bearer: true,
+        }
+    }
+
+    /// Starts a game between the players of `pairing`; both seats are
+    /// taken at once, so it starts now. Returns its id; each account
+    /// hears `gameStart`.
+    pub async fn pair(self: &Arc<Self>, pairing: Pairing) -> Result<String, Refusal> {
+        let variant = self
+            .registry
+            .get_or_err(&pairing.variant)
+            .map_err(|e| Refusal::Malformed(e.to_string()))?;
+        let fen = pairing
+            .fen
+            .as_deref()
+            .map(|text| start_position(variant, text))
+            .transpose()?
+            .flatten();
+        let players = [&pairing.white, &pairing.black];
+        let id = pairing.id.clone().unwrap_or_else(secret::new_game_id);
+        let mut seats = [Seat::Human; 2];
+        let mut rows = [SeatRow::default(), SeatRow::default()];
+        let mut extra = Vec::new();
+        for color in Color::ALL {
+            match players[color.index()] {
+                Player::Engine { level } => {
+                    self.check_engine_level(*level)?;
+                    seats[color.index()] = Seat::Engine { level: *level };
+                }
+                Player::Account(user) => {
+                    let token = self.account_seat_token(&user.id, &id, color);
+                    rows[color.index()].token_hash = Some(secret::token_hash(&token));
+                    let rating = self
+                        .store()
+                        .ratings(&user.id)
+                        .await?
+                        .into_iter()
+                        .find(|(v, _)| v == variant.id())
+                        .map(|(_, r)| r)
+                        .unwrap_or_default();
+                    extra.push(Change::Player {
+                        game: id.clone(),
+                        color,
+                        user_id: user.id.clone(),
+                        rating: Some(rating.shown()),
+                        provisional: rating.provisional(),
+                    });
+                }
+            }
+        }
+        let both_accounts = players.iter().all(|p| matches!(p, Player::Account(_)));
+        if pairing.rated && both_accounts {
+            extra.push(Change::Rated { game: id.clone() });
+        }
+        let setup = Setup {
+            variant,
+            clock: pairing.clock,
+            days: pairing.days,
+            seats,
+            rematch_of: None,
+            fen,
+        };
+        let mut prepared = self.prepare(&id, setup, rows, Some(false), Instant::now())?;
+        prepared.changes.extend(extra);
+        self.writer.write(prepared.changes).await?;
+        self.lease_new(&id).await?;
+        self.launch(prepared.state, prepared.seats);
+        for player in players {
+            if let Player::Account(user) = player {
+                self.tell(&user.id, AccountEvent::GameStart { game: id.clone() });
+            }
+        }
+        Ok(id)
+    }
+
+    /// Tells account `user`'s clients, on this node and, in a cluster, on
+    /// the others.
+    pub(crate) fn tell(&self, user: &str, event: AccountEvent) {
+        self.account_events().publish(user, event.clone());
+        self.tell_other_nodes(crate::cluster::news::News::Account {
+            user: user.to_string(),
+            event,
+        });
+    }
+
+    /// Tells the accounts of a game that just ended.
+    pub(crate) fn game_ended(self: &Arc<Self>, game: &str) {
+        self.tell_players(game, |game| AccountEvent::GameFinish { game });
+    }
+
+    /// Tells the accounts of a game that just began (a rematch).
+    pub(crate) fn game_began(self: &Arc<Self>, game: &str) {
+        self.tell_players(game, |game| AccountEvent::GameStart { game });
+    }
+
+    fn tell_players(self: &Arc<Self>, game: &str, event: fn(String) -> AccountEvent) {
+        let hub = self.clone();
+        let game = game.to_string();
+        tokio::spawn(async move {
+            match hub.store().players(&game).await {
+                Ok(players) => {
+                    for player in [players.white, players.black].into_iter().flatten() {
+                        hub.tell(&player.user.id, event(game.clone()));
+                    }
+                }
+                Err(e) => tracing::error!("game {game}: its players not read: {e}"),
+            }
+        });
+    }
+}

@@ -1,0 +1,56 @@
+//! Posting a chat line: checked, stored, and sent to the game's listeners
+//! here and on the other nodes.
+
+use crate::base::refusal::Refusal;
+use crate::cluster::news::News;
+use crate::game::event::now_ms;
+use crate::hub::chat::MAX_CHAT_CHARS;
+use crate::hub::Hub;
+use crate::store::{Change, ChatLine};
+
+impl Hub {
+    /// Stores a chat line of `game` and sends it to the game's listeners.
+    pub async fn post_chat(
+        &self,
+        game: &str,
+        author: &str,
+        room: &str,
+        text: &str,
+    ) -> Result<(), Refusal> {
+        let text = text.trim();
+        if text.is_empty() {
+            return Err(Refusal::Malformed("an empty chat line".into()));
+        }
+        if text.chars().count() > MAX_CHAT_CHARS {
+            return Err(Refusal::Malformed(format!(
+                "a chat line has at most {MAX_CHAT_CHARS} characters"
+            )));
+        }
+        if text.chars().any(char::is_control) {
+            return Err(Refusal::Malformed(
+                "control characters in a chat line".into(),
+            ));
+        }
+        if self.store().load(game).await?.is_none() {
+            return Err(Refusal::no_game(game));
+        }
+        let line = ChatLine {
+            at_ms: now_ms(),
+            author: author.to_string(),
+            room: room.to_string(),
+            text: text.to_string(),
+        };
+        self.writer
+            .write(vec![Change::Chat {
+                game: game.to_string(),
+                line: line.clone(),
+            }])
+            .await?;
+        self.chats().publish(game, line.clone());
+        self.tell_other_nodes(News::Chat {
+            game: game.to_string(),
+            line,
+        });
+        Ok(())
+    }
+}
