@@ -5,7 +5,7 @@ use std::net::IpAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
-use axum::body::{Body, Bytes};
+use axum::body::Bytes;
 use axum::extract::ws::{Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
 use axum::extract::{Extension, Path, Query, State};
 use axum::http::header::{AUTHORIZATION, CONTENT_TYPE, COOKIE, SET_COOKIE};
@@ -13,11 +13,12 @@ use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{any, get, post};
 use axum::{Json, Router};
+use futures_util::StreamExt as _;
 use parity_rules::Color;
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
+use tokio::sync::broadcast;
 use tokio::sync::broadcast::error::RecvError;
-use tokio::sync::{broadcast, mpsc};
 
 use crate::base::refusal::Refusal;
 use crate::base::secret;
@@ -681,7 +682,7 @@ async fn stream(
     let since = since_of(&query)?;
     let Opened {
         first,
-        mut feed,
+        feed,
         cookie,
         ..
     } = open_feed(
@@ -692,50 +693,14 @@ async fn stream(
         since,
     )
     .await?;
-    let (lines, rx) = mpsc::channel::<Bytes>(64);
-    tokio::spawn(async move {
-        for line in first {
-            if lines.send(line.ndjson()).await.is_err() {
-                return;
-            }
-        }
-        let mut keepalive =
-            tokio::time::interval_at(tokio::time::Instant::now() + KEEPALIVE, KEEPALIVE);
-        loop {
-            let out: Vec<Bytes> = tokio::select! {
-                next = feed.next() => match next {
-                    Ok(logged) => logged.iter().map(|l| l.line.ndjson()).collect(),
-                    Err(_) => return,
-                },
-                _ = keepalive.tick() => vec![Bytes::from_static(b"\n")],
-                _ = lines.closed() => return,
-            };
-            keepalive.reset();
-            for bytes in out {
-                if lines.send(bytes).await.is_err() {
-                    return;
-                }
-            }
-        }
+    let first: Vec<Bytes> = first.iter().map(EventLine::ndjson).collect();
+    let later = futures_util::stream::unfold(feed, |mut feed| async move {
+        let logged = feed.next().await.ok()?;
+        Some((logged.iter().map(|l| l.line.ndjson()).collect(), feed))
     });
-    let response = ndjson(rx);
+    let source = futures_util::stream::once(async move { first }).chain(later);
+    let response = crate::http::ndjson::stream(KEEPALIVE, source);
     Ok(with_cookie(response, &id, cookie.as_deref()))
-}
-
-/// An NDJSON response whose lines come from `lines`; it ends when the
-/// sender is dropped.
-pub(crate) fn ndjson(lines: mpsc::Receiver<Bytes>) -> Response {
-    let body = futures_util::stream::unfold(lines, |mut lines| async move {
-        lines
-            .recv()
-            .await
-            .map(|bytes| (Ok::<_, std::convert::Infallible>(bytes), lines))
-    });
-    (
-        [(CONTENT_TYPE, "application/x-ndjson")],
-        Body::from_stream(body),
-    )
-        .into_response()
 }
 
 /// A client's message on the WebSocket.
@@ -781,7 +746,7 @@ impl From<WsCommand> for Action {
 }
 
 fn ws_error(request: &serde_json::Value, e: &Refusal) -> String {
-    let mut error = serde_json::json!({"type": "error", "id": request, "status": crate::http::error::status(&e).as_u16(), "error": e.message()});
+    let mut error = serde_json::json!({"type": "error", "id": request, "status": crate::http::error::status(e).as_u16(), "error": e.message()});
     if let Some(secs) = e.retry_after_secs() {
         error["retry_after"] = secs.into();
     }

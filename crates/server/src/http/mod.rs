@@ -8,6 +8,7 @@ pub mod connections;
 pub mod edge;
 pub mod error;
 pub mod forward;
+pub mod ndjson;
 pub mod profiles;
 mod rules_page;
 pub mod sessions;

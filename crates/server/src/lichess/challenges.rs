@@ -13,7 +13,6 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{delete, get, post};
 use axum::{Json, Router};
 use serde_json::{json, Value};
-use tokio::sync::mpsc;
 
 use super::events::challenge_event;
 use super::game::{view_of, KEEPALIVE};
@@ -309,23 +308,13 @@ async fn board_seek(
         Sought::Open { id, .. } if !attached => return Ok(Json(json!({"id": id})).into_response()),
         Sought::Open { started, .. } => started,
     };
-    let (lines, rx) = mpsc::channel::<Bytes>(4);
-    tokio::spawn(async move {
-        // Ends when the seek's game begins or the seek is gone; a client
-        // that hangs up drops `started`, which withdraws the seek.
-        loop {
-            tokio::select! {
-                _ = started.changed() => return,
-                _ = tokio::time::sleep(KEEPALIVE) => {
-                    if lines.send(Bytes::from_static(b"\n")).await.is_err() {
-                        return;
-                    }
-                }
-                _ = lines.closed() => return,
-            }
-        }
+    // Ends when the seek's game begins or the seek is gone; a client
+    // that hangs up drops `started`, which withdraws the seek.
+    let source = futures_util::stream::once(async move {
+        let _ = started.changed().await;
+        Vec::new()
     });
-    Ok(crate::http::api::ndjson(rx))
+    Ok(crate::http::ndjson::stream(KEEPALIVE, source))
 }
 
 /// `GET /api/lobby/seeks`: the open seeks, oldest first.

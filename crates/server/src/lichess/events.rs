@@ -5,21 +5,19 @@
 use std::net::IpAddr;
 use std::sync::Arc;
 
-use axum::body::Bytes;
 use axum::extract::{Extension, State};
 use axum::http::HeaderMap;
 use axum::response::Response;
 use axum::routing::get;
 use axum::Router;
 use serde_json::{json, Value};
-use tokio::sync::broadcast::error::RecvError;
-use tokio::sync::mpsc;
 
 use super::game::{view_of, KEEPALIVE};
 use super::token_user;
 use crate::accounts::events::AccountEvent;
 use crate::base::refusal::Refusal;
 use crate::http::edge::{ClientIp, PublicOrigin};
+use crate::http::ndjson;
 use crate::hub::lobby::{Challenge, ChallengeOutcome};
 use crate::hub::Hub;
 
@@ -132,7 +130,7 @@ async fn stream(
     let holder = token_user(&hub, ip, &headers).await?;
     let user_id = holder.user.id.clone();
     // Subscribed before the games are read, so that none falls in between.
-    let mut events = hub.account_events().subscribe(&user_id);
+    let events = hub.account_events().subscribe(&user_id);
     let mut first = Vec::new();
     for game in hub.store().user_games(&user_id, true, 50, None).await? {
         first.push(AccountEvent::GameStart { game: game.id });
@@ -140,36 +138,20 @@ async fn stream(
     for c in hub.lobby().challenges_of(&user_id) {
         first.push(AccountEvent::Challenge { id: c.id });
     }
-    let (lines, rx) = mpsc::channel::<Bytes>(64);
-    tokio::spawn(async move {
-        let origin = origin.as_deref();
-        let line = |value: &Value| Bytes::from(format!("{value}\n"));
-        for event in &first {
-            if let Some(value) = event_line(&hub, ip, &user_id, origin, event).await {
-                if lines.send(line(&value)).await.is_err() {
-                    return;
-                }
-            }
-        }
-        let mut keepalive =
-            tokio::time::interval_at(tokio::time::Instant::now() + KEEPALIVE, KEEPALIVE);
-        loop {
-            let out = tokio::select! {
-                event = events.recv() => match event {
-                    Ok(event) => event_line(&hub, ip, &user_id, origin, &event).await.map(|v| line(&v)),
+    let source = futures_util::stream::unfold(
+        (first.into_iter(), events),
+        move |(mut first, mut events)| {
+            let (hub, user_id, origin) = (hub.clone(), user_id.clone(), origin.clone());
+            async move {
+                let event = match first.next() {
+                    Some(event) => event,
                     // Fell behind: end the stream; the client reconnects and gets its games again.
-                    Err(RecvError::Lagged(_)) | Err(RecvError::Closed) => return,
-                },
-                _ = keepalive.tick() => Some(Bytes::from_static(b"\n")),
-                _ = lines.closed() => return,
-            };
-            keepalive.reset();
-            if let Some(bytes) = out {
-                if lines.send(bytes).await.is_err() {
-                    return;
-                }
+                    None => events.recv().await.ok()?,
+                };
+                let value = event_line(&hub, ip, &user_id, origin.as_deref(), &event).await;
+                Some((value.iter().map(ndjson::line).collect(), (first, events)))
             }
-        }
-    });
-    Ok(crate::http::api::ndjson(rx))
+        },
+    );
+    Ok(ndjson::stream(KEEPALIVE, source))
 }

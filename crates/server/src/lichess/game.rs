@@ -13,10 +13,10 @@ use axum::http::HeaderMap;
 use axum::response::Response;
 use axum::routing::{get, post};
 use axum::{Json, Router};
+use futures_util::StreamExt as _;
 use parity_rules::Color;
 use serde_json::{json, Value};
 use tokio::sync::broadcast::error::RecvError;
-use tokio::sync::mpsc;
 
 use super::shapes::GameView;
 use super::{fields, token_user};
@@ -24,6 +24,7 @@ use crate::base::refusal::Refusal;
 use crate::game::state::variant_key;
 use crate::http::api;
 use crate::http::edge::ClientIp;
+use crate::http::ndjson;
 use crate::hub::Hub;
 use crate::round::msg::Credentials;
 use crate::store::GamePlayers;
@@ -186,7 +187,7 @@ async fn game_stream(
         holder.check_bot()?;
     }
     let credentials = hub.account_credentials(&holder.user.id, &id);
-    let mut chat = hub.chats().subscribe(&id);
+    let chat = hub.chats().subscribe(&id);
     let opened = api::open_feed(&hub, ip, &id, credentials, None).await?;
     let players = hub.store().players(&id).await?;
     let full: Value = opened
@@ -194,62 +195,51 @@ async fn game_stream(
         .first()
         .and_then(|line| serde_json::from_str(line.as_str()).ok())
         .ok_or_else(|| Refusal::Internal(format!("game {id}: no state")))?;
-    let mut view = GameView::new(&full);
-    let first = view.full_json(&full, &players);
-    let mut feed = opened.feed;
-    let (lines, rx) = mpsc::channel::<Bytes>(64);
-    tokio::spawn(async move {
-        let line = |value: &Value| Bytes::from(format!("{value}\n"));
-        if lines.send(line(&first)).await.is_err() || view.finished() {
-            return;
-        }
-        let mut keepalive =
-            tokio::time::interval_at(tokio::time::Instant::now() + KEEPALIVE, KEEPALIVE);
-        loop {
+    let view = GameView::new(&full);
+    let feed = opened.feed;
+    let first = vec![ndjson::line(&view.full_json(&full, &players))];
+    let done = view.finished();
+    let later = futures_util::stream::unfold(
+        (view, feed, chat, done),
+        |(mut view, mut feed, mut chat, done)| async move {
+            if done {
+                return None;
+            }
             let out: Vec<Bytes> = tokio::select! {
-                next = feed.next() => match next {
-                    Ok(mut logged) => {
-                        // A move and the end it makes are one gameState, as
-                        // on lichess: the end is written with the move, so
-                        // it is already in the feed.
-                        while let Ok(Ok(more)) = tokio::time::timeout(Duration::ZERO, feed.next()).await {
-                            logged.extend(more);
-                        }
-                        let events: Vec<Value> = logged
-                            .iter()
-                            .map(|l| serde_json::from_str(l.line.as_str()).unwrap_or_default())
-                            .collect();
-                        let mut states = Vec::new();
-                        for (i, event) in events.iter().enumerate() {
-                            let ends_next = events.get(i + 1).is_some_and(|e| e["type"] == "finished");
-                            if view.apply(event) && !ends_next {
-                                states.push(line(&view.state_json()));
-                            }
-                        }
-                        states
+                next = feed.next() => {
+                    let mut logged = next.ok()?;
+                    // A move and the end it makes are one gameState, as
+                    // on lichess: the end is written with the move, so
+                    // it is already in the feed.
+                    while let Ok(Ok(more)) = tokio::time::timeout(Duration::ZERO, feed.next()).await {
+                        logged.extend(more);
                     }
-                    Err(_) => return,
-                },
-                said = chat.recv() => match said {
-                    Ok(said) => vec![line(&crate::hub::chat::chat_line_json(&said))],
-                    Err(RecvError::Lagged(_)) => Vec::new(),
-                    Err(RecvError::Closed) => return,
-                },
-                _ = keepalive.tick() => vec![Bytes::from_static(b"\n")],
-                _ = lines.closed() => return,
-            };
-            keepalive.reset();
-            for bytes in out {
-                if lines.send(bytes).await.is_err() {
-                    return;
+                    let events: Vec<Value> = logged
+                        .iter()
+                        .map(|l| serde_json::from_str(l.line.as_str()).unwrap_or_default())
+                        .collect();
+                    let mut states = Vec::new();
+                    for (i, event) in events.iter().enumerate() {
+                        let ends_next = events.get(i + 1).is_some_and(|e| e["type"] == "finished");
+                        if view.apply(event) && !ends_next {
+                            states.push(ndjson::line(&view.state_json()));
+                        }
+                    }
+                    states
                 }
-            }
-            if view.finished() {
-                return; // the last gameState is out: the stream ends
-            }
-        }
-    });
-    Ok(crate::http::api::ndjson(rx))
+                said = chat.recv() => match said {
+                    Ok(said) => vec![ndjson::line(&crate::hub::chat::chat_line_json(&said))],
+                    Err(RecvError::Lagged(_)) => Vec::new(),
+                    Err(RecvError::Closed) => return None,
+                },
+            };
+            // The last gameState is out: the stream ends after it.
+            let done = view.finished();
+            Some((out, (view, feed, chat, done)))
+        },
+    );
+    let source = futures_util::stream::once(async move { first }).chain(later);
+    Ok(ndjson::stream(KEEPALIVE, source))
 }
 
 /// `POST .../takeback/{yes|no}`: takebacks are not played here, so an

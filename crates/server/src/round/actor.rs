@@ -208,7 +208,7 @@ impl<H: Host> GameActor<H> {
             }
             Msg::ReadMove { color, text, reply } => {
                 let read = play::read_typed_move(self.state.play(), color, &text)
-                    .map_err(|e| Refusal::from(e).into());
+                    .map_err(Refusal::from);
                 let _ = reply.send(read);
             }
             Msg::Thought { color, epoch, mv } => {
