@@ -39,13 +39,20 @@ pub struct TuneArgs {
     /// `king_danger`); repeatable. The pawn's material is always kept.
     #[arg(long, value_name = "TERM")]
     freeze: Vec<String>,
+    /// Pull every term back towards its start: the loss adds
+    /// PRIOR * sum(((term - start) / 100)^2). 0 lets terms the data cannot
+    /// tell apart drift.
+    #[arg(long, default_value_t = 0.0)]
+    prior: f64,
     /// Read at most this many positions from each file.
     #[arg(long)]
     limit: Option<usize>,
 }
 
 pub fn run(out: &mut impl Write, registry: &Registry, args: TuneArgs) -> Result<(), Failure> {
-    let v = registry.get_or_err(&args.variant).map_err(|e| e.to_string())?;
+    let v = registry
+        .get_or_err(&args.variant)
+        .map_err(|e| e.to_string())?;
     let mut start = if args.derived {
         EvalTables::derived(v).params
     } else {
@@ -56,6 +63,12 @@ pub fn run(out: &mut impl Write, registry: &Registry, args: TuneArgs) -> Result<
         start
             .read_toml(&text)
             .map_err(|e| format!("{}: {e}", file.display()))?;
+    }
+    if !(args.prior >= 0.0 && args.prior.is_finite()) {
+        return Err(Failure::Message(format!(
+            "--prior must be a number of at least 0, not {}",
+            args.prior
+        )));
     }
     let tables = EvalTables::with_params(v, start.clone());
     let began = Instant::now();
@@ -80,6 +93,7 @@ pub fn run(out: &mut impl Write, registry: &Registry, args: TuneArgs) -> Result<
         epochs: args.epochs,
         learning_rate: args.learning_rate,
         frozen: tune::frozen_values(v, &start, &args.freeze),
+        prior: args.prior,
     };
     let tuned = tune::tune(v, &start, &samples, &options, |epoch, loss| {
         let _ = writeln!(out, "epoch {epoch}: loss {loss:.6}");

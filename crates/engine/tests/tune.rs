@@ -17,7 +17,7 @@ fn the_loss_falls_on_real_games_and_the_same_input_gives_the_same_terms() {
     let options = TuneOptions {
         epochs: 150,
         learning_rate: 1.0,
-        frozen: Vec::new(),
+        ..TuneOptions::default()
     };
     let first = tune::tune(v, &start, &samples, &options, |_, _| {});
     assert!(
@@ -30,7 +30,10 @@ fn the_loss_falls_on_real_games_and_the_same_input_gives_the_same_terms() {
     // The pawn anchors the scale.
     let pawn = v.kind_by_letter('P').unwrap();
     let l = &start.layout;
-    assert_eq!(first.params.kind_term(l.material, pawn), start.kind_term(l.material, pawn));
+    assert_eq!(
+        first.params.kind_term(l.material, pawn),
+        start.kind_term(l.material, pawn)
+    );
     let second = tune::tune(v, &start, &samples, &options, |_, _| {});
     assert_eq!(first.params, second.params);
 }

@@ -28,10 +28,16 @@ pub const MATE: Score = 30_000;
 pub const MATE_BOUND: Score = MATE - 1_000;
 
 /// The tuned parameter files of the built-in variants (`variants/*.eval.toml`).
-const TUNED: &[(&str, &str)] = &[(
-    "chess",
-    include_str!("../../../../variants/chess.eval.toml"),
-)];
+const TUNED: &[(&str, &str)] = &[
+    (
+        "chess",
+        include_str!("../../../../variants/chess.eval.toml"),
+    ),
+    (
+        "tutti-frutti",
+        include_str!("../../../../variants/tutti-frutti.eval.toml"),
+    ),
+];
 
 /// The tuned file of a built-in variant, if it has one.
 pub fn tuned_params(id: &str) -> Option<&'static str> {
