@@ -40,32 +40,16 @@ fn tune_writes_terms_the_engine_loads() {
 fn bad_positions_and_simultaneous_variants_are_refused() {
     let bad = temp("tune_cli", "bad.positions");
     std::fs::write(&bad, "4k3/8/8/8/8/8/8/4K3 w - - 0 1 [1.0]\n4k3/8/8 [1.0]\n").unwrap();
-    let o = parity(&[
-        "tune",
-        "--variant",
-        "chess",
-        "--positions",
-        bad.to_str().unwrap(),
-    ]);
-    assert!(!o.status.success());
-    assert!(stderr(&o).contains("line 2"), "{}", stderr(&o));
-    let o = parity(&[
-        "tune",
-        "--variant",
-        "parity",
-        "--positions",
-        bad.to_str().unwrap(),
-    ]);
-    assert!(!o.status.success());
-    assert!(stderr(&o).contains("simultaneous"), "{}", stderr(&o));
-    let o = parity(&[
-        "tune",
-        "--variant",
-        "chess",
-        "--positions",
-        bad.to_str().unwrap(),
-        "--prior=-1",
-    ]);
-    assert!(!o.status.success());
-    assert!(stderr(&o).contains("--prior must be"), "{}", stderr(&o));
+    let positions = bad.to_str().unwrap();
+    for (variant, extra, said) in [
+        ("chess", None, "line 2"),
+        ("parity", None, "simultaneous"),
+        ("chess", Some("--prior=-1"), "--prior must be"),
+    ] {
+        let mut args = vec!["tune", "--variant", variant, "--positions", positions];
+        args.extend(extra);
+        let o = parity(&args);
+        assert!(!o.status.success(), "{args:?}");
+        assert!(stderr(&o).contains(said), "{args:?}: {}", stderr(&o));
+    }
 }

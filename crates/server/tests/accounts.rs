@@ -114,32 +114,43 @@ async fn the_export_is_the_pgn_and_our_stream_has_its_own_path() {
         .await;
 }
 
+/// A server with one account, `name`, and a `board:play` token of it.
+async fn server_with_player(file: &str, name: &str) -> (common::TestServer, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let db = common::database_for(&dir.path().join(file)).await;
+    let (store, writer) = Store::open(&db).await.unwrap();
+    let (server, _) = common::start_with(dir, db.clone(), |_| {}).await;
+    accounts::add_user(&store, &writer, name, Some("long enough"), false)
+        .await
+        .unwrap();
+    let token = accounts::add_token(&store, &writer, &name.to_lowercase(), "board:play")
+        .await
+        .unwrap();
+    (server, token)
+}
+
+/// `POST /api/challenge/ai` with the form `body`.
+async fn engine_game(server: &common::TestServer, token: &str, body: &str) -> common::Answer {
+    server
+        .send(
+            server
+                .http
+                .post(server.url("/api/challenge/ai"))
+                .bearer_auth(token)
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .body(body.to_string()),
+        )
+        .await
+}
+
 /// A profile's games come a page at a time, newest first: each game has
 /// a cursor, and `before` one of them gives the games after it.
 #[tokio::test(flavor = "multi_thread")]
 async fn a_users_games_page_by_cursor() {
-    let dir = tempfile::tempdir().unwrap();
-    let db = common::database_for(&dir.path().join("pages.sqlite")).await;
-    let (store, writer) = Store::open(&db).await.unwrap();
-    let (server, _) = common::start_with(dir, db.clone(), |_| {}).await;
-    accounts::add_user(&store, &writer, "Pia", Some("long enough"), false)
-        .await
-        .unwrap();
-    let token = accounts::add_token(&store, &writer, "pia", "board:play")
-        .await
-        .unwrap();
+    let (server, token) = server_with_player("pages.sqlite", "Pia").await;
     let mut made = Vec::new();
     for _ in 0..3 {
-        let game = server
-            .send(
-                server
-                    .http
-                    .post(server.url("/api/challenge/ai"))
-                    .bearer_auth(&token)
-                    .header("Content-Type", "application/x-www-form-urlencoded")
-                    .body("level=1&days=3&color=white"),
-            )
-            .await;
+        let game = engine_game(&server, &token, "level=1&days=3&color=white").await;
         assert_eq!(game.status, 201, "{}", game.text);
         made.push(game.body["id"].as_str().unwrap().to_string());
     }
@@ -172,26 +183,8 @@ async fn a_users_games_page_by_cursor() {
 /// and the export's `lastMoveAt` moves on with the game.
 #[tokio::test(flavor = "multi_thread")]
 async fn correspondence_games_show_seconds_left_and_the_export_the_last_move() {
-    let dir = tempfile::tempdir().unwrap();
-    let db = common::database_for(&dir.path().join("times.sqlite")).await;
-    let (store, writer) = Store::open(&db).await.unwrap();
-    let (server, _) = common::start_with(dir, db.clone(), |_| {}).await;
-    accounts::add_user(&store, &writer, "Tess", Some("long enough"), false)
-        .await
-        .unwrap();
-    let token = accounts::add_token(&store, &writer, "tess", "board:play")
-        .await
-        .unwrap();
-    let game = server
-        .send(
-            server
-                .http
-                .post(server.url("/api/challenge/ai"))
-                .bearer_auth(&token)
-                .header("Content-Type", "application/x-www-form-urlencoded")
-                .body("level=1&days=2&color=white"),
-        )
-        .await;
+    let (server, token) = server_with_player("times.sqlite", "Tess").await;
+    let game = engine_game(&server, &token, "level=1&days=2&color=white").await;
     assert_eq!(game.status, 201, "{}", game.text);
     let id = game.body["id"].as_str().unwrap().to_string();
     let playing = server.get("/api/account/playing", Some(&token)).await;
