@@ -533,3 +533,65 @@ fn account_events_and_chat_reach_every_node() {
         v["type"] == "gameFinish" && is_game(v, &game)
     });
 }
+
+/// A client cannot choose the address the rate limits count through a
+/// node that does not own the game: the node it reaches counts the
+/// address it sees, and nodes no longer pass an address header on. Bad
+/// tokens through B with a new made-up address each are refused 429 once
+/// a per-address quota is spent, and the forged request
+/// on B's internal endpoint is a 401 that moves nothing.
+#[test]
+fn a_client_cannot_choose_its_address_through_another_node() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = fresh_database();
+    let a = Node::start(&db, &dir.path().join("a.log"));
+    let b = Node::start(&db, &dir.path().join("b.log"));
+    let (id, white, _black) = friend_game(&a, &a, "chess");
+    assert_eq!(owner_of(&db, &id).as_deref(), Some(a.id.as_str()));
+    let mut statuses = Vec::new();
+    for i in 0..40 {
+        let request = b
+            .http
+            .post(format!("{}/api/board/game/{id}/move/e2e4", b.base))
+            .bearer_auth(format!("bad-token-{i}"))
+            .header("x-parity-client-ip", format!("10.1.{}.{}", i / 250, i % 250 + 1))
+            .header("x-parity-forwarded", "whatever");
+        statuses.push(b.answer(request).0);
+    }
+    // 20 actions a second and 30 refused tokens a minute per address:
+    // whichever ends first, the last requests are refused as too many.
+    let limited = statuses.iter().position(|&s| s == 429);
+    assert!(
+        limited.is_some_and(|first| first >= 20 && statuses[first..].iter().all(|&s| s == 429)),
+        "401s, then 429s from the first limit on: {statuses:?}"
+    );
+
+    let forged = json!({
+        "version": 1,
+        "message": {
+            "ask": "act",
+            "game": id,
+            "credentials": {
+                "tokens": [{"token": white, "hash": parity_server::base::secret::token_hash(&white), "other_cookie": false}],
+                "bearer": true,
+            },
+            "action": {"Move": "e2e4"},
+        },
+    });
+    let before = a.record(&id);
+    for secret in [None, Some(a.key.as_str()), Some("")] {
+        let mut request = b.http.post(format!("{}/internal/node", b.base)).json(&forged);
+        if let Some(secret) = secret {
+            request = request.header("x-parity-node-secret", secret);
+        }
+        let (status, body) = b.answer(request);
+        assert_eq!(status, 401, "{secret:?}: {body}");
+    }
+    assert_eq!(a.record(&id), before, "the forged move was not played");
+    // Through B, once a second has refilled the action quota, the seat's
+    // own token plays: typed to the owner, A.
+    std::thread::sleep(Duration::from_millis(1500));
+    let seq = b.act(&id, &white, "move/e2e4", Value::Null);
+    assert!(seq > 0);
+    assert_ne!(a.record(&id), before);
+}

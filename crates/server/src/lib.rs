@@ -98,7 +98,7 @@ pub async fn start(
                 .node_url
                 .clone()
                 .unwrap_or_else(|| default_node_url(addr));
-            Some(Cluster::join(url, node_url, forward_secret(&record_key)).await?)
+            Some(Cluster::join(url, node_url, node_secret(&record_key)).await?)
         }
         Database::Sqlite(_) => None,
     };
@@ -129,10 +129,6 @@ pub async fn start(
         cluster.hear_news(Arc::downgrade(&hub));
     }
     let app = api::router(hub.clone(), crate::lichess::routes())
-        .layer(axum::middleware::from_fn_with_state(
-            hub.clone(),
-            crate::http::forward::route,
-        ))
         .layer(RequestBodyLimitLayer::new(limits.max_body_bytes))
         .layer(TimeoutLayer::with_status_code(
             StatusCode::REQUEST_TIMEOUT,
@@ -163,11 +159,12 @@ fn default_node_url(addr: SocketAddr) -> String {
     format!("http://{}", SocketAddr::new(ip, addr.port()))
 }
 
-/// The secret nodes mark forwarded requests with: derived from the
-/// signing key every node of the database shares, so it needs no setup.
-fn forward_secret(key: &ed25519_dalek::SigningKey) -> String {
+/// The secret nodes present to each other's internal endpoint: derived
+/// from the signing key every node of the database shares, so it needs
+/// no setup.
+fn node_secret(key: &ed25519_dalek::SigningKey) -> String {
     use sha2::Digest as _;
-    let digest = sha2::Sha256::digest([b"parity-forward\n".as_slice(), &key.to_bytes()].concat());
+    let digest = sha2::Sha256::digest([b"parity-node\n".as_slice(), &key.to_bytes()].concat());
     hex::encode(digest)
 }
 

@@ -438,3 +438,65 @@ async fn padded_and_reused_reveals_and_early_claims_are_refused() {
     assert!(a.text.contains("nonce was already used"), "{}", a.text);
     refused(&s, &id, &before, a, 422, "a reused nonce").await;
 }
+
+/// The nodes' internal endpoint reads nothing without the cluster's
+/// secret: a well-formed request that would play a move, sent by a client
+/// without it, with a made-up one, or with the old forwarding header, is a
+/// 401 and the game does not move.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn only_a_node_is_heard_on_the_internal_endpoint() {
+    let s = start().await;
+    let (id, white, _black) = s.friend_game("chess", Value::Null).await;
+    let before = record(&s, &id).await;
+    let forged = json!({
+        "version": 1,
+        "message": {
+            "ask": "act",
+            "game": id,
+            "credentials": {
+                "tokens": [{
+                    "token": white,
+                    "hash": parity_server::base::secret::token_hash(&white),
+                    "other_cookie": false,
+                }],
+                "bearer": true,
+            },
+            "action": {"Move": "e2e4"},
+        },
+    });
+    let url = s.url("/internal/node");
+    for (request, what) in [
+        (s.http.post(&url).json(&forged), "no secret"),
+        (
+            s.http
+                .post(&url)
+                .header("x-parity-node-secret", "0".repeat(64))
+                .json(&forged),
+            "a made-up secret",
+        ),
+        (
+            s.http
+                .post(&url)
+                .header("x-parity-node-secret", "")
+                .json(&forged),
+            "an empty secret",
+        ),
+        (
+            s.http
+                .post(&url)
+                .header("x-parity-forwarded", "1")
+                .header("x-parity-client-ip", "10.9.8.7")
+                .json(&forged),
+            "the old forwarding headers",
+        ),
+        (s.http.post(&url).body("{garbled"), "garbled, no secret"),
+    ] {
+        let answer = s.send(request).await;
+        refused(&s, &id, &before, answer, 401, what).await;
+    }
+    // The same seat plays through the public API: the refusals were not
+    // for a move that could not be played.
+    let seq = s.ok(&id, &white, "move/e2e4", None).await;
+    assert!(seq > 0);
+    assert_ne!(record(&s, &id).await, before);
+}

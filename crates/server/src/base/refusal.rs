@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error, serde::Serialize, serde::Deserialize)]
 pub enum Refusal {
     /// The request cannot be read: bad JSON, bad move text, a malformed
     /// commitment or nonce.

@@ -5,14 +5,14 @@
 //! advisory lock on a connection kept for it (PostgreSQL frees it the
 //! moment that connection dies, so a killed node's games are free at
 //! once). The table `game_owners` says which node holds a lease, so the
-//! others can forward to it (`forward`); `nodes` lists the nodes, their
+//! others can ask it (`node`); `nodes` lists the nodes, their
 //! addresses and heartbeats. Every commit notifies the channel
 //! `parity_events`; a node relays the new events of the games it has
 //! subscribers for but does not own (`relay`). Account events and chat
 //! lines go to the other nodes on `parity_news` (`news`). Every second
 //! each node takes over the unfinished games whose lease is free.
 
-pub(crate) mod forward;
+pub(crate) mod node;
 pub(crate) mod news;
 mod relay;
 
@@ -24,7 +24,7 @@ use futures_util::StreamExt as _;
 use sha2::{Digest, Sha256};
 use tokio_postgres::{AsyncMessage, Client, NoTls};
 
-pub(crate) use forward::Remote;
+pub(crate) use node::Remote;
 
 use crate::base::refusal::Refusal;
 use crate::game::clock::Downtime;
@@ -131,8 +131,8 @@ async fn vital_session(
 
 impl Cluster {
     /// Joins the cluster of the database `url` as a new node that others
-    /// reach at `node_url`; `secret` marks the requests nodes forward to
-    /// each other.
+    /// reach at `node_url`; `secret` opens the nodes' internal endpoint
+    /// (`node`) to each other.
     pub async fn join(
         url: &str,
         node_url: String,

@@ -3,7 +3,7 @@
 
 use parity_rules::notation::NotationError;
 use parity_rules::{AnyGame, Color};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::game::event::Side;
 
@@ -71,7 +71,7 @@ pub fn read_move(
 }
 
 /// A typed move read against the legal moves: what the page plays or commits.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TypedMove {
     pub uci: String,
     pub san: String,

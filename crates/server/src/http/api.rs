@@ -66,6 +66,7 @@ pub fn router(hub: Arc<Hub>, adapters: Router<Arc<Hub>>) -> Router {
         .merge(adapters)
         .merge(crate::http::sessions::routes())
         .merge(crate::http::profiles::routes())
+        .route(crate::cluster::node::PATH, post(crate::http::node::serve))
         .route("/api", any(no_such_endpoint))
         .route("/api/{*rest}", any(no_such_endpoint))
         .fallback(crate::http::assets::serve)
@@ -316,7 +317,7 @@ async fn game_full(
     headers: HeaderMap,
 ) -> Result<Response, Refusal> {
     let credentials = credentials(&hub, ip, &headers, &id).await?;
-    let watching = hub.watch(&id, ip, &credentials, None, true, false).await?;
+    let watching = hub.watch(&id, &credentials, None, true, false).await?;
     check_viewer(&hub, ip, &credentials, watching.seat)?;
     let response = json_text(StatusCode::OK, watching.full.unwrap_or_default());
     Ok(with_cookie(response, &id, watching.cookie.as_deref()))
@@ -391,7 +392,7 @@ async fn positions(
     State(hub): State<Arc<Hub>>,
     Path(id): Path<String>,
 ) -> Result<Response, Refusal> {
-    Ok(Json(hub.line(&id).await?).into_response())
+    Ok(json_text(StatusCode::OK, hub.line(&id).await?))
 }
 
 /// The analysis board's line: a position from a FEN or PGN, moves from it.
@@ -423,12 +424,10 @@ async fn seat_action(
     action: Action,
 ) -> Result<Acted, Refusal> {
     hub.quotas().action(ip)?;
-    hub.act(id, ip, credentials, action)
-        .await
-        .map_err(|e| match e {
-            Refusal::Unauthenticated(_) | Refusal::Forbidden(_) => hub.quotas().auth_failure(ip, e),
-            e => e,
-        })
+    hub.act(id, credentials, action).await.map_err(|e| match e {
+        Refusal::Unauthenticated(_) | Refusal::Forbidden(_) => hub.quotas().auth_failure(ip, e),
+        e => e,
+    })
 }
 
 /// A seat's action over HTTP, answered once its events are durable.
@@ -585,7 +584,6 @@ pub(crate) async fn claim_victory(
 pub(crate) struct Feed {
     hub: Arc<Hub>,
     id: String,
-    ip: IpAddr,
     credentials: Credentials,
     last: u64,
     live: broadcast::Receiver<Logged>,
@@ -604,14 +602,7 @@ impl Feed {
                 Err(RecvError::Closed) => {
                     let watching = self
                         .hub
-                        .watch(
-                            &self.id,
-                            self.ip,
-                            &self.credentials,
-                            Some(self.last),
-                            false,
-                            true,
-                        )
+                        .watch(&self.id, &self.credentials, Some(self.last), false, true)
                         .await?;
                     let Some(live) = watching.live else {
                         return Err(Refusal::Internal("no live feed".into()));
@@ -649,7 +640,7 @@ pub(crate) async fn open_feed(
     credentials: Credentials,
     since: Option<u64>,
 ) -> Result<Opened, Refusal> {
-    let watching = hub.watch(id, ip, &credentials, since, true, true).await?;
+    let watching = hub.watch(id, &credentials, since, true, true).await?;
     check_viewer(hub, ip, &credentials, watching.seat)?;
     let mut first: Vec<EventLine> = watching.full.into_iter().map(EventLine::new).collect();
     first.extend(watching.catchup.into_iter().map(|l| l.line));
@@ -659,7 +650,6 @@ pub(crate) async fn open_feed(
     let feed = Feed {
         hub: hub.clone(),
         id: id.to_string(),
-        ip,
         credentials,
         last: watching.seq,
         live,

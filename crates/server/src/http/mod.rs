@@ -7,7 +7,7 @@ pub mod auth;
 pub mod connections;
 pub mod edge;
 pub mod error;
-pub mod forward;
+pub mod node;
 pub mod ndjson;
 pub mod profiles;
 mod rules_page;

@@ -10,14 +10,11 @@ pub mod news;
 pub mod pairing;
 pub mod players;
 pub mod posting;
+mod remote;
 
 use std::collections::HashMap;
-use std::net::IpAddr;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-
-use axum::body::Bytes;
-use axum::http::{HeaderMap, Method};
 
 use parity_rules::{AnyGame, Color, Registry};
 use rand::RngExt as _;
@@ -26,11 +23,11 @@ use tokio::sync::{mpsc, oneshot};
 use crate::base::limits::{Limits, Quotas};
 use crate::base::refusal::Refusal;
 use crate::base::secret;
-use crate::cluster::forward::{self, Answer, Unreached};
+use crate::cluster::node::{self, NodeReply, NodeRequest};
 use crate::cluster::{Cluster, Lease};
 use crate::game::clock::{Downtime, Timeline};
 use crate::game::engine_seat::{EnginePool, MAX_LEVEL, MIN_LEVEL};
-use crate::game::event::{now_ms, Event, EventBody, Seat};
+use crate::game::event::{now_ms, Event, EventBody, Seat, Side};
 use crate::game::play::TypedMove;
 use crate::game::state::{Action, GameState, Setup};
 use crate::hub::new_game::{start_position, ColorChoice, CreatedGame, NewGame, Opponent};
@@ -322,67 +319,6 @@ impl Hub {
         }
     }
 
-    /// Sends a request for game `id` to its owner when that is another
-    /// node, and gives its answer; none when the game is played here (or
-    /// the request was forwarded here: it is never forwarded twice). An
-    /// owner not yet known or not reachable (just killed: its lease is
-    /// free then, and this node takes the game) is asked again, for up to
-    /// [`forward::OWNER_PATIENCE`].
-    pub(crate) async fn forward(
-        self: &Arc<Self>,
-        id: &str,
-        method: Method,
-        path: &str,
-        headers: &HeaderMap,
-        body: Bytes,
-        ip: Option<IpAddr>,
-    ) -> Result<Option<Answer>, Refusal> {
-        let Some(cluster) = &self.cluster else {
-            return Ok(None);
-        };
-        if forward::is_forwarded() {
-            return Ok(None);
-        }
-        let deadline = Instant::now() + forward::OWNER_PATIENCE;
-        loop {
-            // The owner last seen saves asking the database each time; an
-            // owner that turns out wrong (unreachable, or answering that
-            // the game is not played there) is forgotten and looked up.
-            let known = match self.running(id) {
-                Some(_) => return Ok(None),
-                None => cluster.known_owner(id),
-            };
-            let url = match known.clone() {
-                Some(url) => Some(url),
-                None => match self.owner(id).await? {
-                    Owner::Here(_) => return Ok(None),
-                    Owner::There(url) => url,
-                },
-            };
-            if let Some(url) = url {
-                let sent = cluster
-                    .remote()
-                    .send(&url, method.clone(), path, headers, body.clone(), ip)
-                    .await;
-                match sent {
-                    Ok(answer) if answer.status != axum::http::StatusCode::SERVICE_UNAVAILABLE => {
-                        cluster.remember_owner(id, &url);
-                        return Ok(Some(answer));
-                    }
-                    Ok(answer) if known.is_none() => return Ok(Some(answer)),
-                    Err(Unreached::Failed(e)) => return Err(e),
-                    Ok(_) | Err(Unreached::Gone) => cluster.forget_owner(id),
-                }
-            }
-            if Instant::now() >= deadline {
-                return Err(Refusal::Busy(format!(
-                    "game {id}: its node does not answer"
-                )));
-            }
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
-    }
-
     /// Starts the actor of a game and lists it.
     pub(crate) fn launch(
         self: &Arc<Self>,
@@ -439,28 +375,19 @@ impl Hub {
     pub async fn act(
         self: &Arc<Self>,
         id: &str,
-        ip: IpAddr,
         credentials: &Credentials,
         action: Action,
     ) -> Result<Acted, Refusal> {
-        let (path, body) = forward::action_request(id, &action);
-        let mut headers = forward::credential_headers(id, credentials);
-        if !body.is_null() {
-            headers.insert(
-                axum::http::header::CONTENT_TYPE,
-                "application/json".parse().expect("a header"),
-            );
-        }
-        let body = if body.is_null() {
-            Bytes::new()
-        } else {
-            Bytes::from(body.to_string())
+        let request = || NodeRequest::Act {
+            game: id.to_string(),
+            credentials: credentials.clone(),
+            action: action.clone(),
         };
-        if let Some(answer) = self
-            .forward(id, Method::POST, &path, &headers, body, Some(ip))
-            .await?
-        {
-            return forward::acted(id, &answer);
+        if let Some(reply) = self.on_owner(id, request).await? {
+            return reply.expect("an action", |r| match r {
+                NodeReply::Acted(acted) => Some(acted),
+                _ => None,
+            });
         }
         let result = self
             .ask(id, |reply| Msg::Act {
@@ -492,12 +419,10 @@ impl Hub {
     /// events after `since` from the database, the live events from this
     /// node's relay (subscribed first, so that none falls in between);
     /// none when the game is played here.
-    #[allow(clippy::too_many_arguments)]
     async fn watch_remote(
         self: &Arc<Self>,
         cluster: &Cluster,
         id: &str,
-        ip: IpAddr,
         credentials: &Credentials,
         since: Option<u64>,
         full: bool,
@@ -510,21 +435,22 @@ impl Hub {
             true => Some(cluster.relays().subscribe(id).await?),
             false => None,
         };
-        let headers = forward::credential_headers(id, credentials);
-        let path = format!("/api/games/{id}");
-        let Some(answer) = self
-            .forward(id, Method::GET, &path, &headers, Bytes::new(), Some(ip))
-            .await?
-        else {
+        let request = || NodeRequest::State {
+            game: id.to_string(),
+            credentials: credentials.clone(),
+        };
+        let Some(reply) = self.on_owner(id, request).await? else {
             return Ok(None); // taken over here meanwhile
         };
-        let state = forward::json_or_error(&answer)?;
-        let seq = state["seq"].as_u64().unwrap_or_default();
-        let seat = match state["you"].as_str() {
-            Some("white") => Some(Color::White),
-            Some("black") => Some(Color::Black),
+        let (state, seq, cookie, seat) = reply.expect("a state", |r| match r {
+            NodeReply::State {
+                full,
+                seq,
+                cookie,
+                seat,
+            } => Some((full, seq, cookie, seat.map(Side::color))),
             _ => None,
-        };
+        })?;
         if let (Some((_, readers)), None) = (&relay, seat) {
             if *readers > self.limits.max_watchers_per_game {
                 return Err(Refusal::Busy(
@@ -543,16 +469,26 @@ impl Hub {
             None => Vec::new(),
         };
         Ok(Some(Watching {
-            full: full.then(|| String::from_utf8_lossy(&answer.body).into_owned()),
+            full: full.then_some(state),
             catchup,
             live: relay.map(|(receiver, _)| receiver),
             seq,
-            cookie: forward::cookie_set(id, &answer.headers),
+            cookie,
             seat,
         }))
     }
 
     pub async fn join(self: &Arc<Self>, id: &str, invite: &str) -> Result<Joined, Refusal> {
+        let request = || NodeRequest::Join {
+            game: id.to_string(),
+            invite: invite.to_string(),
+        };
+        if let Some(reply) = self.on_owner(id, request).await? {
+            return reply.expect("a join", |r| match r {
+                NodeReply::Joined(joined) => Some(joined),
+                _ => None,
+            });
+        }
         self.ask(id, |reply| Msg::Join {
             invite: invite.to_string(),
             reply,
@@ -565,16 +501,15 @@ impl Hub {
     pub async fn watch(
         self: &Arc<Self>,
         id: &str,
-        ip: IpAddr,
         credentials: &Credentials,
         since: Option<u64>,
         full: bool,
         live: bool,
     ) -> Result<Watching, Refusal> {
         if let Some(cluster) = self.cluster.clone() {
-            if !forward::is_forwarded() {
+            if !node::serving_node() {
                 if let Some(watching) = self
-                    .watch_remote(&cluster, id, ip, credentials, since, full, live)
+                    .watch_remote(&cluster, id, credentials, since, full, live)
                     .await?
                 {
                     return Ok(watching);
@@ -591,7 +526,14 @@ impl Hub {
         .await?
     }
 
+    /// The game's signed record (JSON).
     pub async fn record(self: &Arc<Self>, id: &str) -> Result<String, Refusal> {
+        let request = || NodeRequest::Record {
+            game: id.to_string(),
+        };
+        if let Some(reply) = self.on_owner(id, request).await? {
+            return reply.expect("a record", NodeReply::json);
+        }
         self.ask(id, |reply| Msg::Record { reply }).await?
     }
 
@@ -602,6 +544,17 @@ impl Hub {
         color: Color,
         text: &str,
     ) -> Result<TypedMove, Refusal> {
+        let request = || NodeRequest::ReadMove {
+            game: id.to_string(),
+            side: color.into(),
+            text: text.to_string(),
+        };
+        if let Some(reply) = self.on_owner(id, request).await? {
+            return reply.expect("a typed move", |r| match r {
+                NodeReply::Read(read) => Some(read),
+                _ => None,
+            });
+        }
         self.ask(id, |reply| Msg::ReadMove {
             color,
             text: text.to_string(),
@@ -612,6 +565,16 @@ impl Hub {
 
     /// The game's PGN; `site` is its page's address, for the `Site` tag.
     pub async fn pgn(self: &Arc<Self>, id: &str, site: String) -> Result<String, Refusal> {
+        let request = || NodeRequest::Pgn {
+            game: id.to_string(),
+            site: site.clone(),
+        };
+        if let Some(reply) = self.on_owner(id, request).await? {
+            return reply.expect("a PGN", |r| match r {
+                NodeReply::Text { text } => Some(text),
+                _ => None,
+            });
+        }
         let players = self.store.players(id).await?;
         let accounts =
             [Color::White, Color::Black].map(|c| players.of(c).map(|p| p.user.name.clone()));
@@ -623,9 +586,16 @@ impl Hub {
         .await
     }
 
-    /// The game's start, moves and the position after each.
-    pub async fn line(self: &Arc<Self>, id: &str) -> Result<crate::game::line::Line, Refusal> {
-        self.ask(id, |reply| Msg::Line { reply }).await
+    /// The game's start, moves and the position after each (JSON).
+    pub async fn line(self: &Arc<Self>, id: &str) -> Result<String, Refusal> {
+        let request = || NodeRequest::Line {
+            game: id.to_string(),
+        };
+        if let Some(reply) = self.on_owner(id, request).await? {
+            return reply.expect("a line", NodeReply::json);
+        }
+        let line = self.ask(id, |reply| Msg::Line { reply }).await?;
+        serde_json::to_string(&line).map_err(|e| Refusal::Internal(format!("a line: {e}")))
     }
 
     /// Our engine's evaluation of the last position of `game`, within the

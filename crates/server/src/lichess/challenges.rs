@@ -178,7 +178,7 @@ async fn ai(
             fen: terms.fen,
         })
         .await?;
-    let seen = view_of(&hub, ip, &holder.user.id, &game).await?;
+    let seen = view_of(&hub, &holder.user.id, &game).await?;
     let full = seen.game_full();
     let answer = json!({
         "id": game,

@@ -2,7 +2,6 @@
 //! and challenges to and from it. It opens with the account's unfinished
 //! games and open challenges, as lichess's does.
 
-use std::net::IpAddr;
 use std::sync::Arc;
 
 use axum::extract::{Extension, State};
@@ -78,13 +77,12 @@ pub fn challenge_event(
 /// The line of an account event, or none when its subject is gone.
 async fn event_line(
     hub: &Arc<Hub>,
-    ip: IpAddr,
     user_id: &str,
     origin: Option<&str>,
     event: &AccountEvent,
 ) -> Option<Value> {
     let game_event = |kind: &'static str, game: String| async move {
-        let seen = view_of(hub, ip, user_id, &game).await.ok()?;
+        let seen = view_of(hub, user_id, &game).await.ok()?;
         let color = match seen.full["you"].as_str()? {
             "white" => parity_rules::Color::White,
             _ => parity_rules::Color::Black,
@@ -148,7 +146,7 @@ async fn stream(
                     // Fell behind: end the stream; the client reconnects and gets its games again.
                     None => events.recv().await.ok()?,
                 };
-                let value = event_line(&hub, ip, &user_id, origin.as_deref(), &event).await;
+                let value = event_line(&hub, &user_id, origin.as_deref(), &event).await;
                 Some((value.iter().map(ndjson::line).collect(), (first, events)))
             }
         },

@@ -3,7 +3,6 @@
 //! Bot API's action paths, which are the Board API's.
 
 use std::collections::HashMap;
-use std::net::IpAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -141,9 +140,9 @@ fn credentials_of(hub: &Hub, user_id: &str, id: &str) -> Credentials {
 }
 
 /// A game as account `user_id` (empty: nobody) sees it now.
-pub async fn view_of(hub: &Arc<Hub>, ip: IpAddr, user_id: &str, id: &str) -> Result<Seen, Refusal> {
+pub async fn view_of(hub: &Arc<Hub>, user_id: &str, id: &str) -> Result<Seen, Refusal> {
     let credentials = credentials_of(hub, user_id, id);
-    let watching = hub.watch(id, ip, &credentials, None, true, false).await?;
+    let watching = hub.watch(id, &credentials, None, true, false).await?;
     let full: Value = serde_json::from_str(watching.full.as_deref().unwrap_or("{}"))
         .map_err(|e| Refusal::Internal(format!("game {id}: {e}")))?;
     let players = hub.store().players(id).await?;
@@ -254,7 +253,7 @@ async fn takeback(
         return Err(Refusal::NotFound("takeback/yes or takeback/no".into()));
     }
     let holder = token_user(&hub, ip, &headers).await?;
-    let seen = view_of(&hub, ip, &holder.user.id, &id).await?;
+    let seen = view_of(&hub, &holder.user.id, &id).await?;
     if seen.full["you"].is_null() {
         return Err(Refusal::Forbidden(
             "spectators cannot act in this game".into(),
@@ -294,7 +293,7 @@ async fn say(
         Some(holder) => holder.user.name,
         None => {
             let credentials = api::credentials(&hub, ip, &headers, &id).await?;
-            let watching = hub.watch(&id, ip, &credentials, None, false, false).await?;
+            let watching = hub.watch(&id, &credentials, None, false, false).await?;
             match watching.seat {
                 Some(Color::White) => "White".to_string(),
                 Some(Color::Black) => "Black".to_string(),

@@ -177,7 +177,7 @@ async fn playing(
         .user_games(&holder.user.id, true, nb, None)
         .await?
     {
-        let view = game::view_of(&hub, ip, &holder.user.id, &game.id).await?;
+        let view = game::view_of(&hub, &holder.user.id, &game.id).await?;
         now_playing.push(view.event_game(&game.color));
     }
     now_playing.sort_by_key(|g| !g["isMyTurn"].as_bool().unwrap_or(false));
@@ -191,7 +191,6 @@ async fn playing(
 /// lichess's game JSON.
 async fn export(
     State(hub): State<Arc<Hub>>,
-    Extension(ClientIp(ip)): Extension<ClientIp>,
     origin: Extension<PublicOrigin>,
     Path(id): Path<String>,
     headers: HeaderMap,
@@ -203,6 +202,6 @@ async fn export(
     if !wants_json {
         return crate::http::api::pgn(State(hub), origin, Path(id)).await;
     }
-    let view = game::view_of(&hub, ip, "", &id).await?;
+    let view = game::view_of(&hub, "", &id).await?;
     Ok(Json(view.export_json()).into_response())
 }

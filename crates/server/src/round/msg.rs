@@ -9,7 +9,7 @@ use crate::game::play::TypedMove;
 use crate::game::state::Action;
 
 /// One token a request presented.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Presented {
     pub token: String,
     pub hash: String,
@@ -18,7 +18,7 @@ pub struct Presented {
 }
 
 /// The tokens a request carries, the most specific first.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Credentials {
     pub tokens: Vec<Presented>,
     /// The request sent an `Authorization: Bearer` header (tokens holds it
@@ -36,7 +36,7 @@ impl Credentials {
 }
 
 /// An accepted action.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Acted {
     /// The last event it added.
     pub seq: u64,
@@ -46,7 +46,7 @@ pub struct Acted {
     pub cookie: Option<String>,
 }
 
-#[derive(Clone, Debug, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Joined {
     pub id: String,
     pub color: Side,

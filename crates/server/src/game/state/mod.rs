@@ -11,7 +11,7 @@ use std::collections::HashSet;
 use std::time::Instant;
 
 use parity_rules::{AnyGame, Color, Outcome, Reason, Variant};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::base::refusal::Refusal;
 use crate::game::clock::{Clock, TimeControl, Timeline, UNTIMED_REVEAL_DEADLINE};
@@ -50,7 +50,7 @@ pub struct Hidden {
 }
 
 /// What a seat asks for.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Action {
     Move(String),
     Commit(String),
