@@ -148,6 +148,30 @@ pub struct Searcher<B: TurnPosition> {
     /// For [`Self::score_at`] and [`Self::quiesce`]: a time after which
     /// they stop (the simultaneous search's deadline).
     leaf_deadline: Option<Instant>,
+    /// Full static evaluations by key: a position met again through
+    /// another move order is not evaluated twice.
+    eval_cache: EvalCache,
+}
+
+/// A small direct-mapped cache of full evaluations: the key's high half
+/// beside the score, in one word.
+struct EvalCache(Vec<u64>);
+
+impl EvalCache {
+    const SLOTS: usize = 1 << 15;
+
+    fn new() -> EvalCache {
+        EvalCache(vec![0; Self::SLOTS])
+    }
+
+    fn get(&self, key: u64) -> Option<Score> {
+        let word = self.0[key as usize & (Self::SLOTS - 1)];
+        (word != 0 && word >> 32 == key >> 32).then_some(word as u32 as Score)
+    }
+
+    fn put(&mut self, key: u64, score: Score) {
+        self.0[key as usize & (Self::SLOTS - 1)] = key & !0xffff_ffff | score as u32 as u64;
+    }
 }
 
 impl<B: TurnPosition> Searcher<B> {
@@ -190,6 +214,7 @@ impl<B: TurnPosition> Searcher<B> {
             multipv: 1,
             excluded: Vec::new(),
             leaf_deadline: None,
+            eval_cache: EvalCache::new(),
         }
     }
 
@@ -538,8 +563,21 @@ impl<B: TurnPosition> Searcher<B> {
         }
     }
 
-    fn evaluate(&self, pos: &B) -> Score {
-        eval::evaluate(pos, &self.eval)
+    fn evaluate(&mut self, pos: &B) -> Score {
+        self.evaluate_within(pos, -INFINITY, INFINITY)
+    }
+
+    /// The static evaluation, lazy outside `alpha..beta`; full ones are cached.
+    fn evaluate_within(&mut self, pos: &B, alpha: Score, beta: Score) -> Score {
+        let key = pos.key();
+        if let Some(score) = self.eval_cache.get(key) {
+            return score;
+        }
+        let (score, full) = eval::evaluate_lazily(pos, &self.eval, alpha, beta);
+        if full {
+            self.eval_cache.put(key, score);
+        }
+        score
     }
 
     fn has_pieces(&self, pos: &B) -> bool {
@@ -651,6 +689,23 @@ impl<B: TurnPosition> Searcher<B> {
     fn search(
         &mut self,
         pos: &B,
+        depth: i32,
+        alpha: Score,
+        beta: Score,
+        ply: usize,
+        allow_null: bool,
+    ) -> Score {
+        let in_check = pos.in_check();
+        self.search_node(pos, in_check, depth, alpha, beta, ply, allow_null)
+    }
+
+    /// [`Self::search`] when the caller already knows whether the side to
+    /// move is in check.
+    #[allow(clippy::too_many_arguments)]
+    fn search_node(
+        &mut self,
+        pos: &B,
+        in_check: bool,
         mut depth: i32,
         mut alpha: Score,
         mut beta: Score,
@@ -661,12 +716,11 @@ impl<B: TurnPosition> Searcher<B> {
         if self.should_stop() {
             return 0;
         }
-        let in_check = pos.in_check();
         if in_check && ply < MAX_PLY / 2 {
             depth += 1;
         }
         if depth <= 0 || ply >= MAX_PLY - 1 {
-            return self.quiescence(pos, alpha, beta, ply);
+            return self.quiescence_node(pos, in_check, alpha, beta, ply);
         }
         self.count_node();
         self.seldepth = self.seldepth.max(ply as i32);
@@ -780,15 +834,19 @@ impl<B: TurnPosition> Searcher<B> {
             } else {
                 0
             };
+            // Late move pruning: enough quiet moves tried near the leaves
+            // (before the move is made: most of them never are).
+            if ply > 0 && !in_check && quiet && !killer && best > -MATE_BOUND {
+                let late = (4 + 2 * depth * depth) * if improving { 3 } else { 2 } / 3;
+                if depth <= 4 && searched >= late as usize {
+                    continue;
+                }
+            }
             let child = pos.make(mv);
             let gives_check = child.in_check();
             if ply > 0 && !in_check && !gives_check && best > -MATE_BOUND {
                 if quiet && !killer {
-                    // Late move pruning and futility pruning near the leaves.
-                    let late = (4 + 2 * depth * depth) * if improving { 3 } else { 2 } / 3;
-                    if depth <= 4 && searched >= late as usize {
-                        continue;
-                    }
+                    // Futility pruning near the leaves.
                     if depth <= 3 && eval + 100 + 110 * depth <= alpha {
                         continue;
                     }
@@ -810,7 +868,8 @@ impl<B: TurnPosition> Searcher<B> {
             let new_depth = depth - 1;
             let mut score;
             if searched == 0 {
-                score = -self.search(&child, new_depth, -beta, -alpha, ply + 1, true);
+                score =
+                    -self.search_node(&child, gives_check, new_depth, -beta, -alpha, ply + 1, true);
             } else {
                 let mut r = 0;
                 if depth >= 3 && quiet && !gives_check && !in_check && searched >= 2 {
@@ -827,12 +886,36 @@ impl<B: TurnPosition> Searcher<B> {
                     r -= (history / 10000).clamp(-2, 2);
                     r = r.clamp(0, new_depth - 1);
                 }
-                score = -self.search(&child, new_depth - r, -alpha - 1, -alpha, ply + 1, true);
+                score = -self.search_node(
+                    &child,
+                    gives_check,
+                    new_depth - r,
+                    -alpha - 1,
+                    -alpha,
+                    ply + 1,
+                    true,
+                );
                 if score > alpha && r > 0 {
-                    score = -self.search(&child, new_depth, -alpha - 1, -alpha, ply + 1, true);
+                    score = -self.search_node(
+                        &child,
+                        gives_check,
+                        new_depth,
+                        -alpha - 1,
+                        -alpha,
+                        ply + 1,
+                        true,
+                    );
                 }
                 if score > alpha && score < beta {
-                    score = -self.search(&child, new_depth, -beta, -alpha, ply + 1, true);
+                    score = -self.search_node(
+                        &child,
+                        gives_check,
+                        new_depth,
+                        -beta,
+                        -alpha,
+                        ply + 1,
+                        true,
+                    );
                 }
             }
             self.keys.pop();
@@ -926,24 +1009,54 @@ impl<B: TurnPosition> Searcher<B> {
         }
     }
 
-    fn quiescence(&mut self, pos: &B, mut alpha: Score, beta: Score, ply: usize) -> Score {
+    fn quiescence(&mut self, pos: &B, alpha: Score, beta: Score, ply: usize) -> Score {
+        let in_check = pos.in_check();
+        self.quiescence_node(pos, in_check, alpha, beta, ply)
+    }
+
+    /// [`Self::quiescence`] when the caller knows whether the side to move
+    /// is in check.
+    fn quiescence_node(
+        &mut self,
+        pos: &B,
+        in_check: bool,
+        mut alpha: Score,
+        beta: Score,
+        ply: usize,
+    ) -> Score {
         self.pv[ply].clear();
         if self.should_stop() {
             return 0;
         }
         self.count_node();
         self.seldepth = self.seldepth.max(ply as i32);
-        let in_check = pos.in_check();
         if ply >= MAX_PLY - 1 {
             return if in_check { 0 } else { self.evaluate(pos) };
         }
         if pos.insufficient_material() {
             return 0;
         }
+        // Outside the principal variation a stored bound may settle the node.
+        let key = pos.key();
+        let pv_node = beta - alpha > 1;
+        if !pv_node {
+            if let Some(e) = self.shared.tt.probe(key, ply as i32) {
+                let usable = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => e.score >= beta,
+                    Bound::Upper => e.score <= alpha,
+                };
+                if usable {
+                    return e.score;
+                }
+            }
+        }
+        let original_alpha = alpha;
+        let mut best_code = 0;
         let mut best = -INFINITY;
         let mut stand = -INFINITY;
         if !in_check {
-            stand = eval::evaluate_within(pos, &self.eval, alpha, beta);
+            stand = self.evaluate_within(pos, alpha, beta);
             if stand >= beta {
                 return stand;
             }
@@ -992,6 +1105,7 @@ impl<B: TurnPosition> Searcher<B> {
                 best = score;
                 if score > alpha {
                     alpha = score;
+                    best_code = move_code(mv);
                     self.update_pv(ply, mv);
                     if score >= beta {
                         break;
@@ -999,6 +1113,23 @@ impl<B: TurnPosition> Searcher<B> {
                 }
             }
         }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if alpha > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.shared.tt.store(
+            key,
+            ply as i32,
+            Entry {
+                move_code: best_code,
+                score: best,
+                depth: 0,
+                bound,
+            },
+        );
         best
     }
 }

@@ -460,18 +460,30 @@ pub fn evaluate_within<B: TurnPosition>(
     alpha: Score,
     beta: Score,
 ) -> Score {
+    evaluate_lazily(pos, t, alpha, beta).0
+}
+
+/// [`evaluate_within`], and whether every term counted (false when the
+/// costly ones were skipped): only full scores may be cached.
+pub fn evaluate_lazily<B: TurnPosition>(
+    pos: &B,
+    t: &EvalTables,
+    alpha: Score,
+    beta: Score,
+) -> (Score, bool) {
     let side = pos.side();
     if side == Color::White {
         terms::score(pos, t, Some(side), alpha, beta)
     } else {
-        -terms::score(pos, t, Some(side), -beta, -alpha)
+        let (score, full) = terms::score(pos, t, Some(side), -beta, -alpha);
+        (-score, full)
     }
 }
 
 /// Static evaluation for White, without a side to move (the simultaneous
 /// variants have none); lazy outside `alpha..beta` as [`evaluate_within`].
 pub fn evaluate_white<V: PieceView>(pos: &V, t: &EvalTables, alpha: Score, beta: Score) -> Score {
-    terms::score(pos, t, None, alpha, beta)
+    terms::score(pos, t, None, alpha, beta).0
 }
 
 #[cfg(test)]

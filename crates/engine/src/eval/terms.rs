@@ -33,6 +33,8 @@ struct Sum {
     total: Pair,
     alpha: Score,
     beta: Score,
+    /// The costly terms were left out.
+    lazy: bool,
 }
 
 impl Sink for Sum {
@@ -51,7 +53,8 @@ impl Sink for Sum {
     #[inline]
     fn enough(&mut self, t: &EvalTables, phase: i32) -> bool {
         let rough = t.taper(self.total, phase);
-        rough + LAZY_MARGIN <= self.alpha || rough - LAZY_MARGIN >= self.beta
+        self.lazy = rough + LAZY_MARGIN <= self.alpha || rough - LAZY_MARGIN >= self.beta;
+        self.lazy
     }
 }
 
@@ -114,21 +117,23 @@ impl Sink for Trace {
 }
 
 /// The evaluation for White; lazy outside `alpha..beta` (White's view).
-/// `side` is the side to move, None in the simultaneous variants.
+/// `side` is the side to move, None in the simultaneous variants. The flag
+/// tells whether every term counted (false when lazy).
 pub(super) fn score<V: PieceView>(
     pos: &V,
     t: &EvalTables,
     side: Option<Color>,
     alpha: Score,
     beta: Score,
-) -> Score {
+) -> (Score, bool) {
     let mut sum = Sum {
         total: Pair::default(),
         alpha,
         beta,
+        lazy: false,
     };
     let phase = features(pos, t, side, &mut sum);
-    t.taper(sum.total, phase)
+    (t.taper(sum.total, phase), !sum.lazy)
 }
 
 /// The features of `pos` for the tuner.
