@@ -12,8 +12,7 @@ use std::sync::{Arc, Mutex};
 use tokio::sync::{broadcast, mpsc};
 use tokio_postgres::Client;
 
-use crate::game::event::{Event, EventBody, EventLine};
-use crate::round::msg::Logged;
+use crate::game::event::{Event, EventBody, Logged};
 use crate::store::StoreError;
 
 /// Lines a slow viewer may fall behind, as for an actor's feed.
@@ -81,12 +80,7 @@ pub(crate) async fn events_after(
                 seq: seq as u64,
                 at,
             };
-            let line =
-                serde_json::to_string(&event).map_err(|e| StoreError::Corrupt(e.to_string()))?;
-            Ok(Logged {
-                seq: event.seq,
-                line: EventLine::new(line),
-            })
+            Logged::new(event).map_err(|e| StoreError::Corrupt(e.to_string()))
         })
         .collect()
 }
@@ -199,11 +193,18 @@ async fn pass_on(
             continue;
         }
         for (seq, line) in (notice.first..).zip(notice.lines) {
-            last = seq;
-            let _ = feed.send(Logged {
-                seq,
-                line: EventLine::new(line),
-            });
+            match Logged::parse(line) {
+                Ok(logged) if logged.seq == seq => {
+                    last = seq;
+                    let _ = feed.send(logged);
+                }
+                // Not the event the notice promised: read the log instead.
+                Ok(_) | Err(_) => {
+                    tracing::error!("game {game}: a notified event {seq} does not read back");
+                    read = true;
+                    break;
+                }
+            }
         }
     }
 }

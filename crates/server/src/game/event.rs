@@ -286,9 +286,54 @@ impl EventLine {
     }
 }
 
+/// An event with its JSON line: what a game's log keeps and every feed
+/// passes on. Sockets send `line` as it is; readers of the event's fields
+/// (lichess's shapes) read `event`, never the line again.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Logged {
+    pub seq: u64,
+    pub event: std::sync::Arc<Event>,
+    pub line: EventLine,
+}
+
+impl Logged {
+    pub fn new(event: Event) -> Result<Logged, serde_json::Error> {
+        let line = EventLine::new(serde_json::to_string(&event)?);
+        Ok(Logged {
+            seq: event.seq,
+            event: std::sync::Arc::new(event),
+            line,
+        })
+    }
+
+    /// An event line as the database or another node gave it.
+    pub fn parse(json: String) -> Result<Logged, serde_json::Error> {
+        let event: Event = serde_json::from_str(&json)?;
+        Ok(Logged {
+            seq: event.seq,
+            event: std::sync::Arc::new(event),
+            line: EventLine::new(json),
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_logged_event_reads_back_from_its_line() {
+        let event = Event {
+            body: EventBody::DrawOffer { color: Side::White },
+            seq: 9,
+            at: 1_000,
+        };
+        let logged = Logged::new(event.clone()).unwrap();
+        assert_eq!((logged.seq, &*logged.event), (9, &event));
+        let back = Logged::parse(logged.line.as_str().to_string()).unwrap();
+        assert_eq!(back, logged);
+        assert!(Logged::parse("{\"type\":\"nonesuch\"}".into()).is_err());
+    }
 
     #[test]
     fn events_serialize_with_type_seq_and_at() {

@@ -10,7 +10,7 @@ use std::fmt::Write as _;
 use parity_rules::any::Step;
 use parity_rules::{record, AnyGame, Color};
 
-use crate::game::event::{Event, LiveClock, Seat};
+use crate::game::event::{LiveClock, Seat};
 use crate::game::state::{GameState, MoveEntry};
 
 fn player(seat: Seat) -> String {
@@ -22,9 +22,8 @@ fn player(seat: Seat) -> String {
 
 /// The day of the game's `created` event, the first line of its log.
 fn created_date(state: &GameState) -> String {
-    let created = state.lines_after(0).first();
-    let event = created.and_then(|line| serde_json::from_str::<Event>(line.as_str()).ok());
-    event.map_or_else(|| "????.??.??".into(), |e| record::pgn_date(e.at))
+    let created = state.logged_after(0).first();
+    created.map_or_else(|| "????.??.??".into(), |l| record::pgn_date(l.event.at))
 }
 
 fn time_control(clock: Option<LiveClock>) -> String {

@@ -712,9 +712,9 @@ mod tests {
         fn record(&self) -> Value {
             let events: Vec<Value> = self
                 .state
-                .lines_after(0)
+                .logged_after(0)
                 .iter()
-                .map(|line| serde_json::from_str(line.as_str()).unwrap())
+                .map(|l| serde_json::from_str(l.line.as_str()).unwrap())
                 .collect();
             serde_json::json!({
                 "id": ID,

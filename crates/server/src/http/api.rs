@@ -22,14 +22,14 @@ use tokio::sync::broadcast::error::RecvError;
 
 use crate::base::refusal::Refusal;
 use crate::base::secret;
-use crate::game::event::{EventLine, LiveClock, Side};
+use crate::game::event::{EventLine, LiveClock, Logged, Side};
 use crate::game::line::{Line, LineRequest};
 use crate::game::state::{Action, VariantListing};
 use crate::http::connections::ConnectionSlot;
 use crate::http::edge::{ClientIp, PublicOrigin};
 use crate::hub::new_game::{ColorChoice, NewGame, Opponent};
 use crate::hub::Hub;
-use crate::round::msg::{Acted, Credentials, Logged, Presented};
+use crate::round::msg::{Acted, Credentials, Presented};
 
 /// Silence after which a stream sends an empty line.
 const KEEPALIVE: Duration = Duration::from_secs(10);

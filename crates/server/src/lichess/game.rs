@@ -20,6 +20,7 @@ use tokio::sync::broadcast::error::RecvError;
 use super::shapes::GameView;
 use super::{fields, token_user};
 use crate::base::refusal::Refusal;
+use crate::game::event::EventBody;
 use crate::game::state::variant_key;
 use crate::http::api;
 use crate::http::edge::ClientIp;
@@ -213,14 +214,12 @@ async fn game_stream(
                     while let Ok(Ok(more)) = tokio::time::timeout(Duration::ZERO, feed.next()).await {
                         logged.extend(more);
                     }
-                    let events: Vec<Value> = logged
-                        .iter()
-                        .map(|l| serde_json::from_str(l.line.as_str()).unwrap_or_default())
-                        .collect();
                     let mut states = Vec::new();
-                    for (i, event) in events.iter().enumerate() {
-                        let ends_next = events.get(i + 1).is_some_and(|e| e["type"] == "finished");
-                        if view.apply(event) && !ends_next {
+                    for (i, l) in logged.iter().enumerate() {
+                        let ends_next = logged
+                            .get(i + 1)
+                            .is_some_and(|n| matches!(n.event.body, EventBody::Finished { .. }));
+                        if view.apply(&l.event) && !ends_next {
                             states.push(ndjson::line(&view.state_json()));
                         }
                     }

@@ -5,7 +5,7 @@
 
 use serde_json::{json, Value};
 
-use crate::game::event::now_ms;
+use crate::game::event::{now_ms, Clocks, Event, EventBody};
 use crate::game::state::variant_key;
 use crate::hub::lobby::Challenge;
 use crate::store::{GamePlayers, PlayerRow, UserRow};
@@ -199,51 +199,60 @@ impl GameView {
         }
     }
 
-    /// Takes one of our event lines; true when `gameState` changed.
-    pub fn apply(&mut self, event: &Value) -> bool {
-        match event["type"].as_str() {
-            Some("started") => {
+    fn set_clocks(&mut self, clocks: &Option<Clocks>) {
+        if let Some(c) = clocks {
+            self.wtime = c.white_ms.max(0);
+            self.btime = c.black_ms.max(0);
+        }
+    }
+
+    /// Takes one of our events; true when `gameState` changed.
+    pub fn apply(&mut self, event: &Event) -> bool {
+        match &event.body {
+            EventBody::Started { clocks, .. } => {
                 self.status = "started".into();
-                self.clocks(&event["clocks"]);
+                self.set_clocks(clocks);
             }
-            Some("move") => {
-                self.moves
-                    .push(event["uci"].as_str().unwrap_or_default().to_string());
-                self.fen = event["fen"].as_str().unwrap_or_default().to_string();
+            EventBody::Move { uci, fen, clocks, .. } => {
+                self.moves.push(uci.clone());
+                self.fen = fen.clone();
                 self.draw = [false; 2];
-                self.last_move_at = event["at"].as_i64();
-                self.clocks(&event["clocks"]);
+                self.last_move_at = Some(event.at);
+                self.set_clocks(clocks);
             }
-            Some("turn") => {
-                for side in ["white", "black"] {
-                    self.moves
-                        .push(event[side]["uci"].as_str().unwrap_or_default().to_string());
-                }
-                self.fen = event["fen"].as_str().unwrap_or_default().to_string();
+            EventBody::Turn {
+                white,
+                black,
+                fen,
+                clocks,
+                ..
+            } => {
+                self.moves.push(white.uci.clone());
+                self.moves.push(black.uci.clone());
+                self.fen = fen.clone();
                 self.draw = [false; 2];
                 self.committed = [false; 2];
                 self.turn += 1;
-                self.last_move_at = event["at"].as_i64();
-                self.clocks(&event["clocks"]);
+                self.last_move_at = Some(event.at);
+                self.set_clocks(clocks);
             }
-            Some("committed") => {
-                if let Some(i) = side_index(&event["color"]) {
-                    self.committed[i] = true;
-                }
-                self.clocks(&event["clocks"]);
+            EventBody::Committed { color, clocks, .. } => {
+                self.committed[color.color().index()] = true;
+                self.set_clocks(clocks);
             }
-            Some("draw_offer") => {
-                if let Some(i) = side_index(&event["color"]) {
-                    self.draw[i] = true;
-                }
-            }
-            Some("draw_declined") => self.draw = [false; 2],
-            Some("finished") => {
+            EventBody::DrawOffer { color } => self.draw[color.color().index()] = true,
+            EventBody::DrawDeclined { .. } => self.draw = [false; 2],
+            EventBody::Finished {
+                result,
+                reason,
+                clocks,
+                ..
+            } => {
                 self.status = "finished".into();
-                self.result = event["result"].as_str().map(str::to_string);
-                self.reason = event["reason"].as_str().map(str::to_string);
+                self.result = Some(result.clone());
+                self.reason = Some(reason.name().to_string());
                 self.draw = [false; 2];
-                self.clocks(&event["clocks"]);
+                self.set_clocks(clocks);
             }
             _ => return false,
         }
@@ -512,6 +521,23 @@ mod tests {
     use super::*;
     use crate::game::state::variant_id;
 
+    /// One of our events, from its JSON (seq 5, at 5,000,000 ms unless given).
+    fn event(mut value: Value) -> Event {
+        value["seq"] = value.get("seq").cloned().unwrap_or(json!(5));
+        value["at"] = value.get("at").cloned().unwrap_or(json!(5_000_000));
+        serde_json::from_value(value).expect("an event")
+    }
+
+    fn notes() -> Value {
+        json!({"captured": null, "failed_capture": false, "swap": false, "co_occupied": null,
+            "promotion": null, "en_passant": false, "castled": false, "check": null,
+            "failed_check": false, "text": ""})
+    }
+
+    fn revealed(uci: &str) -> Value {
+        json!({"uci": uci, "san": uci, "nonce": "n", "commitment": "c"})
+    }
+
     fn full() -> Value {
         json!({
             "type": "gameFull", "id": "abcdefghij", "seq": 4,
@@ -535,16 +561,18 @@ mod tests {
         assert_eq!(state["winc"], 2000);
         assert_eq!(state["status"], "started");
         assert!(
-            view.apply(&json!({"type": "move", "uci": "e7e5", "fen": "x w - - 0 2",
-            "clocks": {"white_ms": 178000, "black_ms": 175500}}))
+            view.apply(&event(json!({"type": "move", "color": "black", "uci": "e7e5",
+            "san": "e5", "fen": "x w - - 0 2",
+            "clocks": {"white_ms": 178000, "black_ms": 175500, "running": ["white"]}})))
         );
-        assert!(view.apply(&json!({"type": "draw_offer", "color": "white"})));
+        assert!(view.apply(&event(json!({"type": "draw_offer", "color": "white"}))));
         let state = view.state_json();
         assert_eq!(state["moves"], "e2e4 e7e5");
         assert_eq!(state["btime"], 175500);
         assert_eq!(state["wdraw"], true);
-        assert!(!view.apply(&json!({"type": "rematch_offer", "color": "white"})));
-        assert!(view.apply(&json!({"type": "finished", "result": "0-1", "reason": "resignation"})));
+        assert!(!view.apply(&event(json!({"type": "rematch_offer", "color": "white"}))));
+        assert!(view.apply(&event(json!({"type": "finished", "result": "0-1",
+            "reason": "resignation", "by": "white", "clocks": null}))));
         let state = view.state_json();
         assert_eq!(state["status"], "resign");
         assert_eq!(state["winner"], "black");
@@ -610,7 +638,8 @@ mod tests {
             view.seconds_left("black", true, 0, 1_000_000 + 3 * day * 1000),
             Some(0)
         );
-        view.apply(&json!({"type": "move", "uci": "e7e5", "fen": "x w - - 0 2", "at": 5_000_000}));
+        view.apply(&event(json!({"type": "move", "color": "black", "uci": "e7e5", "san": "e5",
+            "fen": "x w - - 0 2", "clocks": null, "at": 5_000_000})));
         assert_eq!(view.last_move_at, Some(5_000_000));
         assert_eq!(
             view.seconds_left("white", true, 0, 5_000_000),
@@ -625,13 +654,14 @@ mod tests {
         f["moves"] = json!([{"white": {"uci": "e2e4", "san": "e4"}, "black": {"uci": "d7d5", "san": "d5"}, "notes": {}}]);
         f["turn"] = json!(2);
         let mut view = GameView::new(&f);
-        assert!(view.apply(&json!({"type": "committed", "color": "black"})));
+        assert!(view.apply(&event(json!({"type": "committed", "color": "black", "turn": 2,
+            "commitment": "c", "clocks": null}))));
         let state = view.state_json();
         assert_eq!(state["moves"], "e2e4 d7d5");
         assert_eq!(state["committed"], json!({"white": false, "black": true}));
-        assert!(view.apply(
-            &json!({"type": "turn", "white": {"uci": "e4d5"}, "black": {"uci": "d8d5"}, "fen": "f"})
-        ));
+        assert!(view.apply(&event(json!({"type": "turn", "turn": 2,
+            "white": revealed("e4d5"), "black": revealed("d8d5"),
+            "notes": {"white": notes(), "black": notes()}, "fen": "f", "clocks": null}))));
         let state = view.state_json();
         assert_eq!(state["moves"], "e2e4 d7d5 e4d5 d8d5");
         assert_eq!(state["turn"], 3);

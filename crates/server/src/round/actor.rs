@@ -14,12 +14,12 @@ use crate::base::refusal::Refusal;
 use crate::base::secret;
 use crate::base::signing;
 use crate::game::engine_seat::Job;
-use crate::game::event::{now_ms, Event, EventBody, EventLine, Seat};
+use crate::game::event::{now_ms, Event, EventBody, Logged, Seat};
 use crate::game::pgn;
 use crate::game::play::{self};
 use crate::game::state::{Action, GameState, Hidden, Status};
 use crate::round::host::{Host, RematchOf};
-use crate::round::msg::{Acted, Credentials, Joined, Logged, Msg, Presented, Watching};
+use crate::round::msg::{Acted, Credentials, Joined, Msg, Presented, Watching};
 use crate::store::{Change, SeatRow};
 
 /// The link that hands out an invited seat.
@@ -243,16 +243,7 @@ impl<H: Host> GameActor<H> {
     }
 
     fn logged_after(&self, since: u64) -> Vec<Logged> {
-        let start = since.min(self.state.seq());
-        self.state
-            .lines_after(since)
-            .iter()
-            .enumerate()
-            .map(|(i, line)| Logged {
-                seq: start + 1 + i as u64,
-                line: line.clone(),
-            })
-            .collect()
+        self.state.logged_after(since).to_vec()
     }
 
     /// The verifiable record: id, variant, start FEN and every event,
@@ -261,9 +252,9 @@ impl<H: Host> GameActor<H> {
         let quote = |s: &str| serde_json::to_string(s).unwrap_or_default();
         let events: Vec<&str> = self
             .state
-            .lines_after(0)
+            .logged_after(0)
             .iter()
-            .map(EventLine::as_str)
+            .map(|l| l.line.as_str())
             .collect();
         let unsigned = format!(
             "{{\"id\":{},\"variant\":{},\"fen\":{},\"events\":[{}]}}",

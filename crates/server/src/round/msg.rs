@@ -4,7 +4,7 @@ use parity_rules::{Color, Move};
 use tokio::sync::{broadcast, oneshot};
 
 use crate::base::refusal::Refusal;
-use crate::game::event::{EventLine, Side};
+use crate::game::event::{Logged, Side};
 use crate::game::play::TypedMove;
 use crate::game::state::Action;
 
@@ -51,13 +51,6 @@ pub struct Joined {
     pub id: String,
     pub color: Side,
     pub token: String,
-}
-
-/// An event line with its place in the log.
-#[derive(Clone, Debug)]
-pub struct Logged {
-    pub seq: u64,
-    pub line: EventLine,
 }
 
 /// What a viewer gets: the state, the events it missed, the live feed.

@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 use crate::base::refusal::Refusal;
 use crate::game::clock::{Clock, TimeControl, Timeline, UNTIMED_REVEAL_DEADLINE};
 use crate::game::event::{
-    Clocks, Event, EventBody, EventLine, LiveClock, RevealedMove, Seat, Side, SideNotesPair,
+    Clocks, Event, EventBody, LiveClock, Logged, RevealedMove, Seat, Side, SideNotesPair,
 };
 use crate::game::play::{self, MoveError};
 
@@ -183,8 +183,8 @@ pub struct GameState {
     rematch: Option<String>,
     /// The nonces of the resolved turns: none may be used again.
     used_nonces: HashSet<String>,
-    /// Each event as its JSON line, in seq order.
-    log: Vec<EventLine>,
+    /// Each event with its JSON line, in seq order.
+    log: Vec<Logged>,
 }
 
 impl GameState {
@@ -307,8 +307,8 @@ impl GameState {
     pub fn rematch_offer(&self) -> Option<Color> {
         self.rematch_offer
     }
-    /// The events' JSON lines after `since` (all with 0).
-    pub fn lines_after(&self, since: u64) -> &[EventLine] {
+    /// The events after `since` (all with 0).
+    pub fn logged_after(&self, since: u64) -> &[Logged] {
         &self.log[(since as usize).min(self.log.len())..]
     }
 
@@ -563,8 +563,8 @@ impl GameState {
             EventBody::Rematch { game } => self.rematch = Some(game.clone()),
             EventBody::RematchCancelled { .. } => self.rematch_offer = None,
         }
-        let line = serde_json::to_string(event).map_err(|e| fail(e.to_string()))?;
-        self.log.push(EventLine::new(line));
+        self.log
+            .push(Logged::new(event.clone()).map_err(|e| fail(e.to_string()))?);
         Ok(())
     }
 
@@ -691,9 +691,9 @@ mod tests {
         ));
         // Nothing of white's move is anywhere before both commitments are in.
         let seen = serde_json::to_string(&s.full(Some(Black), None, now)).unwrap()
-            + &s.lines_after(0)
+            + &s.logged_after(0)
                 .iter()
-                .map(EventLine::as_str)
+                .map(|l| l.line.as_str())
                 .collect::<Vec<_>>()
                 .join("\n");
         assert!(!seen.contains(&nw), "{seen}");
@@ -719,9 +719,9 @@ mod tests {
             Ok(vec!["revealed"])
         );
         let seen = serde_json::to_string(&s.full(Some(Black), None, now)).unwrap()
-            + &s.lines_after(before)
+            + &s.logged_after(before)
                 .iter()
-                .map(EventLine::as_str)
+                .map(|l| l.line.as_str())
                 .collect::<Vec<_>>()
                 .join("\n");
         assert!(!seen.contains(&nw), "the first reveal stays hidden: {seen}");
@@ -735,7 +735,7 @@ mod tests {
         );
         assert_eq!(s.play().turn(), 2);
         assert!(!s.committed(White) && !s.revealed(White));
-        let turn = s.lines_after(s.seq() - 1)[0].as_str().to_string();
+        let turn = s.logged_after(s.seq() - 1)[0].line.as_str().to_string();
         assert!(
             turn.contains(&nw) && turn.contains(&cw) && turn.contains("\"san\":\"e4\""),
             "{turn}"
@@ -807,7 +807,7 @@ mod tests {
 
     /// The clocks of the last event, as (white_ms, black_ms, running, grace_ms).
     fn last_clocks(s: &GameState) -> (i64, i64, Vec<Side>, i64) {
-        let event: Event = serde_json::from_str(s.lines_after(s.seq() - 1)[0].as_str()).unwrap();
+        let event: Event = (*s.logged_after(s.seq() - 1)[0].event).clone();
         let clocks = match event.body {
             EventBody::Committed { clocks, .. }
             | EventBody::Revealed { clocks, .. }
@@ -1023,9 +1023,9 @@ mod tests {
         // server's last heartbeat was at 10 s; it came back at 70 s.
         let (s, now) = game("chess", live(120, 0), HUMANS);
         let events: Vec<Event> = s
-            .lines_after(0)
+            .logged_after(0)
             .iter()
-            .map(|l| serde_json::from_str(l.as_str()).unwrap())
+            .map(|l| (*l.event).clone())
             .collect();
         let after = |downtimes: Vec<Downtime>| {
             let timeline = Timeline {
@@ -1140,9 +1140,9 @@ mod tests {
             act(&mut s, White, reveal(w, &nw), now).unwrap();
         }
         let events: Vec<Event> = s
-            .lines_after(0)
+            .logged_after(0)
             .iter()
-            .map(|l| serde_json::from_str(l.as_str()).unwrap())
+            .map(|l| (*l.event).clone())
             .collect();
         let timeline = Timeline {
             now,
