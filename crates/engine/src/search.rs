@@ -951,13 +951,7 @@ impl<B: TurnPosition> Searcher<B> {
             // Every move was pruned: judge the node by its static value.
             return static_eval.clamp(-MATE_BOUND, MATE_BOUND);
         }
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if alpha > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = Bound::of(best, original_alpha, beta);
         self.shared.tt.store(
             key,
             ply as i32,
@@ -1113,13 +1107,7 @@ impl<B: TurnPosition> Searcher<B> {
                 }
             }
         }
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if alpha > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = Bound::of(best, original_alpha, beta);
         self.shared.tt.store(
             key,
             ply as i32,

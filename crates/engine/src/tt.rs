@@ -14,6 +14,19 @@ pub enum Bound {
     Upper,
 }
 
+impl Bound {
+    /// What a node's `best` score says of its value, searched in `alpha..beta`.
+    pub fn of(best: Score, alpha: Score, beta: Score) -> Bound {
+        if best >= beta {
+            Bound::Lower
+        } else if best > alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        }
+    }
+}
+
 /// A 28-bit code of a move, unique among the legal moves of a position.
 /// The search matches it against generated moves, never plays it blindly.
 pub fn move_code(mv: Move) -> u32 {
@@ -167,6 +180,13 @@ const _: () = assert!(parity_rules::geometry::MAX_SQUARES <= 128);
 mod tests {
     use super::*;
     use parity_rules::{Kind, Square};
+
+    #[test]
+    fn a_score_bounds_the_value_by_where_it_fell() {
+        assert_eq!(Bound::of(50, 0, 50), Bound::Lower, "failed high");
+        assert_eq!(Bound::of(20, 0, 50), Bound::Exact, "inside the window");
+        assert_eq!(Bound::of(0, 0, 50), Bound::Upper, "failed low");
+    }
 
     #[test]
     fn entries_round_trip() {
