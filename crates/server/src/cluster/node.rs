@@ -131,11 +131,25 @@ impl NodeReply {
         match self {
             NodeReply::Refused(refusal) => Err(refusal),
             reply => {
-                let shown = format!("{reply:?}");
+                let kind = reply.kind();
                 take(reply).ok_or_else(|| {
-                    Refusal::Internal(format!("the game's node answered {shown:.60} to {what}"))
+                    Refusal::Internal(format!("the game's node answered {kind} to {what}"))
                 })
             }
+        }
+    }
+
+    /// The reply's tag, as it travels.
+    fn kind(&self) -> &'static str {
+        match self {
+            NodeReply::Acted(_) => "acted",
+            NodeReply::Joined(_) => "joined",
+            NodeReply::State { .. } => "state",
+            NodeReply::Json { .. } => "json",
+            NodeReply::Text { .. } => "text",
+            NodeReply::Read(_) => "read",
+            NodeReply::Refused(_) => "refused",
+            NodeReply::NotHere => "not_here",
         }
     }
 }
