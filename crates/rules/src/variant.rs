@@ -391,6 +391,15 @@ fn resolve_spec(
                 format!("piece {letter}: {e}"),
             )
         })?;
+        // Attack tables cannot tell whether a piece has moved, so a capturing
+        // `i` move would take a king that no check test sees.
+        if rules.iter().any(|r| r.initial && r.can_capture) {
+            return Err(src.error(
+                p.betza.span(),
+                "pieces.betza",
+                format!("piece {letter}: an initial move (i) must be move-only (add m)"),
+            ));
+        }
         let piece = ResolvedPiece {
             letter,
             name: p.name,
@@ -1078,6 +1087,13 @@ mod tests {
             ("my.toml", 7, "pieces.betza")
         );
         assert!(e.message.contains("unknown modifier"), "{e}");
+
+        // A capturing initial move would take a king from the start of chess
+        // (a2-c5-e8) without any check test seeing it.
+        let text = "id = \"x\"\ninherits = \"chess\"\n[[pieces]]\nletter = \"P\"\nname = \"n\"\nbetza = \"iZ2\"\n";
+        let e = reg.resolve("my.toml", text).unwrap_err();
+        assert_eq!((e.line, e.field.as_str()), (6, "pieces.betza"), "{e}");
+        assert!(e.message.contains("move-only"), "{e}");
 
         let e = reg
             .resolve("my.toml", "id = \"x\"\nfiles = \"eight\"\n")
