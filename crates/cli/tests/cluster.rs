@@ -558,12 +558,15 @@ fn a_client_cannot_choose_its_address_through_another_node() {
             .header("x-parity-forwarded", "whatever");
         statuses.push(b.answer(request).0);
     }
-    // 20 actions a second and 30 refused tokens a minute per address:
-    // whichever ends first, the last requests are refused as too many.
+    // 20 actions a second and 30 refused tokens a minute per address: one
+    // address spends them, so at least the last ten are refused as too many
+    // (the per-second bucket may let one through between them as it refills).
+    // Were the header believed, each request would be a new address: no 429.
     let limited = statuses.iter().position(|&s| s == 429);
+    let too_many = statuses.iter().filter(|&&s| s == 429).count();
     assert!(
-        limited.is_some_and(|first| first >= 20 && statuses[first..].iter().all(|&s| s == 429)),
-        "401s, then 429s from the first limit on: {statuses:?}"
+        limited.is_some_and(|first| first >= 20) && too_many >= 10,
+        "401s, then 429s once a limit is spent: {statuses:?}"
     );
 
     let forged = json!({

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use std::path::Path;
 use std::sync::{Mutex, OnceLock};
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 use crate::betza::{self, MoveRule};
 use crate::geometry::{Bitboard, Shape, Square};
@@ -13,7 +13,7 @@ use crate::position::MAX_KINDS;
 use crate::types::{Color, Kind};
 
 /// How a variant's turns work. The crowd family comes with its own module.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Family {
     TurnBased,

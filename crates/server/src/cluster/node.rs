@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 use crate::base::refusal::Refusal;
 use crate::game::event::Side;
 use crate::game::play::TypedMove;
-use crate::game::state::Action;
+use crate::game::state::{Action, GameFull};
 use crate::round::msg::{Acted, Credentials, Joined};
 
 /// The internal endpoint every node serves.
@@ -84,8 +84,8 @@ pub enum NodeReply {
     Acted(Acted),
     Joined(Joined),
     State {
-        /// `gameFull`'s JSON for the asker.
-        full: String,
+        /// The game as the asker sees it.
+        full: Box<GameFull>,
         seq: u64,
         cookie: Option<String>,
         seat: Option<Side>,

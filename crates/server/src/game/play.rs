@@ -38,7 +38,7 @@ impl From<parity_rules::GameError> for MoveError {
 }
 
 /// One occupied square of `gameFull.board`.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BoardSquare {
     pub square: String,
     pub pieces: Vec<BoardPiece>,
@@ -46,7 +46,7 @@ pub struct BoardSquare {
     pub last_moved: Vec<Side>,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BoardPiece {
     pub color: Side,
     pub letter: String,

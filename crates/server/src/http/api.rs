@@ -24,7 +24,7 @@ use crate::base::refusal::Refusal;
 use crate::base::secret;
 use crate::game::event::{EventLine, LiveClock, Logged, Side};
 use crate::game::line::{Line, LineRequest};
-use crate::game::state::{Action, VariantListing};
+use crate::game::state::{Action, GameFull, VariantListing};
 use crate::http::connections::ConnectionSlot;
 use crate::http::edge::{ClientIp, PublicOrigin};
 use crate::hub::new_game::{ColorChoice, NewGame, Opponent};
@@ -319,8 +319,10 @@ async fn game_full(
     let credentials = credentials(&hub, ip, &headers, &id).await?;
     let watching = hub.watch(&id, &credentials, None, true, false).await?;
     check_viewer(&hub, ip, &credentials, watching.seat)?;
-    let response = json_text(StatusCode::OK, watching.full.unwrap_or_default());
-    Ok(with_cookie(response, &id, watching.cookie.as_deref()))
+    let full = watching
+        .full
+        .ok_or_else(|| Refusal::Internal(format!("game {id}: no state")))?;
+    Ok(with_cookie(Json(full).into_response(), &id, watching.cookie.as_deref()))
 }
 
 #[derive(Deserialize)]
@@ -623,14 +625,25 @@ impl Feed {
     }
 }
 
-/// A stream's or WebSocket's start: its first lines (`gameFull`, then the
-/// events after `since`), the feed that follows, the cookie to set and
-/// the viewer's seat.
+/// A stream's or WebSocket's start: the game as the viewer sees it, the
+/// events after `since`, the feed that follows, the cookie to set and the
+/// viewer's seat.
 pub(crate) struct Opened {
-    pub first: Vec<EventLine>,
+    pub full: GameFull,
+    pub catchup: Vec<EventLine>,
     pub feed: Feed,
     pub cookie: Option<String>,
     pub seat: Option<Color>,
+}
+
+impl Opened {
+    /// `gameFull`'s line, then the events after `since`.
+    pub fn first_lines(&self) -> Vec<EventLine> {
+        let full = serde_json::to_string(&self.full).expect("a game view serializes");
+        std::iter::once(EventLine::new(full))
+            .chain(self.catchup.iter().cloned())
+            .collect()
+    }
 }
 
 pub(crate) async fn open_feed(
@@ -642,8 +655,9 @@ pub(crate) async fn open_feed(
 ) -> Result<Opened, Refusal> {
     let watching = hub.watch(id, &credentials, since, true, true).await?;
     check_viewer(hub, ip, &credentials, watching.seat)?;
-    let mut first: Vec<EventLine> = watching.full.into_iter().map(EventLine::new).collect();
-    first.extend(watching.catchup.into_iter().map(|l| l.line));
+    let full = watching
+        .full
+        .ok_or_else(|| Refusal::Internal(format!("game {id}: no state")))?;
     let live = watching
         .live
         .ok_or_else(|| Refusal::Internal("no live feed".into()))?;
@@ -655,7 +669,8 @@ pub(crate) async fn open_feed(
         live,
     };
     Ok(Opened {
-        first,
+        full,
+        catchup: watching.catchup.into_iter().map(|l| l.line).collect(),
         feed,
         cookie: watching.cookie,
         seat: watching.seat,
@@ -670,12 +685,7 @@ async fn stream(
     headers: HeaderMap,
 ) -> Result<Response, Refusal> {
     let since = since_of(&query)?;
-    let Opened {
-        first,
-        feed,
-        cookie,
-        ..
-    } = open_feed(
+    let opened = open_feed(
         &hub,
         ip,
         &id,
@@ -683,7 +693,8 @@ async fn stream(
         since,
     )
     .await?;
-    let first: Vec<Bytes> = first.iter().map(EventLine::ndjson).collect();
+    let first: Vec<Bytes> = opened.first_lines().iter().map(EventLine::ndjson).collect();
+    let (feed, cookie) = (opened.feed, opened.cookie);
     let later = futures_util::stream::unfold(feed, |mut feed| async move {
         let logged = feed.next().await.ok()?;
         Some((logged.iter().map(|l| l.line.ndjson()).collect(), feed))
@@ -809,7 +820,8 @@ async fn websocket(
         .max_frame_size(size)
         .read_buffer_size(size)
         .on_upgrade(move |socket| async move {
-            ws_session(socket, hub, id, viewer, opened.first, opened.feed, chat).await;
+            let first = opened.first_lines();
+            ws_session(socket, hub, id, viewer, first, opened.feed, chat).await;
         }))
 }
 

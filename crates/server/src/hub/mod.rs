@@ -469,7 +469,7 @@ impl Hub {
             None => Vec::new(),
         };
         Ok(Some(Watching {
-            full: full.then_some(state),
+            full: full.then_some(*state),
             catchup,
             live: relay.map(|(receiver, _)| receiver),
             seq,

@@ -86,11 +86,15 @@ impl Hub {
                 NodeRequest::State { game, credentials } => self
                     .watch(&game, &credentials, None, true, false)
                     .await
-                    .map(|w| NodeReply::State {
-                        full: w.full.unwrap_or_default(),
-                        seq: w.seq,
-                        cookie: w.cookie,
-                        seat: w.seat.map(Into::into),
+                    .and_then(|w| {
+                        Ok(NodeReply::State {
+                            full: Box::new(w.full.ok_or_else(|| {
+                                Refusal::Internal(format!("game {game}: no state"))
+                            })?),
+                            seq: w.seq,
+                            cookie: w.cookie,
+                            seat: w.seat.map(Into::into),
+                        })
                     }),
                 NodeRequest::Record { game } => self
                     .record(&game)

@@ -179,13 +179,13 @@ async fn ai(
         })
         .await?;
     let seen = view_of(&hub, &holder.user.id, &game).await?;
-    let full = seen.game_full();
+    let view = &seen.view;
     let answer = json!({
         "id": game,
         "fullId": game,
-        "variant": full["variant"],
-        "speed": full["speed"],
-        "perf": full["speed"],
+        "variant": view.variant_json(),
+        "speed": view.speed(),
+        "perf": view.speed(),
         "rated": false,
         "source": "ai",
         "createdAt": seen.players.created_ms,

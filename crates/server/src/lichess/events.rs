@@ -83,11 +83,8 @@ async fn event_line(
 ) -> Option<Value> {
     let game_event = |kind: &'static str, game: String| async move {
         let seen = view_of(hub, user_id, &game).await.ok()?;
-        let color = match seen.full["you"].as_str()? {
-            "white" => parity_rules::Color::White,
-            _ => parity_rules::Color::Black,
-        };
-        Some(json!({"type": kind, "game": seen.event_game(&color)}))
+        let color = seen.full.you?.color();
+        Some(json!({"type": kind, "game": seen.event_game(color)}))
     };
     match event {
         AccountEvent::GameStart { game } => game_event("gameStart", game.clone()).await,

@@ -21,7 +21,8 @@ use super::shapes::GameView;
 use super::{fields, token_user};
 use crate::base::refusal::Refusal;
 use crate::game::event::EventBody;
-use crate::game::state::variant_key;
+use crate::game::event::Seat;
+use crate::game::state::{variant_key, GameFull, MoveEntry};
 use crate::http::api;
 use crate::http::edge::ClientIp;
 use crate::http::ndjson;
@@ -57,42 +58,34 @@ pub fn routes() -> Router<Arc<Hub>> {
 /// A game as lichess shows it: our view, its players, lichess's view.
 pub struct Seen {
     pub view: GameView,
-    pub full: Value,
+    pub full: GameFull,
     pub players: GamePlayers,
 }
 
 impl Seen {
-    pub fn event_game(&self, color: &Color) -> Value {
-        self.view
-            .event_game(&self.full, &self.players, color.name())
-    }
-
-    pub fn game_full(&self) -> Value {
-        self.view.full_json(&self.full, &self.players)
+    pub fn event_game(&self, color: Color) -> Value {
+        self.view.event_game(&self.full, &self.players, color)
     }
 
     /// Lichess's game JSON (`GET /game/export/{id}`, `Accept: application/json`).
     pub fn export_json(&self) -> Value {
         let v = &self.view;
         let (word, _) = v.status_word();
-        let sans: Vec<&str> = self.full["moves"]
-            .as_array()
-            .map(|moves| {
-                moves
-                    .iter()
-                    .flat_map(|m| match m["san"].as_str() {
-                        Some(san) => vec![san],
-                        None => vec![
-                            m["white"]["san"].as_str().unwrap_or_default(),
-                            m["black"]["san"].as_str().unwrap_or_default(),
-                        ],
-                    })
-                    .collect()
+        let sans: Vec<&str> = self
+            .full
+            .moves
+            .iter()
+            .flat_map(|m| match m {
+                MoveEntry::Single { san, .. } => vec![san.as_str()],
+                MoveEntry::Pair { white, black, .. } => vec![white.san.as_str(), black.san.as_str()],
             })
-            .unwrap_or_default();
+            .collect();
         let player = |color: Color| {
-            let seat = &self.full[color.name()];
-            match (self.players.of(color), seat["kind"].as_str()) {
+            let seat = match color {
+                Color::White => self.full.white.seat,
+                Color::Black => self.full.black.seat,
+            };
+            match (self.players.of(color), seat) {
                 (Some(p), _) => {
                     let mut user = json!({"id": p.user.id, "name": p.user.name});
                     if p.user.bot {
@@ -100,17 +93,16 @@ impl Seen {
                     }
                     json!({"user": user, "rating": p.rating, "provisional": p.provisional})
                 }
-                (None, Some("engine")) => json!({"aiLevel": seat["level"]}),
-                (None, _) => json!({}),
+                (None, Seat::Engine { level }) => json!({"aiLevel": level}),
+                (None, Seat::Human) => json!({}),
             }
         };
-        let full = self.game_full();
         let mut game = json!({
             "id": v.id,
             "rated": self.players.rated,
             "variant": variant_key(&v.variant),
-            "speed": full["speed"],
-            "perf": full["speed"],
+            "speed": v.speed(),
+            "perf": v.speed(),
             "createdAt": self.players.created_ms,
             "lastMoveAt": v.last_move_at.unwrap_or(self.players.created_ms),
             "status": word,
@@ -120,13 +112,11 @@ impl Seen {
         if let Some(winner) = v.winner() {
             game["winner"] = json!(winner);
         }
-        if let Some(clock) = full.get("clock") {
-            let initial = clock["initial"].as_i64().unwrap_or(0) / 1000;
-            let increment = clock["increment"].as_i64().unwrap_or(0) / 1000;
+        if let Some((initial, increment)) = v.clock {
             game["clock"] = json!({"initial": initial, "increment": increment, "totalTime": initial + 40 * increment});
         }
-        if full["initialFen"] != "startpos" {
-            game["initialFen"] = full["initialFen"].clone();
+        if let Some(fen) = &v.initial_fen {
+            game["initialFen"] = json!(fen);
         }
         game
     }
@@ -144,8 +134,9 @@ fn credentials_of(hub: &Hub, user_id: &str, id: &str) -> Credentials {
 pub async fn view_of(hub: &Arc<Hub>, user_id: &str, id: &str) -> Result<Seen, Refusal> {
     let credentials = credentials_of(hub, user_id, id);
     let watching = hub.watch(id, &credentials, None, true, false).await?;
-    let full: Value = serde_json::from_str(watching.full.as_deref().unwrap_or("{}"))
-        .map_err(|e| Refusal::Internal(format!("game {id}: {e}")))?;
+    let full = watching
+        .full
+        .ok_or_else(|| Refusal::Internal(format!("game {id}: no state")))?;
     let players = hub.store().players(id).await?;
     Ok(Seen {
         view: GameView::new(&full),
@@ -190,14 +181,9 @@ async fn game_stream(
     let chat = hub.chats().subscribe(&id);
     let opened = api::open_feed(&hub, ip, &id, credentials, None).await?;
     let players = hub.store().players(&id).await?;
-    let full: Value = opened
-        .first
-        .first()
-        .and_then(|line| serde_json::from_str(line.as_str()).ok())
-        .ok_or_else(|| Refusal::Internal(format!("game {id}: no state")))?;
-    let view = GameView::new(&full);
+    let view = GameView::new(&opened.full);
+    let first = vec![ndjson::line(&view.full_json(&opened.full, &players))];
     let feed = opened.feed;
-    let first = vec![ndjson::line(&view.full_json(&full, &players))];
     let done = view.finished();
     let later = futures_util::stream::unfold(
         (view, feed, chat, done),
@@ -253,7 +239,7 @@ async fn takeback(
     }
     let holder = token_user(&hub, ip, &headers).await?;
     let seen = view_of(&hub, &holder.user.id, &id).await?;
-    if seen.full["you"].is_null() {
+    if seen.full.you.is_none() {
         return Err(Refusal::Forbidden(
             "spectators cannot act in this game".into(),
         ));

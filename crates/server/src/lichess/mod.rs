@@ -178,7 +178,7 @@ async fn playing(
         .await?
     {
         let view = game::view_of(&hub, &holder.user.id, &game.id).await?;
-        now_playing.push(view.event_game(&game.color));
+        now_playing.push(view.event_game(game.color));
     }
     now_playing.sort_by_key(|g| !g["isMyTurn"].as_bool().unwrap_or(false));
     let my_turn = now_playing.iter().filter(|g| g["isMyTurn"] == true).count();

@@ -3,10 +3,12 @@
 //! and `/api/account/playing`, challenges. Pure functions over our game
 //! view and event lines, so that they are tested without a server.
 
+use parity_rules::variant::Family;
+use parity_rules::{Color, Reason};
 use serde_json::{json, Value};
 
-use crate::game::event::{now_ms, Clocks, Event, EventBody};
-use crate::game::state::variant_key;
+use crate::game::event::{now_ms, Clocks, Event, EventBody, Seat};
+use crate::game::state::{variant_key, GameFull, MoveEntry, Status};
 use crate::hub::lobby::Challenge;
 use crate::store::{GamePlayers, PlayerRow, UserRow};
 
@@ -46,19 +48,25 @@ pub fn perf_name(speed: &str) -> String {
 }
 
 /// Lichess's status word and id for our status and ending.
-pub fn status(status: &str, reason: Option<&str>) -> (&'static str, u32) {
+pub fn status(status: Status, reason: Option<Reason>) -> (&'static str, u32) {
     match (status, reason) {
-        ("waiting", _) => ("created", 10),
-        ("started", _) => ("started", 20),
-        (_, Some("abort")) => ("aborted", 25),
-        (_, Some("checkmate")) => ("mate", 30),
-        (_, Some("resignation")) => ("resign", 31),
-        (_, Some("stalemate")) => ("stalemate", 32),
-        (_, Some("no-reveal")) => ("timeout", 33),
-        (_, Some("agreement" | "repetition" | "fifty-moves" | "insufficient-material")) => {
-            ("draw", 34)
-        }
-        (_, Some("time")) => ("outoftime", 35),
+        (Status::Waiting, _) => ("created", 10),
+        (Status::Started, _) => ("started", 20),
+        (_, Some(Reason::Abort)) => ("aborted", 25),
+        (_, Some(Reason::Checkmate)) => ("mate", 30),
+        (_, Some(Reason::Resignation)) => ("resign", 31),
+        (_, Some(Reason::Stalemate)) => ("stalemate", 32),
+        (_, Some(Reason::NoReveal)) => ("timeout", 33),
+        (
+            _,
+            Some(
+                Reason::Agreement
+                | Reason::Repetition
+                | Reason::FiftyMoves
+                | Reason::InsufficientMaterial,
+            ),
+        ) => ("draw", 34),
+        (_, Some(Reason::Time)) => ("outoftime", 35),
         // Our variants' own endings: no legal move, both checkmated, kings together.
         _ => ("variantEnd", 60),
     }
@@ -75,8 +83,8 @@ pub fn winner(result: Option<&str>) -> Option<&'static str> {
 
 /// A player of `gameFull`: an account, our engine (`aiLevel`), or an
 /// anonymous seat (`name` only).
-pub fn player_json(seat: &Value, player: Option<&PlayerRow>) -> Value {
-    match (player, seat["kind"].as_str()) {
+pub fn player_json(seat: Seat, player: Option<&PlayerRow>) -> Value {
+    match (player, seat) {
         (Some(p), _) => {
             let mut value = json!({
                 "id": p.user.id,
@@ -91,8 +99,8 @@ pub fn player_json(seat: &Value, player: Option<&PlayerRow>) -> Value {
             }
             value
         }
-        (None, Some("engine")) => json!({"aiLevel": seat["level"]}),
-        (None, _) => json!({"name": "Anonymous"}),
+        (None, Seat::Engine { level }) => json!({"aiLevel": level}),
+        (None, Seat::Human) => json!({"name": "Anonymous"}),
     }
 }
 
@@ -105,15 +113,15 @@ pub struct GameView {
     variant_name: String,
     simultaneous: bool,
     /// Seconds, as our API writes them.
-    clock: Option<(u64, u64)>,
+    pub clock: Option<(u64, u64)>,
     days: Option<u32>,
-    initial_fen: Option<String>,
+    pub initial_fen: Option<String>,
     pub fen: String,
     moves: Vec<String>,
     wtime: i64,
     btime: i64,
-    status: String,
-    reason: Option<String>,
+    status: Status,
+    reason: Option<Reason>,
     result: Option<String>,
     draw: [bool; 2],
     committed: [bool; 2],
@@ -122,81 +130,52 @@ pub struct GameView {
     pub last_move_at: Option<i64>,
 }
 
-fn side_index(value: &Value) -> Option<usize> {
-    match value.as_str() {
-        Some("white") => Some(0),
-        Some("black") => Some(1),
-        _ => None,
-    }
-}
-
 impl GameView {
     /// From our `gameFull` (`GET /api/games/{id}`).
-    pub fn new(full: &Value) -> GameView {
-        let clock = full["clock"]["initial"]
-            .as_u64()
-            .map(|initial| (initial, full["clock"]["increment"].as_u64().unwrap_or(0)));
-        let simultaneous = full["variant"]["family"] == "simultaneous";
-        let moves = full["moves"]
-            .as_array()
-            .map(|moves| {
-                moves
-                    .iter()
-                    .flat_map(|m| match m["uci"].as_str() {
-                        Some(uci) => vec![uci.to_string()],
-                        None => vec![
-                            m["white"]["uci"].as_str().unwrap_or_default().to_string(),
-                            m["black"]["uci"].as_str().unwrap_or_default().to_string(),
-                        ],
-                    })
-                    .collect()
+    pub fn new(full: &GameFull) -> GameView {
+        let clock = full
+            .clock
+            .map(|c| (u64::from(c.initial), u64::from(c.increment)));
+        let moves = full
+            .moves
+            .iter()
+            .flat_map(|m| match m {
+                MoveEntry::Single { uci, .. } => vec![uci.clone()],
+                MoveEntry::Pair { white, black, .. } => vec![white.uci.clone(), black.uci.clone()],
             })
-            .unwrap_or_default();
+            .collect();
         let mut view = GameView {
-            id: full["id"].as_str().unwrap_or_default().to_string(),
-            variant: full["variant"]["id"]
-                .as_str()
-                .unwrap_or_default()
-                .to_string(),
-            variant_name: full["variant"]["name"]
-                .as_str()
-                .unwrap_or_default()
-                .to_string(),
-            simultaneous,
+            id: full.id.clone(),
+            variant: full.variant.id.clone(),
+            variant_name: full.variant.name.clone(),
+            simultaneous: full.variant.family == Family::Simultaneous,
             clock,
-            days: full["days"].as_u64().map(|d| d as u32),
-            initial_fen: full["initial_fen"].as_str().map(str::to_string),
-            fen: full["fen"].as_str().unwrap_or_default().to_string(),
+            days: full.days,
+            initial_fen: full.initial_fen.clone(),
+            fen: full.fen.clone(),
             moves,
             wtime: NO_CLOCK_MS,
             btime: NO_CLOCK_MS,
-            status: full["status"].as_str().unwrap_or("started").to_string(),
-            reason: full["reason"].as_str().map(str::to_string),
-            result: full["result"].as_str().map(str::to_string),
+            status: full.status,
+            reason: full.reason,
+            result: full.result.clone(),
             draw: [false; 2],
-            committed: [
-                full["committed"]["white"].as_bool().unwrap_or(false),
-                full["committed"]["black"].as_bool().unwrap_or(false),
-            ],
-            turn: full["turn"].as_u64().unwrap_or(1),
-            last_move_at: full["last_move_at"].as_i64(),
+            committed: full
+                .committed
+                .as_ref()
+                .map_or([false; 2], |c| [c.white, c.black]),
+            turn: u64::from(full.turn),
+            last_move_at: full.last_move_at,
         };
         if let Some((initial, _)) = clock {
             view.wtime = initial as i64 * 1000;
             view.btime = initial as i64 * 1000;
         }
-        view.clocks(&full["clocks"]);
-        if let Some(i) = side_index(&full["draw_offer"]) {
-            view.draw[i] = true;
+        view.set_clocks(&full.clocks);
+        if let Some(side) = full.draw_offer {
+            view.draw[side.color().index()] = true;
         }
         view
-    }
-
-    fn clocks(&mut self, clocks: &Value) {
-        if let (Some(w), Some(b)) = (clocks["white_ms"].as_i64(), clocks["black_ms"].as_i64()) {
-            self.wtime = w.max(0);
-            self.btime = b.max(0);
-        }
     }
 
     fn set_clocks(&mut self, clocks: &Option<Clocks>) {
@@ -210,7 +189,7 @@ impl GameView {
     pub fn apply(&mut self, event: &Event) -> bool {
         match &event.body {
             EventBody::Started { clocks, .. } => {
-                self.status = "started".into();
+                self.status = Status::Started;
                 self.set_clocks(clocks);
             }
             EventBody::Move { uci, fen, clocks, .. } => {
@@ -248,9 +227,9 @@ impl GameView {
                 clocks,
                 ..
             } => {
-                self.status = "finished".into();
+                self.status = Status::Finished;
                 self.result = Some(result.clone());
-                self.reason = Some(reason.name().to_string());
+                self.reason = Some(*reason);
                 self.draw = [false; 2];
                 self.set_clocks(clocks);
             }
@@ -260,11 +239,11 @@ impl GameView {
     }
 
     pub fn finished(&self) -> bool {
-        self.status == "finished"
+        self.status == Status::Finished
     }
 
     pub fn status_word(&self) -> (&'static str, u32) {
-        status(&self.status, self.reason.as_deref())
+        status(self.status, self.reason)
     }
 
     pub fn winner(&self) -> Option<&'static str> {
@@ -306,19 +285,24 @@ impl GameView {
         state
     }
 
+    /// `{key, name, short}` of the game's variant.
+    pub fn variant_json(&self) -> Value {
+        variant_json(&self.variant, &self.variant_name)
+    }
+
     /// Lichess's `gameFull`.
-    pub fn full_json(&self, full: &Value, players: &GamePlayers) -> Value {
+    pub fn full_json(&self, full: &GameFull, players: &GamePlayers) -> Value {
         let speed = self.speed();
         let mut value = json!({
             "type": "gameFull",
             "id": self.id,
-            "variant": variant_json(&self.variant, &self.variant_name),
+            "variant": self.variant_json(),
             "speed": speed,
             "perf": {"name": perf_name(speed)},
             "rated": players.rated,
             "createdAt": players.created_ms,
-            "white": player_json(&full["white"], players.white.as_ref()),
-            "black": player_json(&full["black"], players.black.as_ref()),
+            "white": player_json(full.white.seat, players.white.as_ref()),
+            "black": player_json(full.black.seat, players.black.as_ref()),
             "initialFen": self.initial_fen.as_deref().unwrap_or("startpos"),
             "state": self.state_json(),
         });
@@ -335,14 +319,14 @@ impl GameView {
     /// what is left of its days for this move (all of them while it waits).
     fn seconds_left(
         &self,
-        color: &str,
+        color: Color,
         my_turn: bool,
         created_ms: i64,
         now_ms: i64,
     ) -> Option<i64> {
         if self.clock.is_some() {
             return Some(
-                if color == "white" {
+                if color == Color::White {
                     self.wtime
                 } else {
                     self.btime
@@ -359,30 +343,30 @@ impl GameView {
     }
 
     /// The side to move in a turn-based game, from the FEN.
-    fn to_move(&self) -> Option<&'static str> {
+    fn to_move(&self) -> Option<Color> {
         match self.fen.split_whitespace().nth(1) {
-            Some("w") => Some("white"),
-            Some("b") => Some("black"),
+            Some("w") => Some(Color::White),
+            Some("b") => Some(Color::Black),
             _ => None,
         }
     }
 
     /// A game as `gameStart`/`gameFinish` and `nowPlaying` show it to the
     /// player of `color`.
-    pub fn event_game(&self, full: &Value, players: &GamePlayers, color: &str) -> Value {
+    pub fn event_game(&self, full: &GameFull, players: &GamePlayers, color: Color) -> Value {
         let (me, other, other_seat) = match color {
-            "white" => (
+            Color::White => (
                 players.white.as_ref(),
                 players.black.as_ref(),
-                &full["black"],
+                full.black.seat,
             ),
-            _ => (
+            Color::Black => (
                 players.black.as_ref(),
                 players.white.as_ref(),
-                &full["white"],
+                full.white.seat,
             ),
         };
-        let opponent = match (other, other_seat["kind"].as_str()) {
+        let opponent = match (other, other_seat) {
             (Some(p), _) => {
                 let mut o = json!({"id": p.user.id, "username": p.user.name});
                 if let Some(rating) = p.rating {
@@ -390,17 +374,17 @@ impl GameView {
                 }
                 o
             }
-            (None, Some("engine")) => json!({
+            (None, Seat::Engine { level }) => json!({
                 "id": Value::Null,
-                "username": format!("Parity engine level {}", other_seat["level"]),
-                "ai": other_seat["level"],
+                "username": format!("Parity engine level {level}"),
+                "ai": level,
             }),
-            (None, _) => json!({"id": Value::Null, "username": "Anonymous"}),
+            (None, Seat::Human) => json!({"id": Value::Null, "username": "Anonymous"}),
         };
         let (word, id) = self.status_word();
         let my_turn = !self.finished()
             && match self.simultaneous {
-                true => !self.committed[usize::from(color != "white")],
+                true => !self.committed[color.index()],
                 false => self.to_move() == Some(color),
             };
         let speed = self.speed();
@@ -408,16 +392,16 @@ impl GameView {
             "id": self.id,
             "gameId": self.id,
             "fullId": self.id,
-            "color": color,
+            "color": color.name(),
             "fen": self.fen,
             "lastMove": self.moves.last().cloned().unwrap_or_default(),
-            "source": if other_seat["kind"] == "engine" { "ai" } else { "friend" },
+            "source": if matches!(other_seat, Seat::Engine { .. }) { "ai" } else { "friend" },
             "status": {"id": id, "name": word},
-            "variant": {"key": variant_key(&self.variant), "name": variant_json(&self.variant, &self.variant_name)["name"]},
+            "variant": {"key": variant_key(&self.variant), "name": self.variant_json()["name"]},
             "speed": speed,
             "perf": speed,
             "rated": players.rated,
-            "hasMoved": self.moves.len() > usize::from(color != "white"),
+            "hasMoved": self.moves.len() > color.index(),
             "opponent": opponent,
             "isMyTurn": my_turn,
             "compat": {"bot": true, "board": true},
@@ -538,10 +522,13 @@ mod tests {
         json!({"uci": uci, "san": uci, "nonce": "n", "commitment": "c"})
     }
 
-    fn full() -> Value {
+    /// Our `gameFull` as the wire carries it.
+    fn full_value() -> Value {
         json!({
             "type": "gameFull", "id": "abcdefghij", "seq": 4,
-            "variant": {"id": "chess", "name": "Chess", "family": "turn-based"},
+            "variant": {"id": "chess", "name": "Chess", "description": "", "family": "turn-based",
+                "files": 8, "ranks": 8, "pieces": []},
+            "board": [], "legal": {"white": [], "black": []},
             "clock": {"initial": 180, "increment": 2},
             "white": {"kind": "human", "joined": true},
             "black": {"kind": "engine", "level": 3},
@@ -550,6 +537,14 @@ mod tests {
             "moves": [{"color": "white", "uci": "e2e4", "san": "e4"}],
             "clocks": {"white_ms": 178000, "black_ms": 180000, "running": ["black"]},
         })
+    }
+
+    fn typed(value: Value) -> GameFull {
+        serde_json::from_value(value).expect("a gameFull")
+    }
+
+    fn full() -> GameFull {
+        typed(full_value())
     }
 
     #[test]
@@ -610,7 +605,7 @@ mod tests {
         assert_eq!(g["black"], json!({"aiLevel": 3}));
         assert_eq!(g["initialFen"], "startpos");
         assert_eq!(g["state"]["type"], "gameState");
-        let event = view.event_game(&full(), &players, "white");
+        let event = view.event_game(&full(), &players, Color::White);
         assert_eq!(event["isMyTurn"], false, "black is to move");
         assert_eq!(event["opponent"]["ai"], 3);
         assert_eq!(event["secondsLeft"], 178);
@@ -618,42 +613,43 @@ mod tests {
 
     #[test]
     fn a_correspondence_move_counts_its_days_from_the_last_move() {
-        let mut f = full();
+        let mut f = full_value();
         f["clock"] = Value::Null;
         f["clocks"] = Value::Null;
         f["days"] = json!(2);
         f["last_move_at"] = json!(1_000_000);
-        let mut view = GameView::new(&f);
+        let mut view = GameView::new(&typed(f));
         let day = 86_400;
         // Black to move since the last move, an hour ago: two days less an hour.
         assert_eq!(
-            view.seconds_left("black", true, 0, 1_000_000 + 3_600_000),
+            view.seconds_left(Color::Black, true, 0, 1_000_000 + 3_600_000),
             Some(2 * day - 3_600)
         );
         assert_eq!(
-            view.seconds_left("white", false, 0, 1_000_000 + 3_600_000),
+            view.seconds_left(Color::White, false, 0, 1_000_000 + 3_600_000),
             Some(2 * day)
         );
         assert_eq!(
-            view.seconds_left("black", true, 0, 1_000_000 + 3 * day * 1000),
+            view.seconds_left(Color::Black, true, 0, 1_000_000 + 3 * day * 1000),
             Some(0)
         );
         view.apply(&event(json!({"type": "move", "color": "black", "uci": "e7e5", "san": "e5",
             "fen": "x w - - 0 2", "clocks": null, "at": 5_000_000})));
         assert_eq!(view.last_move_at, Some(5_000_000));
         assert_eq!(
-            view.seconds_left("white", true, 0, 5_000_000),
+            view.seconds_left(Color::White, true, 0, 5_000_000),
             Some(2 * day)
         );
     }
 
     #[test]
     fn simultaneous_turns_list_both_moves_and_show_commitments() {
-        let mut f = full();
+        let mut f = full_value();
         f["variant"]["family"] = json!("simultaneous");
-        f["moves"] = json!([{"white": {"uci": "e2e4", "san": "e4"}, "black": {"uci": "d7d5", "san": "d5"}, "notes": {}}]);
+        f["moves"] = json!([{"white": {"uci": "e2e4", "san": "e4"}, "black": {"uci": "d7d5", "san": "d5"},
+            "notes": {"white": notes(), "black": notes()}}]);
         f["turn"] = json!(2);
-        let mut view = GameView::new(&f);
+        let mut view = GameView::new(&typed(f));
         assert!(view.apply(&event(json!({"type": "committed", "color": "black", "turn": 2,
             "commitment": "c", "clocks": null}))));
         let state = view.state_json();
@@ -676,13 +672,12 @@ mod tests {
         assert_eq!(speed(Some((600, 5)), None), "rapid");
         assert_eq!(speed(Some((1800, 20)), None), "classical");
         assert_eq!(speed(None, Some(3)), "correspondence");
-        assert_eq!(status("finished", Some("checkmate")), ("mate", 30));
-        assert_eq!(status("finished", Some("time")), ("outoftime", 35));
-        assert_eq!(
-            status("finished", Some("no-legal-move")),
-            ("variantEnd", 60)
-        );
-        assert_eq!(status("finished", Some("abort")), ("aborted", 25));
+        let finished = |reason| status(Status::Finished, Some(reason));
+        assert_eq!(finished(Reason::Checkmate), ("mate", 30));
+        assert_eq!(finished(Reason::Time), ("outoftime", 35));
+        assert_eq!(finished(Reason::NoLegalMove), ("variantEnd", 60));
+        assert_eq!(finished(Reason::Abort), ("aborted", 25));
+        assert_eq!(status(Status::Waiting, None), ("created", 10));
         assert_eq!(variant_key("chess"), "standard");
         assert_eq!(variant_id("standard"), "chess");
         assert_eq!(variant_id("parity"), "parity");

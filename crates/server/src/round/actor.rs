@@ -161,10 +161,7 @@ impl<H: Host> GameActor<H> {
                     )));
                     return;
                 }
-                let full = full.then(|| {
-                    let view = self.state.full(you, self.invite_for(you), now);
-                    serde_json::to_string(&view).unwrap_or_default()
-                });
+                let full = full.then(|| self.state.full(you, self.invite_for(you), now));
                 let catchup = since
                     .map(|since| self.logged_after(since))
                     .unwrap_or_default();

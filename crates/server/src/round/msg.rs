@@ -6,7 +6,7 @@ use tokio::sync::{broadcast, oneshot};
 use crate::base::refusal::Refusal;
 use crate::game::event::{Logged, Side};
 use crate::game::play::TypedMove;
-use crate::game::state::Action;
+use crate::game::state::{Action, GameFull};
 
 /// One token a request presented.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -56,7 +56,7 @@ pub struct Joined {
 /// What a viewer gets: the state, the events it missed, the live feed.
 #[derive(Debug)]
 pub struct Watching {
-    pub full: Option<String>,
+    pub full: Option<GameFull>,
     pub catchup: Vec<Logged>,
     pub live: Option<broadcast::Receiver<Logged>>,
     /// The log's length when this was taken.

@@ -20,7 +20,7 @@ use crate::game::event::{
 };
 use crate::game::play::{self, MoveError};
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Status {
     /// A friend has not taken the invited seat yet.
@@ -103,14 +103,14 @@ pub struct ReplayError {
     pub message: String,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MoveNames {
     pub uci: String,
     pub san: String,
 }
 
 /// One entry of `gameFull.moves`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum MoveEntry {
     Single {
@@ -740,6 +740,15 @@ mod tests {
             turn.contains(&nw) && turn.contains(&cw) && turn.contains("\"san\":\"e4\""),
             "{turn}"
         );
+        assert_reads_back(&s.full(Some(White), None, now));
+    }
+
+    /// A view read back from its JSON (by another node, by the lichess
+    /// adapter) is the view that was sent.
+    fn assert_reads_back(view: &GameFull) {
+        let text = serde_json::to_string(view).unwrap();
+        assert!(text.starts_with("{\"type\":\"gameFull\""), "{text}");
+        assert_eq!(&serde_json::from_str::<GameFull>(&text).unwrap(), view);
     }
 
     #[test]
@@ -791,6 +800,7 @@ mod tests {
             (s.result(), s.reason()),
             (Some("0-1"), Some(Reason::Checkmate))
         );
+        assert_reads_back(&s.full(None, None, now));
         assert!(matches!(
             act(&mut s, White, Action::Resign, now),
             Err(Refusal::NotNow(_))

@@ -4,7 +4,7 @@ use std::time::Instant;
 
 use parity_rules::variant::Family;
 use parity_rules::{Color, Reason, Variant};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::{GameState, MoveEntry, Status};
 use crate::game::event::{Clocks, LiveClock, Seat, Side};
@@ -23,7 +23,7 @@ impl GameState {
 
     /// `gameFull` as seen by `you`; `invite` is the unused invite link,
     /// given only to the game's creator.
-    pub fn full(&self, you: Option<Color>, invite: Option<String>, now: Instant) -> GameFull<'_> {
+    pub fn full(&self, you: Option<Color>, invite: Option<String>, now: Instant) -> GameFull {
         let started = self.status == Status::Started;
         let sim = self.play.is_simultaneous();
         let legal = |c| {
@@ -38,8 +38,7 @@ impl GameState {
             black: f(Color::Black),
         };
         GameFull {
-            kind: "gameFull",
-            id: &self.id,
+            id: self.id.clone(),
             seq: self.seq(),
             variant: VariantInfo::new(self.setup.variant),
             clock: self.setup.clock,
@@ -48,11 +47,11 @@ impl GameState {
             black: SeatView::new(self.seat(Color::Black), self.joined(Color::Black)),
             you: you.map(Side::from),
             status: self.status,
-            result: self.result.as_deref(),
+            result: self.result.clone(),
             reason: self.reason,
-            reason_text: self.reason.map(Reason::text),
+            reason_text: self.reason.map(|r| r.text().to_string()),
             fen: self.play.fen(),
-            initial_fen: self.setup.fen.as_deref(),
+            initial_fen: self.setup.fen.clone(),
             turn: self.play.turn(),
             to_move: if started {
                 self.play.to_move().map(Side::from)
@@ -60,13 +59,13 @@ impl GameState {
                 None
             },
             board: play::board(&self.play),
-            moves: &self.moves,
+            moves: self.moves.clone(),
             last_move_at: self.last_move_at,
             committed: sim.then(|| pair(&|c| self.committed(c))),
             revealed: sim.then(|| pair(&|c| self.revealed(c))),
             commitments: sim.then(|| BothSides {
-                white: self.commitment(Color::White),
-                black: self.commitment(Color::Black),
+                white: self.commitment(Color::White).map(str::to_string),
+                black: self.commitment(Color::Black).map(str::to_string),
             }),
             reveal_deadline_ms: self
                 .sim
@@ -83,7 +82,7 @@ impl GameState {
                 (None, Some(c)) => Some(RematchView::Offer { offer: c.into() }),
                 (None, None) => None,
             },
-            rematch_of: self.setup.rematch_of.as_deref(),
+            rematch_of: self.setup.rematch_of.clone(),
             invite,
         }
     }
@@ -98,7 +97,7 @@ pub struct Summary {
     pub turn: u32,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PieceInfo {
     pub letter: String,
     pub name: String,
@@ -106,14 +105,14 @@ pub struct PieceInfo {
 }
 
 /// A variant as `gameFull.variant` describes it (and `GET /api/variants`, with its start).
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct VariantInfo {
     pub id: String,
     pub name: String,
     /// One line for a newcomer (the variant file's `description`).
     pub description: String,
     /// `"turn-based"`, `"crowd"` or `"simultaneous"`.
-    pub family: &'static str,
+    pub family: Family,
     pub files: u8,
     pub ranks: u8,
     pub pieces: Vec<PieceInfo>,
@@ -125,11 +124,7 @@ impl VariantInfo {
             id: v.id().to_string(),
             name: v.spec.name.clone(),
             description: v.spec.description.clone(),
-            family: match v.spec.family {
-                Family::TurnBased => "turn-based",
-                Family::Crowd => "crowd",
-                Family::Simultaneous => "simultaneous",
-            },
+            family: v.spec.family,
             files: v.shape.files,
             ranks: v.shape.ranks,
             pieces: v
@@ -164,7 +159,7 @@ impl VariantListing {
     }
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SeatView {
     #[serde(flatten)]
     pub seat: Seat,
@@ -182,31 +177,31 @@ impl SeatView {
     }
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BothSides<T = bool> {
     pub white: T,
     pub black: T,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Legal {
     pub white: Vec<String>,
     pub black: Vec<String>,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum RematchView {
     Offer { offer: Side },
     Game { game: String },
 }
 
-/// The whole state of a game for one viewer (`docs/server.md`, "Game state").
-#[derive(Clone, Debug, Serialize)]
-pub struct GameFull<'a> {
-    #[serde(rename = "type")]
-    pub kind: &'static str,
-    pub id: &'a str,
+/// The whole state of a game for one viewer (`docs/server.md`, "Game state"):
+/// what the page, a node asking the owner and the lichess adapter read.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename = "gameFull")]
+pub struct GameFull {
+    pub id: String,
     pub seq: u64,
     pub variant: VariantInfo,
     pub clock: Option<LiveClock>,
@@ -215,25 +210,25 @@ pub struct GameFull<'a> {
     pub black: SeatView,
     pub you: Option<Side>,
     pub status: Status,
-    pub result: Option<&'a str>,
+    pub result: Option<String>,
     pub reason: Option<Reason>,
     /// The reason in words, as the page shows it.
-    pub reason_text: Option<&'static str>,
+    pub reason_text: Option<String>,
     pub fen: String,
     /// The start position when it is not the variant's own.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub initial_fen: Option<&'a str>,
+    pub initial_fen: Option<String>,
     pub turn: u32,
     pub to_move: Option<Side>,
     pub board: Vec<BoardSquare>,
-    pub moves: &'a [MoveEntry],
+    pub moves: Vec<MoveEntry>,
     /// When the last move or turn was played (ms since the Unix epoch).
     pub last_move_at: Option<i64>,
     pub committed: Option<BothSides>,
     pub revealed: Option<BothSides>,
     /// This turn's commitments (hashes every viewer has seen in the events):
     /// a page tells by them whether it holds its seat's secret.
-    pub commitments: Option<BothSides<Option<&'a str>>>,
+    pub commitments: Option<BothSides<Option<String>>>,
     /// Games without a clock, once both commitments are in: milliseconds
     /// until a side that revealed may claim the game (0 once it may).
     pub reveal_deadline_ms: Option<i64>,
@@ -241,7 +236,7 @@ pub struct GameFull<'a> {
     pub clocks: Option<Clocks>,
     pub draw_offer: Option<Side>,
     pub rematch: Option<RematchView>,
-    pub rematch_of: Option<&'a str>,
+    pub rematch_of: Option<String>,
     pub invite: Option<String>,
 }
 
