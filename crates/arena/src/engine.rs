@@ -379,24 +379,6 @@ pub trait Engine: Send {
 /// A shared protocol log: every line to and from every engine.
 pub type Log = Arc<Mutex<Box<dyn Write + Send>>>;
 
-/// Starts an engine and completes its handshake within `timeout`.
-pub fn start(
-    spec: &EngineSpec,
-    label: &str,
-    log: Option<Log>,
-    timeout: Duration,
-) -> Result<Box<dyn Engine>, Failure> {
-    let process = Process::spawn(spec, label, log)?;
-    match spec.protocol {
-        Protocol::Uci => Ok(Box::new(crate::uci::UciEngine::start(
-            process, spec, timeout,
-        )?)),
-        Protocol::Xboard => Ok(Box::new(crate::xboard::XboardEngine::start(
-            process, spec, timeout,
-        )?)),
-    }
-}
-
 /// Why a line could not be read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ReadError {

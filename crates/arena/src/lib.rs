@@ -7,11 +7,13 @@
 pub mod board;
 pub mod engine;
 pub mod game;
+pub mod launch;
 pub mod limits;
 pub mod openings;
 pub mod pgn;
 pub mod positions;
 pub mod sim;
+pub mod sim_board;
 pub mod stats;
 pub mod study;
 pub mod tournament;

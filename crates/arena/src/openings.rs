@@ -40,7 +40,7 @@ use parity_rules::{Color, Variant};
 
 use crate::board::{mover, turn_game};
 use parity_rules::{AnyGame, PieceView};
-use crate::sim;
+use crate::sim_board;
 
 /// A start for games: a FEN (none: the variant's start) and moves played
 /// from it before the engines take over.
@@ -57,7 +57,7 @@ impl Opening {
         &self,
         variant: &'static Variant,
     ) -> Result<parity_rules::simultaneous::SimGame, String> {
-        sim::opening_game(variant, self)
+        sim_board::opening_game(variant, self.fen.as_deref(), &self.moves)
     }
 
     /// The board after the opening's moves (turn-based and crowd variants).
@@ -90,7 +90,7 @@ pub fn parse(text: &str, variant: &'static Variant) -> Result<Vec<Opening>, Stri
             if line.is_empty() || line.starts_with('#') {
                 continue;
             }
-            let opening = if sim::is_simultaneous(variant) {
+            let opening = if sim_board::is_simultaneous(variant) {
                 parse_sim_line(line, variant)
             } else {
                 parse_line(line, variant)
@@ -201,7 +201,7 @@ fn parse_pgn(text: &str, variant: &'static Variant) -> Result<Vec<Opening>, Stri
             }
         }
         let fen = record.tag("FEN").map(str::to_string);
-        let opening = if sim::is_simultaneous(variant) {
+        let opening = if sim_board::is_simultaneous(variant) {
             parity_rules::record::replay_with(variant, &record, |_, _| {})
                 .map_err(|e| e.to_string())
                 .and_then(|game| {
@@ -212,7 +212,7 @@ fn parse_pgn(text: &str, variant: &'static Variant) -> Result<Vec<Opening>, Stri
                         .turns()
                         .iter()
                         .zip(game.positions())
-                        .map(|((m, _), pos)| sim::joint_text(pos, *m))
+                        .map(|((m, _), pos)| sim_board::joint_text(pos, *m))
                         .collect::<Vec<_>>();
                     checked_sim(variant, fen, &turns)
                 })
@@ -292,13 +292,7 @@ fn checked_sim(
     fen: Option<String>,
     turns: &[String],
 ) -> Result<Opening, String> {
-    let game = sim::opening_game(
-        variant,
-        &Opening {
-            fen: fen.clone(),
-            moves: turns.to_vec(),
-        },
-    )?;
+    let game = sim_board::opening_game(variant, fen.as_deref(), turns)?;
     if let Some(o) = game.outcome() {
         return Err(format!("the opening ends the game ({o})"));
     }
@@ -306,7 +300,7 @@ fn checked_sim(
         .turns()
         .iter()
         .zip(game.positions())
-        .map(|((m, _), pos)| sim::joint_text(pos, *m))
+        .map(|((m, _), pos)| sim_board::joint_text(pos, *m))
         .collect();
     Ok(Opening { fen, moves: joint })
 }
@@ -318,7 +312,7 @@ fn random_simultaneous(
     turns: usize,
     seed: u64,
 ) -> Result<Vec<Opening>, String> {
-    let start = sim::start_position(variant, None)?;
+    let start = sim_board::start_position(variant, None)?;
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut seen = std::collections::HashSet::new();
     let mut out = Vec::new();
@@ -344,7 +338,7 @@ fn random_simultaneous(
                 break;
             }
             let pair = legal.map(|l| l[rng.random_range(0..l.len())]);
-            moves.push(sim::joint_text(&pos, pair));
+            moves.push(sim_board::joint_text(&pos, pair));
             game.play(pair[0], pair[1])
                 .map_err(|e| format!("random opening: {e}"))?;
         }
@@ -373,7 +367,7 @@ pub fn random_balanced(
     plies: usize,
     seed: u64,
 ) -> Result<Vec<Opening>, String> {
-    if sim::is_simultaneous(variant) {
+    if sim_board::is_simultaneous(variant) {
         return random_simultaneous(variant, count, plies, seed);
     }
     let start = turn_game(variant, None).map_err(|e| e.to_string())?;

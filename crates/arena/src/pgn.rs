@@ -21,7 +21,7 @@
 use std::fmt::Write as _;
 
 use crate::game::{GameRecord, PlayedMove};
-use crate::sim;
+use crate::sim_board;
 
 /// Today's date as PGN writes it (UTC).
 pub fn today() -> String {
@@ -64,7 +64,7 @@ pub fn write(game: &GameRecord, event: &str, date: &str) -> String {
         tags.push(("WhiteLimits", game.limits[0].to_string()));
         tags.push(("BlackLimits", game.limits[1].to_string()));
     }
-    let simultaneous = sim::is_simultaneous(game.variant);
+    let simultaneous = sim_board::is_simultaneous(game.variant);
     let plies = if simultaneous {
         2 * (game.opening.len() + game.turns.len())
     } else {

@@ -20,7 +20,7 @@ use parity_rules::{Color, Variant};
 
 use crate::board::{mover, turn_game};
 use crate::game::{Ending, GameRecord, Termination};
-use crate::sim;
+use crate::sim_board;
 
 /// Engine plies after the opening whose positions are left out.
 pub const SKIP_PLIES: usize = 8;
@@ -47,7 +47,7 @@ pub fn is_game_result(ending: &Ending) -> bool {
 
 /// Why a variant's games give no positions, if so.
 pub fn refuses(variant: &Variant) -> Option<String> {
-    sim::is_simultaneous(variant).then(|| {
+    sim_board::is_simultaneous(variant).then(|| {
         format!(
             "{} is a simultaneous variant: both sides move at once, so its positions have no side to move to score; positions are written for turn-based and crowd variants only",
             variant.id()

@@ -11,11 +11,13 @@ use std::time::Duration;
 use parity_rules::{Color, Variant};
 
 use crate::board::turn_game;
-use crate::engine::{self, Engine, EngineSpec, Failure, GameSetup, Log};
+use crate::engine::{Engine, EngineSpec, Failure, GameSetup, Log, Protocol};
+use crate::launch;
 use crate::game::{self, Adjudication, GameRecord, GameSettings};
 use crate::limits::Limits;
 use crate::openings::Opening;
 use crate::sim;
+use crate::sim_board;
 use crate::stats::{self, Pentanomial, Sprt, SprtState, Trinomial};
 
 /// How the games of a match take their openings.
@@ -253,7 +255,7 @@ impl Summary {
 /// command, an unknown variant or a missing feature stops the match before
 /// it begins instead of losing every game.
 pub fn check(config: &MatchConfig) -> Result<(), String> {
-    let simultaneous = sim::is_simultaneous(config.variant);
+    let simultaneous = sim_board::is_simultaneous(config.variant);
     if !simultaneous {
         turn_game(config.variant, None).map_err(|e| e.to_string())?;
     }
@@ -281,7 +283,7 @@ pub fn check(config: &MatchConfig) -> Result<(), String> {
         .unwrap_or(&config.openings[0]);
     let start_fen = if simultaneous {
         let start = *probe.sim_game(config.variant)?.start();
-        (!sim::is_variant_start(&start)).then(|| start.to_fen())
+        (!sim_board::is_variant_start(&start)).then(|| start.to_fen())
     } else {
         let board = probe.board(config.variant)?;
         (!board.starts_from_variant_start()).then(|| board.start_fen())
@@ -290,7 +292,7 @@ pub fn check(config: &MatchConfig) -> Result<(), String> {
         if let Some(spec) = config
             .engines
             .iter()
-            .find(|s| s.protocol != engine::Protocol::Uci)
+            .find(|s| s.protocol != Protocol::Uci)
         {
             return Err(format!(
                 "engine {}: the simultaneous variant {} needs UCI with joint moves (docs/protocol.md); XBoard cannot play it",
@@ -313,7 +315,7 @@ pub fn check(config: &MatchConfig) -> Result<(), String> {
                 spec.name
             ));
         }
-        let mut e = engine::start(spec, &spec.name, config.log.clone(), config.hang_timeout)
+        let mut e = launch::start(spec, &spec.name, config.log.clone(), config.hang_timeout)
             .map_err(|f| format!("engine {}: {f}", spec.name))?;
         let setup = GameSetup {
             variant_id: config.variant.id().to_string(),
@@ -502,7 +504,7 @@ fn worker(
             if engines[e].is_none() {
                 let spec = &config.engines[e];
                 let label = format!("w{w}:{}", spec.name);
-                match engine::start(spec, &label, config.log.clone(), config.hang_timeout) {
+                match launch::start(spec, &label, config.log.clone(), config.hang_timeout) {
                     Ok(eng) => engines[e] = Some(eng),
                     Err(f) => {
                         if start_failure.is_none() {
@@ -545,7 +547,7 @@ fn worker(
                 } else {
                     [second, first]
                 };
-                let record = if sim::is_simultaneous(config.variant) {
+                let record = if sim_board::is_simultaneous(config.variant) {
                     sim::play(pair, opening, &settings)
                 } else {
                     game::play(pair, opening, &settings)

@@ -130,7 +130,7 @@ fn config(registry: &Registry, a: &MatchArgs) -> Result<MatchConfig, String> {
     let openings = match &a.openings {
         Some(path) => openings::load(path, variant)?,
         None => {
-            let default = if parity_arena::sim::is_simultaneous(variant) {
+            let default = if parity_arena::sim_board::is_simultaneous(variant) {
                 4
             } else {
                 8

@@ -5,10 +5,12 @@ use std::str::FromStr;
 use std::sync::Arc;
 
 use parity_rules::simultaneous::SimPosition;
-use parity_rules::{Color, Move, Position, Setup};
+use parity_rules::{Color, Move};
 
 use crate::search::{search_once, Limits, Shared};
-use crate::simsearch::{leaf_payoff, Mixed, SimLimits, SimResult, SimSearch, SimSearcher};
+use crate::simsearch::{
+    as_turn_based, leaf_payoff, Mixed, SimLimits, SimResult, SimSearch, SimSearcher,
+};
 
 /// How a player picks its move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -275,27 +277,6 @@ pub fn greedy(pos: &SimPosition, side: Color) -> Move {
         }
     }
     best.1
-}
-
-/// The turn-based view of a simultaneous position with `side` to move, when
-/// there is one (no shared square).
-pub fn as_turn_based(pos: &SimPosition, side: Color) -> Option<Position> {
-    if pos.shared().any() {
-        return None;
-    }
-    let v = pos.variant();
-    let mut setup = Setup::empty();
-    for c in Color::ALL {
-        for k in 0..v.kinds.len() {
-            setup.pieces[c][k] = pos.pieces(c, parity_rules::Kind(k as u8));
-        }
-        setup.castling[c] = pos.castling_rights(c);
-    }
-    setup.side = side;
-    setup.en_passant = pos.en_passant(side.other()).map(|e| e.target);
-    setup.halfmove_clock = pos.clock();
-    setup.fullmove_number = pos.turn_number();
-    Position::from_setup(v, &setup).ok()
 }
 
 /// Our turn-based search's move, if the position has a turn-based view and

@@ -22,8 +22,7 @@ use parity_rules::{Color, Move};
 use crate::eval::{self, EvalTables, Score, MATE, MATE_BOUND};
 use crate::matrix::{self, Matrix, Method};
 use crate::search::{Limits, Searcher, Shared};
-use crate::simplay::as_turn_based;
-use parity_rules::Position;
+use parity_rules::{Position, Setup};
 
 /// A best response must gain this much to enter the restricted game.
 const EPSILON: f64 = 1e-4;
@@ -414,7 +413,7 @@ impl SimSearcher {
     /// White's payoff of `pos` by the hybrid search's leaf evaluation with
     /// `plies` of turn-based search (0: quiescence) for each side to move,
     /// unlimited in time: the reference of the exploiter
-    /// ([`crate::simplay::best_response`]).
+    /// (`simplay::best_response`).
     pub fn searched_payoff(&mut self, pos: &SimPosition, plies: i32) -> f64 {
         if let Some(outcome) = pos.outcome() {
             return terminal_payoff(&outcome);
@@ -1020,6 +1019,28 @@ impl SimSearcher {
             .insert((key, depth, white_first), (best, bound));
         best
     }
+}
+
+
+/// The turn-based view of a simultaneous position with `side` to move, when
+/// there is one (no shared square).
+pub fn as_turn_based(pos: &SimPosition, side: Color) -> Option<Position> {
+    if pos.shared().any() {
+        return None;
+    }
+    let v = pos.variant();
+    let mut setup = Setup::empty();
+    for c in Color::ALL {
+        for k in 0..v.kinds.len() {
+            setup.pieces[c][k] = pos.pieces(c, parity_rules::Kind(k as u8));
+        }
+        setup.castling[c] = pos.castling_rights(c);
+    }
+    setup.side = side;
+    setup.en_passant = pos.en_passant(side.other()).map(|e| e.target);
+    setup.halfmove_clock = pos.clock();
+    setup.fullmove_number = pos.turn_number();
+    Position::from_setup(v, &setup).ok()
 }
 
 #[cfg(test)]

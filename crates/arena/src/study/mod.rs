@@ -28,7 +28,7 @@ use crate::game::{Adjudication, GameRecord};
 use crate::limits::Limits;
 use crate::openings::{self, Opening};
 use crate::positions::PositionsFile;
-use crate::sim;
+use crate::sim_board;
 use crate::tournament::{self, mix, Event, MatchConfig, Pairing};
 
 pub use results::{GameLine, GameResult, Results};
@@ -298,7 +298,7 @@ impl StudyParams {
             if plans.iter().any(|p| p.id == v.id()) {
                 return Err(format!("variant `{id}` is given twice"));
             }
-            let simultaneous = sim::is_simultaneous(v);
+            let simultaneous = sim_board::is_simultaneous(v);
             plans.push(VariantPlan {
                 id: v.id().to_string(),
                 simultaneous,
@@ -410,10 +410,10 @@ pub fn plan(registry: &Registry, params: &StudyParams) -> Result<Vec<Run>, Strin
     let mut runs = Vec::new();
     for plan in &params.variants {
         let variant = registry.get_or_err(&plan.id).map_err(|e| e.to_string())?;
-        if !sim::is_simultaneous(variant) {
+        if !sim_board::is_simultaneous(variant) {
             turn_game(variant, None).map_err(|e| format!("{}: {e}", plan.id))?;
         }
-        if sim::is_simultaneous(variant) != plan.simultaneous {
+        if sim_board::is_simultaneous(variant) != plan.simultaneous {
             return Err(format!(
                 "variant {}: its family differs from the study's",
                 plan.id
@@ -510,7 +510,7 @@ pub enum Progress<'a> {
 
 fn game_line(id: &str, run: &Run, game: &GameRecord) -> GameLine {
     let (fen, opening) = opening_text(&run.openings[game.number - 1]);
-    let simultaneous = sim::is_simultaneous(run.variant);
+    let simultaneous = sim_board::is_simultaneous(run.variant);
     let length = (game.opening.len() + game.moves.len() + game.turns.len()) as u32;
     GameLine {
         study: id.to_string(),
