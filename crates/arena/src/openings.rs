@@ -56,7 +56,7 @@ impl Opening {
     pub fn sim_game(
         &self,
         variant: &'static Variant,
-    ) -> Result<parity_rules::simultaneous::SimGame, String> {
+    ) -> Result<parity_rules::SimGame, String> {
         sim_board::opening_game(variant, self.fen.as_deref(), &self.moves)
     }
 
@@ -327,7 +327,7 @@ fn random_simultaneous(
                 variant.id()
             ));
         }
-        let mut game = parity_rules::simultaneous::SimGame::new(start);
+        let mut game = parity_rules::SimGame::new(start);
         let mut moves = Vec::new();
         let mut dead = false;
         for _ in 0..turns {

@@ -20,7 +20,7 @@ use std::time::Instant;
 
 use parity_rules::notation;
 use parity_rules::record;
-use parity_rules::simultaneous::SimGame;
+use parity_rules::SimGame;
 use parity_rules::{Color, Move};
 
 use parity_rules::notation::parse_lenient as read_move;

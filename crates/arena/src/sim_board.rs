@@ -4,7 +4,8 @@
 
 use parity_rules::notation;
 use parity_rules::notation::parse_lenient as read_move;
-use parity_rules::simultaneous::{SimGame, SimPosition};
+use parity_rules::simultaneous::SimPosition;
+use parity_rules::SimGame;
 use parity_rules::variant::Family;
 use parity_rules::{Color, Move, Variant};
 

@@ -123,7 +123,7 @@ mod tests {
     use super::*;
     use crate::eval;
     use parity_rules::crowd::CrowdPosition;
-    use parity_rules::variant::Registry;
+    use parity_rules::Registry;
     use parity_rules::Position;
 
     fn see_of<B: TurnPosition>(variant: &str, fen: &str, mv: &str) -> Score {

@@ -5,11 +5,11 @@
 
 use crate::crowd::CrowdPosition;
 use crate::fen::FenError;
-use crate::game::{Game, GameError, TurnPosition};
+use crate::game::{Game, GameError, SimGame, TurnPosition};
 use crate::notation::{self, MoveContext, NotationError};
 use crate::outcome::Outcome;
 use crate::position::Position;
-use crate::simultaneous::{self, SideNotes, SimGame, SimPosition};
+use crate::simultaneous::{self, SideNotes, SimPosition};
 use crate::types::{ByColor, Color, Kind, Move, Piece};
 use crate::variant::{Family, Variant};
 use crate::view::PieceView;
@@ -357,7 +357,7 @@ fn text_divide<P: TurnPosition>(pos: &P, depth: u32) -> Vec<(Vec<String>, u64)> 
 mod tests {
     use super::*;
     use crate::outcome::Reason;
-    use crate::variant::Registry;
+    use crate::registry::Registry;
 
     #[test]
     fn plays_every_family_through_one_type() {

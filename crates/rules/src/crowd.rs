@@ -714,7 +714,7 @@ pub fn perft(pos: &CrowdPosition, depth: u32) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::variant::Registry;
+    use crate::registry::Registry;
 
     fn sin() -> &'static Variant {
         Registry::builtin().get("safety-in-numbers").unwrap()

@@ -9,8 +9,8 @@ use crate::movegen::{self, MoveSink};
 use crate::notation::{self, MoveContext, NotationError};
 use crate::outcome::{Outcome, Reason};
 use crate::position::Position;
-use crate::simultaneous::SimError;
-use crate::types::{Color, Kind, Move, Special};
+use crate::simultaneous::{SideNotes, SimError, SimPosition};
+use crate::types::{ByColor, Color, Kind, Move, Special};
 use crate::variant::{StalemateResult, Variant};
 use crate::view::PieceView;
 
@@ -401,10 +401,72 @@ pub fn insufficient_material(pos: &Position) -> bool {
     }
     minors.len() <= 1 || (minors.iter().all(|m| m.0) && minors.iter().all(|m| m.1 == minors[0].1))
 }
+/// A simultaneous game: a start position and its turns.
+#[derive(Clone, Debug)]
+pub struct SimGame {
+    positions: Vec<SimPosition>,
+    turns: Vec<([Move; 2], ByColor<SideNotes>)>,
+}
+
+impl SimGame {
+    pub fn new(start: SimPosition) -> SimGame {
+        SimGame {
+            positions: vec![start],
+            turns: Vec::new(),
+        }
+    }
+    pub fn position(&self) -> &SimPosition {
+        self.positions
+            .last()
+            .expect("a game has its start position")
+    }
+    pub fn start(&self) -> &SimPosition {
+        &self.positions[0]
+    }
+    pub fn turns(&self) -> &[([Move; 2], ByColor<SideNotes>)] {
+        &self.turns
+    }
+    pub fn positions(&self) -> &[SimPosition] {
+        &self.positions
+    }
+
+    /// How many times the current position has stood in this game.
+    pub fn repetitions(&self) -> usize {
+        let pos = self.position();
+        self.positions.iter().filter(|p| p.same_state(pos)).count()
+    }
+
+    /// The result if the rules end the game at the start of this turn.
+    pub fn outcome(&self) -> Option<Outcome> {
+        let pos = self.position();
+        if let Some(o) = pos.outcome() {
+            return Some(o);
+        }
+        let needed = pos.variant.spec.repetition as usize;
+        (needed > 0 && self.repetitions() >= needed).then_some(Outcome::draw(Reason::Repetition))
+    }
+
+    /// Plays a turn; refuses it if the game is over or a move is illegal.
+    pub fn play(&mut self, white: Move, black: Move) -> Result<ByColor<SideNotes>, GameError> {
+        if let Some(o) = self.outcome() {
+            return Err(GameError::Over(o));
+        }
+        self.play_on(white, black)
+    }
+
+    /// Plays a turn even after the rules ended the game (see [`crate::Game::play_on`]).
+    pub fn play_on(&mut self, white: Move, black: Move) -> Result<ByColor<SideNotes>, GameError> {
+        let turn = self.position().resolve(white, black)?;
+        self.positions.push(turn.position);
+        self.turns.push(([white, black], turn.notes));
+        Ok(turn.notes)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::variant::Registry;
+    use crate::registry::Registry;
 
     fn game(fen: &str) -> Game<Position> {
         Game::from_fen(Registry::builtin().get("chess").unwrap(), fen).unwrap()
@@ -478,7 +540,7 @@ mod tests {
 #[cfg(test)]
 mod attackers_to_tests {
     use super::*;
-    use crate::variant::Registry;
+    use crate::registry::Registry;
 
     fn sq<P: TurnPosition>(p: &P, name: &str) -> Square {
         p.variant().shape.parse_square(name).unwrap()

@@ -8,8 +8,7 @@ use crate::geometry::{Bitboard, Square};
 use crate::types::{ByColor, Color, EnPassant, Kind, Move, Piece, Special};
 use crate::variant::{CastlingStyle, Variant, MAX_DIRECTIONS};
 
-/// Piece types a variant may have; keeps a position small enough to copy.
-pub const MAX_KINDS: usize = 12;
+pub use crate::types::MAX_KINDS;
 
 /// A position as read from a FEN, not yet checked.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -647,7 +646,7 @@ impl Variant {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::variant::Registry;
+    use crate::registry::Registry;
 
     #[test]
     fn hash_is_incremental() {

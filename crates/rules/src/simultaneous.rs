@@ -9,46 +9,13 @@
 
 use std::fmt;
 
-use serde::Deserialize;
-
 use crate::geometry::{Bitboard, Square};
-use crate::game::GameError;
 use crate::outcome::{Outcome, Reason};
 use crate::position::Pieces;
 use crate::types::{ByColor, Color, EnPassant, Kind, Move, Special};
 use crate::variant::Variant;
 
-/// The rules that tell the three simultaneous variants apart.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Deserialize)]
-#[serde(deny_unknown_fields, default)]
-pub struct SimRules {
-    /// A piece that just moved may not move in the next turn (Murali's rule 2).
-    pub waiting_rule: bool,
-    /// Co-occupants must leave a shared square on the next turn (parity-single).
-    pub single_occupation: bool,
-    pub check: CheckModel,
-}
-
-impl Default for SimRules {
-    fn default() -> SimRules {
-        SimRules {
-            waiting_rule: true,
-            single_occupation: false,
-            check: CheckModel::Parity,
-        }
-    }
-}
-
-/// How check restricts moves.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum CheckModel {
-    /// Murali: immediate check (from a piece free to move) allows only king
-    /// moves; a king may not step where a waiting enemy piece attacks.
-    Parity,
-    /// Smythe: chess legality judged on the current position alone.
-    MoveNeutral,
-}
+pub use crate::variant::{CheckModel, SimRules};
 
 /// A check a side gives at the end of a turn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -833,7 +800,7 @@ impl SimPosition {
 
 impl SimPosition {
     /// The outcome at the start of this turn, leaving out repetition (which
-    /// needs the game's history; see [`SimGame`]).
+    /// needs the game's history; see [`crate::game::SimGame`]).
     pub fn outcome(&self) -> Option<Outcome> {
         self.outcome_with_counts(
             Color::ALL.map(|c| usize::from(self.has_legal_move(c))),
@@ -889,68 +856,6 @@ impl SimPosition {
             return draw(Reason::FiftyMoves);
         }
         None
-    }
-}
-
-/// A simultaneous game: a start position and its turns.
-#[derive(Clone, Debug)]
-pub struct SimGame {
-    positions: Vec<SimPosition>,
-    turns: Vec<([Move; 2], ByColor<SideNotes>)>,
-}
-
-impl SimGame {
-    pub fn new(start: SimPosition) -> SimGame {
-        SimGame {
-            positions: vec![start],
-            turns: Vec::new(),
-        }
-    }
-    pub fn position(&self) -> &SimPosition {
-        self.positions
-            .last()
-            .expect("a game has its start position")
-    }
-    pub fn start(&self) -> &SimPosition {
-        &self.positions[0]
-    }
-    pub fn turns(&self) -> &[([Move; 2], ByColor<SideNotes>)] {
-        &self.turns
-    }
-    pub fn positions(&self) -> &[SimPosition] {
-        &self.positions
-    }
-
-    /// How many times the current position has stood in this game.
-    pub fn repetitions(&self) -> usize {
-        let pos = self.position();
-        self.positions.iter().filter(|p| p.same_state(pos)).count()
-    }
-
-    /// The result if the rules end the game at the start of this turn.
-    pub fn outcome(&self) -> Option<Outcome> {
-        let pos = self.position();
-        if let Some(o) = pos.outcome() {
-            return Some(o);
-        }
-        let needed = pos.variant.spec.repetition as usize;
-        (needed > 0 && self.repetitions() >= needed).then_some(Outcome::draw(Reason::Repetition))
-    }
-
-    /// Plays a turn; refuses it if the game is over or a move is illegal.
-    pub fn play(&mut self, white: Move, black: Move) -> Result<ByColor<SideNotes>, GameError> {
-        if let Some(o) = self.outcome() {
-            return Err(GameError::Over(o));
-        }
-        self.play_on(white, black)
-    }
-
-    /// Plays a turn even after the rules ended the game (see [`crate::Game::play_on`]).
-    pub fn play_on(&mut self, white: Move, black: Move) -> Result<ByColor<SideNotes>, GameError> {
-        let turn = self.position().resolve(white, black)?;
-        self.positions.push(turn.position);
-        self.turns.push(([white, black], turn.notes));
-        Ok(turn.notes)
     }
 }
 

@@ -3,6 +3,9 @@
 
 use crate::geometry::Square;
 
+/// Piece types a variant may have; keeps a position small enough to copy.
+pub const MAX_KINDS: usize = 12;
+
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
 pub enum Color {
     White = 0,

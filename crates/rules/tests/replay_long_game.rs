@@ -18,10 +18,8 @@
 use parity_rules::record::{self, Record};
 use parity_rules::any::{AnyGame, Step};
 use parity_rules::{Outcome, Reason};
-use parity_rules::simultaneous::{
-    CheckKind, SideNotes, SimGame, SimPosition,
-};
-use parity_rules::{ByColor, Color, Move, Registry, Square, Variant};
+use parity_rules::simultaneous::{CheckKind, SideNotes, SimPosition};
+use parity_rules::{ByColor, Color, Move, Registry, SimGame, Square, Variant};
 
 const W: Color = Color::White;
 const B: Color = Color::Black;

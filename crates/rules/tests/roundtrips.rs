@@ -191,7 +191,7 @@ fn move_like() -> impl Strategy<Value = String> {
 /// arbitrary text.
 fn toml_like() -> impl Strategy<Value = String> {
     let real = prop::sample::select(
-        parity_rules::variant::BUILTIN
+        parity_rules::registry::BUILTIN
             .iter()
             .map(|(_, text)| text.to_string())
             .collect::<Vec<_>>(),

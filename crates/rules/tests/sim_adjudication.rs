@@ -3,7 +3,8 @@
 
 use parity_rules::notation::parse_uci;
 use parity_rules::{Outcome, Reason};
-use parity_rules::simultaneous::{SimGame, SimPosition};
+use parity_rules::simultaneous::SimPosition;
+use parity_rules::SimGame;
 use parity_rules::{Color, Registry};
 
 fn pos(id: &str, fen: &str) -> SimPosition {

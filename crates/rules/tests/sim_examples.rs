@@ -8,10 +8,8 @@
 //! notation module (so a move is always one of the side's legal moves),
 //! resolves the turn and checks the resulting FEN and each side's notes.
 
-use parity_rules::{GameError, Outcome, Reason};
-use parity_rules::simultaneous::{
-    CheckKind, SideNotes, SimError, SimGame, SimPosition, Turn,
-};
+use parity_rules::simultaneous::{CheckKind, SideNotes, SimError, SimPosition, Turn};
+use parity_rules::{GameError, Outcome, Reason, SimGame};
 use parity_rules::{notation, Color, Move, Registry, Special, Variant};
 
 const W: Color = Color::White;

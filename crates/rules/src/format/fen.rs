@@ -385,7 +385,7 @@ pub(crate) fn castling_letters(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::variant::Registry;
+    use crate::registry::Registry;
 
     #[test]
     fn round_trips_builtin_starts() {

@@ -498,7 +498,7 @@ mod tests {
     use super::*;
     use crate::fen::parse_position;
     use crate::game::TurnPosition;
-    use crate::variant::Registry;
+    use crate::registry::Registry;
 
     fn chess(fen: &str) -> Position {
         parse_position(Registry::builtin().get("chess").unwrap(), fen).unwrap()

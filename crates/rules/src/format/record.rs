@@ -10,9 +10,11 @@ use std::fmt::Write as _;
 
 use crate::any::{AnyGame, Step};
 use crate::notation::{self, MoveContext};
-use crate::simultaneous::{CheckKind, SideNotes, SimGame, SimPosition};
+use crate::game::SimGame;
+use crate::simultaneous::{CheckKind, SideNotes, SimPosition};
 use crate::types::{ByColor, Color, Move};
-use crate::variant::{Registry, Variant};
+use crate::registry::Registry;
+use crate::variant::Variant;
 
 /// A record read from text: its tags and its move tokens, not yet checked
 /// against any rules.
