@@ -743,3 +743,107 @@ fn wrong_tokens_on_streams_and_upgrades_count_as_failed_authentication() {
     assert_eq!(answer.0, 200, "{}", answer.3);
     assert!(answer.2["you"].is_null(), "a spectator: {}", answer.3);
 }
+
+/// A client whose connections come from `ip` (any address of 127/8 is
+/// this machine), so that each stands for another attacker.
+fn client_from(ip: &str) -> Client {
+    Client::builder()
+        .local_address(ip.parse::<std::net::IpAddr>().expect("an address"))
+        .timeout(Duration::from_secs(60))
+        .build()
+        .expect("client")
+}
+
+fn log_in(
+    t: &Target,
+    from: &Client,
+    name: &str,
+    password: &str,
+) -> (u16, reqwest::header::HeaderMap, Value, String) {
+    t.send(
+        from.post(t.url("/api/login"))
+            .json(&json!({"username": name, "password": password})),
+    )
+}
+
+/// Password guessing: the log-in quota is asked before any hash, per
+/// account (guesses from many addresses) and per address (guesses at many
+/// accounts); once either is spent the right password is refused too.
+#[test]
+fn password_guesses_are_limited_per_account_and_per_address() {
+    let t = Target::start(&[]);
+    for name in ["alice", "bob"] {
+        let made = t.send(
+            t.http
+                .post(t.url("/api/signup"))
+                .json(&json!({"username": name, "password": "correct horse"})),
+        );
+        assert_eq!(made.0, 200, "{}", made.3);
+    }
+    // Ten guesses at alice's password, each from its own address.
+    for i in 0..10 {
+        let guess = log_in(
+            &t,
+            &client_from(&format!("127.0.1.{}", i + 1)),
+            "alice",
+            &format!("guess {i}"),
+        );
+        assert_error(&guess, 401, "a wrong password");
+    }
+    let right = log_in(&t, &client_from("127.0.1.100"), "alice", "correct horse");
+    assert_error(&right, 429, "alice's right password after ten guesses");
+    assert!(right.1.contains_key("retry-after"));
+
+    // Ten guesses from one address, each at another name.
+    let guesser = client_from("127.0.2.1");
+    for i in 0..10 {
+        let guess = log_in(&t, &guesser, &format!("nobody{i}"), "correct horse");
+        assert_error(&guess, 401, "an unknown name");
+    }
+    let right = log_in(&t, &guesser, "bob", "correct horse");
+    assert_error(&right, 429, "bob's right password from a spent address");
+    // Bob himself, from his own address, still logs in.
+    let own = log_in(&t, &client_from("127.0.2.2"), "bob", "correct horse");
+    assert_eq!(own.0, 200, "{}", own.3);
+}
+
+/// The server's peak resident memory, in MB.
+fn peak_mb(t: &Target) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{}/status", t.child.id())).expect("status");
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.split_whitespace().next())
+        .and_then(|v| v.parse::<u64>().ok())
+        .expect("VmHWM")
+        / 1024
+}
+
+/// Sixty-four log-ins at once (eight addresses, each within its quota):
+/// each argon2 hash holds about 19 MiB, only a few run at once, each in
+/// its thread's own memory, so the server's peak memory stays under the
+/// bound (unbounded, it passed 1 GiB).
+#[test]
+fn concurrent_log_ins_hold_bounded_memory() {
+    let t = Target::start(&[]);
+    let answers: Vec<u16> = thread::scope(|scope| {
+        let handles: Vec<_> = (0..64)
+            .map(|i| {
+                let t = &t;
+                scope.spawn(move || {
+                    let from = client_from(&format!("127.0.3.{}", i % 8 + 1));
+                    log_in(t, &from, &format!("someone{i}"), "a wrong password").0
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("a log-in"))
+            .collect()
+    });
+    assert!(answers.iter().all(|&s| s == 401), "{answers:?}");
+    let peak = peak_mb(&t);
+    println!("64 concurrent log-ins: server peak RSS {peak} MB");
+    assert!(peak < MAX_RSS_MB, "peak RSS {peak} MB");
+    t.assert_memory("64 concurrent log-ins");
+}

@@ -7,10 +7,13 @@
 
 pub mod events;
 
-use argon2::password_hash::phc::PasswordHash;
-use argon2::password_hash::{PasswordHasher, PasswordVerifier};
-use argon2::Argon2;
+use argon2::password_hash::phc::{Output, ParamsString, PasswordHash, Salt};
+use argon2::{Algorithm, Argon2, Block, Params, Version};
+use std::cell::RefCell;
 use std::sync::OnceLock;
+use std::time::Duration;
+
+use tokio::sync::Semaphore;
 
 use crate::base::secret;
 use crate::game::event::now_ms;
@@ -33,6 +36,8 @@ pub enum AccountError {
     ShortPassword,
     #[error("hashing the password: {0}")]
     Hash(String),
+    #[error("the server is busy checking passwords; try again in a moment")]
+    Busy,
     #[error("{0}")]
     Store(#[from] StoreError),
 }
@@ -51,21 +56,83 @@ pub fn user_id(name: &str) -> String {
     name.to_ascii_lowercase()
 }
 
-/// The argon2id PHC string of `password` with a fresh random salt.
-pub fn hash_password(password: &str) -> Result<String, AccountError> {
-    Argon2::default()
-        .hash_password(password.as_bytes())
-        .map(|hash| hash.to_string())
-        .map_err(|e| AccountError::Hash(e.to_string()))
+thread_local! {
+    /// The memory of this thread's argon2 hashes (about 19 MiB), kept for
+    /// the thread's life: hashing threads are few (see [`argon2_work`]), and
+    /// the allocator does not give a freed hash's memory back on its own.
+    static BLOCKS: RefCell<Vec<Block>> = const { RefCell::new(Vec::new()) };
 }
 
-/// Whether `password` is the one hashed in `phc`.
-pub fn password_matches(password: &str, phc: &str) -> bool {
-    PasswordHash::new(phc).is_ok_and(|hash| {
-        Argon2::default()
-            .verify_password(password.as_bytes(), &hash)
-            .is_ok()
+/// Argon2 of `password` and `salt` into `out`, in this thread's memory.
+fn argon2_into(
+    algorithm: Algorithm,
+    version: Version,
+    params: Params,
+    (password, salt): (&[u8], &[u8]),
+    out: &mut [u8],
+) -> Result<(), argon2::Error> {
+    BLOCKS.with_borrow_mut(|blocks| {
+        blocks.resize(params.block_count(), Block::default());
+        Argon2::new(algorithm, version, params).hash_password_into_with_memory(
+            password,
+            salt,
+            out,
+            blocks.as_mut_slice(),
+        )
     })
+}
+
+/// The argon2id PHC string of `password` with a fresh random salt.
+pub fn hash_password(password: &str) -> Result<String, AccountError> {
+    let failed = |e: &dyn std::fmt::Display| AccountError::Hash(e.to_string());
+    let params = Params::default();
+    let salt = argon2::password_hash::generate_salt();
+    let mut out = [0u8; Params::DEFAULT_OUTPUT_LEN];
+    let (algorithm, version) = (Algorithm::Argon2id, Version::V0x13);
+    argon2_into(
+        algorithm,
+        version,
+        params.clone(),
+        (password.as_bytes(), &salt),
+        &mut out,
+    )
+    .map_err(|e| failed(&e))?;
+    let phc = PasswordHash {
+        algorithm: algorithm.ident(),
+        version: Some(version.into()),
+        params: ParamsString::try_from(&params).map_err(|e| failed(&e))?,
+        salt: Some(Salt::new(&salt).map_err(|e| failed(&e))?),
+        hash: Some(Output::new(&out).map_err(|e| failed(&e))?),
+    };
+    Ok(phc.to_string())
+}
+
+/// Whether `password` is the one hashed in `phc` (compared in constant time).
+pub fn password_matches(password: &str, phc: &str) -> bool {
+    let Ok(hash) = PasswordHash::new(phc) else {
+        return false;
+    };
+    let (Some(salt), Some(expected)) = (&hash.salt, &hash.hash) else {
+        return false;
+    };
+    let algorithm = Algorithm::try_from(hash.algorithm.as_str());
+    let version = hash
+        .version
+        .map_or(Ok(Version::default()), Version::try_from);
+    let (Ok(algorithm), Ok(version), Ok(params)) = (algorithm, version, Params::try_from(&hash))
+    else {
+        return false;
+    };
+    let mut out = vec![0u8; expected.len()];
+    argon2_into(
+        algorithm,
+        version,
+        params,
+        (password.as_bytes(), salt.as_ref()),
+        &mut out,
+    )
+    .is_ok()
+        && Output::new(&out).is_ok_and(|computed| computed == *expected)
 }
 
 /// Whether `password` opens an account whose hash is `phc`. Without a
@@ -80,6 +147,68 @@ pub fn login_matches(password: &str, phc: Option<&str>) -> bool {
             let _ = password_matches(password, stand_in_hash());
             false
         }
+    }
+}
+
+/// How long a request waits for a hashing slot before it is told the
+/// server is busy.
+const HASH_WAIT: Duration = Duration::from_secs(10);
+
+/// Runs argon2 work off the async threads, on a few threads of its own
+/// (one per core, at most four). Each hash holds about 19 MiB: a crowd of
+/// log-ins waits its turn instead of taking the memory together, and with
+/// few threads the allocator keeps few arenas, each reusing one hash's
+/// memory (on tokio's blocking pool every new thread kept its own).
+pub async fn argon2_work<T: Send + 'static>(
+    work: impl FnOnce() -> T + Send + 'static,
+) -> Result<T, AccountError> {
+    let pool = Argon2Pool::get();
+    let _slot = tokio::time::timeout(HASH_WAIT, pool.slots.acquire())
+        .await
+        .map_err(|_| AccountError::Busy)?
+        .map_err(|e| AccountError::Hash(e.to_string()))?;
+    let (done, result) = tokio::sync::oneshot::channel();
+    pool.jobs
+        .send(Box::new(move || {
+            let _ = done.send(work());
+        }))
+        .map_err(|e| AccountError::Hash(e.to_string()))?;
+    result.await.map_err(|e| AccountError::Hash(e.to_string()))
+}
+
+type Job = Box<dyn FnOnce() + Send>;
+
+struct Argon2Pool {
+    jobs: std::sync::mpsc::Sender<Job>,
+    /// One per thread: a job is sent only with a slot, so none waits long.
+    slots: Semaphore,
+}
+
+impl Argon2Pool {
+    fn get() -> &'static Argon2Pool {
+        static POOL: OnceLock<Argon2Pool> = OnceLock::new();
+        POOL.get_or_init(|| {
+            let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(4));
+            let (jobs, queue) = std::sync::mpsc::channel::<Job>();
+            let queue = std::sync::Arc::new(std::sync::Mutex::new(queue));
+            for i in 0..threads {
+                let queue = queue.clone();
+                std::thread::Builder::new()
+                    .name(format!("argon2-{i}"))
+                    .spawn(move || loop {
+                        let job = queue.lock().unwrap_or_else(|e| e.into_inner()).recv();
+                        match job {
+                            Ok(job) => job(),
+                            Err(_) => return,
+                        }
+                    })
+                    .expect("an argon2 thread");
+            }
+            Argon2Pool {
+                jobs,
+                slots: Semaphore::new(threads),
+            }
+        })
     }
 }
 
@@ -120,13 +249,8 @@ pub async fn add_user(
     if store.user(&id).await?.is_some() {
         return Err(AccountError::NameTaken(name.to_string()));
     }
-    // argon2 is slow on purpose: off the async threads.
     let password_hash = match password.map(str::to_string) {
-        Some(password) => Some(
-            tokio::task::spawn_blocking(move || hash_password(&password))
-                .await
-                .map_err(|e| AccountError::Hash(e.to_string()))??,
-        ),
+        Some(password) => Some(argon2_work(move || hash_password(&password)).await??),
         None => None,
     };
     let row = UserRow {
@@ -227,6 +351,20 @@ mod tests {
         assert!(login_matches("correct horse", Some(&phc)));
         assert!(!login_matches("correct horse", None));
         assert_ne!(phc, hash_password("correct horse").unwrap(), "salted");
+        // Hashes stored by earlier releases (argon2's own hasher) still open,
+        // and ours read as argon2's.
+        use argon2::password_hash::{PasswordHasher, PasswordVerifier};
+        let theirs = Argon2::default()
+            .hash_password(b"correct horse")
+            .unwrap()
+            .to_string();
+        assert!(password_matches("correct horse", &theirs));
+        assert!(!password_matches("correct hose", &theirs));
+        let ours = PasswordHash::new(&phc).unwrap();
+        assert!(Argon2::default()
+            .verify_password(b"correct horse", &ours)
+            .is_ok());
+        assert!(!password_matches("correct horse", "$argon2id$v=19$garbled"));
     }
 
     #[test]

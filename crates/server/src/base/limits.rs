@@ -41,6 +41,9 @@ pub struct Limits {
     pub auth_failures_per_minute: NonZeroU32,
     /// Accounts one IP may sign up per minute (each costs an argon2 hash).
     pub signups_per_minute: NonZeroU32,
+    /// Log-in attempts, right or wrong, per minute from one IP and for one
+    /// account, each asked before the password is hashed.
+    pub logins_per_minute: NonZeroU32,
     /// Seat actions (HTTP or WebSocket) one IP may send per second.
     pub actions_per_second: NonZeroU32,
     /// A game whose invited friend has not joined is aborted after this.
@@ -78,6 +81,7 @@ impl Default for Limits {
             engine_games_per_minute: nonzero(6),
             auth_failures_per_minute: nonzero(30),
             signups_per_minute: nonzero(5),
+            logins_per_minute: nonzero(10),
             actions_per_second: nonzero(20),
             waiting_expiry: Duration::from_secs(3600),
             challenge_expiry: Duration::from_secs(20 * 60),
@@ -106,6 +110,7 @@ pub struct Config {
 }
 
 type PerIp = DefaultKeyedRateLimiter<IpAddr>;
+type PerAccount = DefaultKeyedRateLimiter<String>;
 
 /// The per-IP rate limits (token buckets of `governor`).
 pub struct Quotas {
@@ -113,6 +118,8 @@ pub struct Quotas {
     engine_games: PerIp,
     auth_failures: PerIp,
     signups: PerIp,
+    logins: PerIp,
+    logins_per_account: PerAccount,
     actions: PerIp,
     analyses: PerIp,
 }
@@ -124,6 +131,8 @@ impl Quotas {
             engine_games: RateLimiter::keyed(Quota::per_minute(limits.engine_games_per_minute)),
             auth_failures: RateLimiter::keyed(Quota::per_minute(limits.auth_failures_per_minute)),
             signups: RateLimiter::keyed(Quota::per_minute(limits.signups_per_minute)),
+            logins: RateLimiter::keyed(Quota::per_minute(limits.logins_per_minute)),
+            logins_per_account: RateLimiter::keyed(Quota::per_minute(limits.logins_per_minute)),
             actions: RateLimiter::keyed(Quota::per_second(limits.actions_per_second)),
             analyses: RateLimiter::keyed(Quota::per_minute(limits.analyses_per_minute)),
         }
@@ -148,6 +157,18 @@ impl Quotas {
         take(&self.signups, ip, "sign-ups")
     }
 
+    /// Takes one log-in attempt from `ip`'s allowance and from account
+    /// `user_id`'s (a guess at one password from many addresses counts too).
+    pub fn login(&self, ip: IpAddr, user_id: &str) -> Result<(), Refusal> {
+        take(&self.logins, ip, "log-in attempts")?;
+        self.logins_per_account
+            .check_key(&user_id.to_string())
+            .map_err(|not_until| Refusal::TooMany {
+                message: "too many log-in attempts for this account; try again later".into(),
+                retry_after: not_until.wait_time_from(DefaultClock::default().now()),
+            })
+    }
+
     /// Takes one seat action from `ip`'s allowance.
     pub fn action(&self, ip: IpAddr) -> Result<(), Refusal> {
         take(&self.actions, ip, "actions")
@@ -170,12 +191,15 @@ impl Quotas {
             &self.engine_games,
             &self.auth_failures,
             &self.signups,
+            &self.logins,
             &self.actions,
             &self.analyses,
         ] {
             limiter.retain_recent();
             limiter.shrink_to_fit();
         }
+        self.logins_per_account.retain_recent();
+        self.logins_per_account.shrink_to_fit();
     }
 }
 

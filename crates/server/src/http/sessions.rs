@@ -54,6 +54,7 @@ impl From<AccountError> for Refusal {
             AccountError::NameTaken(_) => Refusal::NotNow(e.to_string()),
             AccountError::NoSuchUser(_) => Refusal::NotFound(e.to_string()),
             AccountError::Hash(_) | AccountError::Store(_) => Refusal::Internal(e.to_string()),
+            AccountError::Busy => Refusal::Busy(e.to_string()),
             _ => Refusal::Malformed(e.to_string()),
         }
     }
@@ -116,17 +117,14 @@ async fn login(
     body: Bytes,
 ) -> Result<Response, Refusal> {
     let asked = read_credentials(&body)?;
-    let user = hub
-        .store()
-        .user(&accounts::user_id(&asked.username))
-        .await?;
+    let user_id = accounts::user_id(&asked.username);
+    // Before any hash: a guess costs the guesser, not the server.
+    hub.quotas().login(ip, &user_id)?;
+    let user = hub.store().user(&user_id).await?;
     let phc = user.as_ref().and_then(|u| u.password_hash.clone());
-    // argon2 is slow on purpose: off the async threads.
-    let matches = tokio::task::spawn_blocking(move || {
-        accounts::login_matches(&asked.password, phc.as_deref())
-    })
-    .await
-    .unwrap_or(false);
+    let matches =
+        accounts::argon2_work(move || accounts::login_matches(&asked.password, phc.as_deref()))
+            .await?;
     match user {
         Some(user) if matches => open_session(&hub, &user, origin.as_deref()).await,
         _ => Err(refused(&hub, ip)),
