@@ -22,13 +22,15 @@ struct Target {
     child: Child,
     base: String,
     http: Client,
+    db: std::path::PathBuf,
     _dir: tempfile::TempDir,
 }
 
 impl Target {
     fn start(flags: &[&str]) -> Target {
         let dir = tempfile::tempdir().expect("temp dir");
-        let (child, base) = common::serve(&dir.path().join("games.sqlite"), flags);
+        let db = dir.path().join("games.sqlite");
+        let (child, base) = common::serve(&db, flags);
         let http = Client::builder()
             .timeout(Duration::from_secs(30))
             .build()
@@ -37,6 +39,7 @@ impl Target {
             child,
             base,
             http,
+            db,
             _dir: dir,
         }
     }
@@ -846,4 +849,89 @@ fn concurrent_log_ins_hold_bounded_memory() {
     println!("64 concurrent log-ins: server peak RSS {peak} MB");
     assert!(peak < MAX_RSS_MB, "peak RSS {peak} MB");
     t.assert_memory("64 concurrent log-ins");
+}
+
+/// A bot account's token on the server's database.
+fn bot_token(t: &Target, name: &str) -> String {
+    let db = t.db.to_str().expect("a UTF-8 path");
+    let added = common::parity(&["user", "add", name, "--bot", "--db", db]);
+    assert!(added.status.success(), "{}", common::stderr(&added));
+    let token = common::parity(&["token", "add", name, "--scope", "bot:play", "--db", db]);
+    assert!(token.status.success(), "{}", common::stderr(&token));
+    common::stdout(&token)
+        .lines()
+        .last()
+        .expect("a token")
+        .trim()
+        .to_string()
+}
+
+/// `POST /api/challenge/ai` takes from the same allowance of engine games
+/// as `POST /api/games` (it once started twenty in 0.1 s).
+#[test]
+fn engine_challenges_keep_the_engine_game_limit() {
+    let t = Target::start(&[]);
+    let token = bot_token(&t, "robo");
+    let statuses: Vec<u16> = (0..10)
+        .map(|_| {
+            t.send(
+                t.http
+                    .post(t.url("/api/challenge/ai"))
+                    .bearer_auth(&token)
+                    .json(&json!({"level": 8, "days": 3})),
+            )
+            .0
+        })
+        .collect();
+    assert_eq!(
+        (
+            statuses.iter().filter(|&&s| s == 201 || s == 200).count(),
+            statuses.iter().filter(|&&s| s == 429).count()
+        ),
+        (6, 4),
+        "{statuses:?}"
+    );
+}
+
+/// Open challenges are bounded per account (20) and per pair (3): a
+/// flood from one account does not grow the receiver's list without end.
+#[test]
+fn open_challenges_are_bounded_per_account_and_per_pair() {
+    let t = Target::start(&[]);
+    let flooder = bot_token(&t, "flooder");
+    for name in (0..8).map(|i| format!("target{i}")) {
+        bot_token(&t, &name);
+    }
+    let challenge = |dest: &str| {
+        t.send(
+            t.http
+                .post(t.url(&format!("/api/challenge/{dest}")))
+                .bearer_auth(&flooder)
+                .json(&json!({"days": 3})),
+        )
+    };
+    let to_one: Vec<u16> = (0..5).map(|_| challenge("target0").0).collect();
+    assert_eq!(to_one, [200, 200, 200, 409, 409]);
+    let mut statuses = Vec::new();
+    for i in 1..8 {
+        for _ in 0..3 {
+            let answer = challenge(&format!("target{i}"));
+            if answer.0 == 409 {
+                assert_error(&answer, 409, "a challenge too many");
+            }
+            statuses.push(answer.0);
+        }
+    }
+    assert_eq!(
+        statuses.iter().filter(|&&s| s == 200).count(),
+        17,
+        "20 open in all: {statuses:?}"
+    );
+    let listed = t.send(t.http.get(t.url("/api/challenge")).bearer_auth(&flooder));
+    assert_eq!(
+        listed.2["out"].as_array().map(Vec::len),
+        Some(20),
+        "{}",
+        listed.3
+    );
 }

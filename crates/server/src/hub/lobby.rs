@@ -23,6 +23,9 @@ pub(crate) const ENDED_CHALLENGE_KEPT: Duration = Duration::from_secs(60);
 pub const SEEK_LIFETIME: Duration = Duration::from_secs(10 * 60);
 /// Open seeks an account may have at once.
 pub(crate) const MAX_SEEKS_PER_USER: usize = 4;
+/// Open challenges an account may have sent at once, and to one account.
+pub(crate) const MAX_CHALLENGES_PER_USER: usize = 20;
+pub(crate) const MAX_CHALLENGES_PER_PAIR: usize = 3;
 
 /// The terms of a game to be: a challenge's or a seek's.
 #[derive(Clone, Debug, PartialEq, Eq)]

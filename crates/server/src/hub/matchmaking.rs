@@ -10,7 +10,8 @@ use crate::accounts::events::AccountEvent;
 use crate::base::refusal::Refusal;
 use crate::base::secret::new_game_id;
 use crate::hub::lobby::{
-    Challenge, ChallengeOutcome, Seek, SeekRequest, Sought, Terms, MAX_SEEKS_PER_USER,
+    Challenge, ChallengeOutcome, Seek, SeekRequest, Sought, Terms, MAX_CHALLENGES_PER_PAIR,
+    MAX_CHALLENGES_PER_USER, MAX_SEEKS_PER_USER,
 };
 use crate::hub::new_game::start_position;
 use crate::hub::players::Player;
@@ -68,9 +69,26 @@ impl Hub {
             expires: Instant::now() + self.limits.challenge_expiry,
             outcome: None,
         };
-        self.lobby()
-            .challenges()
-            .insert(challenge.id.clone(), challenge.clone());
+        {
+            let mut all = self.lobby().challenges();
+            let sent: Vec<&Challenge> = all
+                .values()
+                .filter(|c| c.outcome.is_none() && c.challenger.id == challenge.challenger.id)
+                .collect();
+            if sent.len() >= MAX_CHALLENGES_PER_USER {
+                return Err(Refusal::NotNow(format!(
+                    "at most {MAX_CHALLENGES_PER_USER} open challenges at once"
+                )));
+            }
+            if sent.iter().filter(|c| c.dest.id == challenge.dest.id).count()
+                >= MAX_CHALLENGES_PER_PAIR
+            {
+                return Err(Refusal::NotNow(format!(
+                    "at most {MAX_CHALLENGES_PER_PAIR} open challenges to one player"
+                )));
+            }
+            all.insert(challenge.id.clone(), challenge.clone());
+        }
         let hub = Arc::downgrade(self);
         let (id, expires) = (challenge.id.clone(), challenge.expires);
         tokio::spawn(async move {

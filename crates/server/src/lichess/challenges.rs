@@ -155,6 +155,8 @@ async fn ai(
     let level: u8 = number(&given, "level")?
         .ok_or_else(|| Refusal::Malformed("level (1 to 8) is required".into()))?;
     let terms = challenge_terms(&given)?;
+    // The same allowance as `POST /api/games` against the engine.
+    hub.quotas().create_game(ip, true)?;
     let me_white = match terms.color {
         ColorChoice::White => true,
         ColorChoice::Black => false,
