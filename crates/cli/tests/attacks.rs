@@ -935,3 +935,66 @@ fn open_challenges_are_bounded_per_account_and_per_pair() {
         listed.3
     );
 }
+
+/// A human account's `board:play` token on the server's database.
+fn board_token(t: &Target, name: &str) -> String {
+    use std::process::{Command, Stdio};
+    let db = t.db.to_str().expect("a UTF-8 path");
+    let mut add = Command::new(env!("CARGO_BIN_EXE_parity"))
+        .args(["user", "add", name, "--db", db])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("parity user add runs");
+    add.stdin
+        .take()
+        .expect("stdin")
+        .write_all(b"a-long-password\n")
+        .expect("password written");
+    let added = add.wait_with_output().expect("parity user add ends");
+    assert!(added.status.success(), "{}", common::stderr(&added));
+    let token = common::parity(&["token", "add", name, "--scope", "board:play", "--db", db]);
+    assert!(token.status.success(), "{}", common::stderr(&token));
+    common::stdout(&token)
+        .lines()
+        .last()
+        .expect("a token")
+        .trim()
+        .to_string()
+}
+
+/// A token plays only through the API its scope names: `bot:play` on the
+/// Bot API, `board:play` on the Board API; on the other it is a 403 and the
+/// game does not move.
+#[test]
+fn tokens_play_only_through_the_api_of_their_scope() {
+    let t = Target::start(&[]);
+    for (token, own, other) in [
+        (bot_token(&t, "robo"), "bot", "board"),
+        (board_token(&t, "human"), "board", "bot"),
+    ] {
+        let started = t.send(
+            t.http
+                .post(t.url("/api/challenge/ai"))
+                .bearer_auth(&token)
+                .json(&json!({"level": 1, "days": 3, "color": "white"})),
+        );
+        assert_eq!(started.0, 201, "{}", started.3);
+        let id = started.2["id"].as_str().expect("a game id").to_string();
+        let before = t.record(&id);
+        let wrong = t.send(
+            t.http
+                .post(t.url(&format!("/api/{other}/game/{id}/move/e2e4")))
+                .bearer_auth(&token),
+        );
+        assert_error(&wrong, 403, &format!("a {own} token on the {other} API"));
+        assert_eq!(t.record(&id), before, "the game moved");
+        let right = t.send(
+            t.http
+                .post(t.url(&format!("/api/{own}/game/{id}/move/e2e4")))
+                .bearer_auth(&token),
+        );
+        assert_eq!(right.0, 200, "{}", right.3);
+    }
+}

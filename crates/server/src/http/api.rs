@@ -69,6 +69,10 @@ pub fn router(hub: Arc<Hub>, adapters: Router<Arc<Hub>>) -> Router {
         .route(crate::cluster::node::PATH, post(crate::http::node::serve))
         .route("/api", any(no_such_endpoint))
         .route("/api/{*rest}", any(no_such_endpoint))
+        .route_layer(axum::middleware::from_fn_with_state(
+            hub.clone(),
+            crate::http::auth::require_scope,
+        ))
         .fallback(crate::http::assets::serve)
         .with_state(hub)
 }

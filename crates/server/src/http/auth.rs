@@ -3,9 +3,13 @@
 //! address (`base::limits::Quotas`).
 
 use std::net::IpAddr;
+use std::sync::Arc;
 
+use axum::extract::{Request, State};
 use axum::http::header::{AUTHORIZATION, COOKIE};
 use axum::http::HeaderMap;
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
 
 use crate::base::refusal::Refusal;
 use crate::base::secret;
@@ -95,6 +99,36 @@ pub async fn holder(hub: &Hub, ip: IpAddr, headers: &HeaderMap) -> Result<Option
             .map(|s| s.to_string())
             .collect(),
     }))
+}
+
+/// The scope a personal API token needs on `path`: lichess's Board API
+/// takes `board:play`, its Bot API `bot:play`.
+fn scope_for(path: &str) -> Option<&'static str> {
+    if path.starts_with("/api/board/") {
+        Some("board:play")
+    } else if path.starts_with("/api/bot/") {
+        Some("bot:play")
+    } else {
+        None
+    }
+}
+
+/// Refuses (403) a personal API token on a path its scopes do not open.
+/// Tokens unknown here go on, to be refused and counted where they are read.
+pub async fn require_scope(State(hub): State<Arc<Hub>>, request: Request, next: Next) -> Response {
+    let (Some(scope), Some(token)) = (
+        scope_for(request.uri().path()),
+        bearer(request.headers()).filter(|t| is_api_token(t) && t.len() <= 128),
+    ) else {
+        return next.run(request).await;
+    };
+    match hub.store().api_token(&secret::token_hash(token)).await {
+        Ok(Some((_, scopes))) if !scopes.split(',').any(|s| s == scope) => {
+            Refusal::Forbidden(format!("this token lacks the scope {scope}")).into_response()
+        }
+        Err(e) => Refusal::from(e).into_response(),
+        _ => next.run(request).await,
+    }
 }
 
 /// The account of the request, which must have one.
