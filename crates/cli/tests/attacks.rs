@@ -998,3 +998,48 @@ fn tokens_play_only_through_the_api_of_their_scope() {
         assert_eq!(right.0, 200, "{}", right.3);
     }
 }
+
+/// Rating farming: two accounts play rated games that one resigns before
+/// moving. Such a game changes no rating; one where each side moved does.
+#[test]
+fn a_rated_game_resigned_before_both_moved_changes_no_rating() {
+    let t = Target::start(&[]);
+    let (farmer, feeder) = (board_token(&t, "farmer"), board_token(&t, "feeder"));
+    let rated_game = || {
+        let made = t.send(
+            t.http
+                .post(t.url("/api/challenge/feeder"))
+                .bearer_auth(&farmer)
+                .json(&json!({"rated": true, "days": 3, "color": "white"})),
+        );
+        assert_eq!(made.0, 200, "{}", made.3);
+        let id = made.2["id"].as_str().expect("a challenge id").to_string();
+        let accepted = t.send(
+            t.http
+                .post(t.url(&format!("/api/challenge/{id}/accept")))
+                .bearer_auth(&feeder),
+        );
+        assert_eq!(accepted.0, 200, "{}", accepted.3);
+        id
+    };
+    let play = |token: &str, path: String| {
+        let answer = t.send(t.http.post(t.url(&path)).bearer_auth(token));
+        assert_eq!(answer.0, 200, "{path}: {}", answer.3);
+    };
+    let history = || t.get("/api/user/farmer/rating-history");
+    for _ in 0..3 {
+        let game = rated_game();
+        play(&farmer, format!("/api/board/game/{game}/move/e2e4"));
+        play(&feeder, format!("/api/board/game/{game}/resign"));
+    }
+    assert_eq!(
+        history(),
+        json!([]),
+        "no rating from games the feeder never moved in"
+    );
+    let game = rated_game();
+    play(&farmer, format!("/api/board/game/{game}/move/e2e4"));
+    play(&feeder, format!("/api/board/game/{game}/move/e7e5"));
+    play(&feeder, format!("/api/board/game/{game}/resign"));
+    assert_eq!(history().as_array().map(Vec::len), Some(1), "{}", history());
+}

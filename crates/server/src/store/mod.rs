@@ -670,6 +670,7 @@ pub(crate) mod tests {
                             result: None,
                             reason: None,
                             turn: 3,
+                            both_moved: true,
                         },
                     },
                     Change::Hidden {
@@ -767,15 +768,17 @@ pub(crate) mod tests {
             rating: Some(1500),
             provisional: true,
         };
-        let summary = |status, result: Option<&str>| Change::Summary {
+        let summary_of = |status, result: Option<&str>, both_moved| Change::Summary {
             game: game.clone(),
             summary: Summary {
                 status,
                 result: result.map(str::to_string),
                 reason: None,
                 turn: 9,
+                both_moved,
             },
         };
+        let summary = |status, result| summary_of(status, result, true);
         writer
             .write(vec![
                 user("Ann"),
@@ -809,6 +812,12 @@ pub(crate) mod tests {
             store.ratings("ann").await.unwrap().is_empty(),
             "no rating before the end"
         );
+        // A game won before each side moved (a resignation at once) rates nothing.
+        writer
+            .write(vec![summary_of(Status::Finished, Some("1-0"), false)])
+            .await
+            .unwrap();
+        assert!(store.ratings("ann").await.unwrap().is_empty());
         writer
             .write(vec![summary(Status::Finished, Some("1-0"))])
             .await

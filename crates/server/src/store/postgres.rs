@@ -398,7 +398,9 @@ async fn write_change(tx: &Transaction<'_>, change: &Change) -> Result<(), Store
                 ],
             )
             .await?;
-            if let (Status::Finished, Some(result)) = (summary.status, &summary.result) {
+            if let (Status::Finished, Some(result), true) =
+                (summary.status, &summary.result, summary.both_moved)
+            {
                 rate(tx, game, result).await?;
             }
         }

@@ -240,7 +240,9 @@ fn write_change(tx: &Connection, change: &Change) -> Result<(), StoreError> {
                     summary.turn
                 ],
             )?;
-            if let (Status::Finished, Some(result)) = (summary.status, &summary.result) {
+            if let (Status::Finished, Some(result), true) =
+                (summary.status, &summary.result, summary.both_moved)
+            {
                 rate(tx, game, result)?;
             }
         }

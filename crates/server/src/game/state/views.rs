@@ -13,11 +13,17 @@ use crate::game::play::{self, BoardSquare};
 impl GameState {
     /// The row of the games table.
     pub fn summary(&self) -> Summary {
+        // A simultaneous entry is a turn of both sides; the others alternate.
+        let both_moved = match self.play.is_simultaneous() {
+            true => !self.moves.is_empty(),
+            false => self.moves.len() >= 2,
+        };
         Summary {
             status: self.status,
             result: self.result.clone(),
             reason: self.reason,
             turn: self.play.turn(),
+            both_moved,
         }
     }
 
@@ -95,6 +101,9 @@ pub struct Summary {
     pub result: Option<String>,
     pub reason: Option<Reason>,
     pub turn: u32,
+    /// Each side has made a move: only then does a rated game change
+    /// ratings (a resignation before it is not a win to farm).
+    pub both_moved: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
