@@ -103,13 +103,18 @@ enum Command {
     Verify {
         file: PathBuf,
         /// The server's public key (hex, as `parity serve` prints it and
-        /// GET /api/key gives it); a signed record must be signed by it.
+        /// GET /api/key gives it); the record must be signed by it.
         #[arg(long)]
         key: Option<String>,
-        /// Refuse a record without a signature (one of release 0.1, or one
-        /// whose signature was stripped) instead of calling it unsigned.
+        /// Without --key: refuse a record without a signature (one of
+        /// release 0.1, or one whose signature was stripped) instead of
+        /// calling it unsigned.
         #[arg(long)]
         require_signature: bool,
+        /// With --key: accept a record without a signature (release 0.1
+        /// wrote none) as unsigned.
+        #[arg(long)]
+        allow_unsigned: bool,
     },
     /// Accounts on the server's database (docs/protocol.md, "Accounts and tokens").
     User {
@@ -240,6 +245,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
             file,
             key,
             require_signature,
+            allow_unsigned,
         } => {
             let key = key
                 .map(|k| parity_server::base::signing::parse_key(&k).map_err(|e| format!("--key: {e}")))
@@ -248,9 +254,11 @@ fn run(cli: Cli) -> Result<(), Failure> {
                 std::fs::read_to_string(&file).map_err(|e| format!("{}: {e}", file.display()))?;
             let verified = parity_server::game::verify::verify(&registry, &text, key.as_ref())
                 .map_err(|e| format!("{}: the record does not verify: {e}", file.display()))?;
-            if require_signature && verified.signed == parity_server::game::verify::Signed::No {
+            // A key asks for the server's word: a stripped signature is no answer.
+            let signature_needed = require_signature || (key.is_some() && !allow_unsigned);
+            if signature_needed && verified.signed == parity_server::game::verify::Signed::No {
                 return Err(format!(
-                    "{}: the record is not signed (--require-signature)",
+                    "{}: the record is not signed (--allow-unsigned accepts one of release 0.1)",
                     file.display()
                 )
                 .into());

@@ -284,19 +284,27 @@ fn verify_checks_the_signature_with_the_key_the_server_prints() {
 
     let mut unsigned = record.clone();
     unsigned.as_object_mut().unwrap().remove("signature");
+    // With the key, a stripped signature is refused; without it, or with
+    // --allow-unsigned (records of release 0.1), it is only "unsigned".
     let (ok, out) = verify(&write("unsigned.json", &unsigned), Some(&server.key));
+    assert!(!ok && out.contains("not signed"), "{out}");
+    let (ok, out) = verify(&write("unsigned.json", &unsigned), None);
     assert!(ok && out.starts_with("ok (unsigned): game"), "{out}");
-    let out = Command::new(env!("CARGO_BIN_EXE_parity"))
-        .arg("verify")
-        .arg(write("unsigned.json", &unsigned))
-        .args(["--key", &server.key, "--require-signature"])
-        .output()
-        .expect("parity verify runs");
-    let text = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        !out.status.success() && text.contains("not signed"),
-        "{text}"
-    );
+    let run = |flags: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_parity"))
+            .arg("verify")
+            .arg(write("unsigned.json", &unsigned))
+            .args(flags)
+            .output()
+            .expect("parity verify runs");
+        let text = String::from_utf8_lossy(&out.stdout).to_string()
+            + &String::from_utf8_lossy(&out.stderr);
+        (out.status.success(), text)
+    };
+    let (ok, out) = run(&["--key", &server.key, "--allow-unsigned"]);
+    assert!(ok && out.starts_with("ok (unsigned): game"), "{out}");
+    let (ok, out) = run(&["--require-signature"]);
+    assert!(!ok && out.contains("not signed"), "{out}");
 }
 
 #[test]
