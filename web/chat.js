@@ -27,12 +27,15 @@ export function showChat(box, id, seat) {
   const list = box.querySelector('.chat-lines');
   const form = box.querySelector('form');
   const error = box.querySelector('.chat-error');
-  let shown = -1;
+  let shown = null;
   async function refresh() {
     try {
       const lines = await api.chat(id);
-      if (lines.length === shown) return;
-      shown = lines.length;
+      // The server shows the last lines only: the newest one tells a change.
+      const last = lines[lines.length - 1];
+      const seen = last ? `${lines.length} ${last.at} ${last.user} ${last.text}` : '';
+      if (seen === shown) return;
+      shown = seen;
       list.innerHTML = lines
         .map((l) => `<li class="chat-line" data-room="${escapeHtml(l.room)}"><b>${escapeHtml(l.user)}</b> ${escapeHtml(l.text)}</li>`)
         .join('');

@@ -87,6 +87,9 @@ struct LimitFlags {
     /// Log-in attempts per minute from one IP address, and for one account (429 beyond).
     #[arg(long, value_name = "N", default_value_t = Limits::default().logins_per_minute)]
     logins_per_minute: NonZeroU32,
+    /// Chat lines one account (or one seat's address) may post per minute (429 beyond).
+    #[arg(long, value_name = "N", default_value_t = Limits::default().chat_lines_per_minute)]
+    chat_lines_per_minute: NonZeroU32,
     /// Seat actions one IP address may send per second (429 beyond).
     #[arg(long, value_name = "N", default_value_t = Limits::default().actions_per_second)]
     actions_per_second: NonZeroU32,
@@ -127,6 +130,7 @@ impl LimitFlags {
             auth_failures_per_minute: self.auth_failures_per_minute,
             signups_per_minute: self.signups_per_minute,
             logins_per_minute: self.logins_per_minute,
+            chat_lines_per_minute: self.chat_lines_per_minute,
             actions_per_second: self.actions_per_second,
             waiting_expiry: Duration::from_secs(self.waiting_expiry),
             challenge_expiry: Duration::from_secs(self.challenge_expiry),

@@ -1043,3 +1043,67 @@ fn a_rated_game_resigned_before_both_moved_changes_no_rating() {
     play(&feeder, format!("/api/board/game/{game}/resign"));
     assert_eq!(history().as_array().map(Vec::len), Some(1), "{}", history());
 }
+
+/// Chat abuse: a spectator writing in the players' room, an account named
+/// like a seat, text-direction overrides, and a flood of lines.
+#[test]
+fn chat_is_for_players_in_their_room_and_bounded() {
+    let t = Target::start(&[]);
+    let (player, stranger) = (board_token(&t, "player"), board_token(&t, "stranger"));
+    let started = t.send(
+        t.http
+            .post(t.url("/api/challenge/ai"))
+            .bearer_auth(&player)
+            .json(&json!({"level": 1, "days": 3})),
+    );
+    assert_eq!(started.0, 201, "{}", started.3);
+    let id = started.2["id"].as_str().expect("a game id").to_string();
+    let say = |token: &str, room: &str, text: &str| {
+        t.send(
+            t.http
+                .post(t.url(&format!("/api/board/game/{id}/chat")))
+                .bearer_auth(token)
+                .json(&json!({"room": room, "text": text})),
+        )
+    };
+    assert_error(
+        &say(&stranger, "player", "I am white"),
+        403,
+        "a stranger in the players' room",
+    );
+    assert_eq!(say(&stranger, "spectator", "hello").0, 200);
+    assert_error(
+        &say(&player, "player", "ab\u{202E}cd"),
+        400,
+        "a right-to-left override",
+    );
+    for name in ["White", "black"] {
+        let made = t.send(
+            t.http
+                .post(t.url("/api/signup"))
+                .json(&json!({"username": name, "password": "correct horse"})),
+        );
+        assert_error(&made, 400, &format!("an account named {name}"));
+    }
+    let statuses: Vec<u16> = (0..25)
+        .map(|i| say(&player, "player", &format!("line {i}")).0)
+        .collect();
+    // Twenty attempts a minute, the refused override among them.
+    assert_eq!(
+        statuses.iter().filter(|&&s| s == 200).count(),
+        19,
+        "{statuses:?}"
+    );
+    assert_eq!(
+        statuses.iter().filter(|&&s| s == 429).count(),
+        6,
+        "{statuses:?}"
+    );
+    let lines = t.get(&format!("/api/board/game/{id}/chat"));
+    assert_eq!(lines.as_array().map(Vec::len), Some(20), "{lines}");
+    assert!(lines
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|l| l["text"] != "I am white"));
+}

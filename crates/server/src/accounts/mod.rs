@@ -19,6 +19,9 @@ use crate::base::secret;
 use crate::game::event::now_ms;
 use crate::store::{AccountChange, Change, Database, Store, StoreError, UserRow};
 
+/// Names no account may take: chat calls an anonymous seat by its colour.
+const RESERVED_NAMES: &[&str] = &["white", "black", "anonymous", "parity"];
+
 /// The scopes a personal API token may have (lichess's names).
 pub const SCOPES: &[&str] = &["board:play", "bot:play"];
 
@@ -34,6 +37,8 @@ pub enum AccountError {
     BadScope(String),
     #[error("a password needs at least 8 characters")]
     ShortPassword,
+    #[error("the name {0} is kept for the game's seats and the server")]
+    Reserved(String),
     #[error("hashing the password: {0}")]
     Hash(String),
     #[error("the server is busy checking passwords; try again in a moment")]
@@ -246,6 +251,10 @@ pub async fn add_user(
         return Err(AccountError::ShortPassword);
     }
     let id = user_id(name);
+    // A chat line of an account so named would read as the seat's own.
+    if RESERVED_NAMES.contains(&id.as_str()) {
+        return Err(AccountError::Reserved(name.to_string()));
+    }
     if store.user(&id).await?.is_some() {
         return Err(AccountError::NameTaken(name.to_string()));
     }

@@ -44,6 +44,8 @@ pub struct Limits {
     /// Log-in attempts, right or wrong, per minute from one IP and for one
     /// account, each asked before the password is hashed.
     pub logins_per_minute: NonZeroU32,
+    /// Chat lines one account (or one seat's address) may post per minute.
+    pub chat_lines_per_minute: NonZeroU32,
     /// Seat actions (HTTP or WebSocket) one IP may send per second.
     pub actions_per_second: NonZeroU32,
     /// A game whose invited friend has not joined is aborted after this.
@@ -82,6 +84,7 @@ impl Default for Limits {
             auth_failures_per_minute: nonzero(30),
             signups_per_minute: nonzero(5),
             logins_per_minute: nonzero(10),
+            chat_lines_per_minute: nonzero(20),
             actions_per_second: nonzero(20),
             waiting_expiry: Duration::from_secs(3600),
             challenge_expiry: Duration::from_secs(20 * 60),
@@ -120,6 +123,7 @@ pub struct Quotas {
     signups: PerIp,
     logins: PerIp,
     logins_per_account: PerAccount,
+    chat_lines: PerAccount,
     actions: PerIp,
     analyses: PerIp,
 }
@@ -133,6 +137,7 @@ impl Quotas {
             signups: RateLimiter::keyed(Quota::per_minute(limits.signups_per_minute)),
             logins: RateLimiter::keyed(Quota::per_minute(limits.logins_per_minute)),
             logins_per_account: RateLimiter::keyed(Quota::per_minute(limits.logins_per_minute)),
+            chat_lines: RateLimiter::keyed(Quota::per_minute(limits.chat_lines_per_minute)),
             actions: RateLimiter::keyed(Quota::per_second(limits.actions_per_second)),
             analyses: RateLimiter::keyed(Quota::per_minute(limits.analyses_per_minute)),
         }
@@ -169,6 +174,21 @@ impl Quotas {
             })
     }
 
+    /// Takes one chat line from its author's allowance (an account by its
+    /// name, a seat without one by its address).
+    pub fn chat(&self, author: &str, ip: IpAddr) -> Result<(), Refusal> {
+        let key = match author {
+            "White" | "Black" => ip.to_string(),
+            account => account.to_ascii_lowercase(),
+        };
+        self.chat_lines
+            .check_key(&key)
+            .map_err(|not_until| Refusal::TooMany {
+                message: "too many chat lines; try again later".into(),
+                retry_after: not_until.wait_time_from(DefaultClock::default().now()),
+            })
+    }
+
     /// Takes one seat action from `ip`'s allowance.
     pub fn action(&self, ip: IpAddr) -> Result<(), Refusal> {
         take(&self.actions, ip, "actions")
@@ -198,8 +218,10 @@ impl Quotas {
             limiter.retain_recent();
             limiter.shrink_to_fit();
         }
-        self.logins_per_account.retain_recent();
-        self.logins_per_account.shrink_to_fit();
+        for limiter in [&self.logins_per_account, &self.chat_lines] {
+            limiter.retain_recent();
+            limiter.shrink_to_fit();
+        }
     }
 }
 

@@ -11,6 +11,8 @@ use crate::store::ChatLine;
 
 /// The longest chat line taken, in characters (lichess's limit).
 pub const MAX_CHAT_CHARS: usize = 140;
+/// The most recent lines a game's chat shows; older ones stay stored.
+pub const CHAT_LINES_SHOWN: usize = 100;
 /// Lines a listener may fall behind before it misses some.
 const CHAT_CAPACITY: usize = 32;
 

@@ -8,6 +8,12 @@ use crate::hub::chat::MAX_CHAT_CHARS;
 use crate::hub::Hub;
 use crate::store::{Change, ChatLine};
 
+/// The marks and overrides that reorder the text around them (a name can
+/// be made to read as another's).
+fn is_bidi_control(c: char) -> bool {
+    matches!(c, '\u{061C}' | '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+}
+
 impl Hub {
     /// Stores a chat line of `game` and sends it to the game's listeners.
     pub async fn post_chat(
@@ -26,9 +32,9 @@ impl Hub {
                 "a chat line has at most {MAX_CHAT_CHARS} characters"
             )));
         }
-        if text.chars().any(char::is_control) {
+        if text.chars().any(|c| c.is_control() || is_bidi_control(c)) {
             return Err(Refusal::Malformed(
-                "control characters in a chat line".into(),
+                "control or text-direction characters in a chat line".into(),
             ));
         }
         if self.store().load(game).await?.is_none() {

@@ -250,9 +250,11 @@ async fn takeback(
 /// `GET .../chat`: the game's chat, oldest first, as lichess lists it.
 async fn chat(State(hub): State<Arc<Hub>>, Path(id): Path<String>) -> Result<Json<Value>, Refusal> {
     let lines = hub.store().chat(&id).await?;
+    let recent = lines.len().saturating_sub(crate::hub::chat::CHAT_LINES_SHOWN);
     Ok(Json(Value::Array(
         lines
             .into_iter()
+            .skip(recent)
             .map(|l| json!({"text": l.text, "user": l.author, "room": l.room, "at": l.at_ms}))
             .collect(),
     )))
@@ -274,22 +276,25 @@ async fn say(
         .get("text")
         .ok_or_else(|| Refusal::Malformed("text is required".into()))?;
     let room = crate::hub::chat::room(given.get("room").map(String::as_str))?;
-    let author = match crate::http::auth::holder(&hub, ip, &headers).await? {
-        Some(holder) => holder.user.name,
-        None => {
-            let credentials = api::credentials(&hub, ip, &headers, &id).await?;
-            let watching = hub.watch(&id, &credentials, None, false, false).await?;
-            match watching.seat {
-                Some(Color::White) => "White".to_string(),
-                Some(Color::Black) => "Black".to_string(),
-                None => {
-                    return Err(Refusal::Unauthenticated(
-                        "log in or hold a seat to chat".into(),
-                    ))
-                }
-            }
+    let holder = crate::http::auth::holder(&hub, ip, &headers).await?;
+    let credentials = api::credentials(&hub, ip, &headers, &id).await?;
+    let seat = hub.watch(&id, &credentials, None, false, false).await?.seat;
+    let author = match (holder, seat) {
+        (Some(holder), _) => holder.user.name,
+        (None, Some(Color::White)) => "White".to_string(),
+        (None, Some(Color::Black)) => "Black".to_string(),
+        (None, None) => {
+            return Err(Refusal::Unauthenticated(
+                "log in or hold a seat to chat".into(),
+            ))
         }
     };
+    if room == "player" && seat.is_none() {
+        return Err(Refusal::Forbidden(
+            "only the game's players write in the players' room".into(),
+        ));
+    }
+    hub.quotas().chat(&author, ip)?;
     hub.post_chat(&id, &author, room, text).await?;
     Ok(Json(json!({"ok": true})))
 }
