@@ -851,19 +851,9 @@ fn concurrent_log_ins_hold_bounded_memory() {
     t.assert_memory("64 concurrent log-ins");
 }
 
-/// A bot account's token on the server's database.
+/// A bot account's `bot:play` token on the server's database.
 fn bot_token(t: &Target, name: &str) -> String {
-    let db = t.db.to_str().expect("a UTF-8 path");
-    let added = common::parity(&["user", "add", name, "--bot", "--db", db]);
-    assert!(added.status.success(), "{}", common::stderr(&added));
-    let token = common::parity(&["token", "add", name, "--scope", "bot:play", "--db", db]);
-    assert!(token.status.success(), "{}", common::stderr(&token));
-    common::stdout(&token)
-        .lines()
-        .last()
-        .expect("a token")
-        .trim()
-        .to_string()
+    common::bot_token(t.db.to_str().expect("a UTF-8 path"), name)
 }
 
 /// `POST /api/challenge/ai` takes from the same allowance of engine games
@@ -938,30 +928,7 @@ fn open_challenges_are_bounded_per_account_and_per_pair() {
 
 /// A human account's `board:play` token on the server's database.
 fn board_token(t: &Target, name: &str) -> String {
-    use std::process::{Command, Stdio};
-    let db = t.db.to_str().expect("a UTF-8 path");
-    let mut add = Command::new(env!("CARGO_BIN_EXE_parity"))
-        .args(["user", "add", name, "--db", db])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("parity user add runs");
-    add.stdin
-        .take()
-        .expect("stdin")
-        .write_all(b"a-long-password\n")
-        .expect("password written");
-    let added = add.wait_with_output().expect("parity user add ends");
-    assert!(added.status.success(), "{}", common::stderr(&added));
-    let token = common::parity(&["token", "add", name, "--scope", "board:play", "--db", db]);
-    assert!(token.status.success(), "{}", common::stderr(&token));
-    common::stdout(&token)
-        .lines()
-        .last()
-        .expect("a token")
-        .trim()
-        .to_string()
+    common::board_token(t.db.to_str().expect("a UTF-8 path"), name)
 }
 
 /// A token plays only through the API its scope names: `bot:play` on the

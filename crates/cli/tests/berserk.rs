@@ -6,33 +6,7 @@
 
 mod common;
 
-use std::io::Write;
-use std::process::{Command, Stdio};
-
-/// Makes user `name` (with a password, so not a bot) and a `board:play` token.
-fn user_with_token(db: &str, name: &str) -> String {
-    let mut add = Command::new(env!("CARGO_BIN_EXE_parity"))
-        .args(["user", "add", name, "--db", db])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("parity user add runs");
-    add.stdin
-        .take()
-        .expect("stdin")
-        .write_all(b"a-long-password\n")
-        .expect("password written");
-    let added = add.wait_with_output().expect("parity user add ends");
-    assert!(added.status.success(), "{}", common::stderr(&added));
-    let token = common::parity(&["token", "add", name, "--scope", "board:play", "--db", db]);
-    assert!(token.status.success(), "{}", common::stderr(&token));
-    common::stdout(&token)
-        .lines()
-        .last()
-        .expect("a token")
-        .to_string()
-}
+use std::process::Command;
 
 #[test]
 fn berserk_plays_through_the_lichess_api() {
@@ -47,8 +21,8 @@ fn berserk_plays_through_the_lichess_api() {
     );
     let db = common::temp("berserk", "berserk.sqlite");
     let db_arg = db.to_str().unwrap();
-    let alice = user_with_token(db_arg, "Alice");
-    let bob = user_with_token(db_arg, "Bob");
+    let alice = common::board_token(db_arg, "Alice");
+    let bob = common::board_token(db_arg, "Bob");
     let (mut server, base) = common::serve(&db, &[]);
     let script =
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/python/berserk_client.py");

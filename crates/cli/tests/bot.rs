@@ -9,18 +9,6 @@ mod common;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-fn bot_token(db: &str, name: &str) -> String {
-    let added = common::parity(&["user", "add", name, "--bot", "--db", db]);
-    assert!(added.status.success(), "{}", common::stderr(&added));
-    let token = common::parity(&["token", "add", name, "--scope", "bot:play", "--db", db]);
-    assert!(token.status.success(), "{}", common::stderr(&token));
-    common::stdout(&token)
-        .lines()
-        .last()
-        .expect("a token")
-        .to_string()
-}
-
 fn start_bot(base: &str, token: &str) -> Child {
     Command::new(env!("CARGO_BIN_EXE_parity"))
         .args([
@@ -49,7 +37,7 @@ fn wait(child: &mut Child, limit: Duration) -> bool {
 fn two_bots_play_a_parity_game_by_commit_and_reveal() {
     let db = common::temp("bot", "bots.sqlite");
     let db_arg = db.to_str().unwrap();
-    let (a, b) = (bot_token(db_arg, "BotA"), bot_token(db_arg, "BotB"));
+    let (a, b) = (common::bot_token(db_arg, "BotA"), common::bot_token(db_arg, "BotB"));
     let (mut server, base) = common::serve(&db, &[]);
     let mut bots = [start_bot(&base, &a), start_bot(&base, &b)];
     let http = reqwest::blocking::Client::new();

@@ -242,12 +242,9 @@ impl Registry {
                 crate::fen::parse_position(variant, &variant.spec.start_fen).map(|_| ())
             }
             Family::Simultaneous => {
-                SimPosition::from_fen(variant, &variant.spec.start_fen)
-                    .map(|_| ())
+                SimPosition::from_fen(variant, &variant.spec.start_fen).map(|_| ())
             }
-            Family::Crowd => {
-                CrowdPosition::from_fen(variant, &variant.spec.start_fen).map(|_| ())
-            }
+            Family::Crowd => CrowdPosition::from_fen(variant, &variant.spec.start_fen).map(|_| ()),
         };
         checked.map_err(|e| src.error(start_span, "start", e.to_string()))?;
         Ok(variant)
@@ -397,23 +394,21 @@ fn resolve_spec(
         ));
     }
     let has = |c: char| pieces.iter().any(|p| p.letter == c);
+    // A list of the variant's piece letters (promotion, castling partners).
+    let letters = |list: &toml::Spanned<Vec<String>>, field: &str| {
+        let mut out = Vec::new();
+        for s in list.get_ref() {
+            let c = single_letter(src, list.span(), field, s)?;
+            if !has(c) {
+                return Err(src.error(list.span(), field, format!("no piece with letter {c}")));
+            }
+            out.push(c);
+        }
+        Ok(out)
+    };
 
     let promotion = match &raw.promotion {
-        Some(list) => {
-            let mut out = Vec::new();
-            for s in list.get_ref() {
-                let c = single_letter(src, list.span(), "promotion", s)?;
-                if !has(c) {
-                    return Err(src.error(
-                        list.span(),
-                        "promotion",
-                        format!("no piece with letter {c}"),
-                    ));
-                }
-                out.push(c);
-            }
-            out
-        }
+        Some(list) => letters(list, "promotion")?,
         None => parent.map(|p| p.promotion.clone()).unwrap_or_default(),
     };
     if pieces.iter().any(|p| p.pawn) && promotion.is_empty() {
@@ -431,21 +426,7 @@ fn resolve_spec(
         .or(parent.map(|p| p.castling))
         .unwrap_or(CastlingStyle::None);
     let castling_partners = match &raw.castling_partners {
-        Some(list) => {
-            let mut out = Vec::new();
-            for s in list.get_ref() {
-                let c = single_letter(src, list.span(), "castling_partners", s)?;
-                if !has(c) {
-                    return Err(src.error(
-                        list.span(),
-                        "castling_partners",
-                        format!("no piece with letter {c}"),
-                    ));
-                }
-                out.push(c);
-            }
-            out
-        }
+        Some(list) => letters(list, "castling_partners")?,
         None => parent
             .map(|p| p.castling_partners.clone())
             .unwrap_or_else(|| if has('R') { vec!['R'] } else { vec![] }),

@@ -160,3 +160,43 @@ pub fn commitment(game: &str, turn: u64, side: &str, mv: &str, nonce: &str) -> S
     let digest = sha2::Sha256::digest(format!("{game}:{turn}:{side}:{mv}:{nonce}").as_bytes());
     digest.iter().map(|b| format!("{b:02x}")).collect()
 }
+
+/// The token on the last line of `parity token add`'s output.
+fn token_made(db: &str, name: &str, scope: &str) -> String {
+    let token = parity(&["token", "add", name, "--scope", scope, "--db", db]);
+    assert!(token.status.success(), "{}", stderr(&token));
+    stdout(&token)
+        .lines()
+        .last()
+        .expect("a token")
+        .trim()
+        .to_string()
+}
+
+/// Makes bot account `name` on database `db` and a `bot:play` token.
+pub fn bot_token(db: &str, name: &str) -> String {
+    let added = parity(&["user", "add", name, "--bot", "--db", db]);
+    assert!(added.status.success(), "{}", stderr(&added));
+    token_made(db, name, "bot:play")
+}
+
+/// Makes user `name` (with a password, so not a bot) on database `db`
+/// and a `board:play` token.
+pub fn board_token(db: &str, name: &str) -> String {
+    use std::io::Write;
+    let mut add = Command::new(env!("CARGO_BIN_EXE_parity"))
+        .args(["user", "add", name, "--db", db])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("parity user add runs");
+    add.stdin
+        .take()
+        .expect("stdin")
+        .write_all(b"a-long-password\n")
+        .expect("password written");
+    let added = add.wait_with_output().expect("parity user add ends");
+    assert!(added.status.success(), "{}", stderr(&added));
+    token_made(db, name, "board:play")
+}

@@ -75,10 +75,8 @@ impl Seen {
             .full
             .moves
             .iter()
-            .flat_map(|m| match m {
-                MoveEntry::Single { san, .. } => vec![san.as_str()],
-                MoveEntry::Pair { white, black, .. } => vec![white.san.as_str(), black.san.as_str()],
-            })
+            .flat_map(MoveEntry::moves)
+            .map(|(_, san)| san)
             .collect();
         let player = |color: Color| {
             let seat = match color {
@@ -250,7 +248,9 @@ async fn takeback(
 /// `GET .../chat`: the game's chat, oldest first, as lichess lists it.
 async fn chat(State(hub): State<Arc<Hub>>, Path(id): Path<String>) -> Result<Json<Value>, Refusal> {
     let lines = hub.store().chat(&id).await?;
-    let recent = lines.len().saturating_sub(crate::hub::chat::CHAT_LINES_SHOWN);
+    let recent = lines
+        .len()
+        .saturating_sub(crate::hub::chat::CHAT_LINES_SHOWN);
     Ok(Json(Value::Array(
         lines
             .into_iter()

@@ -139,10 +139,8 @@ impl GameView {
         let moves = full
             .moves
             .iter()
-            .flat_map(|m| match m {
-                MoveEntry::Single { uci, .. } => vec![uci.clone()],
-                MoveEntry::Pair { white, black, .. } => vec![white.uci.clone(), black.uci.clone()],
-            })
+            .flat_map(MoveEntry::moves)
+            .map(|(uci, _)| uci.to_string())
             .collect();
         let mut view = GameView {
             id: full.id.clone(),

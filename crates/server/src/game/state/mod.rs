@@ -125,6 +125,18 @@ pub enum MoveEntry {
     },
 }
 
+impl MoveEntry {
+    /// The entry's moves as (coordinates, SAN), white's first in a turn.
+    pub fn moves(&self) -> Vec<(&str, &str)> {
+        match self {
+            MoveEntry::Single { uci, san, .. } => vec![(uci, san)],
+            MoveEntry::Pair { white, black, .. } => {
+                vec![(&white.uci, &white.san), (&black.uci, &black.san)]
+            }
+        }
+    }
+}
+
 /// The current simultaneous turn.
 #[derive(Clone, Debug, Default)]
 struct SimTurn {
