@@ -1,9 +1,9 @@
 //! Accounts on the page in headless Chromium, two browsers (two profiles,
 //! two players): both sign up in the header; Alice posts a rated seek in
 //! the lobby, Bruno sees it in his and accepts, and both pages land on the
-//! same game at once, each holding its own colour; they chat; Alice
-//! resigns; Bruno's profile then shows his changed, provisional rating,
-//! the graph and the game; Alice makes a personal API token on her
+//! same game at once, each holding its own colour; they chat; after a
+//! move each Alice resigns; Bruno's profile then shows his changed,
+//! provisional rating, the graph and the game; Alice makes a personal API token on her
 //! profile and revokes it. Then direct challenges: Carla challenges Dora
 //! from Dora's profile; Dora declines it in her lobby, Carla cancels the
 //! next, and Dora accepts the third, which opens the game on both pages;
@@ -142,7 +142,10 @@ async fn seeks_games_ratings_and_tokens_on_the_page() {
         .contains("Alice"));
     bruno.screenshot("accounts-game.png").await;
 
+    // Bruno answers (a rated game counts once each side has moved), then
     // Alice resigns with her log-in; the rated game moves both ratings.
+    bruno.play("e7", "e5").await;
+    alice.wait_text(".moves", "e5").await;
     let resigned = fetch(&alice, "POST", &format!("/api/board/game/{id}/resign")).await;
     assert_eq!(resigned["ok"], true, "{resigned}");
     bruno.find(".game:not([data-status='started'])").await;
