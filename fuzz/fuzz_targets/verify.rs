@@ -5,7 +5,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use parity_rules::Registry;
-use parity_server::verify::{verify, Record};
+use parity_server::game::verify::{verify, Record};
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else { return };
