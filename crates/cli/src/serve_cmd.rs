@@ -90,6 +90,9 @@ struct LimitFlags {
     /// Chat lines one account (or one seat's address) may post per minute (429 beyond).
     #[arg(long, value_name = "N", default_value_t = Limits::default().chat_lines_per_minute)]
     chat_lines_per_minute: NonZeroU32,
+    /// Days a log-in session lasts; then the page asks for the password again.
+    #[arg(long, value_name = "DAYS", default_value_t = Limits::default().session_lifetime.as_secs() / 86_400)]
+    session_days: u64,
     /// Seat actions one IP address may send per second (429 beyond).
     #[arg(long, value_name = "N", default_value_t = Limits::default().actions_per_second)]
     actions_per_second: NonZeroU32,
@@ -131,6 +134,7 @@ impl LimitFlags {
             signups_per_minute: self.signups_per_minute,
             logins_per_minute: self.logins_per_minute,
             chat_lines_per_minute: self.chat_lines_per_minute,
+            session_lifetime: Duration::from_secs(self.session_days.max(1) * 86_400),
             actions_per_second: self.actions_per_second,
             waiting_expiry: Duration::from_secs(self.waiting_expiry),
             challenge_expiry: Duration::from_secs(self.challenge_expiry),

@@ -317,3 +317,46 @@ async fn sign_ups_are_rate_limited_and_secure_behind_tls() {
     }
     assert_eq!(statuses, [200, 200, 200, 200, 200, 429, 429, 429]);
 }
+
+/// A log-in session ends its lifetime after the log-in (`--session-days`),
+/// whatever the cookie says: `/api/me` is then a 401 and the page asks
+/// for the password again.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_session_ends_after_its_lifetime() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = common::database_for(&dir.path().join("lifetime.sqlite")).await;
+    let (server, _) = common::start_with(dir, db, |limits| {
+        limits.session_lifetime = std::time::Duration::from_secs(1);
+    })
+    .await;
+    let (status, session) = log_in(&server, "/api/signup", "Ada").await;
+    assert_eq!(status, 200);
+    let session = session.expect("a session");
+    let me = |session: String| {
+        let server = &server;
+        async move {
+            status_of(
+                send(
+                    server,
+                    reqwest::Method::GET,
+                    "/api/me",
+                    Some(&session),
+                    None,
+                )
+                .await,
+            )
+            .await
+            .0
+        }
+    };
+    assert_eq!(me(session.clone()).await, 200);
+    tokio::time::sleep(std::time::Duration::from_millis(1200)).await;
+    assert_eq!(
+        me(session.clone()).await,
+        401,
+        "a session past its lifetime"
+    );
+    let (status, again) = log_in(&server, "/api/login", "Ada").await;
+    assert_eq!(status, 200);
+    assert_eq!(me(again.expect("a new session")).await, 200);
+}

@@ -46,6 +46,8 @@ pub struct Limits {
     pub logins_per_minute: NonZeroU32,
     /// Chat lines one account (or one seat's address) may post per minute.
     pub chat_lines_per_minute: NonZeroU32,
+    /// A log-in session ends this long after the log-in.
+    pub session_lifetime: Duration,
     /// Seat actions (HTTP or WebSocket) one IP may send per second.
     pub actions_per_second: NonZeroU32,
     /// A game whose invited friend has not joined is aborted after this.
@@ -85,6 +87,7 @@ impl Default for Limits {
             signups_per_minute: nonzero(5),
             logins_per_minute: nonzero(10),
             chat_lines_per_minute: nonzero(20),
+            session_lifetime: Duration::from_secs(30 * 24 * 3600),
             actions_per_second: nonzero(20),
             waiting_expiry: Duration::from_secs(3600),
             challenge_expiry: Duration::from_secs(20 * 60),

@@ -144,7 +144,9 @@ pub async fn logged_in(hub: &Hub, ip: IpAddr, headers: &HeaderMap) -> Result<Use
     let Some(token) = session_token(headers) else {
         return Err(Refusal::Unauthenticated("not logged in".into()));
     };
-    match hub.store().session(&secret::token_hash(token)).await? {
+    let lifetime = i64::try_from(hub.limits().session_lifetime.as_millis()).unwrap_or(i64::MAX);
+    let since_ms = crate::game::event::now_ms().saturating_sub(lifetime);
+    match hub.store().session(&secret::token_hash(token), since_ms).await? {
         Some(user) => Ok(user),
         None => Err(hub
             .quotas()

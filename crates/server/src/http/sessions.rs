@@ -27,7 +27,6 @@ use crate::hub::Hub;
 use crate::store::{AccountChange, Change, UserRow};
 
 /// A log-in lasts this long in the browser (the server keeps it until log-out).
-const SESSION_MAX_AGE_SECS: u64 = 60 * 60 * 24 * 365;
 
 pub fn routes() -> Router<Arc<Hub>> {
     Router::new()
@@ -83,7 +82,10 @@ async fn open_session(
     let mut response = Json(user_json(hub, user, origin).await?).into_response();
     response
         .headers_mut()
-        .append(SET_COOKIE, session_cookie(&token, SESSION_MAX_AGE_SECS));
+        .append(
+            SET_COOKIE,
+            session_cookie(&token, hub.limits().session_lifetime.as_secs()),
+        );
     Ok(response)
 }
 

@@ -552,8 +552,13 @@ impl Store {
     }
 
     /// The user of the session whose cookie token has this hash.
-    pub async fn session(&self, token_hash: &str) -> Result<Option<UserRow>, StoreError> {
-        read!(self, session(token_hash))
+    /// The user of a log-in session begun at `since_ms` or later.
+    pub async fn session(
+        &self,
+        token_hash: &str,
+        since_ms: i64,
+    ) -> Result<Option<UserRow>, StoreError> {
+        read!(self, session(token_hash, since_ms))
     }
 }
 
@@ -873,14 +878,16 @@ pub(crate) mod tests {
             .await
             .unwrap();
         assert_eq!(store.chat(&game).await.unwrap(), vec![line]);
-        assert_eq!(store.session("s1").await.unwrap().unwrap().name, "Ben");
+        assert_eq!(store.session("s1", 6).await.unwrap().unwrap().name, "Ben");
+        // Begun before the session lifetime's start: ended.
+        assert!(store.session("s1", 7).await.unwrap().is_none());
         writer
             .write(vec![Change::Account(AccountChange::EndSession {
                 token_hash: "s1".into(),
             })])
             .await
             .unwrap();
-        assert!(store.session("s1").await.unwrap().is_none());
+        assert!(store.session("s1", 0).await.unwrap().is_none());
     }
 
     #[tokio::test]

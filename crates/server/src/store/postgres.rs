@@ -977,14 +977,18 @@ impl Reader {
             .collect())
     }
 
-    pub(super) async fn session(&self, token_hash: &str) -> Result<Option<UserRow>, StoreError> {
+    pub(super) async fn session(
+        &self,
+        token_hash: &str,
+        since_ms: i64,
+    ) -> Result<Option<UserRow>, StoreError> {
         let sql = format!(
             "SELECT {USER_COLUMNS} FROM sessions JOIN users ON users.id = sessions.user_id
-             WHERE sessions.token_sha256 = $1"
+             WHERE sessions.token_sha256 = $1 AND sessions.created_ms >= $2"
         );
         Ok(self
             .client
-            .query_opt(&sql, &[&token_hash])
+            .query_opt(&sql, &[&token_hash, &since_ms])
             .await?
             .as_ref()
             .map(user_row))

@@ -815,13 +815,19 @@ impl Reader {
         })
     }
 
-    pub(super) fn session(&self, token_hash: &str) -> Result<Option<UserRow>, StoreError> {
+    pub(super) fn session(
+        &self,
+        token_hash: &str,
+        since_ms: &i64,
+    ) -> Result<Option<UserRow>, StoreError> {
         self.with(|conn| {
             let sql = format!(
                 "SELECT {USER_COLUMNS} FROM sessions JOIN users ON users.id = sessions.user_id
-                 WHERE sessions.token_sha256 = ?1"
+                 WHERE sessions.token_sha256 = ?1 AND sessions.created_ms >= ?2"
             );
-            Ok(conn.query_row(&sql, [token_hash], user_row).optional()?)
+            Ok(conn
+                .query_row(&sql, params![token_hash, since_ms], user_row)
+                .optional()?)
         })
     }
 }
