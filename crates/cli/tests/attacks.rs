@@ -1074,3 +1074,22 @@ fn chat_is_for_players_in_their_room_and_bounded() {
         .iter()
         .all(|l| l["text"] != "I am white"));
 }
+
+/// A name that reads like a player's (`aIice` beside `alice`) is refused
+/// as a taken one is; a name that only starts alike is not.
+#[test]
+fn look_alike_names_are_refused() {
+    let t = Target::start(&[]);
+    let sign_up = |name: &str| {
+        t.send(
+            t.http
+                .post(t.url("/api/signup"))
+                .json(&json!({"username": name, "password": "correct horse"})),
+        )
+    };
+    assert_eq!(sign_up("alice").0, 200);
+    for twin in ["aIice", "AL1CE", "al_ice"] {
+        assert_error(&sign_up(twin), 409, &format!("{twin} beside alice"));
+    }
+    assert_eq!(sign_up("alicia").0, 200);
+}

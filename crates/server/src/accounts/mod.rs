@@ -39,6 +39,8 @@ pub enum AccountError {
     ShortPassword,
     #[error("the name {0} is kept for the game's seats and the server")]
     Reserved(String),
+    #[error("the name {0} reads like the player {1}'s")]
+    LooksLike(String, String),
     #[error("hashing the password: {0}")]
     Hash(String),
     #[error("the server is busy checking passwords; try again in a moment")]
@@ -54,6 +56,21 @@ pub fn valid_name(name: &str) -> bool {
         && name
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+}
+
+/// How a name reads: letters that look alike in most fonts are one letter
+/// (`I`, `l`, `1`; `O`, `0`; `rn` and `m`; `vv` and `w`), `-` and `_` none.
+pub fn skeleton(name: &str) -> String {
+    let mut out = String::new();
+    for c in name.to_ascii_lowercase().chars() {
+        match c {
+            'i' | '1' => out.push('l'),
+            '0' => out.push('o'),
+            '-' | '_' => {}
+            c => out.push(c),
+        }
+    }
+    out.replace("rn", "m").replace("vv", "w")
 }
 
 /// The id of the user called `name`.
@@ -258,6 +275,10 @@ pub async fn add_user(
     if store.user(&id).await?.is_some() {
         return Err(AccountError::NameTaken(name.to_string()));
     }
+    let look = skeleton(&id);
+    if let Some(other) = store.user_ids().await?.into_iter().find(|o| skeleton(o) == look) {
+        return Err(AccountError::LooksLike(name.to_string(), other));
+    }
     let password_hash = match password.map(str::to_string) {
         Some(password) => Some(argon2_work(move || hash_password(&password)).await??),
         None => None,
@@ -374,6 +395,17 @@ mod tests {
             .verify_password(b"correct horse", &ours)
             .is_ok());
         assert!(!password_matches("correct horse", "$argon2id$v=19$garbled"));
+    }
+
+    #[test]
+    fn look_alike_names_read_the_same() {
+        for twin in ["aIice", "AL1CE", "a_lice", "alice"] {
+            assert_eq!(skeleton(twin), skeleton("alice"), "{twin}");
+        }
+        assert_eq!(skeleton("modern"), skeleton("rnodern"));
+        assert_eq!(skeleton("w0w"), skeleton("vvow"));
+        assert_ne!(skeleton("alicia"), skeleton("alice"));
+        assert_ne!(skeleton("bob2"), skeleton("bob"));
     }
 
     #[test]

@@ -50,7 +50,9 @@ fn read_credentials(body: &Bytes) -> Result<Credentials, Refusal> {
 impl From<AccountError> for Refusal {
     fn from(e: AccountError) -> Refusal {
         match e {
-            AccountError::NameTaken(_) => Refusal::NotNow(e.to_string()),
+            AccountError::NameTaken(_) | AccountError::LooksLike(..) => {
+                Refusal::NotNow(e.to_string())
+            }
             AccountError::NoSuchUser(_) => Refusal::NotFound(e.to_string()),
             AccountError::Hash(_) | AccountError::Store(_) => Refusal::Internal(e.to_string()),
             AccountError::Busy => Refusal::Busy(e.to_string()),

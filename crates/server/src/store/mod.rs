@@ -564,6 +564,11 @@ impl Store {
 
 /// Accounts: users and their API tokens.
 impl Store {
+    /// The ids of every user (a new name is checked against them).
+    pub async fn user_ids(&self) -> Result<Vec<String>, StoreError> {
+        read!(self, user_ids())
+    }
+
     /// The user whose lowercase name is `id`.
     pub async fn user(&self, id: &str) -> Result<Option<UserRow>, StoreError> {
         match &self.backend {

@@ -997,6 +997,11 @@ impl Reader {
 
 /// Accounts: users and their API tokens.
 impl Reader {
+    pub(super) async fn user_ids(&self) -> Result<Vec<String>, StoreError> {
+        let rows = self.client.query("SELECT id FROM users", &[]).await?;
+        Ok(rows.iter().map(|r| r.get(0)).collect())
+    }
+
     pub(super) async fn user(&self, id: &str) -> Result<Option<UserRow>, StoreError> {
         let sql = format!("SELECT {USER_COLUMNS} FROM users WHERE id = $1");
         Ok(self

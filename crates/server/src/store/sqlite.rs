@@ -834,6 +834,14 @@ impl Reader {
 
 /// Accounts: users and their API tokens.
 impl Reader {
+    pub(super) fn user_ids(&self) -> Result<Vec<String>, StoreError> {
+        self.with(|conn| {
+            let mut statement = conn.prepare("SELECT id FROM users")?;
+            let ids = statement.query_map([], |r| r.get(0))?;
+            Ok(ids.collect::<Result<_, _>>()?)
+        })
+    }
+
     pub(super) fn user(&self, id: &str) -> Result<Option<UserRow>, StoreError> {
         self.with(|conn| {
             let sql = format!("SELECT {USER_COLUMNS} FROM users WHERE id = ?1");
