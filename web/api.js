@@ -65,8 +65,8 @@ export const api = {
     if (!response.ok) throw new ApiError(response.status, response.statusText);
     return (await response.json()).players ?? {};
   },
-  /** The game's chat, oldest first: `[{user, room, text, at}]`. */
-  chat: (id) => request('GET', `/api/games/${id}/chat`),
+  /** The game's chat after line `after`, oldest first: `[{n, user, room, text, at}]`. */
+  chat: (id, after = 0) => request('GET', `/api/games/${id}/chat?after=${after}`),
   say: (id, room, text) => request('POST', `/api/games/${id}/chat`, { room, text }),
 
   // ---- accounts (the log-in is an HttpOnly session cookie) ----
@@ -92,6 +92,8 @@ export const api = {
   tokens: () => request('GET', '/api/account/tokens'),
   newToken: (scopes) => request('POST', '/api/account/tokens', { scopes }),
   revokeToken: (hash) => request('DELETE', `/api/account/tokens/${hash}`),
+  sessions: () => request('GET', '/api/account/sessions'),
+  endSession: (hash) => request('DELETE', `/api/account/sessions/${hash}`),
 
   // ---- the lobby's seeks ----
   seeks: () => request('GET', '/api/lobby/seeks'),

@@ -1,4 +1,4 @@
-// A game's chat on its page: the lines, read again whenever the game's
+// A game's chat on its page: the new lines, read whenever the game's
 // WebSocket says a line was written (and every 15 s, for a socket on
 // another node of a cluster or a page that polls), and a field to write.
 // Players write in the players' room, others as spectators.
@@ -27,18 +27,16 @@ export function showChat(box, id, seat) {
   const list = box.querySelector('.chat-lines');
   const form = box.querySelector('form');
   const error = box.querySelector('.chat-error');
-  let shown = null;
+  let read = 0; // the number of the last line shown
   async function refresh() {
     try {
-      const lines = await api.chat(id);
-      // The server shows the last lines only: the newest one tells a change.
-      const last = lines[lines.length - 1];
-      const seen = last ? `${lines.length} ${last.at} ${last.user} ${last.text}` : '';
-      if (seen === shown) return;
-      shown = seen;
-      list.innerHTML = lines
+      // Two reads may cross (a socket's word and a poll): keep what is new.
+      const lines = (await api.chat(id, read)).filter((l) => l.n > read);
+      if (lines.length === 0) return;
+      read = lines[lines.length - 1].n;
+      list.insertAdjacentHTML('beforeend', lines
         .map((l) => `<li class="chat-line" data-room="${escapeHtml(l.room)}"><b>${escapeHtml(l.user)}</b> ${escapeHtml(l.text)}</li>`)
-        .join('');
+        .join(''));
       list.scrollTop = list.scrollHeight;
     } catch {
       // The next poll tries again.

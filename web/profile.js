@@ -1,7 +1,8 @@
 // A player's profile (`/@/NAME`): the rating of each variant (a `?` marks
 // a provisional one, as on lichess), a graph of the ratings after each
 // rated game, the games; on one's own profile, the personal API tokens
-// for tools (berserk, lichess-bot), each shown once when made; on another
+// for tools (berserk, lichess-bot), each shown once when made, and the
+// log-ins (browser, when made and last used; each can be ended); on another
 // player's, when logged in, the form that challenges them.
 
 import { api, accountEvents } from './api.js';
@@ -156,6 +157,40 @@ async function showTokens(section) {
   await refresh().catch(fail);
 }
 
+const SESSIONS = `
+  <section class="sessions">
+    <h2>Log-ins</h2>
+    <p>Where this account is logged in. A log-in ends when it goes unused for a while, or here.</p>
+    <table class="session-list"></table>
+    <div class="error" role="alert" hidden></div>
+  </section>`;
+
+async function showSessions(section) {
+  const list = section.querySelector('.session-list');
+  const error = section.querySelector('.error');
+  const when = (ms) => escapeHtml(new Date(ms).toLocaleString());
+  async function refresh() {
+    const sessions = await api.sessions();
+    list.innerHTML = '<tr><th>Browser</th><th>Logged in</th><th>Last used</th><th></th></tr>' + sessions
+      .map((s) => `<tr data-hash="${escapeHtml(s.hash)}"><td>${escapeHtml(s.agent || 'unknown')}</td>
+        <td>${when(s.created_ms)}</td><td>${when(s.seen_ms)}</td>
+        <td>${s.current ? 'this one' : '<button type="button" class="end-session">Log out</button>'}</td></tr>`)
+      .join('');
+  }
+  list.addEventListener('click', async (e) => {
+    const row = e.target.closest('.end-session') && e.target.closest('tr');
+    if (!row) return;
+    try {
+      await api.endSession(row.dataset.hash);
+      await refresh();
+    } catch (err) {
+      error.textContent = err.message;
+      error.hidden = false;
+    }
+  });
+  await refresh();
+}
+
 /** Shows the profile of `name` in `root`; `me` is the logged-in account or null. */
 export async function showProfile(root, name, me) {
   let user;
@@ -178,7 +213,7 @@ export async function showProfile(root, name, me) {
     <h2>Ratings</h2>${ratingsHtml(user, names)}
     ${ratingGraph(history, names)}
     <h2>Games</h2>${gamesHtml(games, names)}
-    ${own ? TOKENS : ''}
+    ${own ? TOKENS + SESSIONS : ''}
   </section>`;
   bindMoreGames(root, name, games, names);
   if (me && !own) {
@@ -186,5 +221,12 @@ export async function showProfile(root, name, me) {
     const events = accountEvents(form.onEvent);
     window.addEventListener('pagehide', () => events.stop());
   }
-  if (own) await showTokens(root.querySelector('.tokens'));
+  if (own) {
+    await showTokens(root.querySelector('.tokens'));
+    await showSessions(root.querySelector('.sessions')).catch((e) => {
+      const error = root.querySelector('.sessions .error');
+      error.textContent = e.message;
+      error.hidden = false;
+    });
+  }
 }

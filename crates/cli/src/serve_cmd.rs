@@ -90,9 +90,18 @@ struct LimitFlags {
     /// Chat lines one account (or one seat's address) may post per minute (429 beyond).
     #[arg(long, value_name = "N", default_value_t = Limits::default().chat_lines_per_minute)]
     chat_lines_per_minute: NonZeroU32,
+    /// Lines kept in one game's chat; more are refused (409).
+    #[arg(long, value_name = "N", default_value_t = Limits::default().chat_lines_per_game)]
+    chat_lines_per_game: usize,
     /// Days a log-in session lasts; then the page asks for the password again.
     #[arg(long, value_name = "DAYS", default_value_t = Limits::default().session_lifetime.as_secs() / 86_400)]
     session_days: u64,
+    /// Days a log-in session may go unused before it ends.
+    #[arg(long, value_name = "DAYS", default_value_t = Limits::default().session_idle.as_secs() / 86_400)]
+    session_idle_days: u64,
+    /// Rated games the same two accounts may begin in 24 hours (fair play).
+    #[arg(long, value_name = "N", default_value_t = Limits::default().rated_games_per_pair_per_day)]
+    rated_games_per_pair_per_day: u32,
     /// Seat actions one IP address may send per second (429 beyond).
     #[arg(long, value_name = "N", default_value_t = Limits::default().actions_per_second)]
     actions_per_second: NonZeroU32,
@@ -134,7 +143,10 @@ impl LimitFlags {
             signups_per_minute: self.signups_per_minute,
             logins_per_minute: self.logins_per_minute,
             chat_lines_per_minute: self.chat_lines_per_minute,
+            chat_lines_per_game: self.chat_lines_per_game,
             session_lifetime: Duration::from_secs(self.session_days.max(1) * 86_400),
+            session_idle: Duration::from_secs(self.session_idle_days.max(1) * 86_400),
+            rated_games_per_pair_per_day: self.rated_games_per_pair_per_day,
             actions_per_second: self.actions_per_second,
             waiting_expiry: Duration::from_secs(self.waiting_expiry),
             challenge_expiry: Duration::from_secs(self.challenge_expiry),

@@ -1011,6 +1011,41 @@ fn a_rated_game_resigned_before_both_moved_changes_no_rating() {
     assert_eq!(history().as_array().map(Vec::len), Some(1), "{}", history());
 }
 
+/// Rating farming by volume: the same two accounts begin at most ten
+/// rated games in 24 hours, counting a challenge accepted late; a casual
+/// game is still theirs to play.
+#[test]
+fn rated_games_between_two_accounts_are_limited_per_day() {
+    let t = Target::start(&[]);
+    let (farmer, feeder) = (board_token(&t, "farmer"), board_token(&t, "feeder"));
+    let challenge = |rated: bool| {
+        t.send(
+            t.http
+                .post(t.url("/api/challenge/feeder"))
+                .bearer_auth(&farmer)
+                .json(&json!({"rated": rated, "days": 3})),
+        )
+    };
+    let accept = |made: &(u16, reqwest::header::HeaderMap, Value, String)| {
+        assert_eq!(made.0, 200, "{}", made.3);
+        let id = made.2["id"].as_str().expect("a challenge id");
+        t.send(
+            t.http
+                .post(t.url(&format!("/api/challenge/{id}/accept")))
+                .bearer_auth(&feeder),
+        )
+    };
+    for game in 0..9 {
+        let accepted = accept(&challenge(true));
+        assert_eq!(accepted.0, 200, "rated game {game}: {}", accepted.3);
+    }
+    let (tenth, eleventh) = (challenge(true), challenge(true));
+    assert_eq!(accept(&tenth).0, 200, "the tenth rated game");
+    assert_error(&accept(&eleventh), 409, "an eleventh rated game, accepted late");
+    assert_error(&challenge(true), 409, "an eleventh rated challenge");
+    assert_eq!(accept(&challenge(false)).0, 200, "a casual game");
+}
+
 /// Chat abuse: a spectator writing in the players' room, an account named
 /// like a seat, text-direction overrides, and a flood of lines.
 #[test]
@@ -1073,6 +1108,119 @@ fn chat_is_for_players_in_their_room_and_bounded() {
         .unwrap()
         .iter()
         .all(|l| l["text"] != "I am white"));
+}
+
+/// A chat flood within the rate: a game keeps at most 300 lines, and a
+/// reader after line N gets only the lines after it.
+#[test]
+fn a_games_chat_is_bounded_and_read_from_where_one_left() {
+    let t = Target::start(&["--chat-lines-per-minute", "1000"]);
+    let player = board_token(&t, "player");
+    let started = t.send(
+        t.http
+            .post(t.url("/api/challenge/ai"))
+            .bearer_auth(&player)
+            .json(&json!({"level": 1, "days": 3})),
+    );
+    assert_eq!(started.0, 201, "{}", started.3);
+    let id = started.2["id"].as_str().expect("a game id").to_string();
+    let statuses: Vec<u16> = (0..305)
+        .map(|i| {
+            t.send(
+                t.http
+                    .post(t.url(&format!("/api/board/game/{id}/chat")))
+                    .bearer_auth(&player)
+                    .json(&json!({"room": "player", "text": format!("line {i}")})),
+            )
+            .0
+        })
+        .collect();
+    assert!(statuses[..300].iter().all(|&s| s == 200), "{statuses:?}");
+    assert_eq!(&statuses[300..], &[409; 5], "lines beyond the 300th");
+    let last = t.get(&format!("/api/board/game/{id}/chat"));
+    assert_eq!(last.as_array().map(Vec::len), Some(100), "the last lines shown");
+    let new = t.get(&format!("/api/board/game/{id}/chat?after=298"));
+    assert_eq!(
+        new,
+        json!([
+            {"n": 299, "text": "line 298", "user": "player", "room": "player", "at": new[0]["at"]},
+            {"n": 300, "text": "line 299", "user": "player", "room": "player", "at": new[1]["at"]},
+        ])
+    );
+}
+
+/// A stolen or forgotten log-in: its owner lists the account's log-ins and
+/// ends another one; a log-in unused for longer than `--session-idle-days`
+/// has ended; no one ends another account's log-in.
+#[test]
+fn log_ins_are_listed_ended_and_end_when_idle() {
+    let t = Target::start(&[]);
+    let log_in = |path: &str, agent: &str, name: &str| {
+        let answer = t
+            .http
+            .post(t.url(path))
+            .header("User-Agent", agent)
+            .json(&json!({"username": name, "password": "correct horse"}))
+            .send()
+            .expect("request");
+        assert_eq!(answer.status(), 200, "{path} as {name}");
+        let cookie = answer.headers()["set-cookie"].to_str().unwrap().to_string();
+        cookie.split(';').next().unwrap().to_string()
+    };
+    let with = |cookie: &str, method: reqwest::Method, path: &str| {
+        t.send(t.http.request(method, t.url(path)).header("Cookie", cookie))
+    };
+    let desk = log_in("/api/signup", "Desk browser", "sleeper");
+    let phone = log_in("/api/login", "Phone browser", "sleeper");
+    let other = log_in("/api/signup", "Other browser", "intruder");
+    let listed = with(&desk, reqwest::Method::GET, "/api/account/sessions");
+    assert_eq!(listed.0, 200, "{}", listed.3);
+    let sessions = listed.2.as_array().expect("a list").clone();
+    assert_eq!(sessions.len(), 2, "{}", listed.3);
+    let agents: Vec<(&str, bool)> = sessions
+        .iter()
+        .map(|s| (s["agent"].as_str().unwrap(), s["current"].as_bool().unwrap()))
+        .collect();
+    assert!(agents.contains(&("Desk browser", true)), "{agents:?}");
+    assert!(agents.contains(&("Phone browser", false)), "{agents:?}");
+    let phone_hash = sessions
+        .iter()
+        .find(|s| s["current"] == false)
+        .and_then(|s| s["hash"].as_str())
+        .unwrap()
+        .to_string();
+    let ending = format!("/api/account/sessions/{phone_hash}");
+    assert_error(
+        &with(&other, reqwest::Method::DELETE, &ending),
+        404,
+        "another account's log-in",
+    );
+    assert_eq!(with(&phone, reqwest::Method::GET, "/api/me").0, 200);
+    assert_eq!(with(&desk, reqwest::Method::DELETE, &ending).0, 200);
+    assert_error(
+        &with(&phone, reqwest::Method::GET, "/api/me"),
+        401,
+        "an ended log-in",
+    );
+    // The desk's log-in last used eight days ago (the default idle limit
+    // is seven).
+    let backdated = std::process::Command::new("python3")
+        .args([
+            "-c",
+            "import sqlite3, sys; db = sqlite3.connect(sys.argv[1], timeout=10); \
+             db.execute('UPDATE sessions SET seen_ms = seen_ms - 8 * 86400000 \
+                         WHERE user_id = ?', ('sleeper',)); db.commit()",
+            t.db.to_str().expect("a UTF-8 path"),
+        ])
+        .status()
+        .expect("python3 runs");
+    assert!(backdated.success());
+    assert_error(
+        &with(&desk, reqwest::Method::GET, "/api/me"),
+        401,
+        "a log-in idle for eight days",
+    );
+    assert_eq!(with(&other, reqwest::Method::GET, "/api/me").0, 200);
 }
 
 /// A name that reads like a player's (`aIice` beside `alice`) is refused

@@ -4,13 +4,15 @@
 //! same game at once, each holding its own colour; they chat; after a
 //! move each Alice resigns; Bruno's profile then shows his changed,
 //! provisional rating, the graph and the game; Alice makes a personal API token on her
-//! profile and revokes it. Then direct challenges: Carla challenges Dora
+//! profile and revokes it, then ends a second log-in of hers listed there.
+//! Then direct challenges: Carla challenges Dora
 //! from Dora's profile; Dora declines it in her lobby, Carla cancels the
 //! next, and Dora accepts the third, which opens the game on both pages;
 //! then both press the same quick-pairing button and meet in a new game.
 //! Screenshots go to `target/screenshots/` (`accounts-signup-form-Alice.png`,
 //! `accounts-signup.png`, `accounts-logged-out.png`, `accounts-seeks.png`,
 //! `accounts-game.png`, `accounts-profile.png`, `accounts-tokens.png`,
+//! `accounts-sessions.png`,
 //! `challenges-form.png`, `challenges-incoming.png`,
 //! `challenges-declined.png`, `challenges-quick-pairing.png`).
 //!
@@ -211,6 +213,37 @@ async fn seeks_games_ratings_and_tokens_on_the_page() {
     alice.screenshot("accounts-tokens.png").await;
     alice.click("table.token-list .revoke").await;
     alice.wait_count("table.token-list tr[data-hash]", 0).await;
+
+    // Alice logs in from a second client (its cookie not this page's):
+    // her profile lists both log-ins, and she ends the other one.
+    let second = alice
+        .client
+        .execute_async(
+            "const done = arguments[arguments.length - 1];
+             fetch('/api/login', {method: 'POST', credentials: 'omit',
+                                  headers: {'Content-Type': 'application/json'},
+                                  body: JSON.stringify({username: 'Alice', password: 'pw-of-Alice'})})
+               .then(r => done(r.status), e => done(String(e)));",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(second, json!(200), "the second log-in");
+    alice.goto("/@/alice").await;
+    alice.wait_count("table.session-list tr[data-hash]", 2).await;
+    let current = alice.wait_text("table.session-list", "this one").await;
+    assert!(current.contains("Chrom"), "the browser is named: {current}");
+    alice
+        .client
+        .execute("document.querySelector('.sessions').scrollIntoView()", vec![])
+        .await
+        .unwrap();
+    alice.screenshot("accounts-sessions.png").await;
+    alice.click("table.session-list .end-session").await;
+    alice.wait_count("table.session-list tr[data-hash]", 1).await;
+    let listed = fetch(&alice, "GET", "/api/account/sessions").await;
+    assert_eq!(listed.as_array().map(Vec::len), Some(1), "{listed}");
+    assert_eq!(listed[0]["current"], true, "{listed}");
 
     for page in [&alice, &bruno] {
         let errors = page.console_errors().await;

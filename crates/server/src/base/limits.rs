@@ -46,8 +46,15 @@ pub struct Limits {
     pub logins_per_minute: NonZeroU32,
     /// Chat lines one account (or one seat's address) may post per minute.
     pub chat_lines_per_minute: NonZeroU32,
+    /// Lines kept in one game's chat; a line beyond is refused.
+    pub chat_lines_per_game: usize,
     /// A log-in session ends this long after the log-in.
     pub session_lifetime: Duration,
+    /// A log-in session unused for this long ends.
+    pub session_idle: Duration,
+    /// Rated games two accounts may begin together in 24 hours (fair play:
+    /// a pair of accounts cannot farm rating from each other).
+    pub rated_games_per_pair_per_day: u32,
     /// Seat actions (HTTP or WebSocket) one IP may send per second.
     pub actions_per_second: NonZeroU32,
     /// A game whose invited friend has not joined is aborted after this.
@@ -87,7 +94,10 @@ impl Default for Limits {
             signups_per_minute: nonzero(5),
             logins_per_minute: nonzero(10),
             chat_lines_per_minute: nonzero(20),
+            chat_lines_per_game: 300,
             session_lifetime: Duration::from_secs(30 * 24 * 3600),
+            session_idle: Duration::from_secs(7 * 24 * 3600),
+            rated_games_per_pair_per_day: 10,
             actions_per_second: nonzero(20),
             waiting_expiry: Duration::from_secs(3600),
             challenge_expiry: Duration::from_secs(20 * 60),

@@ -4,6 +4,7 @@
 
 use std::net::IpAddr;
 use std::sync::Arc;
+use std::time::Duration;
 
 use axum::extract::{Request, State};
 use axum::http::header::{AUTHORIZATION, COOKIE};
@@ -11,10 +12,12 @@ use axum::http::HeaderMap;
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
+use crate::base::limits::Limits;
 use crate::base::refusal::Refusal;
 use crate::base::secret;
+use crate::game::event::now_ms;
 use crate::hub::Hub;
-use crate::store::UserRow;
+use crate::store::{AccountChange, Change, SessionRow, UserRow};
 
 /// The page's log-in cookie (`crate::accounts`).
 pub const SESSION_COOKIE: &str = "parity_session";
@@ -139,17 +142,51 @@ pub async fn token_user(hub: &Hub, ip: IpAddr, headers: &HeaderMap) -> Result<Ho
 }
 
 /// The user of the request's log-in session (not of an API token): the
-/// account's own settings take a log-in.
+/// account's own settings take a log-in. An ended session is removed.
 pub async fn logged_in(hub: &Hub, ip: IpAddr, headers: &HeaderMap) -> Result<UserRow, Refusal> {
+    Ok(current_session(hub, ip, headers).await?.0)
+}
+
+/// The request's log-in session and its user; it is written as seen at
+/// most once an hour (a write per request would be too many).
+pub async fn current_session(
+    hub: &Hub,
+    ip: IpAddr,
+    headers: &HeaderMap,
+) -> Result<(UserRow, SessionRow), Refusal> {
+    const SEEN_EVERY_MS: i64 = 3600 * 1000;
     let Some(token) = session_token(headers) else {
         return Err(Refusal::Unauthenticated("not logged in".into()));
     };
-    let lifetime = i64::try_from(hub.limits().session_lifetime.as_millis()).unwrap_or(i64::MAX);
-    let since_ms = crate::game::event::now_ms().saturating_sub(lifetime);
-    match hub.store().session(&secret::token_hash(token), since_ms).await? {
-        Some(user) => Ok(user),
-        None => Err(hub
-            .quotas()
-            .auth_failure(ip, Refusal::Unauthenticated("this log-in has ended".into()))),
+    let token_hash = secret::token_hash(token);
+    let now = now_ms();
+    match hub.store().session(&token_hash).await? {
+        Some((user, session)) if session_alive(hub.limits(), &session, now) => {
+            if now - session.seen_ms >= SEEN_EVERY_MS {
+                let seen = AccountChange::SeenSession {
+                    token_hash,
+                    seen_ms: now,
+                };
+                hub.writer.write(vec![Change::Account(seen)]).await?;
+            }
+            Ok((user, session))
+        }
+        found => {
+            if found.is_some() {
+                let ended = AccountChange::EndSession { token_hash };
+                hub.writer.write(vec![Change::Account(ended)]).await?;
+            }
+            Err(hub
+                .quotas()
+                .auth_failure(ip, Refusal::Unauthenticated("this log-in has ended".into())))
+        }
     }
+}
+
+/// A session lasts `session_lifetime` from its log-in and
+/// `session_idle` from its last use.
+pub fn session_alive(limits: &Limits, session: &SessionRow, now_ms: i64) -> bool {
+    let ms = |d: Duration| i64::try_from(d.as_millis()).unwrap_or(i64::MAX);
+    now_ms.saturating_sub(session.created_ms) <= ms(limits.session_lifetime)
+        && now_ms.saturating_sub(session.seen_ms) <= ms(limits.session_idle)
 }

@@ -1,6 +1,6 @@
 //! What the profile page shows (`/@/{name}`): a user's rating history
-//! and games, and, on one's own profile, one's personal API tokens
-//! (`docs/server.md`, "Accounts on the page").
+//! and games, and, on one's own profile, one's personal API tokens and
+//! log-in sessions (`docs/server.md`, "Accounts on the page").
 
 use std::sync::Arc;
 
@@ -15,7 +15,8 @@ use serde_json::{json, Value};
 use crate::accounts;
 use crate::base::refusal::Refusal;
 use crate::game::state::variant_key;
-use crate::http::auth::logged_in;
+use crate::game::event::now_ms;
+use crate::http::auth::{current_session, logged_in, session_alive};
 use crate::http::edge::ClientIp;
 use crate::hub::Hub;
 use crate::store::{AccountChange, Change, UserRow};
@@ -29,6 +30,8 @@ pub fn routes() -> Router<Arc<Hub>> {
         .route("/api/user/{name}/games", get(games))
         .route("/api/account/tokens", get(tokens).post(new_token))
         .route("/api/account/tokens/{hash}", delete(revoke))
+        .route("/api/account/sessions", get(sessions))
+        .route("/api/account/sessions/{hash}", delete(end_session))
 }
 
 async fn user_named(hub: &Hub, name: &str) -> Result<UserRow, Refusal> {
@@ -146,6 +149,51 @@ async fn revoke(
         .await?;
     Ok(Json(json!({"ok": true})))
 }
+/// `GET /api/account/sessions`: the logged-in user's log-ins that have
+/// not ended, most recently used first; `current` marks this one.
+async fn sessions(
+    State(hub): State<Arc<Hub>>,
+    Extension(ClientIp(ip)): Extension<ClientIp>,
+    headers: HeaderMap,
+) -> Result<Json<Value>, Refusal> {
+    let (user, this) = current_session(&hub, ip, &headers).await?;
+    let now = now_ms();
+    let listed: Vec<Value> = hub
+        .store()
+        .sessions_of(&user.id)
+        .await?
+        .into_iter()
+        .filter(|s| session_alive(hub.limits(), s, now))
+        .map(|s| {
+            let current = s.hash == this.hash;
+            json!({"hash": s.hash, "created_ms": s.created_ms, "seen_ms": s.seen_ms,
+                   "agent": s.agent, "current": current})
+        })
+        .collect();
+    Ok(Json(Value::Array(listed)))
+}
+
+/// `DELETE /api/account/sessions/{hash}`: logs out one of the user's
+/// sessions (another browser's, or this one).
+async fn end_session(
+    State(hub): State<Arc<Hub>>,
+    Extension(ClientIp(ip)): Extension<ClientIp>,
+    Path(hash): Path<String>,
+    headers: HeaderMap,
+) -> Result<Json<Value>, Refusal> {
+    let user = logged_in(&hub, ip, &headers).await?;
+    let own = hub.store().sessions_of(&user.id).await?;
+    if !own.iter().any(|s| s.hash == hash) {
+        return Err(Refusal::NotFound("no such log-in of yours".into()));
+    }
+    hub.writer
+        .write(vec![Change::Account(AccountChange::EndSession {
+            token_hash: hash,
+        })])
+        .await?;
+    Ok(Json(json!({"ok": true})))
+}
+
 /// A user as lichess's `GET /api/account` and `GET /api/user/{name}`
 /// show one, with a perf per rated variant; the page reads the same.
 pub async fn user_json(hub: &Hub, user: &UserRow, origin: Option<&str>) -> Result<Value, Refusal> {

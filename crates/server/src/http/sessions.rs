@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use axum::body::Bytes;
 use axum::extract::{Extension, State};
-use axum::http::header::SET_COOKIE;
+use axum::http::header::{SET_COOKIE, USER_AGENT};
 use axum::http::{HeaderMap, HeaderValue};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -72,6 +72,7 @@ async fn open_session(
     hub: &Hub,
     user: &UserRow,
     origin: Option<&str>,
+    headers: &HeaderMap,
 ) -> Result<Response, Refusal> {
     let token = secret::new_token();
     hub.writer
@@ -79,6 +80,7 @@ async fn open_session(
             token_hash: secret::token_hash(&token),
             user_id: user.id.clone(),
             created_ms: now_ms(),
+            agent: user_agent(headers),
         })])
         .await?;
     let mut response = Json(user_json(hub, user, origin).await?).into_response();
@@ -91,12 +93,26 @@ async fn open_session(
     Ok(response)
 }
 
+/// The browser's `User-Agent`, shortened and printable, to name a session.
+fn user_agent(headers: &HeaderMap) -> String {
+    const MAX_AGENT_CHARS: usize = 200;
+    headers
+        .get(USER_AGENT)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("")
+        .chars()
+        .filter(|c| !c.is_control())
+        .take(MAX_AGENT_CHARS)
+        .collect()
+}
+
 /// `POST /api/signup` `{username, password}`: a new account, logged in.
 /// Each costs an argon2 hash: an address has a few a minute.
 async fn signup(
     State(hub): State<Arc<Hub>>,
     Extension(ClientIp(ip)): Extension<ClientIp>,
     Extension(PublicOrigin(origin)): Extension<PublicOrigin>,
+    headers: HeaderMap,
     body: Bytes,
 ) -> Result<Response, Refusal> {
     let asked = read_credentials(&body)?;
@@ -109,7 +125,7 @@ async fn signup(
         false,
     )
     .await?;
-    open_session(&hub, &user, origin.as_deref()).await
+    open_session(&hub, &user, origin.as_deref(), &headers).await
 }
 
 /// `POST /api/login` `{username, password}`. A wrong name or password is
@@ -118,6 +134,7 @@ async fn login(
     State(hub): State<Arc<Hub>>,
     Extension(ClientIp(ip)): Extension<ClientIp>,
     Extension(PublicOrigin(origin)): Extension<PublicOrigin>,
+    headers: HeaderMap,
     body: Bytes,
 ) -> Result<Response, Refusal> {
     let asked = read_credentials(&body)?;
@@ -130,7 +147,7 @@ async fn login(
         accounts::argon2_work(move || accounts::login_matches(&asked.password, phc.as_deref()))
             .await?;
     match user {
-        Some(user) if matches => open_session(&hub, &user, origin.as_deref()).await,
+        Some(user) if matches => open_session(&hub, &user, origin.as_deref(), &headers).await,
         _ => Err(refused(&hub, ip)),
     }
 }

@@ -56,6 +56,9 @@ impl Hub {
             return Err(Refusal::Malformed("you cannot challenge yourself".into()));
         }
         self.check_terms(&terms)?;
+        if terms.rated {
+            self.check_rated_pair(&challenger.id, &dest.id).await?;
+        }
         let challenger_rating = self.shown_rating(&challenger.id, &terms.variant).await?;
         let dest_rating = self.shown_rating(&dest.id, &terms.variant).await?;
         let challenge = Challenge {

@@ -99,8 +99,10 @@ impl Hub {
                 }
             }
         }
-        let both_accounts = players.iter().all(|p| matches!(p, Player::Account(_)));
-        if pairing.rated && both_accounts {
+        if let (true, Player::Account(white), Player::Account(black)) =
+            (pairing.rated, &pairing.white, &pairing.black)
+        {
+            self.check_rated_pair(&white.id, &black.id).await?;
             extra.push(Change::Rated { game: id.clone() });
         }
         let setup = Setup {
@@ -122,6 +124,19 @@ impl Hub {
             }
         }
         Ok(id)
+    }
+
+    /// Fair play: two accounts begin at most
+    /// `rated_games_per_pair_per_day` rated games together in 24 hours.
+    pub(crate) async fn check_rated_pair(&self, a: &str, b: &str) -> Result<(), Refusal> {
+        let most = self.limits.rated_games_per_pair_per_day;
+        let since = crate::game::event::now_ms() - 24 * 3600 * 1000;
+        if self.store().rated_games_between(a, b, since).await? >= most {
+            return Err(Refusal::NotNow(format!(
+                "at most {most} rated games a day between the same two players; play casual"
+            )));
+        }
+        Ok(())
     }
 
     /// Tells account `user`'s clients, on this node and, in a cluster, on

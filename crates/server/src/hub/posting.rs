@@ -40,6 +40,12 @@ impl Hub {
         if self.store().load(game).await?.is_none() {
             return Err(Refusal::no_game(game));
         }
+        let most = self.limits.chat_lines_per_game;
+        if self.store().chat(game).await?.len() >= most {
+            return Err(Refusal::NotNow(format!(
+                "this game's chat is full ({most} lines)"
+            )));
+        }
         let line = ChatLine {
             at_ms: now_ms(),
             author: author.to_string(),

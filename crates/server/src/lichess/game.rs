@@ -245,17 +245,30 @@ async fn takeback(
     Ok(Json(json!({"ok": true})))
 }
 
-/// `GET .../chat`: the game's chat, oldest first, as lichess lists it.
-async fn chat(State(hub): State<Arc<Hub>>, Path(id): Path<String>) -> Result<Json<Value>, Refusal> {
+/// `GET .../chat`: the game's chat, oldest first, as lichess lists it:
+/// the last lines shown, each with its number `n` from 1; `?after=N`
+/// gives only the lines after line N (the page reads what is new).
+async fn chat(
+    State(hub): State<Arc<Hub>>,
+    Path(id): Path<String>,
+    Query(query): Query<HashMap<String, String>>,
+) -> Result<Json<Value>, Refusal> {
+    let after: usize = match query.get("after") {
+        Some(text) => text
+            .parse()
+            .map_err(|_| Refusal::Malformed(format!("after is a line number, not {text:?}")))?,
+        None => 0,
+    };
     let lines = hub.store().chat(&id).await?;
-    let recent = lines
-        .len()
-        .saturating_sub(crate::hub::chat::CHAT_LINES_SHOWN);
+    let first = after.max(lines.len().saturating_sub(crate::hub::chat::CHAT_LINES_SHOWN));
     Ok(Json(Value::Array(
         lines
             .into_iter()
-            .skip(recent)
-            .map(|l| json!({"text": l.text, "user": l.author, "room": l.room, "at": l.at_ms}))
+            .enumerate()
+            .skip(first)
+            .map(|(i, l)| {
+                json!({"n": i + 1, "text": l.text, "user": l.author, "room": l.room, "at": l.at_ms})
+            })
             .collect(),
     )))
 }

@@ -189,11 +189,18 @@ pub enum AccountChange {
     RevokeApiToken {
         token_hash: String,
     },
-    /// A log-in: the session cookie's token, stored hashed.
+    /// A log-in: the session cookie's token, stored hashed, and the
+    /// browser's `User-Agent` (clipped) to tell sessions apart.
     NewSession {
         token_hash: String,
         user_id: String,
         created_ms: i64,
+        agent: String,
+    },
+    /// A session was used at `seen_ms` (written at most hourly).
+    SeenSession {
+        token_hash: String,
+        seen_ms: i64,
     },
     /// A log-out.
     EndSession {
@@ -270,6 +277,17 @@ pub struct ApiTokenRow {
     pub hash: String,
     pub scopes: String,
     pub created_ms: i64,
+}
+
+/// A log-in session as its owner's list shows it: never the token.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct SessionRow {
+    /// The SHA-256 of the cookie's token, which names it to end it.
+    pub hash: String,
+    pub created_ms: i64,
+    /// When it was last used, to the hour.
+    pub seen_ms: i64,
+    pub agent: String,
 }
 
 /// A user as stored.
@@ -551,14 +569,27 @@ impl Store {
         read!(self, chat(game))
     }
 
-    /// The user of the session whose cookie token has this hash.
-    /// The user of a log-in session begun at `since_ms` or later.
+    /// Rated games between accounts `a` and `b` made at `since_ms` or later.
+    pub async fn rated_games_between(
+        &self,
+        a: &str,
+        b: &str,
+        since_ms: i64,
+    ) -> Result<u32, StoreError> {
+        read!(self, rated_games_between(a, b, since_ms))
+    }
+
+    /// The session whose cookie token has this hash, and its user.
     pub async fn session(
         &self,
         token_hash: &str,
-        since_ms: i64,
-    ) -> Result<Option<UserRow>, StoreError> {
-        read!(self, session(token_hash, since_ms))
+    ) -> Result<Option<(UserRow, SessionRow)>, StoreError> {
+        read!(self, session(token_hash))
+    }
+
+    /// A user's log-in sessions, most recently used first.
+    pub async fn sessions_of(&self, user_id: &str) -> Result<Vec<SessionRow>, StoreError> {
+        read!(self, sessions_of(user_id))
     }
 }
 
@@ -878,21 +909,34 @@ pub(crate) mod tests {
                     token_hash: "s1".into(),
                     user_id: "ben".into(),
                     created_ms: 6,
+                    agent: "Firefox".into(),
+                }),
+                Change::Account(AccountChange::SeenSession {
+                    token_hash: "s1".into(),
+                    seen_ms: 9,
                 }),
             ])
             .await
             .unwrap();
         assert_eq!(store.chat(&game).await.unwrap(), vec![line]);
-        assert_eq!(store.session("s1", 6).await.unwrap().unwrap().name, "Ben");
-        // Begun before the session lifetime's start: ended.
-        assert!(store.session("s1", 7).await.unwrap().is_none());
+        let (user, session) = store.session("s1").await.unwrap().unwrap();
+        assert_eq!(user.name, "Ben");
+        let expected = SessionRow {
+            hash: "s1".into(),
+            created_ms: 6,
+            seen_ms: 9,
+            agent: "Firefox".into(),
+        };
+        assert_eq!(session, expected);
+        assert_eq!(store.sessions_of("ben").await.unwrap(), vec![expected]);
         writer
             .write(vec![Change::Account(AccountChange::EndSession {
                 token_hash: "s1".into(),
             })])
             .await
             .unwrap();
-        assert!(store.session("s1", 0).await.unwrap().is_none());
+        assert!(store.session("s1").await.unwrap().is_none());
+        assert_eq!(store.sessions_of("ben").await.unwrap(), vec![]);
     }
 
     #[tokio::test]

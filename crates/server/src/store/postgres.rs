@@ -9,7 +9,7 @@ use parity_rules::Color;
 use super::{
     answer, batch_after, color_name, color_of, seat_text, AccountChange, ApiTokenRow, Change,
     ChatLine, Database, GamePlayers, Job, Listing, PlayerRow, Queue, RatingPoint, SeatRow,
-    StoreError, StoredGame, UserGame, UserRow,
+    SessionRow, StoreError, StoredGame, UserGame, UserRow,
 };
 use crate::base::ratings::Rating;
 use crate::game::clock::Downtime;
@@ -93,7 +93,17 @@ const MIGRATIONS: &[&str] = &[
 "#,
     ACCOUNTS,
     PLAYERS,
+    SESSIONS_SEEN,
 ];
+
+/// When each log-in session was last used (idle sessions end), and by
+/// which browser.
+const SESSIONS_SEEN: &str = r#"
+    ALTER TABLE sessions ADD COLUMN seen_ms BIGINT NOT NULL DEFAULT 0;
+    ALTER TABLE sessions ADD COLUMN agent TEXT NOT NULL DEFAULT '';
+    UPDATE sessions SET seen_ms = created_ms;
+    CREATE INDEX sessions_by_user ON sessions (user_id);
+"#;
 
 /// Seats held by accounts, rated games and ratings, chat, log-in sessions.
 const PLAYERS: &str = r#"
@@ -504,10 +514,22 @@ async fn write_account_change(
             token_hash,
             user_id,
             created_ms,
+            agent,
         } => {
             tx.execute(
-                "INSERT INTO sessions (token_sha256, user_id, created_ms) VALUES ($1, $2, $3)",
-                &[token_hash, user_id, created_ms],
+                "INSERT INTO sessions (token_sha256, user_id, created_ms, seen_ms, agent)
+                 VALUES ($1, $2, $3, $3, $4)",
+                &[token_hash, user_id, created_ms, agent],
+            )
+            .await?;
+        }
+        AccountChange::SeenSession {
+            token_hash,
+            seen_ms,
+        } => {
+            tx.execute(
+                "UPDATE sessions SET seen_ms = $2 WHERE token_sha256 = $1",
+                &[token_hash, seen_ms],
             )
             .await?;
         }
@@ -819,6 +841,19 @@ impl Reader {
 }
 
 const USER_COLUMNS: &str = "users.id, users.name, users.password_hash, users.bot, users.created_ms";
+const USER_COLUMN_COUNT: usize = 5;
+const SESSION_COLUMNS: &str =
+    "sessions.token_sha256, sessions.created_ms, sessions.seen_ms, sessions.agent";
+
+/// A session's columns, from column `first` on.
+fn session_row(row: &tokio_postgres::Row, first: usize) -> SessionRow {
+    SessionRow {
+        hash: row.get(first),
+        created_ms: row.get(first + 1),
+        seen_ms: row.get(first + 2),
+        agent: row.get(first + 3),
+    }
+}
 
 fn user_row(row: &tokio_postgres::Row) -> UserRow {
     UserRow {
@@ -977,21 +1012,48 @@ impl Reader {
             .collect())
     }
 
+    pub(super) async fn rated_games_between(
+        &self,
+        a: &str,
+        b: &str,
+        since_ms: i64,
+    ) -> Result<u32, StoreError> {
+        let row = self
+            .client
+            .query_one(
+                "SELECT COUNT(*) FROM games
+                 JOIN players AS one ON one.game_id = games.id
+                 JOIN players AS other ON other.game_id = games.id
+                 WHERE games.rated AND games.created_ms >= $3
+                   AND one.user_id = $1 AND other.user_id = $2 AND one.color <> other.color",
+                &[&a, &b, &since_ms],
+            )
+            .await?;
+        Ok(u32::try_from(row.get::<_, i64>(0)).unwrap_or(u32::MAX))
+    }
+
     pub(super) async fn session(
         &self,
         token_hash: &str,
-        since_ms: i64,
-    ) -> Result<Option<UserRow>, StoreError> {
+    ) -> Result<Option<(UserRow, SessionRow)>, StoreError> {
         let sql = format!(
-            "SELECT {USER_COLUMNS} FROM sessions JOIN users ON users.id = sessions.user_id
-             WHERE sessions.token_sha256 = $1 AND sessions.created_ms >= $2"
+            "SELECT {USER_COLUMNS}, {SESSION_COLUMNS} FROM sessions
+             JOIN users ON users.id = sessions.user_id WHERE sessions.token_sha256 = $1"
         );
         Ok(self
             .client
-            .query_opt(&sql, &[&token_hash, &since_ms])
+            .query_opt(&sql, &[&token_hash])
             .await?
-            .as_ref()
-            .map(user_row))
+            .map(|r| (user_row(&r), session_row(&r, USER_COLUMN_COUNT))))
+    }
+
+    pub(super) async fn sessions_of(&self, user_id: &str) -> Result<Vec<SessionRow>, StoreError> {
+        let sql = format!(
+            "SELECT {SESSION_COLUMNS} FROM sessions WHERE user_id = $1
+             ORDER BY seen_ms DESC, token_sha256"
+        );
+        let rows = self.client.query(&sql, &[&user_id]).await?;
+        Ok(rows.iter().map(|r| session_row(r, 0)).collect())
     }
 }
 

@@ -10,6 +10,7 @@ use rusqlite::{params, Connection, OptionalExtension};
 use parity_rules::Color;
 
 use super::{
+    SessionRow,
     answer, batch_after, color_name, color_of, seat_text, AccountChange, ApiTokenRow, Change,
     ChatLine, GamePlayers, Job, Listing, PlayerRow, Queue, RatingPoint, SeatRow, StoreError,
     StoredGame, UserGame, UserRow,
@@ -94,7 +95,17 @@ const MIGRATIONS: &[&str] = &[
 "#,
     ACCOUNTS,
     PLAYERS,
+    SESSIONS_SEEN,
 ];
+
+/// When each log-in session was last used (idle sessions end), and by
+/// which browser.
+const SESSIONS_SEEN: &str = r#"
+    ALTER TABLE sessions ADD COLUMN seen_ms INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE sessions ADD COLUMN agent TEXT NOT NULL DEFAULT '';
+    UPDATE sessions SET seen_ms = created_ms;
+    CREATE INDEX sessions_by_user ON sessions (user_id);
+"#;
 
 /// Users (`id` is the name in lowercase) and their personal API tokens,
 /// kept as SHA-256 hashes like seat tokens.
@@ -325,10 +336,21 @@ fn write_account_change(tx: &Connection, change: &AccountChange) -> Result<(), S
             token_hash,
             user_id,
             created_ms,
+            agent,
         } => {
             tx.execute(
-                "INSERT INTO sessions (token_sha256, user_id, created_ms) VALUES (?1, ?2, ?3)",
-                params![token_hash, user_id, created_ms],
+                "INSERT INTO sessions (token_sha256, user_id, created_ms, seen_ms, agent)
+                 VALUES (?1, ?2, ?3, ?3, ?4)",
+                params![token_hash, user_id, created_ms, agent],
+            )?;
+        }
+        AccountChange::SeenSession {
+            token_hash,
+            seen_ms,
+        } => {
+            tx.execute(
+                "UPDATE sessions SET seen_ms = ?2 WHERE token_sha256 = ?1",
+                params![token_hash, seen_ms],
             )?;
         }
         AccountChange::EndSession { token_hash } => {
@@ -661,6 +683,19 @@ impl Reader {
 }
 
 const USER_COLUMNS: &str = "users.id, users.name, users.password_hash, users.bot, users.created_ms";
+const USER_COLUMN_COUNT: usize = 5;
+const SESSION_COLUMNS: &str =
+    "sessions.token_sha256, sessions.created_ms, sessions.seen_ms, sessions.agent";
+
+/// A session's columns, from column `first` on.
+fn session_row(r: &rusqlite::Row<'_>, first: usize) -> rusqlite::Result<SessionRow> {
+    Ok(SessionRow {
+        hash: r.get(first)?,
+        created_ms: r.get(first + 1)?,
+        seen_ms: r.get(first + 2)?,
+        agent: r.get(first + 3)?,
+    })
+}
 
 fn user_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<UserRow> {
     Ok(UserRow {
@@ -815,19 +850,51 @@ impl Reader {
         })
     }
 
+    pub(super) fn rated_games_between(
+        &self,
+        a: &str,
+        b: &str,
+        since_ms: &i64,
+    ) -> Result<u32, StoreError> {
+        self.with(|conn| {
+            Ok(conn.query_row(
+                "SELECT COUNT(*) FROM games
+                 JOIN players AS one ON one.game_id = games.id
+                 JOIN players AS other ON other.game_id = games.id
+                 WHERE games.rated = 1 AND games.created_ms >= ?3
+                   AND one.user_id = ?1 AND other.user_id = ?2 AND one.color <> other.color",
+                params![a, b, since_ms],
+                |r| r.get(0),
+            )?)
+        })
+    }
+
     pub(super) fn session(
         &self,
         token_hash: &str,
-        since_ms: &i64,
-    ) -> Result<Option<UserRow>, StoreError> {
+    ) -> Result<Option<(UserRow, SessionRow)>, StoreError> {
         self.with(|conn| {
             let sql = format!(
-                "SELECT {USER_COLUMNS} FROM sessions JOIN users ON users.id = sessions.user_id
-                 WHERE sessions.token_sha256 = ?1 AND sessions.created_ms >= ?2"
+                "SELECT {USER_COLUMNS}, {SESSION_COLUMNS} FROM sessions
+                 JOIN users ON users.id = sessions.user_id WHERE sessions.token_sha256 = ?1"
             );
             Ok(conn
-                .query_row(&sql, params![token_hash, since_ms], user_row)
+                .query_row(&sql, [token_hash], |r| {
+                    Ok((user_row(r)?, session_row(r, USER_COLUMN_COUNT)?))
+                })
                 .optional()?)
+        })
+    }
+
+    pub(super) fn sessions_of(&self, user_id: &str) -> Result<Vec<SessionRow>, StoreError> {
+        self.with(|conn| {
+            let sql = format!(
+                "SELECT {SESSION_COLUMNS} FROM sessions WHERE user_id = ?1
+                 ORDER BY seen_ms DESC, token_sha256"
+            );
+            let mut stmt = conn.prepare(&sql)?;
+            let rows = stmt.query_map([user_id], |r| session_row(r, 0))?;
+            Ok(rows.collect::<Result<Vec<_>, _>>()?)
         })
     }
 }
