@@ -116,6 +116,16 @@ enum Command {
         #[arg(long)]
         allow_unsigned: bool,
     },
+    /// Copy a live SQLite database, consistent as of one moment, with its
+    /// signing key (docs/deploy.md, "Backups"); the server goes on running.
+    Backup {
+        /// The server's database (its `--db`).
+        #[arg(long)]
+        db: PathBuf,
+        /// The copy to make; never overwritten. Its key goes to OUT.key.
+        #[arg(long)]
+        out: PathBuf,
+    },
     /// Accounts on the server's database (docs/protocol.md, "Accounts and tokens").
     User {
         #[command(subcommand)]
@@ -240,6 +250,30 @@ fn run(cli: Cli) -> Result<(), Failure> {
             let report = parity_server::loadtest::run_blocking(&config)
                 .map_err(|e| format!("loadtest: {e}"))?;
             writeln!(out, "{report}")?;
+        }
+        Command::Backup { db, out } => {
+            let text = db.to_string_lossy();
+            if let parity_server::store::Database::Postgres(_) =
+                parity_server::store::Database::parse(&text)
+            {
+                return Err(Failure::Message(
+                    "a PostgreSQL database is backed up with pg_dump (docs/deploy.md, \"Backups\")"
+                        .into(),
+                ));
+            }
+            let made = parity_server::store::backup::backup_sqlite(&db, &out)
+                .map_err(|e| format!("backup: {e}"))?;
+            println!(
+                "{}: {} games, {} events, {} bytes{}",
+                out.display(),
+                made.games,
+                made.events,
+                made.bytes,
+                match &made.key {
+                    Some(key) => format!("; key in {}", key.display()),
+                    None => "; no key file beside the database".into(),
+                }
+            );
         }
         Command::Verify {
             file,

@@ -17,36 +17,10 @@ use serde_json::{json, Value};
 mod common;
 
 use common::commitment;
-use sha2::{Digest, Sha256};
 
 /// How soon a killed owner's games must be taken over (docs/server.md).
 const TAKEOVER: Duration = Duration::from_secs(5);
 const PATIENCE: Duration = Duration::from_secs(30);
-
-/// A fresh database on the test PostgreSQL server.
-fn fresh_database() -> String {
-    let base = std::env::var("PARITY_TEST_POSTGRES").unwrap_or_else(|_| {
-        panic!(
-            "the cluster tests need PostgreSQL: set PARITY_TEST_POSTGRES to a server's URL \
-             (postgres://USER@HOST:PORT/DB, allowed to create databases); scripts/test does"
-        )
-    });
-    let name = format!("cluster_{:016x}", {
-        let digest = Sha256::digest(format!("{:?}{}", Instant::now(), std::process::id()));
-        u64::from_be_bytes(digest[..8].try_into().unwrap())
-    });
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
-    match runtime
-        .block_on(parity_server::store::ensure_postgres_database(&base, &name))
-        .expect("a test database")
-    {
-        parity_server::Database::Postgres(url) => url,
-        other => panic!("not PostgreSQL: {other:?}"),
-    }
-}
 
 fn owner_of(db: &str, game: &str) -> Option<String> {
     let runtime = tokio::runtime::Builder::new_current_thread()
@@ -274,7 +248,7 @@ fn verify(dir: &Path, record: &Value, key: &str) {
 #[test]
 fn two_nodes_serve_one_game_and_both_feeds_see_every_event() {
     let dir = tempfile::tempdir().unwrap();
-    let db = fresh_database();
+    let db = common::fresh_database("cluster");
     let a = Node::start(&db, &dir.path().join("a.log"));
     let b = Node::start(&db, &dir.path().join("b.log"));
     assert_eq!(a.key, b.key, "one database, one signing key");
@@ -328,7 +302,7 @@ fn two_nodes_serve_one_game_and_both_feeds_see_every_event() {
 #[test]
 fn a_killed_owners_games_are_taken_over_and_finish_on_another_node() {
     let dir = tempfile::tempdir().unwrap();
-    let db = fresh_database();
+    let db = common::fresh_database("cluster");
     let mut a = Node::start(&db, &dir.path().join("a.log"));
     let b = Node::start(&db, &dir.path().join("b.log"));
     let c = Node::start(&db, &dir.path().join("c.log"));
@@ -439,7 +413,7 @@ fn a_killed_owners_games_are_taken_over_and_finish_on_another_node() {
 #[test]
 fn the_time_nobody_owned_a_game_is_not_charged_to_its_clocks() {
     let dir = tempfile::tempdir().unwrap();
-    let db = fresh_database();
+    let db = common::fresh_database("cluster");
     let mut a = Node::start(&db, &dir.path().join("a.log"));
     let b = Node::start(&db, &dir.path().join("b.log"));
     let (chess, white, black) = friend_game(&a, &b, "chess");
@@ -490,7 +464,7 @@ fn wait_for(feed: &mpsc::Receiver<Value>, what: &str, pred: impl Fn(&Value) -> b
 #[test]
 fn account_events_and_chat_reach_every_node() {
     let dir = tempfile::tempdir().unwrap();
-    let db = fresh_database();
+    let db = common::fresh_database("cluster");
     let a = Node::start(&db, &dir.path().join("a.log"));
     let b = Node::start(&db, &dir.path().join("b.log"));
     let added = common::parity(&["user", "add", "Ada", "--bot", "--db", &db]);
@@ -543,7 +517,7 @@ fn account_events_and_chat_reach_every_node() {
 #[test]
 fn a_client_cannot_choose_its_address_through_another_node() {
     let dir = tempfile::tempdir().unwrap();
-    let db = fresh_database();
+    let db = common::fresh_database("cluster");
     let a = Node::start(&db, &dir.path().join("a.log"));
     let b = Node::start(&db, &dir.path().join("b.log"));
     let (id, white, _black) = friend_game(&a, &a, "chess");

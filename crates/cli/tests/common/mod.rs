@@ -200,3 +200,31 @@ pub fn board_token(db: &str, name: &str) -> String {
     assert!(added.status.success(), "{}", stderr(&added));
     token_made(db, name, "board:play")
 }
+
+/// A fresh database `PREFIX_<random>` on the test PostgreSQL server
+/// (`PARITY_TEST_POSTGRES`, which scripts/test sets): its URL.
+pub fn fresh_database(prefix: &str) -> String {
+    use sha2::Digest as _;
+    let base = std::env::var("PARITY_TEST_POSTGRES").unwrap_or_else(|_| {
+        panic!(
+            "this test needs PostgreSQL: set PARITY_TEST_POSTGRES to a server's URL \
+             (postgres://USER@HOST:PORT/DB, allowed to create databases); scripts/test does"
+        )
+    });
+    let name = format!("{prefix}_{:016x}", {
+        let seed = format!("{:?}{}", std::time::Instant::now(), std::process::id());
+        let digest = sha2::Sha256::digest(seed.as_bytes());
+        u64::from_be_bytes(digest[..8].try_into().unwrap())
+    });
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    match runtime
+        .block_on(parity_server::store::ensure_postgres_database(&base, &name))
+        .expect("a test database")
+    {
+        parity_server::Database::Postgres(url) => url,
+        other => panic!("not PostgreSQL: {other:?}"),
+    }
+}

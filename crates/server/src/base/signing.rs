@@ -85,7 +85,7 @@ pub fn load_or_create(path: &Path) -> Result<SigningKey, KeyError> {
 }
 
 #[cfg(unix)]
-fn new_private_file(path: &Path) -> std::io::Result<std::fs::File> {
+pub(crate) fn new_private_file(path: &Path) -> std::io::Result<std::fs::File> {
     use std::os::unix::fs::OpenOptionsExt as _;
     std::fs::OpenOptions::new()
         .write(true)
@@ -95,7 +95,7 @@ fn new_private_file(path: &Path) -> std::io::Result<std::fs::File> {
 }
 
 #[cfg(not(unix))]
-fn new_private_file(path: &Path) -> std::io::Result<std::fs::File> {
+pub(crate) fn new_private_file(path: &Path) -> std::io::Result<std::fs::File> {
     std::fs::OpenOptions::new()
         .write(true)
         .create_new(true)

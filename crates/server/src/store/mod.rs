@@ -9,6 +9,7 @@
 //! job is rolled back alone, and only after the commit tells each job's
 //! sender. Reads use another connection.
 
+pub mod backup;
 pub(crate) mod postgres;
 mod sqlite;
 
