@@ -125,7 +125,10 @@ async fn metrics_follow_moves_sockets_refusals_and_leases() {
     drop(socket);
     let deadline = std::time::Instant::now() + PATIENCE;
     while sample(&scrape(&s).await, r#"parity_sockets{kind="websocket"}"#) >= open_sockets {
-        assert!(std::time::Instant::now() < deadline, "the socket stays counted");
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the socket stays counted"
+        );
         tokio::time::sleep(std::time::Duration::from_millis(20)).await;
     }
 }
