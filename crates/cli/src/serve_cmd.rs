@@ -8,6 +8,7 @@ use std::time::Duration;
 use clap::Args;
 use parity_rules::Registry;
 use parity_server::base::limits::{Config, Limits};
+use parity_server::base::metrics::MetricsToken;
 use parity_server::Database;
 
 fn parse_database(text: &str) -> Result<Database, String> {
@@ -40,6 +41,16 @@ pub struct ServeArgs {
     /// 127.0.0.1 for 0.0.0.0).
     #[arg(long, value_name = "URL")]
     node_url: Option<String>,
+    /// Serve `GET /metrics` (Prometheus's text format) to requests with
+    /// `Authorization: Bearer TOKEN`; without a token it is a 404
+    /// (docs/server.md, "Monitoring").
+    #[arg(
+        long,
+        value_name = "TOKEN",
+        env = "PARITY_METRICS_TOKEN",
+        hide_env_values = true
+    )]
+    metrics_token: Option<String>,
     #[command(flatten)]
     limits: LimitFlags,
 }
@@ -175,6 +186,11 @@ pub fn run(registry: Registry, args: &ServeArgs) -> Result<(), String> {
         secure_cookies: args.secure_cookies,
         trusted_proxy: args.trusted_proxy,
         node_url: args.node_url.clone(),
+        metrics_token: args
+            .metrics_token
+            .as_deref()
+            .filter(|t| !t.is_empty())
+            .map(MetricsToken::new),
     };
     parity_server::run(&args.db, &args.addr, registry, config, |server| {
         let mut out = io::stdout().lock();

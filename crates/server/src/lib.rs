@@ -35,7 +35,7 @@ use crate::cluster::Cluster;
 use crate::game::clock::Downtime;
 use crate::game::engine_seat::EnginePool;
 use crate::game::event::now_ms;
-use crate::http::{api, connections, edge};
+use crate::http::{api, connections, edge, monitoring};
 use crate::hub::Hub;
 pub use crate::store::Database;
 use crate::store::{Change, Store, StoreError, Writer};
@@ -54,6 +54,8 @@ pub enum ServeError {
     Recover(Refusal),
     #[error("the signing key: {0}")]
     Key(#[from] signing::KeyError),
+    #[error("the metrics recorder: {0}")]
+    Metrics(String),
 }
 
 /// A server running on the current tokio runtime.
@@ -79,6 +81,9 @@ pub async fn start(
     config: Config,
 ) -> Result<Server, ServeError> {
     let db = db.into();
+    if config.metrics_token.is_some() {
+        crate::base::metrics::install().map_err(ServeError::Metrics)?;
+    }
     let (store, writer) = Store::open(&db).await?;
     let limits = config.limits.clone();
     let (record_key, key_file) = match store.signing_seed(signing::fresh_seed()).await? {
@@ -129,6 +134,10 @@ pub async fn start(
         cluster.hear_news(Arc::downgrade(&hub));
     }
     let app = api::router(hub.clone(), crate::lichess::routes())
+        .merge(monitoring::routes(
+            hub.clone(),
+            config.metrics_token.clone(),
+        ))
         .layer(RequestBodyLimitLayer::new(limits.max_body_bytes))
         .layer(TimeoutLayer::with_status_code(
             StatusCode::REQUEST_TIMEOUT,

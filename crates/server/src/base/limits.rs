@@ -7,8 +7,9 @@ use std::num::NonZeroU32;
 use std::time::Duration;
 
 use governor::clock::{Clock, DefaultClock};
-use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
+use governor::{DefaultKeyedRateLimiter, NotUntil, Quota, RateLimiter};
 
+use crate::base::metrics::{self, MetricsToken};
 use crate::base::refusal::Refusal;
 
 /// Every limit the server enforces.
@@ -123,6 +124,9 @@ pub struct Config {
     /// Where the other nodes of a cluster reach this one (PostgreSQL
     /// only); by default `http://` and the address it listens on.
     pub node_url: Option<String>,
+    /// `GET /metrics` answers requests bearing this token; without one it
+    /// is a 404.
+    pub metrics_token: Option<MetricsToken>,
 }
 
 type PerIp = DefaultKeyedRateLimiter<IpAddr>;
@@ -159,31 +163,39 @@ impl Quotas {
     /// Takes one game creation from `ip`'s allowance.
     pub fn create_game(&self, ip: IpAddr, engine: bool) -> Result<(), Refusal> {
         if engine {
-            take(&self.engine_games, ip, "engine games created")
+            take(
+                &self.engine_games,
+                ip,
+                "engine_games",
+                "engine games created",
+            )
         } else {
-            take(&self.games, ip, "games created")
+            take(&self.games, ip, "games", "games created")
         }
     }
 
     /// Takes one analysis from `ip`'s allowance.
     pub fn analysis(&self, ip: IpAddr) -> Result<(), Refusal> {
-        take(&self.analyses, ip, "analyses")
+        take(&self.analyses, ip, "analyses", "analyses")
     }
 
     /// Takes one sign-up from `ip`'s allowance.
     pub fn signup(&self, ip: IpAddr) -> Result<(), Refusal> {
-        take(&self.signups, ip, "sign-ups")
+        take(&self.signups, ip, "signups", "sign-ups")
     }
 
     /// Takes one log-in attempt from `ip`'s allowance and from account
     /// `user_id`'s (a guess at one password from many addresses counts too).
     pub fn login(&self, ip: IpAddr, user_id: &str) -> Result<(), Refusal> {
-        take(&self.logins, ip, "log-in attempts")?;
+        take(&self.logins, ip, "logins", "log-in attempts")?;
         self.logins_per_account
             .check_key(&user_id.to_string())
-            .map_err(|not_until| Refusal::TooMany {
-                message: "too many log-in attempts for this account; try again later".into(),
-                retry_after: not_until.wait_time_from(DefaultClock::default().now()),
+            .map_err(|not_until| {
+                too_many(
+                    "logins_per_account",
+                    "too many log-in attempts for this account; try again later".into(),
+                    not_until,
+                )
             })
     }
 
@@ -194,23 +206,24 @@ impl Quotas {
             "White" | "Black" => ip.to_string(),
             account => account.to_ascii_lowercase(),
         };
-        self.chat_lines
-            .check_key(&key)
-            .map_err(|not_until| Refusal::TooMany {
-                message: "too many chat lines; try again later".into(),
-                retry_after: not_until.wait_time_from(DefaultClock::default().now()),
-            })
+        self.chat_lines.check_key(&key).map_err(|not_until| {
+            too_many(
+                "chat_lines",
+                "too many chat lines; try again later".into(),
+                not_until,
+            )
+        })
     }
 
     /// Takes one seat action from `ip`'s allowance.
     pub fn action(&self, ip: IpAddr) -> Result<(), Refusal> {
-        take(&self.actions, ip, "actions")
+        take(&self.actions, ip, "actions", "actions")
     }
 
     /// Counts a refused token or invite: `refusal` while `ip` has
     /// allowance left, a 429 after.
     pub fn auth_failure(&self, ip: IpAddr, refusal: Refusal) -> Refusal {
-        match take(&self.auth_failures, ip, "refused tokens") {
+        match take(&self.auth_failures, ip, "auth_failures", "refused tokens") {
             Ok(()) => refusal,
             Err(too_many) => too_many,
         }
@@ -238,13 +251,29 @@ impl Quotas {
     }
 }
 
-fn take(limiter: &PerIp, ip: IpAddr, what: &str) -> Result<(), Refusal> {
-    limiter
-        .check_key(&ip)
-        .map_err(|not_until| Refusal::TooMany {
-            message: format!("too many {what} from your address; try again later"),
-            retry_after: not_until.wait_time_from(DefaultClock::default().now()),
-        })
+/// Takes one from `ip`'s allowance of the limit named `limit` (the
+/// label of its refusals in the metrics); `what` is said in the refusal.
+fn take(limiter: &PerIp, ip: IpAddr, limit: &'static str, what: &str) -> Result<(), Refusal> {
+    limiter.check_key(&ip).map_err(|not_until| {
+        too_many(
+            limit,
+            format!("too many {what} from your address; try again later"),
+            not_until,
+        )
+    })
+}
+
+/// A 429 of the limit named `limit`, counted in the metrics.
+fn too_many(
+    limit: &'static str,
+    message: String,
+    not_until: NotUntil<<DefaultClock as Clock>::Instant>,
+) -> Refusal {
+    metrics::refused(limit);
+    Refusal::TooMany {
+        message,
+        retry_after: not_until.wait_time_from(DefaultClock::default().now()),
+    }
 }
 
 #[cfg(test)]

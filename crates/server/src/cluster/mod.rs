@@ -365,6 +365,21 @@ impl Cluster {
         Ok(self.session.execute(&nodes, &[]).await?)
     }
 
+    /// Whether this node is still a member: its session answers and holds
+    /// the node's lock (`/ready`).
+    pub async fn is_member(&self) -> Result<bool, StoreError> {
+        let sql = format!(
+            "SELECT 1 FROM nodes n WHERE n.id = $1 AND {}",
+            lock_held("n.lock_key")
+        );
+        Ok(self.session.query_opt(&sql, &[&self.node]).await?.is_some())
+    }
+
+    /// Game leases this node holds now.
+    pub async fn leases_held(&self) -> usize {
+        self.held.lock().await.len()
+    }
+
     /// Whether another node is alive (its session is): then this node
     /// joins a running cluster, and the time since the last heartbeat is
     /// no downtime.

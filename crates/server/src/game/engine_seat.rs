@@ -114,6 +114,8 @@ fn search<P: TurnPosition>(positions: &[P], shared: Arc<Shared>, limits: Limits)
 #[derive(Clone)]
 pub struct EnginePool {
     permits: Arc<Semaphore>,
+    /// Searches that may run at once.
+    workers: usize,
     /// Searches running or waiting for a permit.
     queued: Arc<AtomicUsize>,
 }
@@ -132,6 +134,7 @@ impl EnginePool {
     pub fn new(threads: usize) -> EnginePool {
         EnginePool {
             permits: Arc::new(Semaphore::new(threads.max(1))),
+            workers: threads.max(1),
             queued: Arc::new(AtomicUsize::new(0)),
         }
     }
@@ -139,6 +142,15 @@ impl EnginePool {
     /// Searches running or waiting for a permit now.
     pub fn queued(&self) -> usize {
         self.queued.load(Ordering::Relaxed)
+    }
+
+    /// Searches that may run at once, running now, and waiting for a
+    /// worker now (for the metrics).
+    pub fn load(&self) -> (usize, usize, usize) {
+        let busy = self
+            .workers
+            .saturating_sub(self.permits.available_permits());
+        (self.workers, busy, self.queued().saturating_sub(busy))
     }
 
     /// One permit per core.

@@ -20,6 +20,7 @@ use serde::Deserialize;
 use tokio::sync::broadcast;
 use tokio::sync::broadcast::error::RecvError;
 
+use crate::base::metrics;
 use crate::base::refusal::Refusal;
 use crate::base::secret;
 use crate::game::event::{EventLine, LiveClock, Logged, Side};
@@ -824,6 +825,7 @@ async fn websocket(
         .max_frame_size(size)
         .read_buffer_size(size)
         .on_upgrade(move |socket| async move {
+            let _open = metrics::socket(metrics::WEBSOCKET);
             let first = opened.first_lines();
             ws_session(socket, hub, id, viewer, first, opened.feed, chat).await;
         }))

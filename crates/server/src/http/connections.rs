@@ -16,6 +16,7 @@ use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tower::ServiceExt as _;
 
 use crate::base::limits::Limits;
+use crate::base::metrics;
 
 /// hyper's read buffer, so also the longest request head: targets over
 /// `max_uri_bytes` get their JSON 414 from the edge; heads over this are
@@ -68,6 +69,7 @@ impl Drop for IpSlot {
 pub struct ConnectionSlot {
     _all: OwnedSemaphorePermit,
     _own: IpSlot,
+    _counted: metrics::Open,
 }
 
 /// Serves `app` on `listener` until the process ends.
@@ -88,9 +90,11 @@ pub async fn serve(listener: TcpListener, app: Router, limits: Limits) {
             }
         };
         let Ok(all) = all.clone().try_acquire_owned() else {
+            metrics::refused("connections");
             continue;
         };
         let Some(own) = per_ip.enter(peer.ip(), limits.max_connections_per_ip) else {
+            metrics::refused("connections_per_ip");
             continue;
         };
         // Without TCP_NODELAY a small event written behind another waits
@@ -101,6 +105,7 @@ pub async fn serve(listener: TcpListener, app: Router, limits: Limits) {
         let slot = Arc::new(ConnectionSlot {
             _all: all,
             _own: own,
+            _counted: metrics::connection(),
         });
         let app = app.clone();
         let service = hyper::service::service_fn(move |mut request: hyper::Request<Incoming>| {

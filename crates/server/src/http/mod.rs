@@ -1,5 +1,5 @@
 //! The network face: routes by resource, the edge (addresses, limits,
-//! origins), sessions, profiles and the static page.
+//! origins), sessions, profiles, health and metrics, and the static page.
 
 pub mod api;
 mod assets;
@@ -7,6 +7,7 @@ pub mod auth;
 pub mod connections;
 pub mod edge;
 pub mod error;
+pub mod monitoring;
 pub mod node;
 pub mod ndjson;
 pub mod profiles;

@@ -11,6 +11,8 @@ use axum::response::{IntoResponse, Response};
 use futures_util::{Stream, StreamExt as _};
 use tokio::sync::mpsc;
 
+use crate::base::metrics;
+
 /// Lines waiting for a slow client before the source waits too.
 const BUFFERED_LINES: usize = 64;
 
@@ -22,6 +24,7 @@ where
 {
     let (lines, rx) = mpsc::channel::<Bytes>(BUFFERED_LINES);
     tokio::spawn(async move {
+        let _open = metrics::socket(metrics::STREAM);
         let mut source = std::pin::pin!(source);
         let start = tokio::time::Instant::now() + keepalive;
         let mut quiet = tokio::time::interval_at(start, keepalive);

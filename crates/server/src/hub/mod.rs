@@ -21,6 +21,7 @@ use rand::RngExt as _;
 use tokio::sync::{mpsc, oneshot};
 
 use crate::base::limits::{Limits, Quotas};
+use crate::base::metrics;
 use crate::base::refusal::Refusal;
 use crate::base::secret;
 use crate::cluster::node::{self, NodeReply, NodeRequest};
@@ -120,6 +121,7 @@ impl Hub {
             )));
         }
         if self.engines.queued() >= self.limits.engine_queue {
+            metrics::refused("engine_queue");
             return Err(Refusal::Busy(
                 "the engines are all busy; try again in a minute".into(),
             ));
@@ -130,6 +132,34 @@ impl Hub {
     /// The hub of a node of `cluster`.
     pub(crate) fn in_cluster(self, cluster: Option<Arc<Cluster>>) -> Hub {
         Hub { cluster, ..self }
+    }
+
+    /// Whether this server can take requests (`/ready`): the store answers
+    /// a query and, in a cluster, the node is still a member; else why not.
+    pub async fn readiness(&self) -> Result<(), String> {
+        self.store
+            .ping()
+            .await
+            .map_err(|e| format!("the database does not answer: {e}"))?;
+        match &self.cluster {
+            None => Ok(()),
+            Some(cluster) => match cluster.is_member().await {
+                Ok(true) => Ok(()),
+                Ok(false) => Err("this node is no longer a member of its cluster".into()),
+                Err(e) => Err(format!("the cluster's database does not answer: {e}")),
+            },
+        }
+    }
+
+    /// Sets the gauges read at a scrape: the engine pool, the node's leases.
+    pub async fn measure_now(&self) {
+        let (workers, busy, waiting) = self.engines.load();
+        metrics::engines(workers, busy, waiting);
+        let leases = match &self.cluster {
+            Some(cluster) => cluster.leases_held().await,
+            None => 0,
+        };
+        metrics::leases(leases);
     }
 
     /// The cluster this server is a node of, if any.
@@ -605,6 +635,7 @@ impl Hub {
         game: AnyGame,
     ) -> Result<crate::game::analysis::Evaluation, Refusal> {
         if self.engines.queued() >= self.limits.engine_queue {
+            metrics::refused("engine_queue");
             return Err(Refusal::Busy(
                 "the engines are all busy; try again in a minute".into(),
             ));

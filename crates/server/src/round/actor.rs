@@ -10,6 +10,7 @@ use std::time::Instant;
 use parity_rules::{Color, Move};
 use tokio::sync::{broadcast, mpsc};
 
+use crate::base::metrics;
 use crate::base::refusal::Refusal;
 use crate::base::secret;
 use crate::base::signing;
@@ -25,6 +26,15 @@ use crate::store::{Change, SeatRow};
 /// The link that hands out an invited seat.
 pub fn invite_url(id: &str, invite: &str) -> String {
     format!("/game/{id}?invite={invite}")
+}
+
+/// The moves an event applies: a simultaneous turn is both sides'.
+fn moves_in(body: &EventBody) -> u64 {
+    match body {
+        EventBody::Move { .. } => 1,
+        EventBody::Turn { .. } => 2,
+        _ => 0,
+    }
 }
 
 /// Lines a slow viewer may fall behind before it must catch up from the log.
@@ -46,6 +56,8 @@ pub struct GameActor<H: Host> {
     quiet_since: Instant,
     /// The state could not be brought back in line with the database.
     broken: bool,
+    /// Counts the game in the metrics' live games until it finishes.
+    live: Option<metrics::Open>,
 }
 
 async fn sleep_until(deadline: Option<Instant>) {
@@ -60,6 +72,7 @@ impl<H: Host> GameActor<H> {
         let (me, inbox) = mpsc::channel(MAILBOX);
         let (feed, _) = broadcast::channel(FEED_CAPACITY);
         let actor = GameActor {
+            live: (state.status() != Status::Finished).then(metrics::live_game),
             host,
             state,
             seats,
@@ -128,9 +141,15 @@ impl<H: Host> GameActor<H> {
                 let result = match self.seat_of(&credentials) {
                     Some((color, presented)) => {
                         let cookie = presented.other_cookie.then(|| presented.token.clone());
-                        self.perform(color, action, None, now)
-                            .await
-                            .map(|(seq, game)| Acted { seq, game, cookie })
+                        let is_move = matches!(
+                            action,
+                            Action::Move(_) | Action::Commit(_) | Action::Reveal { .. }
+                        );
+                        let acted = self.perform(color, action, None, now).await;
+                        if is_move && acted.is_ok() {
+                            metrics::turn_latency(now.elapsed());
+                        }
+                        acted.map(|(seq, game)| Acted { seq, game, cookie })
                     }
                     None => Err(Refusal::Unauthenticated(
                         "this token holds no seat of this game".into(),
@@ -374,6 +393,7 @@ impl<H: Host> GameActor<H> {
         let id = self.state.id().to_string();
         let was_finished = self.state.status() == Status::Finished;
         let at = now_ms();
+        let moves: u64 = bodies.iter().map(moves_in).sum();
         let mut changes = Vec::with_capacity(bodies.len() + 3);
         let mut applied = Ok(());
         for body in bodies {
@@ -417,7 +437,9 @@ impl<H: Host> GameActor<H> {
             self.reload().await;
             return Err(e);
         }
+        metrics::moves_applied(moves);
         if !was_finished && self.state.status() == Status::Finished {
+            self.live = None;
             self.host.game_ended(&id);
         }
         Ok(first)

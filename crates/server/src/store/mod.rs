@@ -25,10 +25,12 @@ impl From<StoreError> for crate::base::refusal::Refusal {
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::time::Instant;
 
 use parity_rules::Color;
 use tokio::sync::{mpsc, oneshot};
 
+use crate::base::metrics;
 use crate::game::clock::Downtime;
 use crate::game::event::{Event, Seat};
 use crate::game::state::{Hidden, Summary};
@@ -385,11 +387,15 @@ impl Writer {
     /// nothing of it is written).
     pub async fn write(&self, changes: Vec<Change>) -> Result<(), StoreError> {
         let (done, wait) = oneshot::channel();
+        let started = Instant::now();
         self.jobs
             .send(Job { changes, done })
             .map_err(|_| StoreError::WriterGone)?;
         match wait.await {
-            Ok(Ok(())) => Ok(()),
+            Ok(Ok(())) => {
+                metrics::commit_latency(started.elapsed());
+                Ok(())
+            }
             Ok(Err(message)) => Err(StoreError::Corrupt(message)),
             Err(_) => Err(StoreError::WriterGone),
         }
@@ -468,6 +474,14 @@ impl Store {
         match &self.backend {
             Backend::Sqlite(r) => blocking(r, move |r| r.list(finished, limit)).await,
             Backend::Postgres(p) => p.list(finished, limit).await,
+        }
+    }
+
+    /// Asks the database a trivial query (`/ready`).
+    pub async fn ping(&self) -> Result<(), StoreError> {
+        match &self.backend {
+            Backend::Sqlite(r) => blocking(r, |r| r.ping()).await,
+            Backend::Postgres(p) => p.ping().await,
         }
     }
 

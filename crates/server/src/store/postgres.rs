@@ -786,6 +786,11 @@ impl Reader {
         Ok(out)
     }
 
+    pub(super) async fn ping(&self) -> Result<(), StoreError> {
+        self.client.query_one("SELECT 1", &[]).await?;
+        Ok(())
+    }
+
     pub(super) async fn last_alive(&self) -> Result<Option<i64>, StoreError> {
         let beat = self
             .client

@@ -638,6 +638,13 @@ impl Reader {
         })
     }
 
+    pub(super) fn ping(&self) -> Result<(), StoreError> {
+        self.with(|conn| {
+            conn.query_row("SELECT 1", [], |r| r.get::<_, i64>(0))?;
+            Ok(())
+        })
+    }
+
     /// When the server was last known alive: its last heartbeat, or for a
     /// database without one its last event; none for an empty database.
     pub(super) fn last_alive(&self) -> Result<Option<i64>, StoreError> {
