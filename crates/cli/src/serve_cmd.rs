@@ -135,6 +135,9 @@ struct LimitFlags {
     /// Milliseconds the engine thinks about one analysis.
     #[arg(long, value_name = "MS", default_value_t = Limits::default().analysis_time.as_millis() as u64)]
     analysis_time: u64,
+    /// Seconds open connections have to finish after SIGTERM or Ctrl-C.
+    #[arg(long, value_name = "SECS", default_value_t = Limits::default().shutdown_grace.as_secs())]
+    shutdown_grace: u64,
 }
 
 impl LimitFlags {
@@ -165,6 +168,7 @@ impl LimitFlags {
             engine_threads: self.engine_threads,
             analyses_per_minute: self.analyses_per_minute,
             analysis_time: Duration::from_millis(self.analysis_time),
+            shutdown_grace: Duration::from_secs(self.shutdown_grace),
         }
     }
 }

@@ -331,3 +331,34 @@ fn loadtest_plays_games_over_websockets_and_reports() {
     assert!(!bad.status.success());
     assert!(String::from_utf8_lossy(&bad.stderr).contains("not a simultaneous variant"));
 }
+
+/// SIGTERM (systemd's stop): the server shuts down in order and exits 0
+/// within its grace (`--shutdown-grace`), its moves kept.
+#[test]
+fn sigterm_shuts_the_server_down_in_order() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let db = dir.path().join("games.sqlite");
+    let (mut child, base, _) = common::serve_with_key(&db, &["--shutdown-grace", "3"]);
+    let api = common::Api::new(base);
+    let (id, white, _) = common::friend_game(&api, &api, "chess");
+    let acked = api.act(&id, &white, "move/e2e4", Value::Null);
+    let term = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(term.success());
+    let sent = std::time::Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            break status;
+        }
+        assert!(
+            sent.elapsed() < Duration::from_secs(10),
+            "still running 10 s after SIGTERM"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert!(status.success(), "{status:?}");
+    let server = Served::start(&db);
+    assert_eq!(server.events(&id).last().unwrap()["seq"], acked);
+}

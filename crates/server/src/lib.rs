@@ -69,6 +69,33 @@ pub struct Server {
     pub key_file: Option<PathBuf>,
     /// This node's id, when the server is a node of a cluster (PostgreSQL).
     pub node: Option<String>,
+    /// The connections' task: it ends once the server has closed and
+    /// every connection has ended.
+    served: tokio::task::JoinHandle<()>,
+}
+
+impl Server {
+    /// Shuts down (SIGTERM): no new games and `/ready` 503, every socket
+    /// and stream told to reconnect, no new connections, the requests in
+    /// flight answered, within `grace`; then every write waiting is
+    /// committed and, in a cluster, the node leaves: its leases are free
+    /// for the other nodes at once. False if some connection outlived
+    /// `grace`.
+    pub async fn shut_down(self, grace: Duration) -> bool {
+        self.hub.close();
+        let drained = tokio::time::timeout(grace, self.served).await.is_ok();
+        // Queued after every write in flight: its commit is theirs too.
+        let last = vec![Change::Heartbeat { at_ms: now_ms() }];
+        if let Err(e) = self.hub.writer.write(last).await {
+            tracing::error!("the last heartbeat: {e}");
+        }
+        if let Some(cluster) = self.hub.cluster() {
+            if let Err(e) = cluster.leave().await {
+                tracing::error!("leaving the cluster: {e}");
+            }
+        }
+        drained
+    }
 }
 
 /// Opens (or creates) the database and its signing key, restarts the
@@ -147,14 +174,30 @@ pub async fn start(
             Arc::new(config),
             edge::edge,
         ));
-    tokio::spawn(connections::serve(listener, app, limits));
+    let served = tokio::spawn(connections::serve(listener, app, limits, hub.clone()));
     Ok(Server {
         addr,
+        served,
         hub,
         recovered,
         key_file,
         node: cluster.map(|c| c.node().to_string()),
     })
+}
+
+/// Ctrl-C, or SIGTERM (systemd, a container runtime, `kill`).
+async fn stop_signal() -> std::io::Result<()> {
+    #[cfg(unix)]
+    {
+        let mut terminate =
+            tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())?;
+        tokio::select! {
+            pressed = tokio::signal::ctrl_c() => pressed,
+            _ = terminate.recv() => Ok(()),
+        }
+    }
+    #[cfg(not(unix))]
+    tokio::signal::ctrl_c().await
 }
 
 /// Where other nodes reach a node listening on `addr` when no
@@ -230,9 +273,15 @@ pub fn run(
         .build()?;
     runtime.block_on(async {
         let listener = TcpListener::bind(addr).await?;
+        let grace = config.limits.shutdown_grace;
         let server = start(db.clone(), listener, registry, config).await?;
         ready(&server);
-        tokio::signal::ctrl_c().await?;
+        stop_signal().await?;
+        eprintln!("shutting down: the open connections have {grace:?} to finish");
+        match server.shut_down(grace).await {
+            true => eprintln!("shut down"),
+            false => eprintln!("shut down; some connections were cut at the end of the grace"),
+        }
         Ok(())
     })
 }

@@ -72,6 +72,8 @@ pub struct Limits {
     pub analyses_per_minute: NonZeroU32,
     /// The engine's time for one analysis.
     pub analysis_time: Duration,
+    /// On SIGTERM, how long open connections have to finish.
+    pub shutdown_grace: Duration,
 }
 
 fn nonzero(n: u32) -> NonZeroU32 {
@@ -106,6 +108,7 @@ impl Default for Limits {
             engine_threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             analyses_per_minute: nonzero(20),
             analysis_time: Duration::from_millis(1000),
+            shutdown_grace: Duration::from_secs(10),
         }
     }
 }

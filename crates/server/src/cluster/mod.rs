@@ -69,6 +69,8 @@ pub struct Cluster {
     remote: Remote,
     /// The owners of other nodes' games, as last seen.
     known_owners: std::sync::Mutex<HashMap<String, String>>,
+    /// Set when the node leaves on shutdown: it takes over nothing more.
+    left: std::sync::atomic::AtomicBool,
 }
 
 /// The answer to asking for a game's lease.
@@ -181,6 +183,7 @@ impl Cluster {
             relays,
             remote: Remote::new(secret),
             known_owners: std::sync::Mutex::new(HashMap::new()),
+            left: std::sync::atomic::AtomicBool::new(false),
         }))
     }
 
@@ -375,6 +378,19 @@ impl Cluster {
         Ok(self.session.query_opt(&sql, &[&self.node]).await?.is_some())
     }
 
+    /// Leaves the cluster (a shutdown): frees every lease and the node's
+    /// own lock at once, so the other nodes take its games over on their
+    /// next watch rather than on finding its session gone.
+    pub async fn leave(&self) -> Result<(), StoreError> {
+        self.left.store(true, std::sync::atomic::Ordering::SeqCst);
+        let mut held = self.held.lock().await;
+        self.session
+            .execute("SELECT pg_advisory_unlock_all()", &[])
+            .await?;
+        held.clear();
+        Ok(())
+    }
+
     /// Game leases this node holds now.
     pub async fn leases_held(&self) -> usize {
         self.held.lock().await.len()
@@ -402,6 +418,9 @@ impl Cluster {
             loop {
                 tick.tick().await;
                 let Some(hub) = hub.upgrade() else { return };
+                if cluster.left.load(std::sync::atomic::Ordering::SeqCst) {
+                    return;
+                }
                 if let Err(e) = cluster
                     .session
                     .execute(

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::body::Bytes;
-use axum::extract::ws::{Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
+use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
 use axum::extract::{Extension, Path, Query, State};
 use axum::http::header::{AUTHORIZATION, CONTENT_TYPE, COOKIE, SET_COOKIE};
 use axum::http::{HeaderMap, HeaderValue, StatusCode};
@@ -705,7 +705,7 @@ async fn stream(
         Some((logged.iter().map(|l| l.line.ndjson()).collect(), feed))
     });
     let source = futures_util::stream::once(async move { first }).chain(later);
-    let response = crate::http::ndjson::stream(KEEPALIVE, source);
+    let response = crate::http::ndjson::stream(KEEPALIVE, source, hub.closed());
     Ok(with_cookie(response, &id, cookie.as_deref()))
 }
 
@@ -859,6 +859,7 @@ async fn ws_session(
         }
     }
     let spectating = Refusal::Forbidden("spectators cannot act in this game".into());
+    let mut closed = std::pin::pin!(hub.closed());
     let mut keepalive =
         tokio::time::interval_at(tokio::time::Instant::now() + KEEPALIVE, KEEPALIVE);
     loop {
@@ -885,6 +886,12 @@ async fn ws_session(
                 Err(RecvError::Closed) => return,
             },
             _ = keepalive.tick() => vec![Message::Ping(Bytes::new())],
+            // 1012, "service restart": the page reconnects (to another node).
+            () = &mut closed => {
+                let close = CloseFrame { code: 1012, reason: "the server restarts; reconnect".into() };
+                let _ = send_or_drop(&mut socket, Message::Close(Some(close))).await;
+                return;
+            }
         };
         for message in out {
             if !send_or_drop(&mut socket, message).await {

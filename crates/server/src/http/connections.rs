@@ -17,6 +17,7 @@ use tower::ServiceExt as _;
 
 use crate::base::limits::Limits;
 use crate::base::metrics;
+use crate::hub::Hub;
 
 /// hyper's read buffer, so also the longest request head: targets over
 /// `max_uri_bytes` get their JSON 414 from the edge; heads over this are
@@ -72,16 +73,23 @@ pub struct ConnectionSlot {
     _counted: metrics::Open,
 }
 
-/// Serves `app` on `listener` until the process ends.
-pub async fn serve(listener: TcpListener, app: Router, limits: Limits) {
+/// Serves `app` on `listener` until `hub` closes; then stops accepting,
+/// lets each connection finish its request in flight (an idle one is
+/// closed), and returns once every connection has ended.
+pub async fn serve(listener: TcpListener, app: Router, limits: Limits, hub: Arc<Hub>) {
     let all = Arc::new(Semaphore::new(limits.max_connections));
     let per_ip = Arc::new(PerIp::default());
     let mut http = hyper::server::conn::http1::Builder::new();
     http.timer(TokioTimer::new())
         .header_read_timeout(limits.header_timeout)
         .max_buf_size(MAX_HEAD_BYTES);
+    let mut closed = std::pin::pin!(hub.closed());
     loop {
-        let (tcp, peer) = match listener.accept().await {
+        let accepted = tokio::select! {
+            accepted = listener.accept() => accepted,
+            () = &mut closed => break,
+        };
+        let (tcp, peer) = match accepted {
             Ok(accepted) => accepted,
             Err(e) => {
                 tracing::warn!("accept: {e}");
@@ -118,10 +126,23 @@ pub async fn serve(listener: TcpListener, app: Router, limits: Limits) {
         let connection = http
             .serve_connection(TokioIo::new(tcp), service)
             .with_upgrades();
+        let closed = hub.closed();
         tokio::spawn(async move {
-            if let Err(e) = connection.await {
+            let mut connection = std::pin::pin!(connection);
+            let ended = tokio::select! {
+                ended = connection.as_mut() => ended,
+                () = closed => {
+                    connection.as_mut().graceful_shutdown();
+                    connection.await
+                }
+            };
+            if let Err(e) = ended {
                 tracing::debug!("connection from {peer}: {e}");
             }
         });
     }
+    drop(listener);
+    // Every slot back: each connection, WebSockets included, has ended.
+    let slots = u32::try_from(limits.max_connections).unwrap_or(u32::MAX);
+    let _ = all.acquire_many(slots).await;
 }

@@ -17,15 +17,18 @@ use crate::base::metrics;
 const BUFFERED_LINES: usize = 64;
 
 /// Streams what `source` yields, each item's lines in order, with an empty
-/// line after each `keepalive` of silence.
-pub fn stream<S>(keepalive: Duration, source: S) -> Response
+/// line after each `keepalive` of silence, until `closed` (the server
+/// shuts down: the client reconnects, as to any stream that ends).
+pub fn stream<S, C>(keepalive: Duration, source: S, closed: C) -> Response
 where
     S: Stream<Item = Vec<Bytes>> + Send + 'static,
+    C: std::future::Future<Output = ()> + Send + 'static,
 {
     let (lines, rx) = mpsc::channel::<Bytes>(BUFFERED_LINES);
     tokio::spawn(async move {
         let _open = metrics::socket(metrics::STREAM);
         let mut source = std::pin::pin!(source);
+        let mut closed = std::pin::pin!(closed);
         let start = tokio::time::Instant::now() + keepalive;
         let mut quiet = tokio::time::interval_at(start, keepalive);
         loop {
@@ -37,6 +40,7 @@ where
                 },
                 _ = quiet.tick() => vec![Bytes::from_static(b"\n")],
                 _ = lines.closed() => return,
+                () = &mut closed => return,
             };
             quiet.reset();
             for bytes in out {
@@ -77,7 +81,7 @@ mod tests {
                     let _ = wait.await;
                     vec![line(&json!({"c": 3}))]
                 }));
-        let mut body = stream(Duration::from_millis(20), source)
+        let mut body = stream(Duration::from_millis(20), source, std::future::pending())
             .into_body()
             .into_data_stream();
         let mut text = String::new();
@@ -98,5 +102,21 @@ mod tests {
         assert!(text.ends_with("\n{\"c\":3}\n"), "{text:?}");
         let values: Vec<&str> = text.lines().filter(|l| !l.is_empty()).collect();
         assert_eq!(values, ["{\"a\":1}", "{\"b\":2}", "{\"c\":3}"]);
+    }
+
+    #[tokio::test]
+    async fn a_stream_ends_when_the_server_closes() {
+        let (close, closed) = tokio::sync::oneshot::channel::<()>();
+        let source = futures_util::stream::once(async { vec![line(&json!({"a": 1}))] })
+            .chain(futures_util::stream::pending());
+        let closed = async move {
+            let _ = closed.await;
+        };
+        let mut body = stream(Duration::from_secs(60), source, closed)
+            .into_body()
+            .into_data_stream();
+        assert_eq!(&body.next().await.unwrap().unwrap()[..], b"{\"a\":1}\n");
+        close.send(()).unwrap();
+        assert!(body.next().await.is_none(), "the stream ends");
     }
 }

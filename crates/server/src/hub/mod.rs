@@ -62,6 +62,9 @@ pub struct Hub {
     lobby: crate::hub::lobby::Lobby,
     /// Games' live chat.
     chats: crate::hub::chat::Chats,
+    /// Set once the server shuts down: no new games, sockets and streams
+    /// told to reconnect (`close`).
+    closing: tokio::sync::watch::Sender<bool>,
 }
 
 /// Where a game is played.
@@ -98,7 +101,26 @@ impl Hub {
             account_events: Default::default(),
             lobby: Default::default(),
             chats: Default::default(),
+            closing: tokio::sync::watch::Sender::new(false),
         }
+    }
+
+    /// Begins the shutdown: new games are refused, `/ready` says 503, and
+    /// every socket and stream ends, telling its client to reconnect.
+    pub fn close(&self) {
+        self.closing.send_replace(true);
+    }
+
+    /// Resolves once the server shuts down (at once if it has).
+    pub fn closed(&self) -> impl std::future::Future<Output = ()> + Send + 'static {
+        let mut closing = self.closing.subscribe();
+        async move {
+            let _ = closing.wait_for(|closing| *closing).await;
+        }
+    }
+
+    pub fn is_closing(&self) -> bool {
+        *self.closing.borrow()
     }
 
     pub fn chats(&self) -> &crate::hub::chat::Chats {
@@ -137,6 +159,9 @@ impl Hub {
     /// Whether this server can take requests (`/ready`): the store answers
     /// a query and, in a cluster, the node is still a member; else why not.
     pub async fn readiness(&self) -> Result<(), String> {
+        if self.is_closing() {
+            return Err("this server is shutting down".into());
+        }
         self.store
             .ping()
             .await
@@ -717,6 +742,11 @@ impl Hub {
         public: Option<bool>,
         now: Instant,
     ) -> Result<Prepared, Refusal> {
+        if self.is_closing() {
+            return Err(Refusal::Busy(
+                "this server is shutting down; try again in a moment".into(),
+            ));
+        }
         let mut state = GameState::new(id, setup.clone(), now).map_err(Refusal::Malformed)?;
         let mut changes = vec![Change::NewGame {
             id: id.to_string(),

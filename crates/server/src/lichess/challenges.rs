@@ -316,7 +316,7 @@ async fn board_seek(
         let _ = started.changed().await;
         Vec::new()
     });
-    Ok(crate::http::ndjson::stream(KEEPALIVE, source))
+    Ok(crate::http::ndjson::stream(KEEPALIVE, source, hub.closed()))
 }
 
 /// `GET /api/lobby/seeks`: the open seeks, oldest first.

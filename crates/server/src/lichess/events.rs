@@ -133,6 +133,7 @@ async fn stream(
     for c in hub.lobby().challenges_of(&user_id) {
         first.push(AccountEvent::Challenge { id: c.id });
     }
+    let closed = hub.closed();
     let source = futures_util::stream::unfold(
         (first.into_iter(), events),
         move |(mut first, mut events)| {
@@ -148,5 +149,5 @@ async fn stream(
             }
         },
     );
-    Ok(ndjson::stream(KEEPALIVE, source))
+    Ok(ndjson::stream(KEEPALIVE, source, closed))
 }

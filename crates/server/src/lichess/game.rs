@@ -221,7 +221,7 @@ async fn game_stream(
         },
     );
     let source = futures_util::stream::once(async move { first }).chain(later);
-    Ok(ndjson::stream(KEEPALIVE, source))
+    Ok(ndjson::stream(KEEPALIVE, source, hub.closed()))
 }
 
 /// `POST .../takeback/{yes|no}`: takebacks are not played here, so an

@@ -84,6 +84,16 @@ async fn serve(
     db: parity_server::Database,
     config: parity_server::base::limits::Config,
 ) -> (TestServer, usize) {
+    let (test, server) = serve_keeping(dir, db, config).await;
+    (test, server.recovered)
+}
+
+/// As [`serve`], keeping the server (to shut it down).
+pub async fn serve_keeping(
+    dir: tempfile::TempDir,
+    db: parity_server::Database,
+    config: parity_server::base::limits::Config,
+) -> (TestServer, parity_server::Server) {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
         .await
         .expect("bind");
@@ -97,7 +107,7 @@ async fn serve(
         engines: server.hub.engines().clone(),
         _dir: dir,
     };
-    (test, server.recovered)
+    (test, server)
 }
 
 /// The commitment as docs/server.md defines it, computed here independently.
