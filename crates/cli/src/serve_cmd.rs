@@ -28,11 +28,14 @@ pub struct ServeArgs {
     /// Mark seat cookies `Secure`: the server is reached over https.
     #[arg(long)]
     secure_cookies: bool,
-    /// Behind a reverse proxy: trust its X-Forwarded-Proto (https makes
-    /// cookies Secure), X-Forwarded-For (the client's address for the rate
-    /// limits) and X-Forwarded-Host (the origin's host).
-    #[arg(long)]
-    trusted_proxy: bool,
+    /// A reverse proxy in front (an address or a network, e.g. 127.0.0.1
+    /// or 10.0.0.0/8; repeat or separate with commas): from it, trust
+    /// X-Forwarded-Proto (https makes cookies Secure), X-Forwarded-For (the
+    /// client's address for the rate limits) and X-Forwarded-Host (the
+    /// origin's host). Other peers' forwarded headers are ignored.
+    #[arg(long = "trusted-proxy", value_name = "ADDR|NET", value_delimiter = ',',
+          value_parser = parity_server::base::limits::parse_proxy)]
+    trusted_proxies: Vec<ipnet::IpNet>,
     /// With a PostgreSQL database, every `parity serve` on it is a node of
     /// one cluster: any node serves any game, a game is played by the one
     /// node holding its lease, a killed node's games are taken over by
@@ -188,7 +191,7 @@ pub fn run(registry: Registry, args: &ServeArgs) -> Result<(), String> {
     let config = Config {
         limits: args.limits.limits(),
         secure_cookies: args.secure_cookies,
-        trusted_proxy: args.trusted_proxy,
+        trusted_proxies: args.trusted_proxies.clone(),
         node_url: args.node_url.clone(),
         metrics_token: args
             .metrics_token

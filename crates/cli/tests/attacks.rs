@@ -1223,6 +1223,37 @@ fn log_ins_are_listed_ended_and_end_when_idle() {
     assert_eq!(with(&other, reqwest::Method::GET, "/api/me").0, 200);
 }
 
+/// A forged `X-Forwarded-For`: a peer that is not among the
+/// `--trusted-proxy` addresses cannot choose its address for the rate
+/// limits (its wrong tokens get 429 past 30); from a listed proxy, each
+/// forwarded client has its own allowance.
+#[test]
+fn only_a_listed_proxy_chooses_the_clients_address() {
+    let wrong_tokens = |t: &Target| -> Vec<u16> {
+        (0..40)
+            .map(|i| {
+                t.send(
+                    t.http
+                        .get(t.url("/api/account"))
+                        .bearer_auth("pat_not-a-token")
+                        .header("X-Forwarded-For", format!("203.0.113.{i}")),
+                )
+                .0
+            })
+            .collect()
+    };
+    let elsewhere = Target::start(&["--trusted-proxy", "10.0.0.0/8"]);
+    let statuses = wrong_tokens(&elsewhere);
+    assert_eq!(
+        statuses.iter().filter(|&&s| s == 429).count(),
+        10,
+        "{statuses:?}"
+    );
+    let here = Target::start(&["--trusted-proxy", "127.0.0.1,::1"]);
+    let statuses = wrong_tokens(&here);
+    assert!(statuses.iter().all(|&s| s == 401), "{statuses:?}");
+}
+
 /// A name that reads like a player's (`aIice` beside `alice`) is refused
 /// as a taken one is; a name that only starts alike is not.
 #[test]

@@ -120,16 +120,34 @@ pub struct Config {
     pub limits: Limits,
     /// Seat cookies are always `Secure` (the server is reached over https).
     pub secure_cookies: bool,
-    /// The server is behind a reverse proxy: its `X-Forwarded-Proto:
-    /// https` makes cookies `Secure`, and the last address of
-    /// `X-Forwarded-For` is the client's for the rate limits.
-    pub trusted_proxy: bool,
+    /// The reverse proxies the server is behind (addresses or networks):
+    /// from a peer among them, `X-Forwarded-Proto: https` makes cookies
+    /// `Secure`, `X-Forwarded-Host` is the origin's host, and the last
+    /// address of `X-Forwarded-For` that is not a proxy's is the client's
+    /// for the rate limits. Any other peer's forwarded headers are ignored.
+    pub trusted_proxies: Vec<ipnet::IpNet>,
     /// Where the other nodes of a cluster reach this one (PostgreSQL
     /// only); by default `http://` and the address it listens on.
     pub node_url: Option<String>,
     /// `GET /metrics` answers requests bearing this token; without one it
     /// is a 404.
     pub metrics_token: Option<MetricsToken>,
+}
+
+impl Config {
+    /// Whether `peer` is one of the trusted proxies.
+    pub fn trusts(&self, peer: IpAddr) -> bool {
+        self.trusted_proxies.iter().any(|net| net.contains(&peer))
+    }
+}
+
+/// A trusted proxy as `--trusted-proxy` takes it: an address
+/// (`10.0.0.5`, `::1`) or a network (`10.0.0.0/8`).
+pub fn parse_proxy(text: &str) -> Result<ipnet::IpNet, String> {
+    let text = text.trim();
+    text.parse::<ipnet::IpNet>()
+        .or_else(|_| text.parse::<IpAddr>().map(ipnet::IpNet::from))
+        .map_err(|_| format!("{text:?} is not an address or a network (10.0.0.0/8)"))
 }
 
 type PerIp = DefaultKeyedRateLimiter<IpAddr>;

@@ -40,10 +40,15 @@ pub struct PublicOrigin(pub Option<String>);
 
 /// The middleware around the whole router.
 pub async fn edge(State(config): State<Arc<Config>>, mut request: Request, next: Next) -> Response {
+    let peer = request
+        .extensions()
+        .get::<ConnectInfo<SocketAddr>>()
+        .map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |ConnectInfo(addr)| addr.ip());
+    let proxied = config.trusts(peer);
     let headers = request.headers();
-    let secure = config.secure_cookies || (config.trusted_proxy && forwarded_https(headers));
+    let secure = config.secure_cookies || (proxied && forwarded_https(headers));
     let csp = content_security_policy(headers.get(HOST));
-    let origin = public_origin(headers, config.trusted_proxy, secure);
+    let origin = public_origin(headers, proxied, secure);
     let target = request
         .uri()
         .path_and_query()
@@ -56,11 +61,14 @@ pub async fn edge(State(config): State<Arc<Config>>, mut request: Request, next:
                 config.limits.max_uri_bytes
             ),
         )
-    } else if cross_site(request.method(), headers, config.trusted_proxy) {
+    } else if cross_site(request.method(), headers, proxied) {
         Refusal::Forbidden("cross-site requests may not act or open a WebSocket".into())
             .into_response()
     } else {
-        let ip = client_ip(&request, config.trusted_proxy);
+        let ip = match proxied {
+            true => forwarded_client(headers, &config).unwrap_or(peer),
+            false => peer,
+        };
         request.extensions_mut().insert(ClientIp(ip));
         request.extensions_mut().insert(origin);
         next.run(request).await
@@ -91,8 +99,8 @@ fn plain_host(host: &HeaderValue) -> bool {
         .all(|b| b.is_ascii_alphanumeric() || b".-:[]".contains(b))
 }
 
-fn public_origin(headers: &HeaderMap, trusted_proxy: bool, secure: bool) -> PublicOrigin {
-    let host = trusted_proxy
+fn public_origin(headers: &HeaderMap, proxied: bool, secure: bool) -> PublicOrigin {
+    let host = proxied
         .then(|| headers.get("x-forwarded-host"))
         .flatten()
         .or_else(|| headers.get(HOST))
@@ -105,7 +113,7 @@ fn public_origin(headers: &HeaderMap, trusted_proxy: bool, secure: bool) -> Publ
 /// Whether a request that changes state, or opens a WebSocket, comes
 /// from another site's page. Requests without `Origin` and
 /// `Sec-Fetch-Site` (bots, curl) are not a browser's and pass.
-fn cross_site(method: &Method, headers: &HeaderMap, trusted_proxy: bool) -> bool {
+fn cross_site(method: &Method, headers: &HeaderMap, proxied: bool) -> bool {
     let safe = matches!(*method, Method::GET | Method::HEAD | Method::OPTIONS);
     if safe && !headers.contains_key(UPGRADE) {
         return false;
@@ -117,7 +125,7 @@ fn cross_site(method: &Method, headers: &HeaderMap, trusted_proxy: bool) -> bool
     let Some(origin) = headers.get(ORIGIN) else {
         return false;
     };
-    let host = trusted_proxy
+    let host = proxied
         .then(|| headers.get("x-forwarded-host"))
         .flatten()
         .or_else(|| headers.get(HOST));
@@ -137,22 +145,25 @@ fn forwarded_https(headers: &HeaderMap) -> bool {
         .is_some_and(|v| v.as_bytes().eq_ignore_ascii_case(b"https"))
 }
 
-/// The peer's address, or behind a trusted proxy the last address it
-/// put in `X-Forwarded-For` (the one it saw).
-fn client_ip(request: &Request, trusted_proxy: bool) -> IpAddr {
-    let forwarded = trusted_proxy
-        .then(|| request.headers().get("x-forwarded-for"))
-        .flatten()
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.rsplit(',').next())
-        .and_then(|last| last.trim().parse().ok());
-    let peer = request
-        .extensions()
-        .get::<ConnectInfo<SocketAddr>>()
-        .map(|ConnectInfo(addr)| addr.ip());
-    forwarded
-        .or(peer)
-        .unwrap_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED))
+/// Behind trusted proxies, the client's address: the last one in
+/// `X-Forwarded-For` that is not a proxy's (each proxy appends the peer
+/// it saw; what the client wrote itself comes before).
+fn forwarded_client(headers: &HeaderMap, config: &Config) -> Option<IpAddr> {
+    let listed: Vec<Option<IpAddr>> = headers
+        .get_all("x-forwarded-for")
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .map(|text| text.trim().parse::<IpAddr>().ok())
+        .collect();
+    for address in listed.into_iter().rev() {
+        match address {
+            Some(ip) if config.trusts(ip) => continue,
+            // A garbled entry: nothing before it can be trusted.
+            other => return other,
+        }
+    }
+    None
 }
 
 /// Gives an error answer that is not JSON (axum's and tower-http's own:
@@ -206,6 +217,34 @@ fn add_security_headers(headers: &mut HeaderMap, csp: HeaderValue) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_client_is_the_last_forwarded_address_no_proxy_wrote() {
+        let config = Config {
+            trusted_proxies: ["10.0.0.0/8", "127.0.0.1"]
+                .iter()
+                .map(|t| crate::base::limits::parse_proxy(t).unwrap())
+                .collect(),
+            ..Config::default()
+        };
+        assert!(config.trusts("10.9.8.7".parse().unwrap()));
+        assert!(!config.trusts("11.0.0.1".parse().unwrap()));
+        let client = |values: &[&str]| {
+            let mut headers = HeaderMap::new();
+            for v in values {
+                headers.append("x-forwarded-for", HeaderValue::from_str(v).unwrap());
+            }
+            forwarded_client(&headers, &config)
+        };
+        // The client wrote 6.6.6.6 itself; the proxies saw 8.8.8.8.
+        let seen = Some("8.8.8.8".parse().unwrap());
+        assert_eq!(client(&["6.6.6.6, 8.8.8.8, 10.0.0.2"]), seen);
+        assert_eq!(client(&["6.6.6.6", "8.8.8.8", "127.0.0.1"]), seen);
+        assert_eq!(client(&["6.6.6.6, garbage, 10.0.0.2"]), None);
+        assert_eq!(client(&[]), None);
+        assert!(crate::base::limits::parse_proxy("10.0.0.0/33").is_err());
+        assert!(crate::base::limits::parse_proxy("proxy").is_err());
+    }
 
     fn request(method: Method, headers: &[(&str, &str)]) -> (Method, HeaderMap) {
         let mut map = HeaderMap::new();
