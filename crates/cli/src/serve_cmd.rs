@@ -39,7 +39,7 @@ pub struct ServeArgs {
     /// With a PostgreSQL database, every `parity serve` on it is a node of
     /// one cluster: any node serves any game, a game is played by the one
     /// node holding its lease, a killed node's games are taken over by
-    /// another within about 2 s (docs/server.md, "Several nodes"). This is
+    /// another within 1 s (docs/server.md, "Several nodes"). This is
     /// where the other nodes reach this one (default: http://ADDR, with
     /// 127.0.0.1 for 0.0.0.0).
     #[arg(long, value_name = "URL")]

@@ -18,7 +18,9 @@ mod common;
 
 use common::commitment;
 
-/// How soon a killed owner's games must be taken over (docs/server.md).
+/// The most this test waits for a takeover: the server takes a killed
+/// owner's games over within 1 s (docs/server.md, "Failover"); the rest
+/// is a margin for a loaded machine.
 const TAKEOVER: Duration = Duration::from_secs(5);
 const PATIENCE: Duration = Duration::from_secs(30);
 
