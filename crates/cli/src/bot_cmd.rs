@@ -23,6 +23,9 @@ pub struct BotArgs {
     /// Stop after this many games have ended (default: run until stopped).
     #[arg(long)]
     games: Option<usize>,
+    /// Trust this CA (PEM) for an https server, beside the system's roots.
+    #[arg(long, value_name = "FILE")]
+    ca_file: Option<std::path::PathBuf>,
 }
 
 pub fn run(registry: Registry, args: BotArgs) -> Result<(), String> {
@@ -33,6 +36,19 @@ pub fn run(registry: Registry, args: BotArgs) -> Result<(), String> {
         level: args.level,
         concurrency: args.concurrency,
         games: args.games,
+        ca_file: args.ca_file,
     };
-    bot::run_blocking(config, registry).map_err(|e| format!("bot: {e}"))
+    bot::run_blocking(config, registry).map_err(|e| format!("bot: {}", with_causes(&e)))
+}
+
+/// An error and its causes, `: `-joined (reqwest's own message alone
+/// would hide a refused certificate).
+fn with_causes(error: &dyn std::error::Error) -> String {
+    let mut text = error.to_string();
+    let mut cause = error.source();
+    while let Some(e) = cause {
+        text.push_str(&format!(": {e}"));
+        cause = e.source();
+    }
+    text
 }

@@ -96,6 +96,9 @@ enum Command {
         /// them with limits lifted for one address (docs/benchmarks.md).
         #[arg(long = "server", value_name = "URL")]
         servers: Vec<String>,
+        /// Trust this CA (PEM) for https servers, beside the system's roots.
+        #[arg(long, value_name = "FILE")]
+        ca_file: Option<PathBuf>,
     },
     /// Check a game record from the server (GET /api/games/ID/record) without
     /// the server: its signature, commitments against moves and nonces,
@@ -239,6 +242,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
             variant,
             rate,
             servers,
+            ca_file,
         } => {
             let config = parity_server::loadtest::LoadConfig {
                 games,
@@ -246,6 +250,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
                 variant,
                 rate: (rate != 0.0).then_some(rate),
                 servers,
+                ca_file,
             };
             let report = parity_server::loadtest::run_blocking(&config)
                 .map_err(|e| format!("loadtest: {e}"))?;

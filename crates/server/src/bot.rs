@@ -46,6 +46,8 @@ pub struct BotConfig {
     pub concurrency: usize,
     /// Stop after this many games have ended (none: run until stopped).
     pub games: Option<usize>,
+    /// A CA file (PEM) trusted for an https server, beside the system's roots.
+    pub ca_file: Option<std::path::PathBuf>,
 }
 
 /// Times a rate-limited request is tried again.
@@ -162,8 +164,11 @@ pub fn run_blocking(config: BotConfig, registry: Registry) -> Result<(), BotErro
 
 /// Runs the bot until it has played `config.games` games (or forever).
 pub async fn run(config: BotConfig, registry: Registry) -> Result<(), BotError> {
+    let http = crate::base::tls::http_client(config.ca_file.as_deref())
+        .map_err(|e| BotError::Protocol(e.to_string()))?
+        .build()?;
     let server = Server {
-        http: reqwest::Client::new(),
+        http,
         base: config.server.trim_end_matches('/').to_string(),
         token: config.token.clone(),
     };

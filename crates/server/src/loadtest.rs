@@ -47,9 +47,11 @@ pub struct LoadConfig {
     pub variant: String,
     /// Moves per second offered by all games together; `None`: as fast as possible.
     pub rate: Option<f64>,
-    /// Running servers to play on (`http://HOST:PORT`); none: a server
-    /// in-process on a temporary SQLite database.
+    /// Running servers to play on (`http://HOST:PORT` or `https://`);
+    /// none: a server in-process on a temporary SQLite database.
     pub servers: Vec<String>,
+    /// A CA file (PEM) trusted for https servers, beside the system's roots.
+    pub ca_file: Option<std::path::PathBuf>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -125,15 +127,22 @@ struct Seat {
 }
 
 impl Seat {
-    async fn connect(base: &str, game: &str, token: &str) -> Result<Seat, String> {
+    async fn connect(
+        base: &str,
+        game: &str,
+        token: &str,
+        tls: Option<Arc<rustls::ClientConfig>>,
+    ) -> Result<Seat, String> {
         let url = format!("{base}/api/ws/game/{game}");
         let mut request = url.into_client_request().map_err(|e| e.to_string())?;
         let cookie = format!("parity_seat_{game}={token}")
             .parse()
             .map_err(|e| format!("{e}"))?;
         request.headers_mut().insert("cookie", cookie);
-        let (socket, _) = tokio_tungstenite::connect_async_with_config(request, None, true)
-            .await
+        let connector = tls.map(tokio_tungstenite::Connector::Rustls);
+        let (socket, _) =
+            tokio_tungstenite::connect_async_tls_with_config(request, None, true, connector)
+                .await
             .map_err(|e| format!("websocket: {e}"))?;
         let (sink, source) = socket.split();
         let mut seat = Seat {
@@ -222,6 +231,8 @@ enum Servers {
         bases: Arc<[String]>,
         next: Arc<std::sync::atomic::AtomicUsize>,
         http: reqwest::Client,
+        /// For `https://` nodes: their sockets over wss.
+        tls: Arc<rustls::ClientConfig>,
     },
 }
 
@@ -237,10 +248,15 @@ impl TableStart {
     async fn set(&self) -> Result<Table, String> {
         match &self.servers {
             Servers::Here { hub, base } => set_table(hub, base, &self.variant).await,
-            Servers::Nodes { bases, next, http } => {
+            Servers::Nodes {
+                bases,
+                next,
+                http,
+                tls,
+            } => {
                 let n = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                 let (white, black) = (&bases[n % bases.len()], &bases[(n + 1) % bases.len()]);
-                self.set_remote(http, white, black).await
+                self.set_remote(http, tls, white, black).await
             }
         }
     }
@@ -250,6 +266,7 @@ impl TableStart {
     async fn set_remote(
         &self,
         http: &reqwest::Client,
+        tls: &Arc<rustls::ClientConfig>,
         white: &str,
         black: &str,
     ) -> Result<Table, String> {
@@ -284,9 +301,13 @@ impl TableStart {
         )
         .await?;
         let token = |v: &Value| v["token"].as_str().map(str::to_string).ok_or("no token");
-        let ws = |base: &str| base.replacen("http://", "ws://", 1);
-        let white_seat = Seat::connect(&ws(white), &id, &token(&created)?).await?;
-        let black_seat = Seat::connect(&ws(black), &id, &token(&joined)?).await?;
+        let ws = |base: &str| {
+            base.replacen("https://", "wss://", 1)
+                .replacen("http://", "ws://", 1)
+        };
+        let tls = Some(tls.clone());
+        let white_seat = Seat::connect(&ws(white), &id, &token(&created)?, tls.clone()).await?;
+        let black_seat = Seat::connect(&ws(black), &id, &token(&joined)?, tls).await?;
         let v = self.registry.get(&self.variant).ok_or("unknown variant")?;
         Ok(Table {
             id,
@@ -317,8 +338,8 @@ async fn set_table(hub: &Arc<Hub>, base: &str, variant: &str) -> Result<Table, S
         .join(&created.id, &invite)
         .await
         .map_err(|e| e.to_string())?;
-    let white = Seat::connect(base, &created.id, &created.token).await?;
-    let black = Seat::connect(base, &created.id, &joined.token).await?;
+    let white = Seat::connect(base, &created.id, &created.token, None).await?;
+    let black = Seat::connect(base, &created.id, &joined.token, None).await?;
     let v = hub.registry().get(variant).ok_or("unknown variant")?;
     Ok(Table {
         id: created.id,
@@ -444,10 +465,15 @@ pub async fn run(config: &LoadConfig) -> Result<LoadReport, LoadError> {
                 .map(|b| b.trim_end_matches('/').to_string())
                 .collect(),
             next: Default::default(),
-            http: reqwest::Client::builder()
+            http: crate::base::tls::http_client(config.ca_file.as_deref())
+                .map_err(|e| setup(e.to_string()))?
                 .no_proxy()
                 .build()
                 .map_err(|e| setup(e.to_string()))?,
+            tls: Arc::new(
+                crate::base::tls::client_config(config.ca_file.as_deref())
+                    .map_err(|e| setup(e.to_string()))?,
+            ),
         },
     };
     let next = TableStart {
@@ -591,6 +617,7 @@ mod tests {
             variant: "parity".into(),
             rate: None,
             servers: Vec::new(),
+            ca_file: None,
         };
         let report = run(&config).await.expect("runs");
         assert_eq!(report.games, 3);
@@ -610,6 +637,7 @@ mod tests {
             variant: "parity".into(),
             rate: Some(16.0),
             servers: Vec::new(),
+            ca_file: None,
         };
         let report = run(&config).await.expect("runs");
         assert_eq!(report.turns, 12, "{report}");

@@ -8,3 +8,4 @@ pub mod ratings;
 pub mod refusal;
 pub mod secret;
 pub mod signing;
+pub mod tls;
