@@ -27,6 +27,23 @@ fn backup(db: &std::path::Path, out: &std::path::Path) -> (bool, String) {
     )
 }
 
+/// `parity verify --key KEY` accepts `record`.
+fn assert_verifies(dir: &std::path::Path, record: &Value, key: &str) {
+    let file = dir.join("record.json");
+    std::fs::write(&file, record.to_string()).expect("write the record");
+    let verified = Command::new(env!("CARGO_BIN_EXE_parity"))
+        .arg("verify")
+        .arg(&file)
+        .args(["--key", key])
+        .output()
+        .expect("parity verify runs");
+    assert!(
+        verified.status.success(),
+        "{}",
+        common::stdout(&verified) + &common::stderr(&verified)
+    );
+}
+
 #[test]
 fn a_backup_of_a_live_server_restores_every_acknowledged_event() {
     let dir = tempfile::tempdir().expect("temp dir");
@@ -96,19 +113,7 @@ fn a_backup_of_a_live_server_restores_every_acknowledged_event() {
     }
     let restored_record = restored_api.get(&format!("/api/games/{finished}/record"));
     assert_eq!(restored_record["events"], record["events"]);
-    let file = dir.path().join("record.json");
-    std::fs::write(&file, restored_record.to_string()).expect("write the record");
-    let verified = Command::new(env!("CARGO_BIN_EXE_parity"))
-        .arg("verify")
-        .arg(&file)
-        .args(["--key", &key])
-        .output()
-        .expect("parity verify runs");
-    assert!(
-        verified.status.success(),
-        "{}",
-        common::stdout(&verified) + &common::stderr(&verified)
-    );
+    assert_verifies(dir.path(), &restored_record, &key);
     restored.kill().expect("kill");
     restored.wait().expect("reaped");
 
@@ -166,15 +171,7 @@ fn a_pg_dump_of_a_live_server_restores_its_games() {
     );
     let restored_record = api.get(&format!("/api/games/{finished}/record"));
     assert_eq!(restored_record["events"], record["events"]);
-    let file = dir.path().join("record.json");
-    std::fs::write(&file, restored_record.to_string()).expect("write the record");
-    let verified = Command::new(env!("CARGO_BIN_EXE_parity"))
-        .arg("verify")
-        .arg(&file)
-        .args(["--key", &key])
-        .output()
-        .expect("parity verify runs");
-    assert!(verified.status.success(), "{}", common::stdout(&verified));
+    assert_verifies(dir.path(), &restored_record, &key);
     child.kill().expect("kill");
     child.wait().expect("reaped");
 }

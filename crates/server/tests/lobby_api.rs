@@ -132,7 +132,7 @@ async fn behind_a_trusted_proxy_the_site_is_the_proxys() {
     let dir = tempfile::tempdir().unwrap();
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let config = parity_server::base::limits::Config {
-        trusted_proxies: vec!["127.0.0.1".parse().unwrap()],
+        trusted_proxies: vec![parity_server::base::limits::parse_proxy("127.0.0.1").unwrap()],
         ..Default::default()
     };
     let server = parity_server::start(
