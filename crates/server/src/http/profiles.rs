@@ -139,16 +139,26 @@ async fn revoke(
 ) -> Result<Json<Value>, Refusal> {
     let user = logged_in(&hub, ip, &headers).await?;
     let own = hub.store().api_tokens_of(&user.id).await?;
-    if !own.iter().any(|t| t.hash == hash) {
-        return Err(Refusal::NotFound("no such token of yours".into()));
+    let own = own.iter().any(|t| t.hash == hash);
+    let revoked = AccountChange::RevokeApiToken { token_hash: hash };
+    end_own(&hub, own, "token", revoked).await
+}
+
+/// Writes `change`, the end of one of the user's tokens or log-ins, when
+/// it is `own`; else a 404 that tells nothing of other accounts'.
+async fn end_own(
+    hub: &Hub,
+    own: bool,
+    what: &str,
+    change: AccountChange,
+) -> Result<Json<Value>, Refusal> {
+    if !own {
+        return Err(Refusal::NotFound(format!("no such {what} of yours")));
     }
-    hub.writer
-        .write(vec![Change::Account(AccountChange::RevokeApiToken {
-            token_hash: hash,
-        })])
-        .await?;
+    hub.writer.write(vec![Change::Account(change)]).await?;
     Ok(Json(json!({"ok": true})))
 }
+
 /// `GET /api/account/sessions`: the logged-in user's log-ins that have
 /// not ended, most recently used first; `current` marks this one.
 async fn sessions(
@@ -183,15 +193,8 @@ async fn end_session(
 ) -> Result<Json<Value>, Refusal> {
     let user = logged_in(&hub, ip, &headers).await?;
     let own = hub.store().sessions_of(&user.id).await?;
-    if !own.iter().any(|s| s.hash == hash) {
-        return Err(Refusal::NotFound("no such log-in of yours".into()));
-    }
-    hub.writer
-        .write(vec![Change::Account(AccountChange::EndSession {
-            token_hash: hash,
-        })])
-        .await?;
-    Ok(Json(json!({"ok": true})))
+    let own = own.iter().any(|s| s.hash == hash);
+    end_own(&hub, own, "log-in", AccountChange::EndSession { token_hash: hash }).await
 }
 
 /// A user as lichess's `GET /api/account` and `GET /api/user/{name}`
