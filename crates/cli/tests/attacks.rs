@@ -1046,20 +1046,25 @@ fn rated_games_between_two_accounts_are_limited_per_day() {
     assert_eq!(accept(&challenge(false)).0, 200, "a casual game");
 }
 
+/// A correspondence game of `token`'s account against the engine: its id.
+fn correspondence_game_with_the_engine(t: &Target, token: &str) -> String {
+    let started = t.send(
+        t.http
+            .post(t.url("/api/challenge/ai"))
+            .bearer_auth(token)
+            .json(&json!({"level": 1, "days": 3})),
+    );
+    assert_eq!(started.0, 201, "{}", started.3);
+    started.2["id"].as_str().expect("a game id").to_string()
+}
+
 /// Chat abuse: a spectator writing in the players' room, an account named
 /// like a seat, text-direction overrides, and a flood of lines.
 #[test]
 fn chat_is_for_players_in_their_room_and_bounded() {
     let t = Target::start(&[]);
     let (player, stranger) = (board_token(&t, "player"), board_token(&t, "stranger"));
-    let started = t.send(
-        t.http
-            .post(t.url("/api/challenge/ai"))
-            .bearer_auth(&player)
-            .json(&json!({"level": 1, "days": 3})),
-    );
-    assert_eq!(started.0, 201, "{}", started.3);
-    let id = started.2["id"].as_str().expect("a game id").to_string();
+    let id = correspondence_game_with_the_engine(&t, &player);
     let say = |token: &str, room: &str, text: &str| {
         t.send(
             t.http
@@ -1116,14 +1121,7 @@ fn chat_is_for_players_in_their_room_and_bounded() {
 fn a_games_chat_is_bounded_and_read_from_where_one_left() {
     let t = Target::start(&["--chat-lines-per-minute", "1000"]);
     let player = board_token(&t, "player");
-    let started = t.send(
-        t.http
-            .post(t.url("/api/challenge/ai"))
-            .bearer_auth(&player)
-            .json(&json!({"level": 1, "days": 3})),
-    );
-    assert_eq!(started.0, 201, "{}", started.3);
-    let id = started.2["id"].as_str().expect("a game id").to_string();
+    let id = correspondence_game_with_the_engine(&t, &player);
     let statuses: Vec<u16> = (0..305)
         .map(|i| {
             t.send(
