@@ -19,7 +19,8 @@ fn parse_database(text: &str) -> Result<Database, String> {
 pub struct ServeArgs {
     /// The database: a SQLite file (created and migrated on first run) or
     /// a PostgreSQL URL, `postgres://USER@HOST/DB` (the database must
-    /// exist; its tables are made on first run).
+    /// exist; its tables are made on first run). TLS as libpq's:
+    /// `?sslmode=verify-full&sslrootcert=CA.pem` (docs/deploy.md).
     #[arg(long, default_value = "parity.sqlite", value_parser = parse_database)]
     db: Database,
     /// Address to listen on.

@@ -1,6 +1,7 @@
 //! TLS where we are the client: `parity bot` and `parity loadtest` over
-//! https and wss. rustls with aws-lc-rs, trusting the system's roots and, when
-//! given, a CA file (a private CA, or a test's self-signed certificate).
+//! https and wss, and PostgreSQL (`store/postgres_tls.rs`). rustls with
+//! aws-lc-rs, trusting the system's roots and, when given, a CA file (a
+//! private CA, or a test's self-signed certificate).
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -16,9 +17,9 @@ pub enum TlsError {
     Rustls(#[from] rustls::Error),
 }
 
-/// A client configuration: the system's roots, plus every certificate of
-/// `ca_file` (PEM) when given.
-pub fn client_config(ca_file: Option<&Path>) -> Result<rustls::ClientConfig, TlsError> {
+/// The system's roots, plus every certificate of `ca_file` (PEM) when
+/// given.
+pub fn roots(ca_file: Option<&Path>) -> Result<rustls::RootCertStore, TlsError> {
     let mut roots = rustls::RootCertStore::empty();
     // A system without a root store still reaches a server of `ca_file`.
     let (_, _) = roots.add_parsable_certificates(rustls_native_certs::load_native_certs().certs);
@@ -38,10 +39,19 @@ pub fn client_config(ca_file: Option<&Path>) -> Result<rustls::ClientConfig, Tls
             roots.add(cert)?;
         }
     }
-    let provider = Arc::new(rustls::crypto::aws_lc_rs::default_provider());
-    Ok(rustls::ClientConfig::builder_with_provider(provider)
+    Ok(roots)
+}
+
+/// The one crypto provider of our TLS clients.
+pub fn provider() -> Arc<rustls::crypto::CryptoProvider> {
+    Arc::new(rustls::crypto::aws_lc_rs::default_provider())
+}
+
+/// A client configuration trusting [`roots`].
+pub fn client_config(ca_file: Option<&Path>) -> Result<rustls::ClientConfig, TlsError> {
+    Ok(rustls::ClientConfig::builder_with_provider(provider())
         .with_safe_default_protocol_versions()?
-        .with_root_certificates(roots)
+        .with_root_certificates(roots(ca_file)?)
         .with_no_client_auth())
 }
 

@@ -22,7 +22,7 @@ use std::time::Duration;
 
 use futures_util::StreamExt as _;
 use sha2::{Digest, Sha256};
-use tokio_postgres::{AsyncMessage, Client, NoTls};
+use tokio_postgres::{AsyncMessage, Client};
 
 pub(crate) use node::Remote;
 
@@ -114,7 +114,7 @@ async fn vital_session(
     what: &'static str,
     on_message: impl Fn(tokio_postgres::Notification) + Send + 'static,
 ) -> Result<Client, StoreError> {
-    let (client, mut connection) = tokio_postgres::connect(url, NoTls).await?;
+    let (client, mut connection) = crate::store::postgres_tls::connect(url).await?;
     tokio::spawn(async move {
         let mut messages = futures_util::stream::poll_fn(move |cx| connection.poll_message(cx));
         let error = loop {

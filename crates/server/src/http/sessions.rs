@@ -26,8 +26,6 @@ use crate::http::profiles::user_json;
 use crate::hub::Hub;
 use crate::store::{AccountChange, Change, UserRow};
 
-/// A log-in lasts this long in the browser (the server keeps it until log-out).
-
 pub fn routes() -> Router<Arc<Hub>> {
     Router::new()
         .route("/api/signup", post(signup))

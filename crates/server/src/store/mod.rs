@@ -11,6 +11,7 @@
 
 pub mod backup;
 pub(crate) mod postgres;
+pub(crate) mod postgres_tls;
 mod sqlite;
 
 pub use postgres::ensure_database as ensure_postgres_database;
@@ -39,12 +40,27 @@ use crate::game::state::{Hidden, Summary};
 pub enum StoreError {
     #[error("database: {0}")]
     Sqlite(#[from] rusqlite::Error),
-    #[error("database: {0}")]
+    #[error("database: {}", with_causes(.0))]
     Postgres(#[from] tokio_postgres::Error),
     #[error("stored data: {0}")]
     Corrupt(String),
+    /// A database URL or its TLS settings that cannot be used.
+    #[error("database settings: {0}")]
+    Config(String),
     #[error("the database writer has stopped")]
     WriterGone,
+}
+
+/// An error and its causes, for tokio-postgres whose own text is only
+/// "db error" or "error performing TLS handshake".
+fn with_causes(error: &dyn std::error::Error) -> String {
+    let mut text = error.to_string();
+    let mut cause = error.source();
+    while let Some(e) = cause {
+        text = format!("{text}: {e}");
+        cause = e.source();
+    }
+    text
 }
 
 /// Where the games are kept.

@@ -2,7 +2,7 @@
 //! own connection; reads share another. With PostgreSQL's default
 //! `synchronous_commit = on`, a commit is durable when it returns.
 
-use tokio_postgres::{Client, NoTls, Transaction};
+use tokio_postgres::{Client, Transaction};
 
 use parity_rules::Color;
 
@@ -185,7 +185,7 @@ const MAX_NOTIFICATION: usize = 7900;
 const MIGRATION_LOCK: i64 = 0x7061_7269_7479;
 
 pub(crate) async fn connect(url: &str) -> Result<Client, StoreError> {
-    let (client, connection) = tokio_postgres::connect(url, NoTls).await?;
+    let (client, connection) = super::postgres_tls::connect(url).await?;
     tokio::spawn(async move {
         if let Err(e) = connection.await {
             tracing::error!("PostgreSQL connection: {e}");
