@@ -61,7 +61,12 @@ impl std::ops::Deref for Node {
 
 impl Node {
     fn start(db: &str, log: &Path) -> Node {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_parity"))
+        Node::start_binary(Path::new(env!("CARGO_BIN_EXE_parity")), db, log)
+    }
+
+    /// A node run by `binary`, another release of `parity`.
+    fn start_binary(binary: &Path, db: &str, log: &Path) -> Node {
+        let mut child = Command::new(binary)
             .args(["serve", "--addr", "127.0.0.1:0", "--db", db])
             .env("RUST_LOG", "info")
             .stdout(Stdio::piped())
@@ -101,6 +106,30 @@ impl Node {
             .status()
             .expect("kill runs");
         assert!(status.success(), "kill -{name}");
+    }
+
+    /// SIGTERM, as a rolling upgrade stops a node: it must exit by
+    /// itself, and cleanly, within its shutdown grace (10 s) and a margin.
+    fn terminate(mut self) {
+        self.signal("TERM");
+        let sent = Instant::now();
+        let status = loop {
+            if let Some(status) = self.child.try_wait().expect("wait") {
+                break status;
+            }
+            assert!(sent.elapsed() < Duration::from_secs(20), "still running after SIGTERM");
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        assert!(status.success(), "{status:?}");
+    }
+
+    /// Waits for `/ready` to say 200, as a load balancer would.
+    fn wait_ready(&self) {
+        let deadline = Instant::now() + PATIENCE;
+        while self.answer(self.http.get(format!("{}/ready", self.base))).0 != 200 {
+            assert!(Instant::now() < deadline, "{} never ready", self.base);
+            std::thread::sleep(Duration::from_millis(50));
+        }
     }
 
     /// SIGKILL: no chance to release anything.
@@ -408,6 +437,82 @@ fn a_killed_owners_games_are_taken_over_and_finish_on_another_node() {
             record["events"].as_array().unwrap().last().unwrap()["type"],
             "finished"
         );
+        verify(dir.path(), &record, &a.key);
+    }
+}
+
+/// Waits until a node of `nodes` owns `id`.
+fn owned_by_one_of(db: &str, id: &str, nodes: &[&Node]) {
+    let start = Instant::now();
+    loop {
+        let owner = owner_of(db, id);
+        if owner.as_deref().is_some_and(|o| nodes.iter().any(|n| n.id == o)) {
+            return;
+        }
+        assert!(start.elapsed() < TAKEOVER, "game {id} not taken over (owner {owner:?})");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// docs/deploy.md, "Upgrades": a cluster of two nodes of the old release
+/// (`PARITY_UPGRADE_FROM`, a `parity` binary of another commit with the
+/// same schema; by default this build, which tests the procedure only)
+/// is rolled one node at a time to this build: SIGTERM, a new node,
+/// `/ready`, the next. Two games go on through every step and finish
+/// with every acknowledged event; old and new nodes serve each other's
+/// games while both run. `scripts/rolling-upgrade REV` runs it against
+/// a build of REV.
+#[test]
+fn a_cluster_upgraded_one_node_at_a_time_keeps_its_games() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = common::fresh_database("upgrade");
+    let old = std::env::var_os("PARITY_UPGRADE_FROM")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| env!("CARGO_BIN_EXE_parity").into());
+    let log = |name: &str| dir.path().join(format!("{name}.log"));
+    let a = Node::start_binary(&old, &db, &log("a-old"));
+    let b = Node::start_binary(&old, &db, &log("b-old"));
+    // A parity game owned by A, a chess game owned by B.
+    let (sim, sw, sb) = friend_game(&a, &b, "parity");
+    let (chess, cw, cb) = friend_game(&b, &a, "chess");
+    let (mut sim_acked, mut chess_acked) = (Vec::new(), Vec::new());
+    let sim_turns = [["e2e4", "d7d5"], ["g1f3", "g8f6"], ["b1c3", "b8c6"]];
+    let chess_moves = ["f2f3", "e7e5", "g2g4", "d8h4"];
+    let mut play = |turn: usize, nodes: [&Node; 2]| {
+        let t = turn as u64 + 1;
+        sim_acked.extend(commit_turn(nodes, &sim, [&sw, &sb], t, sim_turns[turn]));
+        sim_acked.push(reveal(nodes[1], &sim, &sb, t, 1, sim_turns[turn][1]));
+        sim_acked.push(reveal(nodes[0], &sim, &sw, t, 0, sim_turns[turn][0]));
+        let token = [&cw, &cb][turn % 2];
+        let mv = chess_moves[turn];
+        chess_acked.push(nodes[turn % 2].act(&chess, token, &format!("move/{mv}"), Value::Null));
+    };
+    play(0, [&a, &b]);
+
+    // A leaves; B (old) takes its game; A comes back new, beside old B.
+    a.terminate();
+    owned_by_one_of(&db, &sim, &[&b]);
+    let a = Node::start_binary(Path::new(env!("CARGO_BIN_EXE_parity")), &db, &log("a-new"));
+    a.wait_ready();
+    play(1, [&a, &b]);
+
+    // B leaves; new A takes both; B comes back new.
+    b.terminate();
+    for id in [&sim, &chess] {
+        owned_by_one_of(&db, id, &[&a]);
+    }
+    let b = Node::start_binary(Path::new(env!("CARGO_BIN_EXE_parity")), &db, &log("b-new"));
+    b.wait_ready();
+    play(2, [&b, &a]);
+    chess_acked.push(b.act(&chess, &cb, &format!("move/{}", chess_moves[3]), Value::Null));
+    sim_acked.push(a.act(&sim, &sb, "resign", Value::Null));
+
+    let finished = |id: &str| b.get(&format!("/api/games/{id}"))["result"].clone();
+    assert_eq!((finished(&sim), finished(&chess)), (json!("1-0"), json!("0-1")));
+    for (id, acked) in [(&sim, &sim_acked), (&chess, &chess_acked)] {
+        let record = a.record(id);
+        assert_eq!(record, b.record(id), "the same record through A and B");
+        check_record(&record, &[], acked);
         verify(dir.path(), &record, &a.key);
     }
 }
