@@ -14,6 +14,7 @@
 mod common;
 
 use common::browser::*;
+use common::start_server;
 use std::path::Path;
 
 /// One simultaneous turn through both pages: White picks (the page

@@ -22,6 +22,7 @@
 mod common;
 
 use common::browser::*;
+use common::start_server;
 use fantoccini::key::Key;
 use serde_json::{json, Value};
 

@@ -11,6 +11,7 @@
 mod common;
 
 use common::browser::*;
+use common::start_server;
 use fantoccini::key::Key;
 use fantoccini::Locator;
 use serde_json::{json, Value};

@@ -12,6 +12,7 @@
 mod common;
 
 use common::browser::*;
+use common::start_server_with;
 use fantoccini::actions::{
     InputSource, MouseActions, PointerAction, MOUSE_BUTTON_LEFT, MOUSE_BUTTON_RIGHT,
 };

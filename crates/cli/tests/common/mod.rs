@@ -42,11 +42,21 @@ pub fn serve(db: &Path, flags: &[&str]) -> (Child, String) {
     (child, base)
 }
 
+/// As [`serve`], listening on `addr` (`[::1]:0`: IPv6 loopback).
+pub fn serve_at(db: &Path, addr: &str, flags: &[&str]) -> (Child, String) {
+    let (child, base, _) = serve_with_key_at(db, addr, flags);
+    (child, base)
+}
+
 /// `parity serve` on `db`: the child, its base URL and the public key of
 /// its records, from the two lines it prints at start.
 pub fn serve_with_key(db: &Path, flags: &[&str]) -> (Child, String, String) {
+    serve_with_key_at(db, "127.0.0.1:0", flags)
+}
+
+fn serve_with_key_at(db: &Path, addr: &str, flags: &[&str]) -> (Child, String, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_parity"))
-        .args(["serve", "--addr", "127.0.0.1:0", "--db"])
+        .args(["serve", "--addr", addr, "--db"])
         .arg(db)
         .args(flags)
         .stdout(Stdio::piped())

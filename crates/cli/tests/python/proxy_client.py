@@ -1,7 +1,8 @@
-"""Through nginx over TLS (crates/cli/tests/nginx.rs): the session cookie
-is Secure, a WebSocket opens over wss and sends the game, the server keys
-its rate limits on the client's address (not nginx's, not a forged
-X-Forwarded-For). Run as `proxy_client.py BASE_URL CA_FILE`; prints `ok`."""
+"""Through a reverse proxy over TLS, nginx or Caddy
+(crates/cli/tests/proxies.rs): the session cookie is Secure, a WebSocket
+opens over wss and sends the game, the server keys its rate limits on the
+client's address (not the proxy's, not a forged X-Forwarded-For). Run as
+`proxy_client.py BASE_URL CA_FILE`; prints `ok`."""
 
 import base64
 import http.client
@@ -31,7 +32,7 @@ created = requests.post(
 assert created.status_code in (200, 201), created.text
 game = created.json()
 
-# wss: the upgrade through nginx, then the first message, the game.
+# wss: the upgrade through the proxy, then the first message, the game.
 context = ssl.create_default_context(cafile=ca)
 raw = socket.create_connection((url.hostname, url.port), timeout=10)
 tls = context.wrap_socket(raw, server_hostname=url.hostname)
@@ -76,6 +77,6 @@ def wrong_token(forged, source="127.0.0.1"):
 statuses = [wrong_token(f"203.0.113.{i}") for i in range(40)]
 assert statuses[0] == 401 and statuses[-1] == 429, statuses
 assert statuses.count(429) >= 10, statuses
-# Another client address behind the same nginx has its own allowance.
+# Another client address behind the same proxy has its own allowance.
 assert wrong_token("203.0.113.99", source="127.0.0.2") == 401
 print("ok")

@@ -1,12 +1,14 @@
-//! Headless Chromium over WebDriver (chromedriver) against a server on a
-//! fresh database: the harness every browser test shares.
+//! Headless Chromium over WebDriver (chromedriver): the harness every
+//! browser test shares. It knows the page, not the server: the server
+//! tests start theirs with `common::start_server`, and the `parity`
+//! binary's proxy test (crates/cli/tests/proxies.rs) includes this file
+//! to drive the page behind nginx over https.
 //!
 //! Needs Debian's `chromium` and `chromium-driver` (`scripts/test` installs
 //! them); without them a browser test fails, it never skips.
 
 use fantoccini::{elements::Element, key::Key, Client, ClientBuilder, Locator};
 use hyper_util::client::legacy::connect::HttpConnector;
-use parity_rules::Registry;
 use serde_json::{json, Value};
 use std::net::{TcpListener, TcpStream};
 use std::os::unix::process::CommandExt as _;
@@ -63,25 +65,6 @@ pub fn screenshot_dir() -> PathBuf {
     dir
 }
 
-/// The server on a fresh database and port, in this test's runtime.
-pub async fn start_server(dir: &Path) -> String {
-    start_server_with(dir, Default::default()).await
-}
-
-/// As [`start_server`], within `config`'s limits.
-pub async fn start_server_with(dir: &Path, config: parity_server::base::limits::Config) -> String {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let server = parity_server::start(
-        super::database_for(&dir.join("games.sqlite")).await,
-        listener,
-        Registry::builtin(),
-        config,
-    )
-    .await
-    .expect("the server starts");
-    format!("http://{}", server.addr)
-}
-
 /// White creates a game against a friend in the lobby and Black joins by
 /// the invite link; the game's id and the link, once both pages show the
 /// game started.
@@ -102,6 +85,17 @@ pub async fn friend_game(white: &Page, black: &Page, variant: &str) -> (String, 
 }
 
 pub fn start_chromedriver() -> (Reaped, String) {
+    chromedriver(None)
+}
+
+/// As [`start_chromedriver`], its browsers with `home` as their `HOME`:
+/// the certificates they trust besides the system's are those of
+/// `home/.pki/nssdb` (a test CA, added with NSS's `certutil`).
+pub fn start_chromedriver_in(home: &Path) -> (Reaped, String) {
+    chromedriver(Some(home))
+}
+
+fn chromedriver(home: Option<&Path>) -> (Reaped, String) {
     for path in [CHROMIUM, CHROMEDRIVER] {
         assert!(
             Path::new(path).exists(),
@@ -110,7 +104,11 @@ pub fn start_chromedriver() -> (Reaped, String) {
         );
     }
     let port = free_port();
-    let mut child = Command::new(CHROMEDRIVER)
+    let mut command = Command::new(CHROMEDRIVER);
+    if let Some(home) = home {
+        command.env("HOME", home);
+    }
+    let mut child = command
         .process_group(0)
         .arg(format!("--port={port}"))
         .stdout(Stdio::null())
@@ -411,9 +409,9 @@ impl fantoccini::wd::WebDriverCompatibleCommand for BrowserLog {
         ))
     }
 
-    fn method_and_body(&self, _: &reqwest::Url) -> (axum::http::Method, Option<String>) {
+    fn method_and_body(&self, _: &reqwest::Url) -> (reqwest::Method, Option<String>) {
         (
-            axum::http::Method::POST,
+            reqwest::Method::POST,
             Some(json!({"type": "browser"}).to_string()),
         )
     }

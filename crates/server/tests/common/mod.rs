@@ -462,6 +462,29 @@ pub fn legal(full: &Value, side: &str) -> Vec<String> {
 }
 pub mod browser;
 
+/// A server for the browser tests on a fresh database and port, in this
+/// test's runtime: its base URL.
+pub async fn start_server(dir: &std::path::Path) -> String {
+    start_server_with(dir, Default::default()).await
+}
+
+/// As [`start_server`], within `config`'s limits.
+pub async fn start_server_with(
+    dir: &std::path::Path,
+    config: parity_server::base::limits::Config,
+) -> String {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let server = parity_server::start(
+        database_for(&dir.join("games.sqlite")).await,
+        listener,
+        Registry::builtin(),
+        config,
+    )
+    .await
+    .expect("the server starts");
+    format!("http://{}", server.addr)
+}
+
 /// Runs SQL (one statement, values written in) on a test database, and
 /// reads back the first column of the first row as a number, if any.
 pub async fn sql_i64(db: &parity_server::Database, statement: &str) -> Option<i64> {
