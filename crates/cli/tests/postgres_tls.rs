@@ -40,27 +40,6 @@ fn postgres_bin() -> PathBuf {
     versions.pop().expect("an initdb in /usr/lib/postgresql/*/bin")
 }
 
-/// A test CA (`ca.pem`) and, signed by it, a certificate for IP
-/// 127.0.0.1 only (`server.pem`, `server.key`).
-fn certificates(dir: &Path) {
-    std::fs::write(
-        dir.join("server.ext"),
-        "subjectAltName=IP:127.0.0.1\nbasicConstraints=CA:FALSE\n",
-    )
-    .unwrap();
-    let steps: [&[&str]; 3] = [
-        &["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
-          "-subj", "/CN=Parity test CA", "-keyout", "ca.key", "-out", "ca.pem"],
-        &["req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=127.0.0.1",
-          "-keyout", "server.key", "-out", "server.csr"],
-        &["x509", "-req", "-in", "server.csr", "-CA", "ca.pem", "-CAkey", "ca.key",
-          "-CAcreateserial", "-days", "1", "-extfile", "server.ext", "-out", "server.pem"],
-    ];
-    for args in steps {
-        run("openssl", Command::new("openssl").args(args).current_dir(dir));
-    }
-}
-
 /// A PostgreSQL server of its own, stopped when dropped.
 struct Postgres {
     bin: PathBuf,
@@ -106,8 +85,8 @@ impl Postgres {
         );
         // The key must be the server's own and private.
         let key = data.join("server.key");
-        std::fs::copy(dir.join("server.key"), &key).unwrap();
-        std::fs::copy(dir.join("server.pem"), data.join("server.crt")).unwrap();
+        std::fs::copy(dir.join("key.pem"), &key).unwrap();
+        std::fs::copy(dir.join("cert.pem"), data.join("server.crt")).unwrap();
         std::fs::set_permissions(&key, std::fs::Permissions::from_mode(0o600)).unwrap();
         if as_postgres {
             run("chown", Command::new("chown").args(["-R", "postgres"]).arg(&data));
@@ -208,7 +187,7 @@ fn refused(url: &str) -> String {
 #[test]
 fn a_postgresql_that_takes_only_tls_serves_with_libpqs_sslmodes() {
     let dir = tempfile::tempdir().expect("temp dir");
-    certificates(dir.path());
+    common::certificates(dir.path(), "IP:127.0.0.1");
     let postgres = Postgres::start(dir.path());
     let ca = dir.path().join("ca.pem").display().to_string();
     let root = |mode: &str| format!("sslmode={mode}&sslrootcert={ca}");

@@ -131,36 +131,6 @@ fn fill(text: &str, placeholder: &str, value: &str) -> String {
     text.replace(placeholder, value)
 }
 
-/// A test CA (`ca.pem`) and, signed by it, the proxy's certificate for
-/// 127.0.0.1 and localhost (`cert.pem`, `key.pem`), made by openssl.
-fn certificates(dir: &Path) {
-    std::fs::write(
-        dir.join("server.ext"),
-        "subjectAltName=IP:127.0.0.1,DNS:localhost\nbasicConstraints=CA:FALSE\n",
-    )
-    .expect("write server.ext");
-    #[rustfmt::skip]
-    let steps: [&[&str]; 3] = [
-        &["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
-          "-subj", "/CN=Parity test CA", "-keyout", "ca.key", "-out", "ca.pem"],
-        &["req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=localhost",
-          "-keyout", "key.pem", "-out", "server.csr"],
-        &["x509", "-req", "-in", "server.csr", "-CA", "ca.pem", "-CAkey", "ca.key",
-          "-CAcreateserial", "-days", "1", "-extfile", "server.ext", "-out", "cert.pem"],
-    ];
-    for args in steps {
-        let made = Command::new("openssl")
-            .args(args)
-            .current_dir(dir)
-            .output()
-            .expect("openssl runs (these tests need Debian's openssl)");
-        assert!(
-            made.status.success(),
-            "openssl {args:?}: {}",
-            common::stderr(&made)
-        );
-    }
-}
 
 fn start_nginx(dir: &Path, listen: u16, upstream: &str) -> Running {
     let path = |name: &str| dir.join(name).display().to_string();
@@ -275,7 +245,7 @@ fn clients_play_through(proxy: Proxy) {
     let _alone = one_at_a_time();
     let name = proxy.name();
     let dir = tempfile::tempdir().expect("temp dir");
-    certificates(dir.path());
+    common::certificates(dir.path(), "IP:127.0.0.1,DNS:localhost");
     let db = dir.path().join("games.sqlite");
     let db_arg = db.to_str().unwrap();
     let (alice, bob) = (
@@ -441,7 +411,7 @@ fn browser_plays_through(proxy: Proxy) {
     let name = proxy.name();
     let started = Instant::now();
     let dir = tempfile::tempdir().expect("temp dir");
-    certificates(dir.path());
+    common::certificates(dir.path(), "IP:127.0.0.1,DNS:localhost");
     let ca = dir.path().join("ca.pem");
     let home = dir.path().join("home");
     trust_in_nss(&home, &ca);

@@ -238,3 +238,31 @@ pub fn fresh_database(prefix: &str) -> String {
         other => panic!("not PostgreSQL: {other:?}"),
     }
 }
+
+/// A test CA (`ca.pem`) and, signed by it, a server certificate for the
+/// subject alternative names `san` (`cert.pem`, `key.pem`), made by
+/// openssl in `dir`.
+pub fn certificates(dir: &Path, san: &str) {
+    std::fs::write(
+        dir.join("server.ext"),
+        format!("subjectAltName={san}\nbasicConstraints=CA:FALSE\n"),
+    )
+    .expect("write server.ext");
+    #[rustfmt::skip]
+    let steps: [&[&str]; 3] = [
+        &["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+          "-subj", "/CN=Parity test CA", "-keyout", "ca.key", "-out", "ca.pem"],
+        &["req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=parity test server",
+          "-keyout", "key.pem", "-out", "server.csr"],
+        &["x509", "-req", "-in", "server.csr", "-CA", "ca.pem", "-CAkey", "ca.key",
+          "-CAcreateserial", "-days", "1", "-extfile", "server.ext", "-out", "cert.pem"],
+    ];
+    for args in steps {
+        let made = Command::new("openssl")
+            .args(args)
+            .current_dir(dir)
+            .output()
+            .expect("openssl runs (this test needs Debian's openssl)");
+        assert!(made.status.success(), "openssl {args:?}: {}", stderr(&made));
+    }
+}
