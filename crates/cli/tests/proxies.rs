@@ -506,19 +506,8 @@ async fn browser_game(proxy: Proxy, driver: &str, public: &str, dir: &Path) {
         (("e4", "d5"), ("d5", "d4")),
     ];
     for (turn, (white_move, black_move)) in (1..).zip(turns) {
-        white.play(white_move.0, white_move.1).await;
-        white
-            .wait_text(".status", "committed, waiting for opponent")
-            .await;
-        black
-            .wait_text(".commit-state[data-commit='white']", "committed")
-            .await;
-        black.play(black_move.0, black_move.1).await;
-        for page in [&white, &black] {
-            page.find(&format!(".moves li[data-turn='{turn}']")).await;
-            page.wait_text(".status", &format!("Turn {}", turn + 1))
-                .await;
-        }
+        let black_move = browser::Move::Click(black_move.0, black_move.1);
+        browser::play_turn(&white, &black, turn, white_move, black_move, None).await;
     }
     // exd5 while the pawn on d5 stepped to d4: White's capture failed.
     for page in [&white, &black] {
@@ -553,15 +542,7 @@ async fn browser_game(proxy: Proxy, driver: &str, public: &str, dir: &Path) {
         );
     }
 
-    white.click("[data-action='resign']").await;
-    white
-        .client
-        .accept_alert()
-        .await
-        .expect("the resign confirmation");
-    for page in [&white, &black] {
-        page.wait_text(".status", "Game over: 0-1").await;
-    }
+    browser::white_resigns(&white, &black).await;
     let full = white.game_full(&id).await;
     assert_eq!(full["status"], "finished", "{full}");
     assert_eq!(full["result"], "0-1", "{full}");

@@ -17,44 +17,6 @@ use common::browser::*;
 use common::start_server;
 use std::path::Path;
 
-/// One simultaneous turn through both pages: White picks (the page
-/// commits), Black sees only "committed", Black picks, both pages reveal
-/// by themselves and show the turn.
-async fn play_turn(
-    white: &Page,
-    black: &Page,
-    turn: usize,
-    white_move: (&str, &str),
-    black_move: Move<'_>,
-    screenshots: Option<(&str, &str)>,
-) {
-    white.play(white_move.0, white_move.1).await;
-    white
-        .wait_text(".status", "committed, waiting for opponent")
-        .await;
-    black
-        .wait_text(".commit-state[data-commit='white']", "committed")
-        .await;
-    if let Some((white_view, black_view)) = screenshots {
-        white.screenshot(white_view).await;
-        black.screenshot(black_view).await;
-    }
-    match black_move {
-        Move::Click(from, to) => black.play(from, to).await,
-        Move::Typed(text) => black.type_move(text).await,
-    }
-    for page in [white, black] {
-        page.find(&format!(".moves li[data-turn='{turn}']")).await;
-        page.wait_text(".status", &format!("Turn {}", turn + 1))
-            .await;
-    }
-}
-
-enum Move<'a> {
-    Click(&'a str, &'a str),
-    Typed(&'a str),
-}
-
 async fn simultaneous_game(driver: &str, base: &str, dir: &Path) {
     let white = Page::open(driver, base, &dir.join("white"), (1280, 900)).await;
     // Black on a phone-sized window: the board scales to the width.

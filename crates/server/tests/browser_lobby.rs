@@ -28,19 +28,10 @@ static ONE_AT_A_TIME: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(())
 /// The server on a fresh database, with room for an engine game per
 /// variant within a minute.
 async fn start_roomy_server(dir: &Path) -> String {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let mut config = parity_server::base::limits::Config::default();
     config.limits.games_per_minute = NonZeroU32::new(100).unwrap();
     config.limits.engine_games_per_minute = NonZeroU32::new(100).unwrap();
-    let server = parity_server::start(
-        &dir.join("games.sqlite"),
-        listener,
-        Registry::builtin(),
-        config,
-    )
-    .await
-    .expect("the server starts");
-    format!("http://{}", server.addr)
+    common::start_server_with(dir, config).await
 }
 
 async fn script(page: &Page, code: &str) -> Value {

@@ -260,15 +260,7 @@ async fn chess_by_hand(driver: &str, base: &str, dir: &Path) {
         .await;
 
     // A rematch offer waits, can be withdrawn, and can be declined.
-    white.click("[data-action='resign']").await;
-    white
-        .client
-        .accept_alert()
-        .await
-        .expect("the resign confirmation");
-    for page in [&white, &black] {
-        page.wait_text(".status", "Game over: 0-1").await;
-    }
+    white_resigns(&white, &black).await;
     white.click("[data-action='rematch']").await;
     white.wait_text(".offer", "waiting for your opponent").await;
     black.wait_text(".offer", "White asks for a rematch").await;

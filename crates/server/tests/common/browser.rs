@@ -434,3 +434,55 @@ impl Page {
             .collect()
     }
 }
+
+/// One simultaneous turn through both pages: White picks (the page
+/// commits), Black sees only "committed", Black picks, both pages reveal
+/// by themselves and show the turn.
+pub async fn play_turn(
+    white: &Page,
+    black: &Page,
+    turn: usize,
+    white_move: (&str, &str),
+    black_move: Move<'_>,
+    screenshots: Option<(&str, &str)>,
+) {
+    white.play(white_move.0, white_move.1).await;
+    white
+        .wait_text(".status", "committed, waiting for opponent")
+        .await;
+    black
+        .wait_text(".commit-state[data-commit='white']", "committed")
+        .await;
+    if let Some((white_view, black_view)) = screenshots {
+        white.screenshot(white_view).await;
+        black.screenshot(black_view).await;
+    }
+    match black_move {
+        Move::Click(from, to) => black.play(from, to).await,
+        Move::Typed(text) => black.type_move(text).await,
+    }
+    for page in [white, black] {
+        page.find(&format!(".moves li[data-turn='{turn}']")).await;
+        page.wait_text(".status", &format!("Turn {}", turn + 1))
+            .await;
+    }
+}
+
+/// Black's move: clicked from square to square, or typed.
+pub enum Move<'a> {
+    Click(&'a str, &'a str),
+    Typed(&'a str),
+}
+
+/// White resigns through the page; both pages show 0-1.
+pub async fn white_resigns(white: &Page, black: &Page) {
+    white.click("[data-action='resign']").await;
+    white
+        .client
+        .accept_alert()
+        .await
+        .expect("the resign confirmation");
+    for page in [white, black] {
+        page.wait_text(".status", "Game over: 0-1").await;
+    }
+}
