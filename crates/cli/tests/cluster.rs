@@ -679,3 +679,85 @@ fn a_client_cannot_choose_its_address_through_another_node() {
     assert!(seq > 0);
     assert_ne!(a.record(&id), before);
 }
+
+/// The lobby is the cluster's (docs/server.md, "Several nodes"): a seek
+/// posted through A survives A's restart, is listed by C and accepted
+/// through B, and both players' event streams start the game; two
+/// accept it at once through B and C and only one game begins; a
+/// challenge sent through B is declined through C, and the challenger's
+/// stream on A hears it.
+#[test]
+fn seeks_and_challenges_are_shared_by_every_node() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = common::fresh_database("cluster");
+    let mut a = Node::start(&db, &dir.path().join("a.log"));
+    let b = Node::start(&db, &dir.path().join("b.log"));
+    let c = Node::start(&db, &dir.path().join("c.log"));
+    let [ada, bob, cy] = ["Ada", "Bob", "Cy"].map(|name| common::board_token(&db, name));
+    let seek_terms = json!({"variant": "parity", "clock": {"initial": 300, "increment": 3}});
+    let seek = a.post("/api/lobby/seeks", Some(&ada), seek_terms.clone());
+    let id = seek["id"].as_str().expect("an open seek").to_string();
+
+    a.kill();
+    let a = Node::start(&db, &dir.path().join("a2.log"));
+    let listed = |node: &Node| -> Vec<Value> {
+        node.get("/api/lobby/seeks").as_array().unwrap().clone()
+    };
+    for node in [&a, &c] {
+        let seeks = listed(node);
+        assert_eq!(seeks.len(), 1, "{seeks:?}");
+        assert_eq!((&seeks[0]["id"], &seeks[0]["user"]), (&json!(id), &json!("Ada")));
+    }
+    let ada_events = a.ndjson("/api/stream/event", Some(&ada));
+    let bob_events = b.ndjson("/api/stream/event", Some(&bob));
+    let game = b.post(&format!("/api/lobby/seeks/{id}/accept"), Some(&bob), Value::Null)["game"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    for (events, whose) in [(&ada_events, "Ada's on A"), (&bob_events, "Bob's on B")] {
+        wait_for(events, whose, |v| v["type"] == "gameStart" && v["game"]["gameId"] == game);
+    }
+    assert!(listed(&c).is_empty());
+    let full = c.get(&format!("/api/games/{game}"));
+    assert_eq!(full["variant"]["id"], "parity", "{full}");
+
+    // Two accept one seek at once, through B and C: one game.
+    let second = a.post("/api/lobby/seeks", Some(&ada), seek_terms)["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let statuses: Vec<u16> = std::thread::scope(|s| {
+        let tries: Vec<_> = [(&b, &bob), (&c, &cy)]
+            .map(|(node, token)| {
+                let url = format!("{}/api/lobby/seeks/{second}/accept", node.base);
+                s.spawn(move || node.answer(node.http.post(url).bearer_auth(token)).0)
+            })
+            .into_iter()
+            .collect();
+        tries.into_iter().map(|t| t.join().unwrap()).collect()
+    });
+    let mut sorted = statuses.clone();
+    sorted.sort();
+    assert_eq!(sorted, [200, 404], "{statuses:?}");
+
+    // A challenge sent through B, declined through C, heard on A.
+    let challenge = b.post("/api/challenge/cy", Some(&ada), json!({"variant": "chess", "days": 2}));
+    let challenge_id = challenge["id"].as_str().unwrap().to_string();
+    let incoming = a.get_with("/api/challenge", &cy);
+    assert_eq!(incoming["in"][0]["id"], json!(challenge_id), "{incoming}");
+    c.post(
+        &format!("/api/challenge/{challenge_id}/decline"),
+        Some(&cy),
+        json!({"reason": "later"}),
+    );
+    wait_for(&ada_events, "challengeDeclined on A", |v| {
+        v["type"] == "challengeDeclined" && v["challenge"]["id"] == json!(challenge_id)
+    });
+    assert_eq!(a.get_with("/api/challenge", &ada)["out"], json!([]));
+    let again = b.answer(
+        b.http
+            .post(format!("{}/api/challenge/{challenge_id}/accept", b.base))
+            .bearer_auth(&cy),
+    );
+    assert_eq!(again.0, 404, "a declined challenge cannot be accepted: {}", again.1);
+}

@@ -297,3 +297,58 @@ async fn an_unanswered_challenge_expires_and_its_challenger_hears_it() {
     let open = server.get("/api/challenge", Some(bob)).await;
     assert_eq!(open.body["in"], serde_json::json!([]), "{}", open.text);
 }
+
+/// Seeks and challenges are stored: after a restart the seek is listed
+/// and accepted, the challenge is still Bob's to decline, and a seek can
+/// be taken only once.
+#[tokio::test(flavor = "multi_thread")]
+async fn open_seeks_and_challenges_outlive_a_restart() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = common::database_for(&dir.path().join("lobby.sqlite")).await;
+    let (store, writer) = Store::open(&db).await.unwrap();
+    let mut tokens = Vec::new();
+    for name in ["Ada", "Bob"] {
+        accounts::add_user(&store, &writer, name, Some("long enough"), false)
+            .await
+            .unwrap();
+        tokens.push(accounts::add_token(&store, &writer, name, "board:play").await.unwrap());
+    }
+    let (ada, bob) = (&tokens[0], &tokens[1]);
+    let config = parity_server::base::limits::Config::default();
+    let (s, server) = common::serve_keeping(dir, db.clone(), config.clone()).await;
+    let terms = serde_json::json!({"variant": "chess", "clock": {"initial": 180, "increment": 2}});
+    let seek = s.post("/api/lobby/seeks", Some(ada), Some(terms)).await;
+    assert_eq!(seek.status, 200, "{}", seek.text);
+    let seek_id = seek.body["id"].as_str().unwrap().to_string();
+    let sent = s
+        .send(
+            s.http
+                .post(s.url("/api/challenge/bob"))
+                .bearer_auth(ada)
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .body("variant=parity&days=3"),
+        )
+        .await;
+    assert_eq!(sent.status, 200, "{}", sent.text);
+    let challenge_id = sent.body["id"].as_str().unwrap().to_string();
+    server.shut_down(std::time::Duration::from_secs(2)).await;
+
+    let (s, _server) = common::serve_keeping(tempfile::tempdir().unwrap(), db, config).await;
+    let listed = s.get("/api/lobby/seeks", None).await;
+    assert_eq!(listed.body[0]["id"], seek_id.as_str(), "{}", listed.text);
+    assert_eq!(listed.body[0]["user"], "Ada");
+    let incoming = s.get("/api/challenge", Some(bob)).await;
+    assert_eq!(incoming.body["in"][0]["id"], challenge_id.as_str(), "{}", incoming.text);
+    let declined = s
+        .post(&format!("/api/challenge/{challenge_id}/decline"), Some(bob), None)
+        .await;
+    assert_eq!(declined.status, 200, "{}", declined.text);
+    let accepted = s.post(&format!("/api/lobby/seeks/{seek_id}/accept"), Some(bob), None).await;
+    assert_eq!(accepted.status, 200, "{}", accepted.text);
+    let game = accepted.body["game"].as_str().unwrap();
+    assert_eq!(s.full(game, None).await["variant"]["id"], "chess");
+    let twice = s.post(&format!("/api/lobby/seeks/{seek_id}/accept"), Some(bob), None).await;
+    assert_eq!(twice.status, 404, "{}", twice.text);
+    assert_eq!(s.get("/api/lobby/seeks", None).await.body, serde_json::json!([]));
+    assert_eq!(s.get("/api/challenge", Some(bob)).await.body["in"], serde_json::json!([]));
+}

@@ -115,6 +115,14 @@ impl Api {
         body
     }
 
+    /// As [`Api::get`], with a Bearer token.
+    pub fn get_with(&self, path: &str, token: &str) -> serde_json::Value {
+        let request = self.http.get(format!("{}{path}", self.base)).bearer_auth(token);
+        let (status, body) = self.answer(request);
+        assert_eq!(status, 200, "{path} on {}: {body}", self.base);
+        body
+    }
+
     pub fn post(
         &self,
         path: &str,

@@ -1,19 +1,17 @@
-//! Open challenges and seeks between accounts. They are invitations, not
-//! games, so they live in memory: a restart forgets them (a game, once
-//! begun, is stored like any other). Seeks expire; quick pairing takes the
-//! first open seek that fits instead of adding one.
+//! Open challenges and seeks between accounts, as the hub sees them.
+//! They are stored (`store/lobby.rs`), so every node of a cluster shares
+//! one lobby and a restart keeps it. Seeks expire; quick pairing takes
+//! the first open seek that fits instead of adding one.
 
-use std::collections::HashMap;
-use std::sync::Mutex;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use rand::RngExt as _;
-use tokio::sync::{broadcast, watch};
 
 use crate::game::event::LiveClock;
 use crate::hub::new_game::ColorChoice;
 use crate::hub::players::{Pairing, Player};
-use crate::store::UserRow;
+use crate::store::lobby::{ChallengeRow, SeekRow};
+use crate::store::{StoreError, UserRow};
 
 /// How long an answered or expired challenge stays readable, for the
 /// events that tell of its end.
@@ -28,7 +26,7 @@ pub(crate) const MAX_CHALLENGES_PER_USER: usize = 20;
 pub(crate) const MAX_CHALLENGES_PER_PAIR: usize = 3;
 
 /// The terms of a game to be: a challenge's or a seek's.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Terms {
     pub variant: String,
     pub clock: Option<LiveClock>,
@@ -78,18 +76,66 @@ pub struct Challenge {
     pub dest: UserRow,
     pub dest_rating: (i64, bool),
     pub terms: Terms,
-    pub created: Instant,
+    /// Ms since the Unix epoch.
+    pub created_ms: i64,
     /// Canceled at this if still unanswered (`Limits::challenge_expiry`).
-    pub expires: Instant,
+    pub expires_ms: i64,
     /// Answered: the game it began, or why it ended.
     pub outcome: Option<ChallengeOutcome>,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
 pub enum ChallengeOutcome {
     Accepted { game: String },
     Declined { reason: String },
     Canceled,
+}
+
+fn unreadable(what: &str, id: &str, e: serde_json::Error) -> StoreError {
+    StoreError::Corrupt(format!("{what} {id}: {e}"))
+}
+
+impl Challenge {
+    pub(crate) fn from_row(row: ChallengeRow) -> Result<Challenge, StoreError> {
+        let terms = serde_json::from_str(&row.terms_json)
+            .map_err(|e| unreadable("challenge", &row.id, e))?;
+        let outcome = row
+            .outcome_json
+            .as_deref()
+            .map(serde_json::from_str)
+            .transpose()
+            .map_err(|e| unreadable("challenge", &row.id, e))?;
+        Ok(Challenge {
+            id: row.id,
+            challenger: row.challenger,
+            challenger_rating: row.challenger_rating,
+            dest: row.dest,
+            dest_rating: row.dest_rating,
+            terms,
+            created_ms: row.created_ms,
+            expires_ms: row.expires_ms,
+            outcome,
+        })
+    }
+
+    pub(crate) fn row(&self) -> ChallengeRow {
+        ChallengeRow {
+            id: self.id.clone(),
+            challenger: self.challenger.clone(),
+            challenger_rating: self.challenger_rating,
+            dest: self.dest.clone(),
+            dest_rating: self.dest_rating,
+            terms_json: json_text(&self.terms),
+            created_ms: self.created_ms,
+            expires_ms: self.expires_ms,
+            outcome_json: self.outcome.as_ref().map(json_text),
+        }
+    }
+}
+
+pub(crate) fn json_text(value: &impl serde::Serialize) -> String {
+    serde_json::to_string(value).expect("lobby types serialise")
 }
 
 /// A seek anyone may accept.
@@ -109,16 +155,56 @@ pub struct Seek {
     /// The opponents' ratings it takes, both ends included.
     pub rating_range: Option<(i64, i64)>,
     #[serde(skip)]
-    pub expires: Instant,
-    /// Tells the seeker's open request which game began.
+    pub created_ms: i64,
     #[serde(skip)]
-    pub(crate) started: watch::Sender<Option<String>>,
-    /// Lives only while its request is open (`POST /api/board/seek`).
-    #[serde(skip)]
-    pub(crate) attached: bool,
+    pub expires_ms: i64,
 }
 
 impl Seek {
+    pub(crate) fn terms(&self) -> Terms {
+        Terms {
+            variant: self.variant.clone(),
+            clock: self.clock,
+            days: self.days,
+            rated: self.rated,
+            color: self.color,
+            fen: None,
+        }
+    }
+
+    pub(crate) fn from_row(row: SeekRow) -> Result<Seek, StoreError> {
+        let terms: Terms =
+            serde_json::from_str(&row.terms_json).map_err(|e| unreadable("seek", &row.id, e))?;
+        Ok(Seek {
+            id: row.id,
+            user: row.owner.name.clone(),
+            owner: row.owner,
+            rating: row.rating,
+            provisional: row.provisional,
+            variant: terms.variant,
+            clock: terms.clock,
+            days: terms.days,
+            rated: terms.rated,
+            color: terms.color,
+            rating_range: row.rating_range,
+            created_ms: row.created_ms,
+            expires_ms: row.expires_ms,
+        })
+    }
+
+    pub(crate) fn row(&self) -> SeekRow {
+        SeekRow {
+            id: self.id.clone(),
+            owner: self.owner.clone(),
+            rating: self.rating,
+            provisional: self.provisional,
+            terms_json: json_text(&self.terms()),
+            rating_range: self.rating_range,
+            created_ms: self.created_ms,
+            expires_ms: self.expires_ms,
+        }
+    }
+
     pub(crate) fn fits(&self, other: &Seek) -> bool {
         self.owner.id != other.owner.id
             && self.variant == other.variant
@@ -145,83 +231,50 @@ pub struct SeekRequest {
     pub terms: Terms,
     pub rating_range: Option<(i64, i64)>,
     pub lifetime: Duration,
-    /// The seek ends with the request that made it (lichess's board seek).
-    pub attached: bool,
 }
 
 /// What became of a seek request: a game at once (quick pairing), or an
-/// open seek and the way to hear of its game.
+/// open seek.
 pub enum Sought {
-    Paired {
-        game: String,
-    },
-    Open {
-        id: String,
-        started: watch::Receiver<Option<String>>,
-    },
+    Paired { game: String },
+    Open { id: String },
 }
 
-#[derive(Default)]
-pub struct Lobby {
-    challenges: Mutex<HashMap<String, Challenge>>,
-    seeks: Mutex<Vec<Seek>>,
-    /// A tick on every change of the seeks, for pages that show them.
-    changed: Mutex<Option<broadcast::Sender<()>>>,
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
 
-impl Lobby {
-    pub(crate) fn challenges(&self) -> std::sync::MutexGuard<'_, HashMap<String, Challenge>> {
-        let mut all = self.challenges.lock().unwrap_or_else(|e| e.into_inner());
-        let now = Instant::now();
-        all.retain(|_, c| now < c.expires + ENDED_CHALLENGE_KEPT);
-        all
-    }
-
-    pub(crate) fn seeks(&self) -> std::sync::MutexGuard<'_, Vec<Seek>> {
-        let mut all = self.seeks.lock().unwrap_or_else(|e| e.into_inner());
-        let now = Instant::now();
-        let before = all.len();
-        all.retain(|s| s.expires > now && !(s.attached && s.started.is_closed()));
-        if all.len() != before {
-            self.tick();
-        }
-        all
-    }
-
-    pub(crate) fn tick(&self) {
-        if let Some(tx) = &*self.changed.lock().unwrap_or_else(|e| e.into_inner()) {
-            let _ = tx.send(());
-        }
-    }
-
-    /// Ticks on every change of the open seeks.
-    pub fn watch_seeks(&self) -> broadcast::Receiver<()> {
-        self.changed
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .get_or_insert_with(|| broadcast::channel(16).0)
-            .subscribe()
-    }
-
-    pub fn challenge(&self, id: &str) -> Option<Challenge> {
-        self.challenges().get(id).cloned()
-    }
-
-    /// The open challenges to or from an account.
-    pub fn challenges_of(&self, user_id: &str) -> Vec<Challenge> {
-        let mut list: Vec<Challenge> = self
-            .challenges()
-            .values()
-            .filter(|c| c.outcome.is_none())
-            .filter(|c| c.challenger.id == user_id || c.dest.id == user_id)
-            .cloned()
-            .collect();
-        list.sort_by_key(|c| c.created);
-        list
-    }
-
-    /// The open seeks, oldest first.
-    pub fn open_seeks(&self) -> Vec<Seek> {
-        self.seeks().clone()
+    #[test]
+    fn a_challenge_reads_back_from_its_row() {
+        let user = |id: &str| UserRow {
+            id: id.into(),
+            name: id.to_uppercase(),
+            password_hash: None,
+            bot: false,
+            created_ms: 5,
+        };
+        let challenge = Challenge {
+            id: "abcd1234".into(),
+            challenger: user("ada"),
+            challenger_rating: (1620, false),
+            dest: user("bob"),
+            dest_rating: (1500, true),
+            terms: Terms {
+                variant: "parity".into(),
+                clock: Some(LiveClock { initial: 300, increment: 3 }),
+                days: None,
+                rated: true,
+                color: ColorChoice::Black,
+                fen: Some("8/8/8/8/8/8/8/K6k w - - 0 1".into()),
+            },
+            created_ms: 10,
+            expires_ms: 20,
+            outcome: Some(ChallengeOutcome::Declined { reason: "later".into() }),
+        };
+        let back = Challenge::from_row(challenge.row()).unwrap();
+        assert_eq!(
+            (back.terms, back.outcome, back.dest, back.expires_ms),
+            (challenge.terms, challenge.outcome, challenge.dest, challenge.expires_ms)
+        );
     }
 }

@@ -1,22 +1,27 @@
 //! Challenges and seeks between accounts: made, answered, expired, and
-//! accepted into a game by pairing (`pairing.rs`).
+//! accepted into a game by pairing (`pairing.rs`). The lobby is stored:
+//! whichever node a request reaches, a seek or a challenge is taken or
+//! answered once (the store refuses the second with `Gone`).
 
 use std::sync::Arc;
-use std::time::Instant;
-
-use tokio::sync::watch;
 
 use crate::accounts::events::AccountEvent;
 use crate::base::refusal::Refusal;
 use crate::base::secret::new_game_id;
+use crate::game::event::now_ms;
 use crate::hub::lobby::{
-    Challenge, ChallengeOutcome, Seek, SeekRequest, Sought, Terms, MAX_CHALLENGES_PER_PAIR,
-    MAX_CHALLENGES_PER_USER, MAX_SEEKS_PER_USER,
+    json_text, Challenge, ChallengeOutcome, Seek, SeekRequest, Sought, Terms,
+    ENDED_CHALLENGE_KEPT, MAX_CHALLENGES_PER_PAIR, MAX_CHALLENGES_PER_USER, MAX_SEEKS_PER_USER,
 };
 use crate::hub::new_game::start_position;
 use crate::hub::players::Player;
 use crate::hub::Hub;
-use crate::store::UserRow;
+use crate::store::lobby::LobbyChange;
+use crate::store::{Change, StoreError, UserRow};
+
+fn ms(duration: std::time::Duration) -> i64 {
+    i64::try_from(duration.as_millis()).unwrap_or(i64::MAX)
+}
 
 impl Hub {
     /// An account's rating in a variant, as shown, and whether it is provisional.
@@ -45,7 +50,37 @@ impl Hub {
         Ok(())
     }
 
-    /// `challenger` challenges `dest`; both hear of it.
+    async fn lobby_write(&self, change: LobbyChange) -> Result<(), Refusal> {
+        Ok(self.writer.write(vec![Change::Lobby(change)]).await?)
+    }
+
+    /// Challenge `id`, open or answered (for a while after its end).
+    pub async fn find_challenge(&self, id: &str) -> Result<Option<Challenge>, Refusal> {
+        match self.store().challenge(id).await? {
+            Some(row) => Ok(Some(Challenge::from_row(row)?)),
+            None => Ok(None),
+        }
+    }
+
+    /// The open challenges to or from an account, oldest first.
+    pub async fn open_challenges_of(&self, user_id: &str) -> Result<Vec<Challenge>, Refusal> {
+        let rows = self.store().open_challenges_of(user_id, now_ms()).await?;
+        Ok(rows
+            .into_iter()
+            .map(Challenge::from_row)
+            .collect::<Result<_, StoreError>>()?)
+    }
+
+    /// The open seeks, oldest first.
+    pub async fn open_seeks(&self) -> Result<Vec<Seek>, Refusal> {
+        let rows = self.store().open_seeks(now_ms()).await?;
+        Ok(rows
+            .into_iter()
+            .map(Seek::from_row)
+            .collect::<Result<_, StoreError>>()?)
+    }
+
+    /// `challenger` challenges `dest`; both hear of it, on every node.
     pub async fn challenge(
         self: &Arc<Self>,
         challenger: UserRow,
@@ -59,8 +94,25 @@ impl Hub {
         if terms.rated {
             self.check_rated_pair(&challenger.id, &dest.id).await?;
         }
+        let sent: Vec<Challenge> = self
+            .open_challenges_of(&challenger.id)
+            .await?
+            .into_iter()
+            .filter(|c| c.challenger.id == challenger.id)
+            .collect();
+        if sent.len() >= MAX_CHALLENGES_PER_USER {
+            return Err(Refusal::NotNow(format!(
+                "at most {MAX_CHALLENGES_PER_USER} open challenges at once"
+            )));
+        }
+        if sent.iter().filter(|c| c.dest.id == dest.id).count() >= MAX_CHALLENGES_PER_PAIR {
+            return Err(Refusal::NotNow(format!(
+                "at most {MAX_CHALLENGES_PER_PAIR} open challenges to one player"
+            )));
+        }
         let challenger_rating = self.shown_rating(&challenger.id, &terms.variant).await?;
         let dest_rating = self.shown_rating(&dest.id, &terms.variant).await?;
+        let created_ms = now_ms();
         let challenge = Challenge {
             id: new_game_id(),
             challenger,
@@ -68,101 +120,83 @@ impl Hub {
             dest,
             dest_rating,
             terms,
-            created: Instant::now(),
-            expires: Instant::now() + self.limits.challenge_expiry,
+            created_ms,
+            expires_ms: created_ms.saturating_add(ms(self.limits.challenge_expiry)),
             outcome: None,
         };
-        {
-            let mut all = self.lobby().challenges();
-            let sent: Vec<&Challenge> = all
-                .values()
-                .filter(|c| c.outcome.is_none() && c.challenger.id == challenge.challenger.id)
-                .collect();
-            if sent.len() >= MAX_CHALLENGES_PER_USER {
-                return Err(Refusal::NotNow(format!(
-                    "at most {MAX_CHALLENGES_PER_USER} open challenges at once"
-                )));
-            }
-            if sent.iter().filter(|c| c.dest.id == challenge.dest.id).count()
-                >= MAX_CHALLENGES_PER_PAIR
-            {
-                return Err(Refusal::NotNow(format!(
-                    "at most {MAX_CHALLENGES_PER_PAIR} open challenges to one player"
-                )));
-            }
-            all.insert(challenge.id.clone(), challenge.clone());
-        }
+        self.lobby_write(LobbyChange::NewChallenge(challenge.row()))
+            .await?;
         let hub = Arc::downgrade(self);
-        let (id, expires) = (challenge.id.clone(), challenge.expires);
+        let id = challenge.id.clone();
+        let wait = self.limits.challenge_expiry;
         tokio::spawn(async move {
-            tokio::time::sleep_until(expires.into()).await;
+            tokio::time::sleep(wait).await;
             if let Some(hub) = hub.upgrade() {
-                hub.expire_challenge(&id);
+                hub.expire_challenge(&id).await;
             }
         });
         for user in [&challenge.dest.id, &challenge.challenger.id] {
-            // Challenges live on the node that took them: their events
-            // stay here (docs/server.md, "Several nodes").
-            self.account_events().publish(
-                user,
-                AccountEvent::Challenge {
-                    id: challenge.id.clone(),
-                },
-            );
+            self.tell(user, AccountEvent::Challenge { id: challenge.id.clone() });
         }
         Ok(challenge)
     }
 
-    /// Takes an open challenge out for an answer by `by`, who must be
-    /// its `dest` (or for `cancel` either side).
-    fn answer_challenge(&self, id: &str, by: &str, cancel: bool) -> Result<Challenge, Refusal> {
-        let mut all = self.lobby().challenges();
-        let challenge = all
-            .get(id)
-            .filter(|c| c.outcome.is_none())
-            .ok_or_else(|| Refusal::NotFound(format!("no open challenge {id}")))?;
+    /// Ends open challenge `id` with `outcome`, answered by `by`, who must
+    /// be its `dest` (or for a cancel either side).
+    async fn answer_challenge(
+        &self,
+        id: &str,
+        by: &str,
+        outcome: ChallengeOutcome,
+    ) -> Result<Challenge, Refusal> {
+        let no_challenge = || Refusal::NotFound(format!("no open challenge {id}"));
+        let mut challenge = self
+            .find_challenge(id)
+            .await?
+            .filter(|c| c.outcome.is_none() && now_ms() < c.expires_ms)
+            .ok_or_else(no_challenge)?;
+        let cancel = outcome == ChallengeOutcome::Canceled;
         let allowed = challenge.dest.id == by || (cancel && challenge.challenger.id == by);
         if !allowed {
             return Err(Refusal::Forbidden(
                 "this challenge is not yours to answer".into(),
             ));
         }
-        let challenge = all.remove(id).expect("just found");
+        self.lobby_write(LobbyChange::EndChallenge {
+            id: id.to_string(),
+            outcome_json: json_text(&outcome),
+        })
+        .await?;
+        challenge.outcome = Some(outcome);
         Ok(challenge)
     }
 
-    /// `by` accepts challenge `id`: the game begins for both.
+    /// `by` accepts challenge `id`: the game (of the same id) begins for both.
     pub async fn accept_challenge(self: &Arc<Self>, id: &str, by: &str) -> Result<String, Refusal> {
-        let mut challenge = self.answer_challenge(id, by, false)?;
+        let accepted = ChallengeOutcome::Accepted { game: id.to_string() };
+        let challenge = self.answer_challenge(id, by, accepted).await?;
         let pairing = challenge.terms.pairing(
             Some(challenge.id.clone()),
             Player::Account(challenge.challenger.clone()),
             Player::Account(challenge.dest.clone()),
         );
-        let game = match self.pair(pairing).await {
-            Ok(game) => game,
+        match self.pair(pairing).await {
+            Ok(game) => Ok(game),
             Err(e) => {
                 // The challenge stays open for another try.
-                self.lobby().challenges().insert(id.to_string(), challenge);
-                return Err(e);
+                self.lobby_write(LobbyChange::ReopenChallenge { id: id.to_string() })
+                    .await?;
+                Err(e)
             }
-        };
-        challenge.outcome = Some(ChallengeOutcome::Accepted { game: game.clone() });
-        self.lobby().challenges().insert(id.to_string(), challenge);
-        Ok(game)
+        }
     }
 
     /// `by` declines challenge `id`; the challenger hears why.
-    pub fn decline_challenge(&self, id: &str, by: &str, reason: &str) -> Result<(), Refusal> {
-        let mut challenge = self.answer_challenge(id, by, false)?;
-        challenge.outcome = Some(ChallengeOutcome::Declined {
-            reason: reason.to_string(),
-        });
-        let challenger = challenge.challenger.id.clone();
-        // Kept with its outcome before anyone hears, so the event can show it.
-        self.lobby().challenges().insert(id.to_string(), challenge);
-        self.account_events().publish(
-            &challenger,
+    pub async fn decline_challenge(&self, id: &str, by: &str, reason: &str) -> Result<(), Refusal> {
+        let declined = ChallengeOutcome::Declined { reason: reason.to_string() };
+        let challenge = self.answer_challenge(id, by, declined).await?;
+        self.tell(
+            &challenge.challenger.id,
             AccountEvent::ChallengeDeclined {
                 id: id.to_string(),
                 reason: reason.to_string(),
@@ -172,33 +206,53 @@ impl Hub {
     }
 
     /// `by` (either side) cancels challenge `id`; the other side hears of it.
-    pub fn cancel_challenge(&self, id: &str, by: &str) -> Result<(), Refusal> {
-        let mut challenge = self.answer_challenge(id, by, true)?;
-        challenge.outcome = Some(ChallengeOutcome::Canceled);
-        let sides = [challenge.dest.id.clone(), challenge.challenger.id.clone()];
-        self.lobby().challenges().insert(id.to_string(), challenge);
-        self.tell_canceled(id, &sides);
+    pub async fn cancel_challenge(&self, id: &str, by: &str) -> Result<(), Refusal> {
+        let challenge = self
+            .answer_challenge(id, by, ChallengeOutcome::Canceled)
+            .await?;
+        self.tell_canceled(&challenge);
         Ok(())
     }
 
     /// Cancels challenge `id` if it is still unanswered: it has expired.
-    fn expire_challenge(&self, id: &str) {
-        let sides = {
-            let mut all = self.lobby().challenges();
-            let Some(challenge) = all.get_mut(id).filter(|c| c.outcome.is_none()) else {
-                return;
-            };
-            challenge.outcome = Some(ChallengeOutcome::Canceled);
-            [challenge.dest.id.clone(), challenge.challenger.id.clone()]
+    /// Any node may try; one succeeds, and tells.
+    async fn expire_challenge(&self, id: &str) {
+        let Ok(Some(challenge)) = self.find_challenge(id).await else {
+            return;
         };
-        self.tell_canceled(id, &sides);
+        if challenge.outcome.is_some() || now_ms() < challenge.expires_ms {
+            return;
+        }
+        let ended = self
+            .lobby_write(LobbyChange::EndChallenge {
+                id: id.to_string(),
+                outcome_json: json_text(&ChallengeOutcome::Canceled),
+            })
+            .await;
+        if ended.is_ok() {
+            self.tell_canceled(&challenge);
+        }
     }
 
-    fn tell_canceled(&self, id: &str, sides: &[String; 2]) {
-        for user in sides {
-            self.account_events()
-                .publish(user, AccountEvent::ChallengeCanceled { id: id.to_string() });
+    fn tell_canceled(&self, challenge: &Challenge) {
+        for user in [&challenge.dest.id, &challenge.challenger.id] {
+            self.tell(user, AccountEvent::ChallengeCanceled { id: challenge.id.clone() });
         }
+    }
+
+    /// Expires the challenges past their time (those of a node that
+    /// stopped too) and forgets what ended long ago.
+    pub(crate) async fn sweep_lobby(&self) -> Result<(), Refusal> {
+        let now = now_ms();
+        for challenge in self.store().open_challenges().await? {
+            if challenge.expires_ms <= now {
+                self.expire_challenge(&challenge.id).await;
+            }
+        }
+        self.lobby_write(LobbyChange::Purge {
+            before_ms: now - ms(ENDED_CHALLENGE_KEPT),
+        })
+        .await
     }
 
     /// `user` seeks a game: paired at once with the first open seek that
@@ -215,8 +269,8 @@ impl Hub {
             ));
         }
         let (rating, provisional) = self.shown_rating(&user.id, &request.terms.variant).await?;
-        let (started, receiver) = watch::channel(None);
         let terms = request.terms;
+        let created_ms = now_ms();
         let seek = Seek {
             id: new_game_id(),
             user: user.name.clone(),
@@ -229,102 +283,79 @@ impl Hub {
             rated: terms.rated,
             color: terms.color,
             rating_range: request.rating_range,
-            expires: Instant::now() + request.lifetime,
-            started,
-            attached: request.attached,
+            created_ms,
+            expires_ms: created_ms.saturating_add(ms(request.lifetime)),
         };
-        let partner = {
-            let mut seeks = self.lobby().seeks();
-            match seeks.iter().position(|s| s.fits(&seek)) {
-                Some(i) => Some(seeks.remove(i)),
-                None => {
-                    if seeks.iter().filter(|s| s.owner.id == seek.owner.id).count()
-                        >= MAX_SEEKS_PER_USER
-                    {
-                        return Err(Refusal::NotNow(format!(
-                            "at most {MAX_SEEKS_PER_USER} open seeks at once"
-                        )));
-                    }
-                    seeks.push(seek.clone());
-                    None
-                }
-            }
-        };
-        self.lobby().tick();
-        match partner {
-            Some(open) => {
-                let game = self.start_seek(&open, seek.owner).await?;
-                Ok(Sought::Paired { game })
-            }
-            None => Ok(Sought::Open {
-                id: seek.id,
-                started: receiver,
-            }),
+        let open = self.open_seeks().await?;
+        if open.iter().filter(|s| s.owner.id == seek.owner.id).count() >= MAX_SEEKS_PER_USER {
+            return Err(Refusal::NotNow(format!(
+                "at most {MAX_SEEKS_PER_USER} open seeks at once"
+            )));
         }
+        // Listed first, then matched: of two fitting seeks made at once
+        // (on any nodes), the later sees the earlier. Both are taken in one
+        // job, in the order of their ids (two nodes taking the same two
+        // never deadlock); a job that finds either gone does nothing.
+        self.lobby_write(LobbyChange::NewSeek(seek.row())).await?;
+        let open = self.open_seeks().await?;
+        for partner in open.iter().filter(|s| s.id != seek.id && s.fits(&seek)) {
+            let mut ids = [partner.id.clone(), seek.id.clone()];
+            ids.sort();
+            let both = ids
+                .into_iter()
+                .map(|id| Change::Lobby(LobbyChange::TakeSeek { id }))
+                .collect();
+            match self.writer.write(both).await.map_err(Refusal::from) {
+                Ok(()) => {
+                    let game = self.start_seek(partner, seek.owner).await?;
+                    return Ok(Sought::Paired { game });
+                }
+                Err(Refusal::NotFound(_)) => continue,
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(Sought::Open { id: seek.id })
     }
 
     /// `by` accepts open seek `id`: the game begins for both.
     pub async fn accept_seek(self: &Arc<Self>, id: &str, by: UserRow) -> Result<String, Refusal> {
-        let variant = {
-            let seeks = self.lobby().seeks();
-            let seek = seeks
-                .iter()
-                .find(|s| s.id == id)
-                .ok_or_else(|| Refusal::NotFound(format!("no open seek {id}")))?;
-            if seek.owner.id == by.id {
-                return Err(Refusal::Malformed("that is your own seek".into()));
-            }
-            seek.variant.clone()
-        };
-        let (by_rating, _) = self.shown_rating(&by.id, &variant).await?;
-        let open = {
-            let mut seeks = self.lobby().seeks();
-            let i = seeks
-                .iter()
-                .position(|s| s.id == id)
-                .ok_or_else(|| Refusal::NotFound(format!("no open seek {id}")))?;
-            if !seeks[i].takes(by_rating) {
-                return Err(Refusal::Forbidden(format!(
-                    "this seek takes ratings {:?}, not {by_rating}",
-                    seeks[i].rating_range.unwrap_or_default()
-                )));
-            }
-            seeks.remove(i)
-        };
-        self.lobby().tick();
+        let no_seek = || Refusal::NotFound(format!("no open seek {id}"));
+        let open = self
+            .open_seeks()
+            .await?
+            .into_iter()
+            .find(|s| s.id == id)
+            .ok_or_else(no_seek)?;
+        if open.owner.id == by.id {
+            return Err(Refusal::Malformed("that is your own seek".into()));
+        }
+        let (by_rating, _) = self.shown_rating(&by.id, &open.variant).await?;
+        if !open.takes(by_rating) {
+            return Err(Refusal::Forbidden(format!(
+                "this seek takes ratings {:?}, not {by_rating}",
+                open.rating_range.unwrap_or_default()
+            )));
+        }
+        self.lobby_write(LobbyChange::TakeSeek { id: id.to_string() })
+            .await?;
         self.start_seek(&open, by).await
     }
 
     /// Withdraws `user`'s open seek `id`.
-    pub fn cancel_seek(&self, id: &str, user_id: &str) -> Result<(), Refusal> {
-        let mut seeks = self.lobby().seeks();
-        let i = seeks
-            .iter()
-            .position(|s| s.id == id && s.owner.id == user_id)
-            .ok_or_else(|| Refusal::NotFound(format!("no open seek {id} of yours")))?;
-        seeks.remove(i);
-        drop(seeks);
-        self.lobby().tick();
-        Ok(())
+    pub async fn cancel_seek(&self, id: &str, user_id: &str) -> Result<(), Refusal> {
+        self.lobby_write(LobbyChange::DropSeek {
+            id: id.to_string(),
+            user_id: user_id.to_string(),
+        })
+        .await
     }
 
     async fn start_seek(self: &Arc<Self>, open: &Seek, other: UserRow) -> Result<String, Refusal> {
-        let terms = Terms {
-            variant: open.variant.clone(),
-            clock: open.clock,
-            days: open.days,
-            rated: open.rated,
-            color: open.color,
-            fen: None,
-        };
-        let game = self
-            .pair(terms.pairing(
-                None,
-                Player::Account(open.owner.clone()),
-                Player::Account(other),
-            ))
-            .await?;
-        let _ = open.started.send(Some(game.clone()));
-        Ok(game)
+        self.pair(open.terms().pairing(
+            None,
+            Player::Account(open.owner.clone()),
+            Player::Account(other),
+        ))
+        .await
     }
 }

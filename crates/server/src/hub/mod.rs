@@ -59,7 +59,6 @@ pub struct Hub {
     /// What accounts hear about on their event streams.
     account_events: crate::accounts::events::AccountEvents,
     /// Open challenges and seeks.
-    lobby: crate::hub::lobby::Lobby,
     /// Games' live chat.
     chats: crate::hub::chat::Chats,
     /// Set once the server shuts down: no new games, sockets and streams
@@ -99,7 +98,6 @@ impl Hub {
             downtimes,
             cluster: None,
             account_events: Default::default(),
-            lobby: Default::default(),
             chats: Default::default(),
             closing: tokio::sync::watch::Sender::new(false),
         }
@@ -131,9 +129,6 @@ impl Hub {
         &self.account_events
     }
 
-    pub fn lobby(&self) -> &crate::hub::lobby::Lobby {
-        &self.lobby
-    }
 
     /// An engine seat of `level` can be had now.
     pub(crate) fn check_engine_level(&self, level: u8) -> Result<(), Refusal> {
@@ -262,6 +257,9 @@ impl Hub {
                 hub.quotas.forget_idle();
                 if let Err(e) = hub.expire_waiting().await {
                     tracing::error!("expiring waiting games: {e}");
+                }
+                if let Err(e) = hub.sweep_lobby().await {
+                    tracing::error!("expiring challenges: {e}");
                 }
             }
         });

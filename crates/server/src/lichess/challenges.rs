@@ -17,6 +17,7 @@ use serde_json::{json, Value};
 use super::events::challenge_event;
 use super::game::{view_of, KEEPALIVE};
 use super::{fields, token_user};
+use crate::accounts::events::AccountEvent;
 use crate::base::refusal::Refusal;
 use crate::game::event::LiveClock;
 use crate::game::state::variant_id;
@@ -111,7 +112,7 @@ async fn list(
     let holder = token_user(&hub, ip, &headers).await?;
     let me = holder.user.id;
     let (mut incoming, mut outgoing) = (Vec::new(), Vec::new());
-    for c in hub.lobby().challenges_of(&me) {
+    for c in hub.open_challenges_of(&me).await? {
         let event = challenge_event(&hub, "challenge", &c, origin.as_deref(), &me);
         match c.challenger.id == me {
             true => outgoing.push(event["challenge"].clone()),
@@ -220,7 +221,7 @@ async fn decline(
     let holder = token_user(&hub, ip, &headers).await?;
     let given = fields(&headers, &body)?;
     let reason = given.get("reason").map_or("generic", String::as_str);
-    hub.decline_challenge(&id, &holder.user.id, reason)?;
+    hub.decline_challenge(&id, &holder.user.id, reason).await?;
     Ok(Json(json!({"ok": true})))
 }
 
@@ -231,7 +232,7 @@ async fn cancel(
     headers: HeaderMap,
 ) -> Result<Json<Value>, Refusal> {
     let holder = token_user(&hub, ip, &headers).await?;
-    hub.cancel_challenge(&id, &holder.user.id)?;
+    hub.cancel_challenge(&id, &holder.user.id).await?;
     Ok(Json(json!({"ok": true})))
 }
 
@@ -293,6 +294,7 @@ async fn board_seek(
         color: color(&given)?,
         fen: None,
     };
+    // A real-time seek lives as long as its request.
     let attached = clock.is_some();
     let request = SeekRequest {
         terms,
@@ -302,26 +304,57 @@ async fn board_seek(
         } else {
             SEEK_LIFETIME
         },
-        attached,
     };
-    let sought = hub.seek(holder.user, request).await?;
-    let mut started = match sought {
+    let user_id = holder.user.id.clone();
+    // Subscribed before seeking, so that the game's start is not missed
+    // (it may begin on another node: account events reach every node).
+    let mut events = hub.account_events().subscribe(&user_id);
+    let id = match hub.seek(holder.user, request).await? {
         Sought::Paired { .. } => return Ok(Json(json!({"ok": true})).into_response()),
-        Sought::Open { id, .. } if !attached => return Ok(Json(json!({"id": id})).into_response()),
-        Sought::Open { started, .. } => started,
+        Sought::Open { id } if !attached => return Ok(Json(json!({"id": id})).into_response()),
+        Sought::Open { id } => id,
     };
-    // Ends when the seek's game begins or the seek is gone; a client
-    // that hangs up drops `started`, which withdraws the seek.
+    let withdraw = WithdrawOnDrop {
+        hub: hub.clone(),
+        seek: id,
+        user_id,
+    };
+    // Ends when a game of the seeker begins; a client that hangs up
+    // drops `withdraw`, which withdraws the seek.
     let source = futures_util::stream::once(async move {
-        let _ = started.changed().await;
+        let _withdraw = withdraw;
+        loop {
+            match events.recv().await {
+                Ok(AccountEvent::GameStart { .. }) => break,
+                Err(tokio::sync::broadcast::error::RecvError::Closed) => break,
+                _ => {}
+            }
+        }
         Vec::new()
     });
     Ok(crate::http::ndjson::stream(KEEPALIVE, source, hub.closed()))
 }
 
+/// Withdraws an open board seek when its request ends; after its game
+/// began, the seek is already gone and this does nothing.
+struct WithdrawOnDrop {
+    hub: Arc<Hub>,
+    seek: String,
+    user_id: String,
+}
+
+impl Drop for WithdrawOnDrop {
+    fn drop(&mut self) {
+        let (hub, seek, user_id) = (self.hub.clone(), self.seek.clone(), self.user_id.clone());
+        tokio::spawn(async move {
+            let _ = hub.cancel_seek(&seek, &user_id).await;
+        });
+    }
+}
+
 /// `GET /api/lobby/seeks`: the open seeks, oldest first.
-async fn seeks(State(hub): State<Arc<Hub>>) -> Json<Value> {
-    Json(json!(hub.lobby().open_seeks()))
+async fn seeks(State(hub): State<Arc<Hub>>) -> Result<Json<Value>, Refusal> {
+    Ok(Json(json!(hub.open_seeks().await?)))
 }
 
 #[derive(serde::Deserialize)]
@@ -366,11 +399,10 @@ async fn page_seek(
         },
         rating_range: seek.rating_range,
         lifetime: SEEK_LIFETIME,
-        attached: false,
     };
     Ok(Json(match hub.seek(holder.user, request).await? {
         Sought::Paired { game } => json!({"game": game}),
-        Sought::Open { id, .. } => json!({"id": id}),
+        Sought::Open { id } => json!({"id": id}),
     }))
 }
 
@@ -392,7 +424,7 @@ async fn cancel_seek(
     headers: HeaderMap,
 ) -> Result<Json<Value>, Refusal> {
     let holder = token_user(&hub, ip, &headers).await?;
-    hub.cancel_seek(&id, &holder.user.id)?;
+    hub.cancel_seek(&id, &holder.user.id).await?;
     Ok(Json(json!({"ok": true})))
 }
 

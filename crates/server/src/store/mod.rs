@@ -10,6 +10,7 @@
 //! sender. Reads use another connection.
 
 pub mod backup;
+pub mod lobby;
 pub(crate) mod postgres;
 pub(crate) mod postgres_tls;
 mod sqlite;
@@ -18,8 +19,12 @@ pub use postgres::ensure_database as ensure_postgres_database;
 
 impl From<StoreError> for crate::base::refusal::Refusal {
     fn from(e: StoreError) -> Self {
+        use crate::base::refusal::Refusal;
+        if let StoreError::Gone(what) = e {
+            return Refusal::NotFound(what);
+        }
         tracing::error!("{e}");
-        crate::base::refusal::Refusal::Internal(format!("storage failed: {e}"))
+        Refusal::Internal(format!("storage failed: {e}"))
     }
 }
 
@@ -44,6 +49,9 @@ pub enum StoreError {
     Postgres(#[from] tokio_postgres::Error),
     #[error("stored data: {0}")]
     Corrupt(String),
+    /// A lobby row another request took or answered first.
+    #[error("gone: {0}")]
+    Gone(String),
     /// A database URL or its TLS settings that cannot be used.
     #[error("database settings: {0}")]
     Config(String),
@@ -165,6 +173,8 @@ pub enum Change {
     Downtime(Downtime),
     /// Users and their API tokens (`crate::accounts`).
     Account(AccountChange),
+    /// Open seeks and challenges (`lobby.rs`).
+    Lobby(lobby::LobbyChange),
     /// A seat held by an account, with its rating in the game's variant
     /// when the game began.
     Player {
@@ -412,7 +422,11 @@ impl Writer {
                 metrics::commit_latency(started.elapsed());
                 Ok(())
             }
-            Ok(Err(message)) => Err(StoreError::Corrupt(message)),
+            // A job's error crosses the writer as text; `Gone` is told apart.
+            Ok(Err(message)) => Err(match message.strip_prefix("gone: ") {
+                Some(what) => StoreError::Gone(what.to_string()),
+                None => StoreError::Corrupt(message),
+            }),
             Err(_) => Err(StoreError::WriterGone),
         }
     }
@@ -621,6 +635,33 @@ impl Store {
     /// A user's log-in sessions, most recently used first.
     pub async fn sessions_of(&self, user_id: &str) -> Result<Vec<SessionRow>, StoreError> {
         read!(self, sessions_of(user_id))
+    }
+}
+
+/// The lobby: open seeks and challenges, shared by a cluster's nodes.
+impl Store {
+    /// The seeks open at `now_ms`, oldest first.
+    pub async fn open_seeks(&self, now_ms: i64) -> Result<Vec<lobby::SeekRow>, StoreError> {
+        read!(self, open_seeks(now_ms))
+    }
+
+    /// Challenge `id`, open or answered (until purged).
+    pub async fn challenge(&self, id: &str) -> Result<Option<lobby::ChallengeRow>, StoreError> {
+        read!(self, challenge(id))
+    }
+
+    /// The challenges to or from `user_id` open at `now_ms`, oldest first.
+    pub async fn open_challenges_of(
+        &self,
+        user_id: &str,
+        now_ms: i64,
+    ) -> Result<Vec<lobby::ChallengeRow>, StoreError> {
+        read!(self, open_challenges_of(user_id, now_ms))
+    }
+
+    /// Every unanswered challenge, expired or not.
+    pub async fn open_challenges(&self) -> Result<Vec<lobby::ChallengeRow>, StoreError> {
+        read!(self, open_challenges())
     }
 }
 

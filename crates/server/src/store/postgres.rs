@@ -2,10 +2,12 @@
 //! own connection; reads share another. With PostgreSQL's default
 //! `synchronous_commit = on`, a commit is durable when it returns.
 
+use tokio_postgres::types::ToSql;
 use tokio_postgres::{Client, Transaction};
 
 use parity_rules::Color;
 
+use super::lobby::{self, ChallengeRow, Columns, SeekRow};
 use super::{
     answer, batch_after, color_name, color_of, seat_text, AccountChange, ApiTokenRow, Change,
     ChatLine, Database, GamePlayers, Job, Listing, PlayerRow, Queue, RatingPoint, SeatRow,
@@ -94,6 +96,7 @@ const MIGRATIONS: &[&str] = &[
     ACCOUNTS,
     PLAYERS,
     SESSIONS_SEEN,
+    super::lobby::TABLES,
 ];
 
 /// When each log-in session was last used (idle sessions end), and by
@@ -469,6 +472,14 @@ async fn write_change(tx: &Transaction<'_>, change: &Change) -> Result<(), Store
             .await?;
         }
         Change::Account(change) => write_account_change(tx, change).await?,
+        Change::Lobby(change) => {
+            for statement in lobby::statements(change) {
+                let params: Vec<&(dyn ToSql + Sync)> =
+                    statement.params.iter().map(|p| p as &(dyn ToSql + Sync)).collect();
+                let rows = tx.execute(statement.sql, &params).await?;
+                statement.touches.check(rows)?;
+            }
+        }
     }
     Ok(())
 }
@@ -1115,5 +1126,88 @@ impl Reader {
                 created_ms: r.get(2),
             })
             .collect())
+    }
+}
+
+impl ToSql for lobby::Value {
+    fn to_sql(
+        &self,
+        ty: &tokio_postgres::types::Type,
+        out: &mut bytes::BytesMut,
+    ) -> Result<tokio_postgres::types::IsNull, Box<dyn std::error::Error + Sync + Send>> {
+        match self {
+            lobby::Value::Text(v) => v.to_sql_checked(ty, out),
+            lobby::Value::MaybeText(v) => v.to_sql_checked(ty, out),
+            lobby::Value::Int(v) => v.to_sql_checked(ty, out),
+            lobby::Value::MaybeInt(v) => v.to_sql_checked(ty, out),
+            lobby::Value::Flag(v) => v.to_sql_checked(ty, out),
+        }
+    }
+
+    // Each value checks its own type in `to_sql`.
+    fn accepts(_: &tokio_postgres::types::Type) -> bool {
+        true
+    }
+
+    tokio_postgres::types::to_sql_checked!();
+}
+
+impl Columns for tokio_postgres::Row {
+    fn text(&self, i: usize) -> Result<String, StoreError> {
+        Ok(self.try_get(i)?)
+    }
+    fn maybe_text(&self, i: usize) -> Result<Option<String>, StoreError> {
+        Ok(self.try_get(i)?)
+    }
+    fn int(&self, i: usize) -> Result<i64, StoreError> {
+        Ok(self.try_get(i)?)
+    }
+    fn maybe_int(&self, i: usize) -> Result<Option<i64>, StoreError> {
+        Ok(self.try_get(i)?)
+    }
+    fn flag(&self, i: usize) -> Result<bool, StoreError> {
+        Ok(self.try_get(i)?)
+    }
+}
+
+/// The lobby (`lobby.rs` holds the statements).
+impl Reader {
+    async fn lobby_rows<T>(
+        &self,
+        sql: &str,
+        params: &[lobby::Value],
+        row: fn(&tokio_postgres::Row) -> Result<T, StoreError>,
+    ) -> Result<Vec<T>, StoreError> {
+        let params: Vec<&(dyn ToSql + Sync)> =
+            params.iter().map(|p| p as &(dyn ToSql + Sync)).collect();
+        self.client.query(sql, &params).await?.iter().map(row).collect()
+    }
+
+    pub(super) async fn open_seeks(&self, now_ms: i64) -> Result<Vec<SeekRow>, StoreError> {
+        self.lobby_rows(lobby::OPEN_SEEKS, &[lobby::Value::Int(now_ms)], lobby::seek_row)
+            .await
+    }
+
+    pub(super) async fn challenge(&self, id: &str) -> Result<Option<ChallengeRow>, StoreError> {
+        let params = [lobby::Value::Text(id.to_string())];
+        Ok(self
+            .lobby_rows(&lobby::challenge_by_id(), &params, lobby::challenge_row)
+            .await?
+            .pop())
+    }
+
+    pub(super) async fn open_challenges_of(
+        &self,
+        user_id: &str,
+        now_ms: i64,
+    ) -> Result<Vec<ChallengeRow>, StoreError> {
+        let params = [lobby::Value::Text(user_id.to_string()), lobby::Value::Int(now_ms)];
+        self.lobby_rows(&lobby::open_challenges_of(), &params, lobby::challenge_row)
+            .await
+    }
+
+    pub(super) async fn open_challenges(&self) -> Result<Vec<ChallengeRow>, StoreError> {
+        self.lobby_rows(&lobby::open_challenges(), &[], lobby::challenge_row)
+            .await
     }
 }

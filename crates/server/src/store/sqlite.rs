@@ -9,6 +9,7 @@ use rusqlite::{params, Connection, OptionalExtension};
 
 use parity_rules::Color;
 
+use super::lobby::{self, ChallengeRow, Columns, SeekRow};
 use super::{
     SessionRow,
     answer, batch_after, color_name, color_of, seat_text, AccountChange, ApiTokenRow, Change,
@@ -96,6 +97,7 @@ const MIGRATIONS: &[&str] = &[
     ACCOUNTS,
     PLAYERS,
     SESSIONS_SEEN,
+    super::lobby::TABLES,
 ];
 
 /// When each log-in session was last used (idle sessions end), and by
@@ -297,6 +299,12 @@ fn write_change(tx: &Connection, change: &Change) -> Result<(), StoreError> {
             )?;
         }
         Change::Account(change) => write_account_change(tx, change)?,
+        Change::Lobby(change) => {
+            for statement in lobby::statements(change) {
+                let rows = tx.execute(statement.sql, rusqlite::params_from_iter(&statement.params))?;
+                statement.touches.check(rows as u64)?;
+            }
+        }
     }
     Ok(())
 }
@@ -493,7 +501,7 @@ pub(super) fn open(path: &Path, queue: Queue) -> Result<Reader, StoreError> {
 }
 
 impl Reader {
-    fn with<T>(
+    pub(super) fn with<T>(
         &self,
         f: impl FnOnce(&Connection) -> Result<T, StoreError>,
     ) -> Result<T, StoreError> {
@@ -954,5 +962,79 @@ impl Reader {
             })?;
             Ok(rows.collect::<Result<Vec<_>, _>>()?)
         })
+    }
+}
+
+impl rusqlite::ToSql for lobby::Value {
+    fn to_sql(&self) -> rusqlite::Result<rusqlite::types::ToSqlOutput<'_>> {
+        match self {
+            lobby::Value::Text(v) => v.to_sql(),
+            lobby::Value::MaybeText(v) => v.to_sql(),
+            lobby::Value::Int(v) => v.to_sql(),
+            lobby::Value::MaybeInt(v) => v.to_sql(),
+            lobby::Value::Flag(v) => v.to_sql(),
+        }
+    }
+}
+
+impl Columns for rusqlite::Row<'_> {
+    fn text(&self, i: usize) -> Result<String, StoreError> {
+        Ok(self.get(i)?)
+    }
+    fn maybe_text(&self, i: usize) -> Result<Option<String>, StoreError> {
+        Ok(self.get(i)?)
+    }
+    fn int(&self, i: usize) -> Result<i64, StoreError> {
+        Ok(self.get(i)?)
+    }
+    fn maybe_int(&self, i: usize) -> Result<Option<i64>, StoreError> {
+        Ok(self.get(i)?)
+    }
+    fn flag(&self, i: usize) -> Result<bool, StoreError> {
+        Ok(self.get(i)?)
+    }
+}
+
+/// The lobby (`lobby.rs` holds the statements).
+impl Reader {
+    fn lobby_rows<T>(
+        &self,
+        sql: &str,
+        params: &[lobby::Value],
+        row: fn(&rusqlite::Row<'_>) -> Result<T, StoreError>,
+    ) -> Result<Vec<T>, StoreError> {
+        self.with(|conn| {
+            let mut stmt = conn.prepare(sql)?;
+            let mut rows = stmt.query(rusqlite::params_from_iter(params))?;
+            let mut all = Vec::new();
+            while let Some(r) = rows.next()? {
+                all.push(row(r)?);
+            }
+            Ok(all)
+        })
+    }
+
+    pub(super) fn open_seeks(&self, now_ms: &i64) -> Result<Vec<SeekRow>, StoreError> {
+        self.lobby_rows(lobby::OPEN_SEEKS, &[lobby::Value::Int(*now_ms)], |r| lobby::seek_row(r))
+    }
+
+    pub(super) fn challenge(&self, id: &str) -> Result<Option<ChallengeRow>, StoreError> {
+        let params = [lobby::Value::Text(id.to_string())];
+        Ok(self
+            .lobby_rows(&lobby::challenge_by_id(), &params, |r| lobby::challenge_row(r))?
+            .pop())
+    }
+
+    pub(super) fn open_challenges_of(
+        &self,
+        user_id: &str,
+        now_ms: &i64,
+    ) -> Result<Vec<ChallengeRow>, StoreError> {
+        let params = [lobby::Value::Text(user_id.to_string()), lobby::Value::Int(*now_ms)];
+        self.lobby_rows(&lobby::open_challenges_of(), &params, |r| lobby::challenge_row(r))
+    }
+
+    pub(super) fn open_challenges(&self) -> Result<Vec<ChallengeRow>, StoreError> {
+        self.lobby_rows(&lobby::open_challenges(), &[], |r| lobby::challenge_row(r))
     }
 }
