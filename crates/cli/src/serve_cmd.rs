@@ -12,7 +12,11 @@ use parity_server::base::metrics::MetricsToken;
 use parity_server::Database;
 
 fn parse_database(text: &str) -> Result<Database, String> {
-    Ok(Database::parse(text))
+    let db = Database::parse(text);
+    if let Database::Postgres(url) = &db {
+        parity_server::store::check_postgres_url(url).map_err(|e| e.to_string())?;
+    }
+    Ok(db)
 }
 
 #[derive(Args)]

@@ -16,6 +16,7 @@ pub(crate) mod postgres_tls;
 mod sqlite;
 
 pub use postgres::ensure_database as ensure_postgres_database;
+pub use postgres_tls::check_url as check_postgres_url;
 
 impl From<StoreError> for crate::base::refusal::Refusal {
     fn from(e: StoreError) -> Self {

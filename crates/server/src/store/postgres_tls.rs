@@ -83,6 +83,15 @@ fn settings(url: &str) -> Result<Settings, StoreError> {
     })
 }
 
+/// Whether `url` can be used as it is written (`parity serve --db`
+/// checks it before connecting): its TLS settings and the rest, as
+/// tokio-postgres reads it.
+pub fn check_url(url: &str) -> Result<(), StoreError> {
+    let settings = settings(url)?;
+    settings.url.parse::<tokio_postgres::Config>()?;
+    Ok(())
+}
+
 /// Opens a session on the database of `url`; its connection must be
 /// polled (spawned) for the client to work.
 pub(crate) async fn connect(url: &str) -> Result<(Client, Connection), StoreError> {
@@ -242,6 +251,15 @@ mod tests {
         let ca = settings("postgres://u@h/g?sslmode=verify-ca&sslrootcert=system").unwrap();
         assert_eq!((ca.check, ca.root_cert), (Check::Chain, None));
         assert_eq!(settings("postgres://u@h/g?sslmode=disable").unwrap().mode, SslMode::Disable);
+    }
+
+    #[test]
+    fn a_url_is_checked_before_any_connection() {
+        assert!(check_url("postgres://u@h:5432/g?sslmode=verify-full&sslrootcert=/ca.pem").is_ok());
+        let bad_mode = check_url("postgres://u@h/g?sslmode=sometimes").unwrap_err();
+        assert!(bad_mode.to_string().contains("sometimes"), "{bad_mode}");
+        let bad_option = check_url("postgres://u@h/g?colour=blue").unwrap_err();
+        assert!(bad_option.to_string().contains("colour"), "{bad_option}");
     }
 
     #[test]
