@@ -83,12 +83,7 @@ async fn simultaneous_game(driver: &str, base: &str, dir: &Path) {
     black.click(".offer [data-answer='draw/no']").await;
     white.wait_hidden(".offer").await;
 
-    white.click("[data-action='resign']").await;
-    white
-        .client
-        .accept_alert()
-        .await
-        .expect("the resign confirmation");
+    white_resigns(&white, &black).await;
     // The ending in the rules' words, the same the server stores by name.
     let resigned = format!(
         "Game over: 0-1 ({}).",

@@ -217,15 +217,18 @@ impl Hub {
     /// Cancels challenge `id` if it is still unanswered: it has expired.
     /// Any node may try; one succeeds, and tells.
     async fn expire_challenge(&self, id: &str) {
-        let Ok(Some(challenge)) = self.find_challenge(id).await else {
-            return;
-        };
+        if let Ok(Some(challenge)) = self.find_challenge(id).await {
+            self.expire(challenge).await;
+        }
+    }
+
+    async fn expire(&self, challenge: Challenge) {
         if challenge.outcome.is_some() || now_ms() < challenge.expires_ms {
             return;
         }
         let ended = self
             .lobby_write(LobbyChange::EndChallenge {
-                id: id.to_string(),
+                id: challenge.id.clone(),
                 outcome_json: json_text(&ChallengeOutcome::Canceled),
             })
             .await;
@@ -244,10 +247,8 @@ impl Hub {
     /// stopped too) and forgets what ended long ago.
     pub(crate) async fn sweep_lobby(&self) -> Result<(), Refusal> {
         let now = now_ms();
-        for challenge in self.store().open_challenges().await? {
-            if challenge.expires_ms <= now {
-                self.expire_challenge(&challenge.id).await;
-            }
+        for row in self.store().expired_challenges(now).await? {
+            self.expire(Challenge::from_row(row)?).await;
         }
         self.lobby_write(LobbyChange::Purge {
             before_ms: now - ms(ENDED_CHALLENGE_KEPT),

@@ -240,9 +240,12 @@ pub(super) fn open_challenges_of() -> String {
     )
 }
 
-/// Every open challenge, expired or not, oldest first.
-pub(super) fn open_challenges() -> String {
-    format!("{CHALLENGE_SELECT} WHERE c.outcome_json IS NULL ORDER BY c.created_ms, c.id")
+/// The unanswered challenges expired at `$1` (ms), oldest first.
+pub(super) fn expired_challenges() -> String {
+    format!(
+        "{CHALLENGE_SELECT} WHERE c.outcome_json IS NULL AND c.expires_ms <= $1
+         ORDER BY c.created_ms, c.id"
+    )
 }
 
 /// A row of either database, read by column index.
@@ -362,7 +365,7 @@ mod tests {
                 assert!(statement.params.len() <= count, "{}", statement.sql);
             }
         }
-        for sql in [OPEN_SEEKS.to_string(), challenge_by_id(), open_challenges_of(), open_challenges()] {
+        for sql in [OPEN_SEEKS.to_string(), challenge_by_id(), open_challenges_of(), expired_challenges()] {
             placeholders_in_order(&sql);
         }
         // Out of order, the check fails.

@@ -660,9 +660,12 @@ impl Store {
         read!(self, open_challenges_of(user_id, now_ms))
     }
 
-    /// Every unanswered challenge, expired or not.
-    pub async fn open_challenges(&self) -> Result<Vec<lobby::ChallengeRow>, StoreError> {
-        read!(self, open_challenges())
+    /// The unanswered challenges expired at `now_ms`.
+    pub async fn expired_challenges(
+        &self,
+        now_ms: i64,
+    ) -> Result<Vec<lobby::ChallengeRow>, StoreError> {
+        read!(self, expired_challenges(now_ms))
     }
 }
 

@@ -1206,8 +1206,12 @@ impl Reader {
             .await
     }
 
-    pub(super) async fn open_challenges(&self) -> Result<Vec<ChallengeRow>, StoreError> {
-        self.lobby_rows(&lobby::open_challenges(), &[], lobby::challenge_row)
+    pub(super) async fn expired_challenges(
+        &self,
+        now_ms: i64,
+    ) -> Result<Vec<ChallengeRow>, StoreError> {
+        let params = [lobby::Value::Int(now_ms)];
+        self.lobby_rows(&lobby::expired_challenges(), &params, lobby::challenge_row)
             .await
     }
 }

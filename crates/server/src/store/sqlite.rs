@@ -1034,7 +1034,8 @@ impl Reader {
         self.lobby_rows(&lobby::open_challenges_of(), &params, |r| lobby::challenge_row(r))
     }
 
-    pub(super) fn open_challenges(&self) -> Result<Vec<ChallengeRow>, StoreError> {
-        self.lobby_rows(&lobby::open_challenges(), &[], |r| lobby::challenge_row(r))
+    pub(super) fn expired_challenges(&self, now_ms: &i64) -> Result<Vec<ChallengeRow>, StoreError> {
+        let params = [lobby::Value::Int(*now_ms)];
+        self.lobby_rows(&lobby::expired_challenges(), &params, |r| lobby::challenge_row(r))
     }
 }
