@@ -12,8 +12,8 @@
 //! lines go to the other nodes on `parity_news` (`news`). Every second
 //! each node takes over the unfinished games whose lease is free.
 
-pub(crate) mod node;
 pub(crate) mod news;
+pub(crate) mod node;
 mod relay;
 
 use std::collections::HashMap;
@@ -22,13 +22,14 @@ use std::time::Duration;
 
 use futures_util::StreamExt as _;
 use sha2::{Digest, Sha256};
-use tokio_postgres::{AsyncMessage, Client};
+use tokio_postgres::AsyncMessage;
 
 pub(crate) use node::Remote;
 
 use crate::base::refusal::Refusal;
 use crate::game::clock::Downtime;
 use crate::game::event::now_ms;
+use crate::store::cluster::NodeSession;
 use crate::store::postgres::EVENTS_CHANNEL;
 use crate::store::StoreError;
 
@@ -57,9 +58,9 @@ pub struct Cluster {
     node: String,
     /// The session holding this node's leases; also its heartbeat and
     /// the relays' reads.
-    session: Arc<Client>,
+    session: Arc<NodeSession>,
     /// Keeps the LISTEN connection open.
-    _listening: Client,
+    _listening: NodeSession,
     /// The other nodes' news as heard, until `hear_news` takes it.
     heard: std::sync::Mutex<Option<tokio::sync::mpsc::UnboundedReceiver<String>>>,
     /// The leases this node holds, with how many actors hold each (an
@@ -92,19 +93,6 @@ fn lock_key(space: &str, name: &str) -> i64 {
     i64::from_be_bytes(digest[..8].try_into().expect("8 bytes"))
 }
 
-/// SQL: whether some session holds the advisory lock `key` (an
-/// expression) in this database. A bigint key shows in `pg_locks` as its
-/// high and low 32 bits (classid, objid) with objsubid 1.
-fn lock_held(key: &str) -> String {
-    format!(
-        "EXISTS (SELECT 1 FROM pg_locks l
-                 WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 1
-                   AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
-                   AND l.classid::bigint = ({key} >> 32) & 4294967295
-                   AND l.objid::bigint = {key} & 4294967295)"
-    )
-}
-
 /// Connects a session that this node cannot live without: when it drops,
 /// the node's leases are gone (or its relays deaf), so the process stops
 /// rather than act as an owner it no longer is. `on_message` gets the
@@ -113,7 +101,7 @@ async fn vital_session(
     url: &str,
     what: &'static str,
     on_message: impl Fn(tokio_postgres::Notification) + Send + 'static,
-) -> Result<Client, StoreError> {
+) -> Result<NodeSession, StoreError> {
     let (client, mut connection) = crate::store::postgres_tls::connect(url).await?;
     tokio::spawn(async move {
         let mut messages = futures_util::stream::poll_fn(move |cx| connection.poll_message(cx));
@@ -128,7 +116,7 @@ async fn vital_session(
         tracing::error!("the PostgreSQL session of this node's {what} is gone ({error}); stopping");
         std::process::exit(1);
     });
-    Ok(client)
+    Ok(NodeSession::new(client))
 }
 
 impl Cluster {
@@ -153,26 +141,13 @@ impl Cluster {
         })
         .await?;
         listening
-            .batch_execute(&format!(
-                "LISTEN {EVENTS_CHANNEL}; LISTEN {}",
-                news::NEWS_CHANNEL
-            ))
+            .listen(&[EVENTS_CHANNEL, news::NEWS_CHANNEL])
             .await?;
         let node = crate::base::secret::new_game_id();
         // Held while the node lives: whether a node is alive is whether
         // its session is.
         let alive = lock_key("parity-node", &node);
-        session
-            .execute("SELECT pg_advisory_lock($1)", &[&alive])
-            .await?;
-        let now = now_ms();
-        session
-            .execute(
-                "INSERT INTO nodes (id, url, lock_key, started_ms, heartbeat_ms)
-                 VALUES ($1, $2, $3, $4, $4)",
-                &[&node, &node_url, &alive, &now],
-            )
-            .await?;
+        session.join(&node, &node_url, alive, now_ms()).await?;
         tracing::info!("node {node} of the cluster, reached at {node_url}");
         Ok(Arc::new(Cluster {
             node,
@@ -230,13 +205,8 @@ impl Cluster {
             return Ok(Lease::Taken);
         }
         let key = lease_key(game);
-        let taken: bool = self
-            .session
-            .query_one("SELECT pg_try_advisory_lock($1)", &[&key])
-            .await?
-            .get(0);
-        if !taken {
-            return Ok(Lease::HeldBy(self.owner_url(game).await?));
+        if !self.session.try_lock(key).await? {
+            return Ok(Lease::HeldBy(self.session.owner_url(game).await?));
         }
         held.insert(game.to_string(), 1);
         if let Err(e) = self.record_takeover(game, key).await {
@@ -248,38 +218,25 @@ impl Cluster {
     }
 
     async fn record_takeover(&self, game: &str, key: i64) -> Result<(), StoreError> {
-        let previous = self
-            .session
-            .query_opt(
-                "SELECT o.node_id, n.heartbeat_ms FROM game_owners o
-                 LEFT JOIN nodes n ON n.id = o.node_id WHERE o.game_id = $1",
-                &[&game],
-            )
-            .await?;
         let now = now_ms();
-        if let Some(row) = previous {
-            let (node, beat): (String, Option<i64>) = (row.get(0), row.get(1));
-            if let Some(from_ms) = beat.filter(|&b| node != self.node && b < now) {
-                tracing::info!(
-                    "game {game}: taken over from node {node}, silent since {} ms",
-                    now - from_ms
-                );
-                self.session
-                    .execute(
-                        "INSERT INTO game_downtimes (game_id, from_ms, to_ms) VALUES ($1, $2, $3)",
-                        &[&game, &from_ms, &now],
-                    )
-                    .await?;
-            }
-        }
+        let previous = self.session.previous_owner(game).await?;
+        let downtime = previous.and_then(|owner| {
+            let from_ms = owner
+                .heartbeat_ms
+                .filter(|&b| owner.node != self.node && b < now)?;
+            tracing::info!(
+                "game {game}: taken over from node {}, silent since {} ms",
+                owner.node,
+                now - from_ms
+            );
+            Some(Downtime {
+                from_ms,
+                to_ms: now,
+            })
+        });
         self.session
-            .execute(
-                "INSERT INTO game_owners (game_id, node_id, lease_key) VALUES ($1, $2, $3)
-                 ON CONFLICT (game_id) DO UPDATE SET node_id = EXCLUDED.node_id",
-                &[&game, &self.node, &key],
-            )
-            .await?;
-        Ok(())
+            .take_ownership(game, &self.node, key, downtime)
+            .await
     }
 
     /// Gives back one hold of `game`'s lease; the last one frees it.
@@ -299,83 +256,18 @@ impl Cluster {
     }
 
     async fn unlock(&self, game: &str, key: i64) -> Result<(), StoreError> {
-        self.session
-            .execute(
-                "DELETE FROM game_owners WHERE game_id = $1 AND node_id = $2",
-                &[&game, &self.node],
-            )
-            .await?;
-        self.session
-            .execute("SELECT pg_advisory_unlock($1)", &[&key])
-            .await?;
-        Ok(())
-    }
-
-    /// The address of the node that owns `game`, as `game_owners` says.
-    async fn owner_url(&self, game: &str) -> Result<Option<String>, StoreError> {
-        Ok(self
-            .session
-            .query_opt(
-                "SELECT n.url FROM game_owners o JOIN nodes n ON n.id = o.node_id
-                 WHERE o.game_id = $1",
-                &[&game],
-            )
-            .await?
-            .map(|row| row.get(0)))
-    }
-
-    /// Unfinished games whose owner's lease is free: their node died.
-    async fn orphans(&self) -> Result<Vec<String>, StoreError> {
-        let sql = format!(
-            "SELECT o.game_id FROM game_owners o JOIN games g ON g.id = o.game_id
-             WHERE g.status != 'finished' AND NOT {}",
-            lock_held("o.lease_key")
-        );
-        let rows = self.session.query(&sql, &[]).await?;
-        Ok(rows.iter().map(|row| row.get(0)).collect())
+        self.session.give_up(game, &self.node, key).await
     }
 
     /// The spans `game` was taken over after its owner died.
     pub(crate) async fn downtimes(&self, game: &str) -> Result<Vec<Downtime>, StoreError> {
-        Ok(self
-            .session
-            .query(
-                "SELECT from_ms, to_ms FROM game_downtimes WHERE game_id = $1",
-                &[&game],
-            )
-            .await?
-            .iter()
-            .map(crate::store::postgres::downtime_of)
-            .collect())
-    }
-
-    /// Forgets the dead: owner rows of finished games whose lease is free
-    /// (their node died before the game's actor stopped), then the rows of
-    /// dead nodes that own nothing any more (a takeover still reads a dead
-    /// owner's last heartbeat, so its row stays until then).
-    async fn forget_dead_nodes(&self) -> Result<u64, StoreError> {
-        let owners = format!(
-            "DELETE FROM game_owners o USING games g
-             WHERE g.id = o.game_id AND g.status = 'finished' AND NOT {}",
-            lock_held("o.lease_key")
-        );
-        self.session.execute(&owners, &[]).await?;
-        let nodes = format!(
-            "DELETE FROM nodes n WHERE NOT {}
-               AND NOT EXISTS (SELECT 1 FROM game_owners o WHERE o.node_id = n.id)",
-            lock_held("n.lock_key")
-        );
-        Ok(self.session.execute(&nodes, &[]).await?)
+        self.session.downtimes(game).await
     }
 
     /// Whether this node is still a member: its session answers and holds
     /// the node's lock (`/ready`).
     pub async fn is_member(&self) -> Result<bool, StoreError> {
-        let sql = format!(
-            "SELECT 1 FROM nodes n WHERE n.id = $1 AND {}",
-            lock_held("n.lock_key")
-        );
-        Ok(self.session.query_opt(&sql, &[&self.node]).await?.is_some())
+        self.session.is_member(&self.node).await
     }
 
     /// Leaves the cluster (a shutdown): frees every lease and the node's
@@ -384,9 +276,7 @@ impl Cluster {
     pub async fn leave(&self) -> Result<(), StoreError> {
         self.left.store(true, std::sync::atomic::Ordering::SeqCst);
         let mut held = self.held.lock().await;
-        self.session
-            .execute("SELECT pg_advisory_unlock_all()", &[])
-            .await?;
+        self.session.unlock_all().await?;
         held.clear();
         Ok(())
     }
@@ -400,11 +290,7 @@ impl Cluster {
     /// joins a running cluster, and the time since the last heartbeat is
     /// no downtime.
     pub async fn others_alive(&self) -> Result<bool, StoreError> {
-        let sql = format!(
-            "SELECT 1 FROM nodes n WHERE n.id != $1 AND {} LIMIT 1",
-            lock_held("n.lock_key")
-        );
-        Ok(self.session.query_opt(&sql, &[&self.node]).await?.is_some())
+        self.session.others_alive(&self.node).await
     }
 
     /// Every [`WATCH_EVERY`]: the heartbeat, the relays nobody reads any
@@ -421,14 +307,7 @@ impl Cluster {
                 if cluster.left.load(std::sync::atomic::Ordering::SeqCst) {
                     return;
                 }
-                if let Err(e) = cluster
-                    .session
-                    .execute(
-                        "UPDATE nodes SET heartbeat_ms = $2 WHERE id = $1",
-                        &[&cluster.node, &now_ms()],
-                    )
-                    .await
-                {
+                if let Err(e) = cluster.session.heartbeat(&cluster.node, now_ms()).await {
                     tracing::error!("node heartbeat not written: {e}");
                 }
                 cluster.relays.sweep();
@@ -437,10 +316,10 @@ impl Cluster {
                     // Bounds the memory; a wrong owner is found out anyway.
                     cluster.owners().clear();
                 }
-                if let Err(e) = cluster.forget_dead_nodes().await {
+                if let Err(e) = cluster.session.forget_dead_nodes().await {
                     tracing::error!("forgetting dead nodes: {e}");
                 }
-                match cluster.orphans().await {
+                match cluster.session.orphans().await {
                     Ok(games) => {
                         for game in games {
                             if let Err(e) = hub.clone().take_over(game.clone()).await {
@@ -455,27 +334,23 @@ impl Cluster {
     }
 }
 
+/// A session on the database `url`, for tests and operators.
+async fn look(url: &str) -> Result<NodeSession, StoreError> {
+    Ok(NodeSession::new(
+        crate::store::postgres::connect(url).await?,
+    ))
+}
+
 /// The ids of the nodes in `nodes` on the database `url`, live or not
 /// yet forgotten (for tests and operators).
 pub async fn node_ids(url: &str) -> Result<Vec<String>, StoreError> {
-    let client = crate::store::postgres::connect(url).await?;
-    let rows = client
-        .query("SELECT id FROM nodes ORDER BY id", &[])
-        .await?;
-    Ok(rows.iter().map(|row| row.get(0)).collect())
+    look(url).await?.node_ids().await
 }
 
 /// The id of the node that owns `game` on the database `url`, as
 /// `game_owners` says (for tests and operators).
 pub async fn owner_of(url: &str, game: &str) -> Result<Option<String>, StoreError> {
-    let client = crate::store::postgres::connect(url).await?;
-    Ok(client
-        .query_opt(
-            "SELECT node_id FROM game_owners WHERE game_id = $1",
-            &[&game],
-        )
-        .await?
-        .map(|row| row.get(0)))
+    look(url).await?.owner_of(game).await
 }
 
 #[cfg(test)]

@@ -42,11 +42,7 @@ impl Cluster {
             Ok(payload) => payload,
             Err(e) => return tracing::error!("news not written: {e}"),
         };
-        if let Err(e) = self
-            .session
-            .execute("SELECT pg_notify($1, $2)", &[&NEWS_CHANNEL, &payload])
-            .await
-        {
+        if let Err(e) = self.session.notify(NEWS_CHANNEL, &payload).await {
             tracing::error!("news not sent to the other nodes: {e}");
         }
     }

@@ -10,9 +10,9 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use tokio::sync::{broadcast, mpsc};
-use tokio_postgres::Client;
 
-use crate::game::event::{Event, EventBody, Logged};
+use crate::game::event::Logged;
+use crate::store::cluster::NodeSession;
 use crate::store::StoreError;
 
 /// Lines a slow viewer may fall behind, as for an actor's feed.
@@ -54,39 +54,26 @@ impl Notice {
 }
 
 pub(crate) struct Relays {
-    session: Arc<Client>,
+    session: Arc<NodeSession>,
     relays: Mutex<HashMap<String, Relay>>,
 }
 
 /// A game's events after `after`, as the lines subscribers get.
-pub(crate) async fn events_after(
-    session: &Client,
+async fn events_after(
+    session: &NodeSession,
     game: &str,
     after: u64,
 ) -> Result<Vec<Logged>, StoreError> {
-    let rows = session
-        .query(
-            "SELECT seq, at_ms, body_json FROM events WHERE game_id = $1 AND seq > $2 ORDER BY seq",
-            &[&game, &(after as i64)],
-        )
-        .await?;
-    rows.iter()
-        .map(|row| {
-            let (seq, at, body): (i64, i64, String) = (row.get(0), row.get(1), row.get(2));
-            let body: EventBody = serde_json::from_str(&body)
-                .map_err(|e| StoreError::Corrupt(format!("game {game} event {seq}: {e}")))?;
-            let event = Event {
-                body,
-                seq: seq as u64,
-                at,
-            };
-            Logged::new(event).map_err(|e| StoreError::Corrupt(e.to_string()))
-        })
+    session
+        .events_after(game, after)
+        .await?
+        .into_iter()
+        .map(|event| Logged::new(event).map_err(|e| StoreError::Corrupt(e.to_string())))
         .collect()
 }
 
 impl Relays {
-    pub(crate) fn new(session: Arc<Client>) -> Relays {
+    pub(crate) fn new(session: Arc<NodeSession>) -> Relays {
         Relays {
             session,
             relays: Mutex::new(HashMap::new()),
@@ -115,14 +102,7 @@ impl Relays {
         if let Some(relay) = self.lock().get(game) {
             return Ok((relay.feed.subscribe(), relay.feed.receiver_count()));
         }
-        let last: i64 = self
-            .session
-            .query_one(
-                "SELECT COALESCE(MAX(seq), 0) FROM events WHERE game_id = $1",
-                &[&game],
-            )
-            .await?
-            .get(0);
+        let last = self.session.last_seq(game).await?;
         let mut relays = self.lock();
         if let Some(relay) = relays.get(game) {
             return Ok((relay.feed.subscribe(), relay.feed.receiver_count()));
@@ -134,7 +114,7 @@ impl Relays {
         tokio::spawn(pass_on(
             self.session.clone(),
             game.to_string(),
-            last as u64,
+            last,
             feed.clone(),
             notices,
         ));
@@ -162,7 +142,7 @@ impl Relays {
 /// at its start and whenever a notification does not carry the events
 /// that follow.
 async fn pass_on(
-    session: Arc<Client>,
+    session: Arc<NodeSession>,
     game: String,
     mut last: u64,
     feed: broadcast::Sender<Logged>,

@@ -58,7 +58,6 @@ pub struct Hub {
     cluster: Option<Arc<Cluster>>,
     /// What accounts hear about on their event streams.
     account_events: crate::accounts::events::AccountEvents,
-    /// Open challenges and seeks.
     /// Games' live chat.
     chats: crate::hub::chat::Chats,
     /// Set once the server shuts down: no new games, sockets and streams
@@ -128,7 +127,6 @@ impl Hub {
     pub fn account_events(&self) -> &crate::accounts::events::AccountEvents {
         &self.account_events
     }
-
 
     /// An engine seat of `level` can be had now.
     pub(crate) fn check_engine_level(&self, level: u8) -> Result<(), Refusal> {

@@ -9,10 +9,14 @@
 //! job is rolled back alone, and only after the commit tells each job's
 //! sender. Reads use another connection.
 
+mod accounts;
 pub mod backup;
+pub(crate) mod cluster;
+mod games;
 pub mod lobby;
 pub(crate) mod postgres;
 pub(crate) mod postgres_tls;
+mod sql;
 mod sqlite;
 
 pub use postgres::ensure_database as ensure_postgres_database;
@@ -40,7 +44,8 @@ use tokio::sync::{mpsc, oneshot};
 use crate::base::metrics;
 use crate::game::clock::Downtime;
 use crate::game::event::{Event, Seat};
-use crate::game::state::{Hidden, Summary};
+use crate::game::state::{Hidden, Status, Summary};
+use sql::{Row, Session, Value};
 
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
@@ -356,22 +361,6 @@ pub struct Listing {
     pub turn: u32,
 }
 
-fn color_name(c: Color) -> &'static str {
-    c.name()
-}
-
-fn color_of(name: &str) -> Result<Color, StoreError> {
-    match name {
-        "white" => Ok(Color::White),
-        "black" => Ok(Color::Black),
-        other => Err(StoreError::Corrupt(format!("colour `{other}`"))),
-    }
-}
-
-fn seat_text(seat: &Seat) -> String {
-    serde_json::to_string(seat).unwrap_or_default()
-}
-
 /// Changes to write together, and who waits for them.
 struct Job {
     changes: Vec<Change>,
@@ -433,25 +422,52 @@ impl Writer {
     }
 }
 
-/// Reading side of the database.
-pub struct Store {
-    backend: Backend,
+/// Writes one change in the writer's transaction `tx`.
+async fn write_change(tx: &impl Session, change: &Change) -> Result<(), StoreError> {
+    let statements = match change {
+        Change::Account(change) => accounts::statements(change),
+        Change::Lobby(change) => lobby::statements(change),
+        other => games::statements(other)?,
+    };
+    for statement in &statements {
+        tx.run(statement).await?;
+    }
+    if let Change::Summary { game, summary } = change {
+        if let (Status::Finished, Some(result), true) =
+            (summary.status, &summary.result, summary.both_moved)
+        {
+            accounts::rate(tx, game, result).await?;
+        }
+    }
+    Ok(())
 }
 
-enum Backend {
-    Sqlite(Arc<sqlite::Reader>),
+/// Reading side of the database; its queries are in `games.rs`,
+/// `accounts.rs` and `lobby.rs`.
+pub struct Store {
+    reader: Reader,
+}
+
+/// The reading connection of either database.
+enum Reader {
+    Sqlite(sqlite::Reader),
     Postgres(postgres::Reader),
 }
 
-/// Runs a SQLite read off the async threads.
-async fn blocking<T: Send + 'static>(
-    reader: &Arc<sqlite::Reader>,
-    read: impl FnOnce(&sqlite::Reader) -> Result<T, StoreError> + Send + 'static,
-) -> Result<T, StoreError> {
-    let reader = reader.clone();
-    tokio::task::spawn_blocking(move || read(&reader))
-        .await
-        .map_err(|e| StoreError::Corrupt(format!("a database read panicked: {e}")))?
+impl Session for Reader {
+    async fn execute(&self, sql: &str, params: &[Value]) -> Result<u64, StoreError> {
+        match self {
+            Reader::Sqlite(r) => r.execute(sql, params).await,
+            Reader::Postgres(r) => r.execute(sql, params).await,
+        }
+    }
+
+    async fn query(&self, sql: &str, params: &[Value]) -> Result<Vec<Row>, StoreError> {
+        match self {
+            Reader::Sqlite(r) => r.query(sql, params).await,
+            Reader::Postgres(r) => r.query(sql, params).await,
+        }
+    }
 }
 
 impl Store {
@@ -459,89 +475,17 @@ impl Store {
     /// database and starts its writer.
     pub async fn open(db: &Database) -> Result<(Arc<Store>, Writer), StoreError> {
         let (jobs, queue) = mpsc::unbounded_channel();
-        let backend = match db {
+        let reader = match db {
             Database::Sqlite(path) => {
                 let path = path.clone();
                 let reader = tokio::task::spawn_blocking(move || sqlite::open(&path, queue))
                     .await
                     .map_err(|e| StoreError::Corrupt(format!("opening the database: {e}")))??;
-                Backend::Sqlite(Arc::new(reader))
+                Reader::Sqlite(reader)
             }
-            Database::Postgres(url) => Backend::Postgres(postgres::open(url, queue).await?),
+            Database::Postgres(url) => Reader::Postgres(postgres::open(url, queue).await?),
         };
-        Ok((Arc::new(Store { backend }), Writer { jobs }))
-    }
-
-    /// Everything stored about a game, or none if there is no such game.
-    pub async fn load(&self, id: &str) -> Result<Option<StoredGame>, StoreError> {
-        match &self.backend {
-            Backend::Sqlite(r) => {
-                let id = id.to_string();
-                blocking(r, move |r| r.load(&id)).await
-            }
-            Backend::Postgres(p) => p.load(id).await,
-        }
-    }
-
-    /// Ids of the games that are not finished, oldest first.
-    pub async fn unfinished(&self) -> Result<Vec<String>, StoreError> {
-        match &self.backend {
-            Backend::Sqlite(r) => blocking(r, |r| r.unfinished()).await,
-            Backend::Postgres(p) => p.unfinished().await,
-        }
-    }
-
-    /// Ids of the games still waiting for their friend that were created
-    /// before `created_ms`.
-    pub async fn waiting_since_before(&self, created_ms: i64) -> Result<Vec<String>, StoreError> {
-        match &self.backend {
-            Backend::Sqlite(r) => blocking(r, move |r| r.waiting_since_before(created_ms)).await,
-            Backend::Postgres(p) => p.waiting_since_before(created_ms).await,
-        }
-    }
-
-    /// The newest public games, live (waiting or started) or finished.
-    pub async fn list(&self, finished: bool, limit: u32) -> Result<Vec<Listing>, StoreError> {
-        match &self.backend {
-            Backend::Sqlite(r) => blocking(r, move |r| r.list(finished, limit)).await,
-            Backend::Postgres(p) => p.list(finished, limit).await,
-        }
-    }
-
-    /// Asks the database a trivial query (`/ready`).
-    pub async fn ping(&self) -> Result<(), StoreError> {
-        match &self.backend {
-            Backend::Sqlite(r) => blocking(r, |r| r.ping()).await,
-            Backend::Postgres(p) => p.ping().await,
-        }
-    }
-
-    /// When the server was last known alive: its last heartbeat, or for a
-    /// database without one its last event; none for an empty database.
-    pub async fn last_alive(&self) -> Result<Option<i64>, StoreError> {
-        match &self.backend {
-            Backend::Sqlite(r) => blocking(r, |r| r.last_alive()).await,
-            Backend::Postgres(p) => p.last_alive().await,
-        }
-    }
-
-    /// Every span the server was down, oldest first.
-    pub async fn downtimes(&self) -> Result<Vec<Downtime>, StoreError> {
-        match &self.backend {
-            Backend::Sqlite(r) => blocking(r, |r| r.downtimes()).await,
-            Backend::Postgres(p) => p.downtimes().await,
-        }
-    }
-
-    /// Whether some seat of some game has this token hash.
-    pub async fn token_known(&self, token_hash: &str) -> Result<bool, StoreError> {
-        match &self.backend {
-            Backend::Sqlite(r) => {
-                let hash = token_hash.to_string();
-                blocking(r, move |r| r.token_known(&hash)).await
-            }
-            Backend::Postgres(p) => p.token_known(token_hash).await,
-        }
+        Ok((Arc::new(Store { reader }), Writer { jobs }))
     }
 
     /// The seed of the key that signs records, when the database keeps it
@@ -549,161 +493,10 @@ impl Store {
     /// by the first with `fresh`); none when it is kept in a file beside
     /// the database (SQLite).
     pub async fn signing_seed(&self, fresh: [u8; 32]) -> Result<Option<[u8; 32]>, StoreError> {
-        match &self.backend {
-            Backend::Sqlite(_) => Ok(None),
-            Backend::Postgres(p) => p.signing_seed(fresh).await.map(Some),
+        match &self.reader {
+            Reader::Sqlite(_) => Ok(None),
+            Reader::Postgres(p) => p.signing_seed(fresh).await.map(Some),
         }
-    }
-}
-
-/// Runs a SQLite read with owned arguments off the async threads.
-macro_rules! read {
-    ($self:ident, $method:ident ( $($arg:ident),* )) => {
-        match &$self.backend {
-            Backend::Sqlite(r) => {
-                $(let $arg = $arg.to_owned();)*
-                blocking(r, move |r| r.$method($(&$arg),*)).await
-            }
-            Backend::Postgres(p) => p.$method($($arg),*).await,
-        }
-    };
-}
-
-/// Players, ratings, chat and sessions.
-impl Store {
-    /// The accounts that hold a game's seats, and whether it is rated.
-    pub async fn players(&self, game: &str) -> Result<GamePlayers, StoreError> {
-        read!(self, players(game))
-    }
-
-    /// An account's games, newest first: the unfinished ones or all;
-    /// `before` (created_ms, id) starts after that game (the next page).
-    pub async fn user_games(
-        &self,
-        user_id: &str,
-        unfinished_only: bool,
-        limit: u32,
-        before: Option<(i64, String)>,
-    ) -> Result<Vec<UserGame>, StoreError> {
-        match &self.backend {
-            Backend::Sqlite(r) => {
-                let user_id = user_id.to_string();
-                blocking(r, move |r| {
-                    r.user_games(&user_id, unfinished_only, limit, before)
-                })
-                .await
-            }
-            Backend::Postgres(p) => p.user_games(user_id, unfinished_only, limit, before).await,
-        }
-    }
-
-    /// An account's ratings, by variant id.
-    pub async fn ratings(
-        &self,
-        user_id: &str,
-    ) -> Result<Vec<(String, crate::base::ratings::Rating)>, StoreError> {
-        read!(self, ratings(user_id))
-    }
-
-    /// An account's rating after each of its rated games, oldest first.
-    pub async fn rating_history(&self, user_id: &str) -> Result<Vec<RatingPoint>, StoreError> {
-        read!(self, rating_history(user_id))
-    }
-
-    /// A game's chat, oldest first.
-    pub async fn chat(&self, game: &str) -> Result<Vec<ChatLine>, StoreError> {
-        read!(self, chat(game))
-    }
-
-    /// Rated games between accounts `a` and `b` made at `since_ms` or later.
-    pub async fn rated_games_between(
-        &self,
-        a: &str,
-        b: &str,
-        since_ms: i64,
-    ) -> Result<u32, StoreError> {
-        read!(self, rated_games_between(a, b, since_ms))
-    }
-
-    /// The session whose cookie token has this hash, and its user.
-    pub async fn session(
-        &self,
-        token_hash: &str,
-    ) -> Result<Option<(UserRow, SessionRow)>, StoreError> {
-        read!(self, session(token_hash))
-    }
-
-    /// A user's log-in sessions, most recently used first.
-    pub async fn sessions_of(&self, user_id: &str) -> Result<Vec<SessionRow>, StoreError> {
-        read!(self, sessions_of(user_id))
-    }
-}
-
-/// The lobby: open seeks and challenges, shared by a cluster's nodes.
-impl Store {
-    /// The seeks open at `now_ms`, oldest first.
-    pub async fn open_seeks(&self, now_ms: i64) -> Result<Vec<lobby::SeekRow>, StoreError> {
-        read!(self, open_seeks(now_ms))
-    }
-
-    /// Challenge `id`, open or answered (until purged).
-    pub async fn challenge(&self, id: &str) -> Result<Option<lobby::ChallengeRow>, StoreError> {
-        read!(self, challenge(id))
-    }
-
-    /// The challenges to or from `user_id` open at `now_ms`, oldest first.
-    pub async fn open_challenges_of(
-        &self,
-        user_id: &str,
-        now_ms: i64,
-    ) -> Result<Vec<lobby::ChallengeRow>, StoreError> {
-        read!(self, open_challenges_of(user_id, now_ms))
-    }
-
-    /// The unanswered challenges expired at `now_ms`.
-    pub async fn expired_challenges(
-        &self,
-        now_ms: i64,
-    ) -> Result<Vec<lobby::ChallengeRow>, StoreError> {
-        read!(self, expired_challenges(now_ms))
-    }
-}
-
-/// Accounts: users and their API tokens.
-impl Store {
-    /// The ids of every user (a new name is checked against them).
-    pub async fn user_ids(&self) -> Result<Vec<String>, StoreError> {
-        read!(self, user_ids())
-    }
-
-    /// The user whose lowercase name is `id`.
-    pub async fn user(&self, id: &str) -> Result<Option<UserRow>, StoreError> {
-        match &self.backend {
-            Backend::Sqlite(r) => {
-                let id = id.to_string();
-                blocking(r, move |r| r.user(&id)).await
-            }
-            Backend::Postgres(p) => p.user(id).await,
-        }
-    }
-
-    /// The user and scopes of the unrevoked API token with this hash.
-    pub async fn api_token(
-        &self,
-        token_hash: &str,
-    ) -> Result<Option<(UserRow, String)>, StoreError> {
-        match &self.backend {
-            Backend::Sqlite(r) => {
-                let hash = token_hash.to_string();
-                blocking(r, move |r| r.api_token(&hash)).await
-            }
-            Backend::Postgres(p) => p.api_token(token_hash).await,
-        }
-    }
-
-    /// A user's unrevoked API tokens, oldest first.
-    pub async fn api_tokens_of(&self, user_id: &str) -> Result<Vec<ApiTokenRow>, StoreError> {
-        read!(self, api_tokens_of(user_id))
     }
 }
 
