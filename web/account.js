@@ -2,11 +2,11 @@
 // and "Log out"; or "Log in" and "Sign up", which open one small form.
 
 import { api } from './api.js';
-import { escapeHtml } from './html.js';
+import { escapeHtml, setMessage } from './html.js';
 
 const FORM = `
   <form class="login-form" hidden>
-    <label>Name <input name="username" autocomplete="username" required minlength="2" maxlength="20"></label>
+    <label>Name <input name="username" autocomplete="username" required minlength="2"></label>
     <label>Password <input name="password" type="password" autocomplete="current-password" required></label>
     <button type="submit"></button>
     <button type="button" class="cancel">Cancel</button>
@@ -50,7 +50,7 @@ function draw(box, me) {
       await call(username.value.trim(), password.value);
       location.reload();
     } catch (err) {
-      error.textContent = err.message;
+      setMessage(error, err.message);
       error.hidden = false;
     }
   });

@@ -8,7 +8,7 @@
 import { api } from './api.js';
 import { openChooser, closeChooser } from './board.js';
 import { parseMove } from './moves.js';
-import { escapeHtml } from './html.js';
+import { escapeHtml, messageHtml, setMessage } from './html.js';
 import { drawBoard, drawMoves, positionState } from './gameview.js';
 import { isSimultaneous } from './gamestate.js';
 import { NAV_HTML, FEN_HTML, bindNavigation } from './navigation.js';
@@ -104,7 +104,7 @@ export async function showAnalysis(root) {
   };
 
   const showError = (e) => {
-    $('.error').textContent = e.message;
+    setMessage($('.error'), e.message);
     $('.error').hidden = !e.message;
   };
 
@@ -210,7 +210,7 @@ export async function showAnalysis(root) {
       try {
         a.evals.set(key, await api.analyse(JSON.parse(key)));
       } catch (e) {
-        if (positionKey() === key) box.innerHTML = `<div class="error">${escapeHtml(e.message)}</div>`;
+        if (positionKey() === key) box.innerHTML = `<div class="error">${messageHtml(e.message)}</div>`;
         return;
       }
       if (positionKey() === key) scheduleEval();

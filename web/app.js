@@ -10,6 +10,7 @@ import { showGame } from './game.js';
 import { showAnalysis } from './analysis.js';
 import { showAccount } from './account.js';
 import { showProfile } from './profile.js';
+import { setMessage } from './html.js';
 
 async function route() {
   const root = document.getElementById('app');
@@ -35,14 +36,17 @@ async function route() {
     try {
       await api.join(id, invite);
     } catch (e) {
-      joinError = e;
+      // A used link opened again by the player who used it: they hold
+      // the seat already, and nothing went wrong.
+      const seated = await api.game(id).then((g) => Boolean(g.you), () => false);
+      if (!seated) joinError = e;
     }
     history.replaceState(null, '', `/game/${id}`);
   }
   const shown = await showGame(root, id);
   if (shown && joinError) {
     const box = root.querySelector('.error');
-    box.textContent = `could not join with this invite: ${joinError.message}`;
+    setMessage(box, `could not join with this invite: ${joinError.message}`);
     box.hidden = false;
   }
 }

@@ -7,7 +7,7 @@
 // both pages to it.
 
 import { request } from './api.js';
-import { escapeHtml } from './html.js';
+import { escapeHtml, setMessage } from './html.js';
 import { fillVariants, readTerms, termsFields } from './terms.js';
 
 export const challenges = {
@@ -46,7 +46,7 @@ export function challengeList(section) {
   const table = section.querySelector('table.challenge-list');
   const error = section.querySelector('.error');
   const fail = (e) => {
-    error.textContent = e.message;
+    setMessage(error, e.message);
     error.hidden = false;
   };
   async function refresh() {
@@ -132,7 +132,7 @@ export function challengeForm(container, name, variants) {
       pending = (await challenges.send(name, fields)).id;
       show(`Waiting for ${name} to accept…`, true);
     } catch (err) {
-      error.textContent = err.message;
+      setMessage(error, err.message);
       error.hidden = false;
     }
   });
@@ -143,7 +143,7 @@ export function challengeForm(container, name, variants) {
       pending = null;
       show('Challenge canceled.', false);
     } catch (err) {
-      error.textContent = err.message;
+      setMessage(error, err.message);
       error.hidden = false;
     }
   });

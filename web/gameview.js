@@ -5,7 +5,7 @@ import { api } from './api.js';
 import { renderBoard } from './board.js';
 import { parseMove } from './moves.js';
 import { pieceIcon } from './pieces.js';
-import { escapeHtml } from './html.js';
+import { escapeHtml, setMessage } from './html.js';
 import { isSimultaneous, other } from './gamestate.js';
 import { NAV_HTML, FEN_HTML } from './navigation.js';
 import { drawHelp } from './help.js';
@@ -380,7 +380,7 @@ export function drawClocks(root, s) {
 
 export function showError(root, e) {
   const box = root.querySelector('.error');
-  box.textContent = e.message;
+  setMessage(box, e.message);
   box.hidden = false;
 }
 
@@ -402,9 +402,16 @@ export function drawNoSuchGame(root, id) {
     </section>`;
 }
 
+/** The words for the feed's state, which must not read like a time control. */
+const CONNECTION_WORDS = {
+  live: 'connected',
+  reconnecting: 'reconnecting…',
+  polling: 'updating every few seconds',
+};
+
 /** The feed's state in the footer: `live`, `reconnecting` or `polling`. */
 export function showConnection(root, status) {
   const conn = root.querySelector('.conn');
-  conn.textContent = status;
+  conn.textContent = CONNECTION_WORDS[status] ?? status;
   conn.dataset.conn = status;
 }

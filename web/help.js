@@ -5,6 +5,7 @@
 
 import { api } from './api.js';
 import { isSimultaneous } from './gamestate.js';
+import { setMessage } from './html.js';
 
 /** localStorage key: the first simultaneous game's id, or `dismissed`. */
 export const TURN_HELP_SEEN = 'parity_turn_help_seen';
@@ -71,6 +72,6 @@ async function loadRules(rules) {
     text.innerHTML = await api.rules(rules.dataset.variant);
   } catch (e) {
     delete text.dataset.loaded;
-    text.textContent = `the rules could not be loaded: ${e.message}`;
+    setMessage(text, `the rules could not be loaded: ${e.message}`);
   }
 }

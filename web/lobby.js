@@ -7,7 +7,7 @@
 
 import { api, accountEvents } from './api.js';
 import { renderBoard } from './board.js';
-import { escapeHtml } from './html.js';
+import { escapeHtml, setMessage, messageHtml } from './html.js';
 import { fillVariants, readTerms, termsFields } from './terms.js';
 import { challengeList, CHALLENGE_EVENTS } from './challenges.js';
 
@@ -101,7 +101,7 @@ async function fillList(table, variantNames) {
           .join('')
       : '<tr><td>none</td></tr>';
   } catch (e) {
-    table.innerHTML = `<tr><td>${escapeHtml(e.message)}</td></tr>`;
+    table.innerHTML = `<tr><td>${messageHtml(e.message)}</td></tr>`;
   }
 }
 
@@ -116,7 +116,7 @@ async function fillSeeks(table, variantNames, me) {
   try {
     seeks = await api.seeks();
   } catch (e) {
-    table.innerHTML = `<tr><td>${escapeHtml(e.message)}</td></tr>`;
+    table.innerHTML = `<tr><td>${messageHtml(e.message)}</td></tr>`;
     return;
   }
   if (!seeks.length) {
@@ -144,7 +144,7 @@ function bindSeeks(root, table, variants, refresh) {
   const form = root.querySelector('form.seek');
   const error = form.querySelector('.error');
   const fail = (e) => {
-    error.textContent = e.message;
+    setMessage(error, e.message);
     error.hidden = false;
   };
   fillVariants(form, variants);
@@ -239,7 +239,7 @@ export async function showLobby(root, me = null) {
   try {
     variants = await api.variants();
   } catch (e) {
-    error.textContent = `cannot load the variants: ${e.message}`;
+    setMessage(error, `cannot load the variants: ${e.message}`);
     error.hidden = false;
   }
   select.innerHTML = variants
@@ -277,7 +277,7 @@ export async function showLobby(root, me = null) {
       const created = await api.createGame(spec);
       location.assign(`/game/${created.id}`);
     } catch (err) {
-      error.textContent = err.message;
+      setMessage(error, err.message);
       error.hidden = false;
     }
   });

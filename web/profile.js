@@ -6,7 +6,7 @@
 // player's, when logged in, the form that challenges them.
 
 import { api, accountEvents } from './api.js';
-import { escapeHtml } from './html.js';
+import { escapeHtml, setMessage, messageHtml } from './html.js';
 import { challengeForm } from './challenges.js';
 
 const SCOPES = ['board:play', 'bot:play'];
@@ -116,7 +116,7 @@ async function showTokens(section) {
   const list = section.querySelector('.token-list');
   const error = section.querySelector('.error');
   const fail = (e) => {
-    error.textContent = e.message;
+    setMessage(error, e.message);
     error.hidden = false;
   };
   async function refresh() {
@@ -184,7 +184,7 @@ async function showSessions(section) {
       await api.endSession(row.dataset.hash);
       await refresh();
     } catch (err) {
-      error.textContent = err.message;
+      setMessage(error, err.message);
       error.hidden = false;
     }
   });
@@ -197,7 +197,7 @@ export async function showProfile(root, name, me) {
   try {
     user = await api.user(name);
   } catch (e) {
-    root.innerHTML = `<section class="profile"><h1>${escapeHtml(name)}</h1><p class="error">${escapeHtml(e.message)}</p></section>`;
+    root.innerHTML = `<section class="profile"><h1>${escapeHtml(name)}</h1><p class="error">${messageHtml(e.message)}</p></section>`;
     return;
   }
   const [variants, history, games] = await Promise.all([
@@ -225,7 +225,7 @@ export async function showProfile(root, name, me) {
     await showTokens(root.querySelector('.tokens'));
     await showSessions(root.querySelector('.sessions')).catch((e) => {
       const error = root.querySelector('.sessions .error');
-      error.textContent = e.message;
+      setMessage(error, e.message);
       error.hidden = false;
     });
   }

@@ -365,7 +365,19 @@ pub fn parse_san<C: MoveContext + ?Sized>(ctx: &C, text: &str) -> Result<Move, N
                 }
                 _ => false,
             })
-            .collect();
+            .collect::<Vec<Move>>();
+        if candidates.is_empty() {
+            let why = if v.spec.castling == CastlingStyle::None {
+                "this variant has no castling"
+            } else {
+                "castling that way is not possible now (the king or rook has moved, or \
+                 the way is blocked or attacked)"
+            };
+            return Err(NotationError::Illegal {
+                text: original.to_string(),
+                hint: Some(why.to_string()),
+            });
+        }
         return pick(candidates);
     }
     if !text.is_ascii() {
@@ -474,6 +486,10 @@ pub fn parse_san<C: MoveContext + ?Sized>(ctx: &C, text: &str) -> Result<Move, N
 /// not coordinates at all (`Nf3`): then the SAN reader's says more.
 pub fn parse_lenient<C: MoveContext + ?Sized>(ctx: &C, text: &str) -> Result<Move, NotationError> {
     let text = text.trim();
+    // Castling is SAN's alone: its error, not "no piece has the letter O".
+    if text.replace('0', "O").starts_with("O-O") {
+        return parse_san(ctx, text);
+    }
     parse_uci(ctx, text)
         .or_else(|first| {
             // `e7e8Q` is read already; all upper case (`E7E8Q`) is not
@@ -502,6 +518,18 @@ mod tests {
 
     fn chess(fen: &str) -> Position {
         parse_position(Registry::builtin().get("chess").unwrap(), fen).unwrap()
+    }
+
+    #[test]
+    fn castling_that_cannot_be_played_says_why() {
+        // The king has no castling rights left.
+        let pos = chess("r3k2r/8/8/8/8/8/8/R3K2R w - - 0 1");
+        for text in ["O-O", "0-0-0"] {
+            let err = parse_lenient(&pos, text).unwrap_err().to_string();
+            assert!(err.contains("not a legal move here: castling that way"), "{err}");
+        }
+        let pos = chess("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
+        assert_eq!(pos.san(parse_lenient(&pos, "O-O").unwrap()), "O-O");
     }
 
     #[test]

@@ -33,8 +33,52 @@ pub async fn serve(uri: Uri) -> Response {
             file.data,
         )
             .into_response(),
-        None => (StatusCode::NOT_FOUND, "not found\n").into_response(),
+        // A missing file (a name with a dot) stays a short text; an
+        // address a person typed or followed gets a page.
+        None if uri.path().rsplit('/').next().is_some_and(|last| last.contains('.')) => {
+            (StatusCode::NOT_FOUND, "not found\n").into_response()
+        }
+        None => (
+            StatusCode::NOT_FOUND,
+            [(header::CONTENT_TYPE, "text/html; charset=utf-8")],
+            not_found_page(uri.path()),
+        )
+            .into_response(),
     }
+}
+
+/// The page for an address that is no page of ours.
+fn not_found_page(path: &str) -> String {
+    let path: String = path
+        .chars()
+        .take(200)
+        .map(|c| match c {
+            '<' => "&lt;".to_string(),
+            '>' => "&gt;".to_string(),
+            '&' => "&amp;".to_string(),
+            '"' => "&quot;".to_string(),
+            c => c.to_string(),
+        })
+        .collect();
+    format!(
+        r#"<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Page not found · Parity</title>
+<link rel="stylesheet" href="/style.css">
+</head>
+<body>
+<main id="app" class="not-found">
+<h1>Page not found</h1>
+<p>There is no page at <code>{path}</code> on this server.</p>
+<p><a class="button" href="/">Back to the lobby</a></p>
+</main>
+</body>
+</html>
+"#
+    )
 }
 
 #[cfg(test)]
@@ -51,5 +95,20 @@ mod tests {
         assert_eq!(file_for("/@/Ada"), "index.html");
         assert_eq!(file_for("/@/"), "@/");
         assert!(Web::get("index.html").is_some());
+    }
+
+    #[tokio::test]
+    async fn an_unknown_address_is_a_page_and_a_missing_file_a_short_text() {
+        let page = serve("/nonsense/path".parse().unwrap()).await;
+        assert_eq!(page.status(), StatusCode::NOT_FOUND);
+        assert_eq!(page.headers()[header::CONTENT_TYPE], "text/html; charset=utf-8");
+        let body = axum::body::to_bytes(page.into_body(), 1 << 16).await.unwrap();
+        let body = String::from_utf8(body.to_vec()).unwrap();
+        assert!(body.contains("Page not found"), "{body}");
+        assert!(body.contains("<code>/nonsense/path</code>"), "{body}");
+        assert!(not_found_page("/a<b>&\"").contains("/a&lt;b&gt;&amp;&quot;"));
+        let file = serve("/nothing.js".parse().unwrap()).await;
+        assert_eq!(file.status(), StatusCode::NOT_FOUND);
+        assert_ne!(file.headers().get(header::CONTENT_TYPE).map(|v| v.as_bytes()), Some(&b"text/html; charset=utf-8"[..]));
     }
 }

@@ -168,14 +168,14 @@ fn forwarded_client(headers: &HeaderMap, config: &Config) -> Option<IpAddr> {
 
 /// Gives an error answer that is not JSON (axum's and tower-http's own:
 /// 405, 408, 413, a missing file...) the body `{"error": ...}`: its text
-/// cut short, or the status's name.
+/// cut short, or the status's name. A page (the page for an unknown
+/// address) stays a page.
 async fn json_errors(response: Response) -> Response {
     let status = response.status();
-    let is_json = response
-        .headers()
-        .get(CONTENT_TYPE)
-        .is_some_and(|v| v.as_bytes().starts_with(b"application/json"));
-    if is_json || !(status.is_client_error() || status.is_server_error()) {
+    let kept = response.headers().get(CONTENT_TYPE).is_some_and(|v| {
+        v.as_bytes().starts_with(b"application/json") || v.as_bytes().starts_with(b"text/html")
+    });
+    if kept || !(status.is_client_error() || status.is_server_error()) {
         return response;
     }
     let (parts, body) = response.into_parts();

@@ -1,0 +1,131 @@
+//! What a new player trips over (issue 29), in headless Chromium: an
+//! unknown address, a used invite link opened again by the player who
+//! used it, the connection's word in a correspondence game's footer,
+//! castling typed when it cannot be played, and a user name too long.
+//!
+//! Needs Debian's `chromium` and `chromium-driver` (`scripts/test` installs
+//! them); without them this test fails, it never skips.
+
+mod common;
+
+use common::browser::*;
+use common::start_server;
+use fantoccini::Locator;
+use futures_util::FutureExt as _;
+use std::panic::AssertUnwindSafe;
+
+/// The text of `css`, or none while it is hidden or absent.
+async fn shown_text(page: &Page, css: &str) -> Option<String> {
+    let element = page.client.find(Locator::Css(css)).await.ok()?;
+    if !element.is_displayed().await.ok()? {
+        return None;
+    }
+    element.text().await.ok().filter(|t| !t.is_empty())
+}
+
+/// Runs one item's check; its failure is kept, so that every item is
+/// tried and one run shows which of them fail.
+async fn item(failed: &mut Vec<String>, name: &str, check: impl std::future::Future<Output = ()>) {
+    if let Err(e) = AssertUnwindSafe(check).catch_unwind().await {
+        let why = e
+            .downcast_ref::<String>()
+            .cloned()
+            .or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()))
+            .unwrap_or_default();
+        failed.push(format!("{name}: {}", why.lines().next().unwrap_or_default()));
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn what_a_new_player_trips_over() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_driver_process, driver) = start_chromedriver();
+    let base = start_server(dir.path()).await;
+    let white = Page::open(&driver, &base, &dir.path().join("white"), (1280, 900)).await;
+    let black = Page::open(&driver, &base, &dir.path().join("black"), (1280, 900)).await;
+    let stranger = Page::open(&driver, &base, &dir.path().join("stranger"), (1280, 900)).await;
+    let mut failed = Vec::new();
+
+    item(&mut failed, "7, an unknown address", async {
+        white.goto("/nonsense/path").await;
+        white.wait_text("main.not-found h1", "Page not found").await;
+        white.wait_text("main.not-found code", "/nonsense/path").await;
+        white.screenshot("newcomer-not-found.png").await;
+        white.click("main.not-found a[href='/']").await;
+        white.find("form.create").await;
+    })
+    .await;
+
+    let (id, invite) = friend_game(&white, &black, "chess").await;
+    black.goto(&invite).await;
+    black.find(".game[data-status='started']").await;
+    item(&mut failed, "9, the footer's connection", async {
+        let conn = black.wait_text(".conn", "connected").await;
+        assert!(!conn.contains("live"), "{conn}");
+    })
+    .await;
+    item(&mut failed, "3, a used invite opened again by its player", async {
+        assert_eq!(
+            shown_text(&black, ".game .error").await,
+            None,
+            "the seat holder sees no error on the used link"
+        );
+        assert!(black.client.current_url().await.unwrap().query().is_none());
+        // Another browser with the used link is told, as before.
+        stranger.goto(&invite).await;
+        stranger.wait_text(".game .error", "could not join with this invite").await;
+    })
+    .await;
+
+    item(&mut failed, "4, castling typed when it cannot be played", async {
+        white.goto(&format!("/game/{id}")).await;
+        white.find(".game[data-status='started']").await;
+        white.type_move("O-O").await;
+        let message = white.wait_text(".game .error", "castling").await;
+        assert!(!message.contains('`') && !message.contains("letter"), "{message}");
+        // The move shows as code, not between backticks.
+        white.wait_text(".game .error code", "O-O").await;
+        white.screenshot("newcomer-castling.png").await;
+    })
+    .await;
+
+    item(&mut failed, "5, a name too long", async {
+        // A pasted 200-character name is refused with the rule, not cut
+        // to 20 and taken.
+        white.goto("/").await;
+        white.click("nav.account [data-mode='signup']").await;
+        let long = "a".repeat(200);
+        white
+            .find("form.login-form input[name='username']")
+            .await
+            .send_keys(&long)
+            .await
+            .unwrap();
+        white
+            .find("form.login-form input[name='password']")
+            .await
+            .send_keys("correct horse battery")
+            .await
+            .unwrap();
+        white.click("form.login-form button[type='submit']").await;
+        white.wait_text("form.login-form .error", "2 to 20").await;
+        let cut = reqwest::get(format!("{base}/api/user/{}", &long[..20]))
+            .await
+            .unwrap();
+        assert_eq!(cut.status(), 404, "no account was made under a cut name");
+    })
+    .await;
+
+    // The refusals above log their status (a 404 page, a 400 sign-up);
+    // no script error may.
+    for page in [&white, &black, &stranger] {
+        let errors: Vec<String> = page
+            .console_errors()
+            .await
+            .into_iter()
+            .filter(|e| !e.contains("Failed to load resource"))
+            .collect();
+        assert_eq!(errors, Vec::<String>::new());
+    }
+    assert!(failed.is_empty(), "items that fail:\n{}", failed.join("\n"));
+}
