@@ -149,10 +149,21 @@ function bindSeeks(root, table, variants, refresh) {
   };
   fillVariants(form, variants);
   const quickVariant = root.querySelector('.quick-variant');
+  const seekVariant = form.elements.variant;
   const nameQuickVariant = () => {
-    quickVariant.textContent = form.elements.variant.selectedOptions[0]?.textContent ?? '';
+    quickVariant.textContent = seekVariant.selectedOptions[0]?.textContent ?? '';
   };
-  form.elements.variant.addEventListener('change', nameQuickVariant);
+  seekVariant.addEventListener('change', () => {
+    nameQuickVariant();
+    root.dispatchEvent(new CustomEvent('variant-picked', { detail: seekVariant.value }));
+  });
+  root.addEventListener('variant-picked', (e) => {
+    if (seekVariant.value !== e.detail) {
+      seekVariant.value = e.detail;
+      nameQuickVariant();
+    }
+  });
+  seekVariant.value = root.querySelector('form.create').elements.variant.value || seekVariant.value;
   nameQuickVariant();
   // A seek paired at once opens its game; else it waits in the list.
   const post = async (spec) => {
@@ -252,11 +263,21 @@ export async function showLobby(root, me = null) {
       card.setAttribute('aria-pressed', String(card.dataset.variant === select.value));
     }
   };
-  drawCards(cards, variants, (id) => {
+  // One variant for the page: a card, this form and the seek form (with
+  // its quick pairing) pick it together (`variant-picked` on `root`).
+  const pick = (id) => {
     select.value = id;
     describe();
+    root.dispatchEvent(new CustomEvent('variant-picked', { detail: id }));
+  };
+  drawCards(cards, variants, pick);
+  select.addEventListener('change', () => pick(select.value));
+  root.addEventListener('variant-picked', (e) => {
+    if (select.value !== e.detail) {
+      select.value = e.detail;
+      describe();
+    }
   });
-  select.addEventListener('change', describe);
   describe();
 
   form.addEventListener('submit', async (e) => {

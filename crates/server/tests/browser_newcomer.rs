@@ -1,7 +1,8 @@
 //! What a new player trips over (issue 29), in headless Chromium: an
 //! unknown address, a used invite link opened again by the player who
 //! used it, the connection's word in a correspondence game's footer,
-//! castling typed when it cannot be played, and a user name too long.
+//! castling typed when it cannot be played, a user name too long, and
+//! quick pairing in the variant the player picked.
 //!
 //! Needs Debian's `chromium` and `chromium-driver` (`scripts/test` installs
 //! them); without them this test fails, it never skips.
@@ -113,6 +114,39 @@ async fn what_a_new_player_trips_over() {
             .await
             .unwrap();
         assert_eq!(cut.status(), 404, "no account was made under a cut name");
+    })
+    .await;
+
+    item(&mut failed, "1, quick pairing in the variant picked", async {
+        // Logged in (quick pairing is for accounts), a card picks the
+        // variant of every form, and 5+3 seeks a game in it.
+        white.goto("/").await;
+        white.click("nav.account [data-mode='signup']").await;
+        for (field, text) in [("username", "Newbie"), ("password", "correct horse battery")] {
+            let input = white
+                .find(&format!("form.login-form input[name='{field}']"))
+                .await;
+            input.clear().await.unwrap();
+            input.send_keys(text).await.unwrap();
+        }
+        white.click("form.login-form button[type='submit']").await;
+        white.wait_text("nav.account .me", "Newbie").await;
+        white.click(".variant-card[data-variant='safety-in-numbers']").await;
+        white.wait_text(".quick-variant", "Safety in Numbers").await;
+        white.click("[data-quick='5+3']").await;
+        let seeks: serde_json::Value = white
+            .wait_for("a quick-pairing seek", async || {
+                let seeks: serde_json::Value = reqwest::get(format!("{base}/api/lobby/seeks"))
+                    .await
+                    .ok()?
+                    .json()
+                    .await
+                    .ok()?;
+                (!seeks.as_array()?.is_empty()).then_some(seeks)
+            })
+            .await;
+        assert_eq!(seeks[0]["variant"], "safety-in-numbers", "{seeks}");
+        white.screenshot("newcomer-quick-pairing.png").await;
     })
     .await;
 
