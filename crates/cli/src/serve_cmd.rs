@@ -214,7 +214,7 @@ pub fn run(registry: Registry, args: &ServeArgs) -> Result<(), String> {
         let _ = writeln!(
             out,
             "Records are signed with the Ed25519 key {} (kept in {}; `parity verify --key KEY`)",
-            parity_server::base::signing::key_text(&server.hub.public_key()),
+            parity_server::base::signing::key_text(&server.hub.keys().public_key()),
             server
                 .key_file
                 .as_ref()

@@ -82,7 +82,7 @@ impl Server {
     /// for the other nodes at once. False if some connection outlived
     /// `grace`.
     pub async fn shut_down(self, grace: Duration) -> bool {
-        self.hub.close();
+        self.hub.shutdown().begin();
         let drained = tokio::time::timeout(grace, self.served).await.is_ok();
         // Queued after every write in flight: its commit is theirs too.
         let last = vec![Change::Heartbeat { at_ms: now_ms() }];
@@ -149,8 +149,8 @@ pub async fn start(
             downtimes,
             limits.clone(),
             record_key,
-        )
-        .in_cluster(cluster.clone()),
+            cluster.clone(),
+        ),
     );
     // Games that waited too long for their friend are aborted, not resumed.
     hub.expire_waiting().await.map_err(ServeError::Recover)?;

@@ -49,7 +49,7 @@ async fn a_shutdown_tells_clients_to_reconnect_and_keeps_every_move() {
     let close = close.expect("a close frame with a code");
     assert_eq!(close.code, CloseCode::Restart, "{close:?}");
     assert!(close.reason.contains("reconnect"), "{close:?}");
-    assert!(hub.is_closing());
+    assert!(hub.shutdown().has_begun());
     assert_eq!(
         hub.readiness().await,
         Err("this server is shutting down".into())

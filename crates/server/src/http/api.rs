@@ -159,7 +159,7 @@ pub(crate) async fn credentials(
     }
     match crate::http::auth::holder(hub, ip, headers).await? {
         Some(holder) => {
-            let mut account = hub.account_credentials(&holder.user.id, id);
+            let mut account = hub.keys().account_credentials(&holder.user.id, id);
             account.bearer = api_token;
             account.tokens.extend(seats.tokens);
             Ok(account)
@@ -222,7 +222,7 @@ async fn variant_rules(
 
 /// The key that checks the server's records (`parity verify --key`).
 async fn public_key(State(hub): State<Arc<Hub>>) -> Json<serde_json::Value> {
-    let key = crate::base::signing::key_text(&hub.public_key());
+    let key = crate::base::signing::key_text(&hub.keys().public_key());
     Json(serde_json::json!({"key": key, "algorithm": "ed25519"}))
 }
 
@@ -418,7 +418,7 @@ async fn analyse(
     let request: LineRequest = json_body(&body)?;
     let game = request.game(hub.registry())?;
     hub.quotas().analysis(ip)?;
-    Ok(Json(hub.analyse(game).await?).into_response())
+    Ok(Json(hub.engines().analyse(game).await?).into_response())
 }
 
 /// A seat's action within `ip`'s rate limits: the actions it may send,
@@ -705,7 +705,7 @@ async fn stream(
         Some((logged.iter().map(|l| l.line.ndjson()).collect(), feed))
     });
     let source = futures_util::stream::once(async move { first }).chain(later);
-    let response = crate::http::ndjson::stream(KEEPALIVE, source, hub.closed());
+    let response = crate::http::ndjson::stream(KEEPALIVE, source, hub.shutdown().begun());
     Ok(with_cookie(response, &id, cookie.as_deref()))
 }
 
@@ -811,7 +811,7 @@ async fn websocket(
 ) -> Result<Response, Refusal> {
     let since = since_of(&query)?;
     let credentials = credentials(&hub, ip, &headers, &id).await?;
-    let chat = hub.chats().subscribe(&id);
+    let chat = hub.notices().chats().subscribe(&id);
     let opened = open_feed(&hub, ip, &id, credentials.clone(), since).await?;
     let viewer = WsViewer {
         ip,
@@ -859,7 +859,7 @@ async fn ws_session(
         }
     }
     let spectating = Refusal::Forbidden("spectators cannot act in this game".into());
-    let mut closed = std::pin::pin!(hub.closed());
+    let mut closed = std::pin::pin!(hub.shutdown().begun());
     let mut keepalive =
         tokio::time::interval_at(tokio::time::Instant::now() + KEEPALIVE, KEEPALIVE);
     loop {

@@ -83,7 +83,7 @@ pub async fn serve(listener: TcpListener, app: Router, limits: Limits, hub: Arc<
     http.timer(TokioTimer::new())
         .header_read_timeout(limits.header_timeout)
         .max_buf_size(MAX_HEAD_BYTES);
-    let mut closed = std::pin::pin!(hub.closed());
+    let mut closed = std::pin::pin!(hub.shutdown().begun());
     loop {
         let accepted = tokio::select! {
             accepted = listener.accept() => accepted,
@@ -126,7 +126,7 @@ pub async fn serve(listener: TcpListener, app: Router, limits: Limits, hub: Arc<
         let connection = http
             .serve_connection(TokioIo::new(tcp), service)
             .with_upgrades();
-        let closed = hub.closed();
+        let closed = hub.shutdown().begun();
         tokio::spawn(async move {
             let mut connection = std::pin::pin!(connection);
             let ended = tokio::select! {

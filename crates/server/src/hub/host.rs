@@ -24,15 +24,15 @@ impl Host for Arc<Hub> {
     }
 
     fn engines(&self) -> &EnginePool {
-        &self.engines
+        self.engines.pool()
     }
 
     fn record_key(&self) -> &ed25519_dalek::SigningKey {
-        &self.record_key
+        self.keys.record_key()
     }
 
     fn idle(&self) -> Duration {
-        self.idle
+        self.actors.idle
     }
 
     fn max_watchers(&self) -> usize {
@@ -40,7 +40,7 @@ impl Host for Arc<Hub> {
     }
 
     fn forget(&self, id: &str, mailbox: &mpsc::Sender<Msg>) {
-        Hub::forget(self, id, mailbox)
+        self.actors.forget(id, mailbox)
     }
 
     async fn release(&self, id: &str) {
@@ -71,7 +71,7 @@ impl Host for Arc<Hub> {
             let token_hash = match players.of(c) {
                 Some(p) => {
                     accounts.push((c.other(), p.user.id.clone()));
-                    Some(secret::token_hash(&self.account_seat_token(
+                    Some(secret::token_hash(&self.keys.account_seat_token(
                         &p.user.id,
                         &id,
                         c.other(),

@@ -10,8 +10,8 @@ use crate::base::refusal::Refusal;
 use crate::base::secret::new_game_id;
 use crate::game::event::now_ms;
 use crate::hub::lobby::{
-    json_text, Challenge, ChallengeOutcome, Seek, SeekRequest, Sought, Terms,
-    ENDED_CHALLENGE_KEPT, MAX_CHALLENGES_PER_PAIR, MAX_CHALLENGES_PER_USER, MAX_SEEKS_PER_USER,
+    json_text, Challenge, ChallengeOutcome, Seek, SeekRequest, Sought, Terms, ENDED_CHALLENGE_KEPT,
+    MAX_CHALLENGES_PER_PAIR, MAX_CHALLENGES_PER_USER, MAX_SEEKS_PER_USER,
 };
 use crate::hub::new_game::start_position;
 use crate::hub::players::Player;
@@ -136,7 +136,12 @@ impl Hub {
             }
         });
         for user in [&challenge.dest.id, &challenge.challenger.id] {
-            self.tell(user, AccountEvent::Challenge { id: challenge.id.clone() });
+            self.notices.tell(
+                user,
+                AccountEvent::Challenge {
+                    id: challenge.id.clone(),
+                },
+            );
         }
         Ok(challenge)
     }
@@ -173,7 +178,9 @@ impl Hub {
 
     /// `by` accepts challenge `id`: the game (of the same id) begins for both.
     pub async fn accept_challenge(self: &Arc<Self>, id: &str, by: &str) -> Result<String, Refusal> {
-        let accepted = ChallengeOutcome::Accepted { game: id.to_string() };
+        let accepted = ChallengeOutcome::Accepted {
+            game: id.to_string(),
+        };
         let challenge = self.answer_challenge(id, by, accepted).await?;
         let pairing = challenge.terms.pairing(
             Some(challenge.id.clone()),
@@ -193,9 +200,11 @@ impl Hub {
 
     /// `by` declines challenge `id`; the challenger hears why.
     pub async fn decline_challenge(&self, id: &str, by: &str, reason: &str) -> Result<(), Refusal> {
-        let declined = ChallengeOutcome::Declined { reason: reason.to_string() };
+        let declined = ChallengeOutcome::Declined {
+            reason: reason.to_string(),
+        };
         let challenge = self.answer_challenge(id, by, declined).await?;
-        self.tell(
+        self.notices.tell(
             &challenge.challenger.id,
             AccountEvent::ChallengeDeclined {
                 id: id.to_string(),
@@ -239,7 +248,12 @@ impl Hub {
 
     fn tell_canceled(&self, challenge: &Challenge) {
         for user in [&challenge.dest.id, &challenge.challenger.id] {
-            self.tell(user, AccountEvent::ChallengeCanceled { id: challenge.id.clone() });
+            self.notices.tell(
+                user,
+                AccountEvent::ChallengeCanceled {
+                    id: challenge.id.clone(),
+                },
+            );
         }
     }
 

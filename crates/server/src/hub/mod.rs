@@ -1,22 +1,25 @@
 //! The hub: finds or loads a game's actor, creates games, and recovers
 //! unfinished games on start.
 
+mod actors;
 pub mod chat;
+pub mod engine_desk;
 mod host;
 pub mod lobby;
 pub mod matchmaking;
 pub mod new_game;
-pub mod news;
+pub mod notices;
 pub mod pairing;
 pub mod players;
 pub mod posting;
 mod remote;
+pub mod seat_keys;
+pub mod shutdown;
 
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use parity_rules::{AnyGame, Color, Registry};
+use parity_rules::{Color, Registry};
 use rand::RngExt as _;
 use tokio::sync::{mpsc, oneshot};
 
@@ -27,42 +30,40 @@ use crate::base::secret;
 use crate::cluster::node::{self, NodeReply, NodeRequest};
 use crate::cluster::{Cluster, Lease};
 use crate::game::clock::{Downtime, Timeline};
-use crate::game::engine_seat::{EnginePool, MAX_LEVEL, MIN_LEVEL};
+use crate::game::engine_seat::EnginePool;
 use crate::game::event::{now_ms, Event, EventBody, Seat, Side};
 use crate::game::play::TypedMove;
 use crate::game::state::{Action, GameState, Setup};
+use crate::hub::actors::Actors;
+use crate::hub::engine_desk::EngineDesk;
 use crate::hub::new_game::{start_position, ColorChoice, CreatedGame, NewGame, Opponent};
+use crate::hub::notices::Notices;
+use crate::hub::seat_keys::SeatKeys;
+use crate::hub::shutdown::Shutdown;
 use crate::round::actor::invite_url;
 use crate::round::actor::GameActor;
 use crate::round::host::Prepared;
 use crate::round::msg::{Acted, Credentials, Joined, Msg, Watching};
 use crate::store::{Change, Listing, SeatRow, Store, Writer};
 
+/// The games of this node and the handles the server's jobs share, each
+/// with one job: the live games' actors, the engines, the server's key,
+/// what clients hear about, the shutdown.
 pub struct Hub {
     pub(crate) registry: Registry,
     store: Arc<Store>,
     pub(crate) writer: Writer,
-    pub(crate) engines: EnginePool,
-    actors: Mutex<HashMap<String, mpsc::Sender<Msg>>>,
-    /// One load at a time, so no game ever gets two actors.
-    loading: tokio::sync::Mutex<()>,
-    /// How long a game with nothing pending and nobody watching keeps its actor.
-    pub(crate) idle: Duration,
-    /// The spans the server was down, not charged to any clock.
-    downtimes: Arc<[Downtime]>,
     pub(crate) limits: Limits,
     pub(crate) quotas: Quotas,
-    /// Signs the records the server gives out.
-    pub(crate) record_key: ed25519_dalek::SigningKey,
+    /// The spans the server was down, not charged to any clock.
+    downtimes: Arc<[Downtime]>,
     /// The node this server is of a cluster (PostgreSQL); none for SQLite.
     cluster: Option<Arc<Cluster>>,
-    /// What accounts hear about on their event streams.
-    account_events: crate::accounts::events::AccountEvents,
-    /// Games' live chat.
-    chats: crate::hub::chat::Chats,
-    /// Set once the server shuts down: no new games, sockets and streams
-    /// told to reconnect (`close`).
-    closing: tokio::sync::watch::Sender<bool>,
+    actors: Actors,
+    engines: EngineDesk,
+    keys: SeatKeys,
+    notices: Notices,
+    shutdown: Shutdown,
 }
 
 /// Where a game is played.
@@ -74,6 +75,8 @@ pub(crate) enum Owner {
 }
 
 impl Hub {
+    /// `cluster` is the cluster this server is a node of (PostgreSQL).
+    #[allow(clippy::too_many_arguments)]
     pub fn new(
         registry: Registry,
         store: Arc<Store>,
@@ -82,77 +85,49 @@ impl Hub {
         downtimes: Arc<[Downtime]>,
         limits: Limits,
         record_key: ed25519_dalek::SigningKey,
+        cluster: Option<Arc<Cluster>>,
     ) -> Hub {
         Hub {
             registry,
             store,
             writer,
-            engines,
-            actors: Mutex::new(HashMap::new()),
-            loading: tokio::sync::Mutex::new(()),
-            idle: Duration::from_secs(60),
-            record_key,
+            engines: EngineDesk::new(engines, &limits),
+            actors: Actors::default(),
+            keys: SeatKeys::new(record_key),
             quotas: Quotas::new(&limits),
             limits,
             downtimes,
-            cluster: None,
-            account_events: Default::default(),
-            chats: Default::default(),
-            closing: tokio::sync::watch::Sender::new(false),
+            notices: Notices::new(cluster.clone()),
+            cluster,
+            shutdown: Shutdown::default(),
         }
     }
 
-    /// Begins the shutdown: new games are refused, `/ready` says 503, and
-    /// every socket and stream ends, telling its client to reconnect.
-    pub fn close(&self) {
-        self.closing.send_replace(true);
+    /// Shutting down: new games are refused, `/ready` says 503, and every
+    /// socket and stream ends, telling its client to reconnect.
+    pub fn shutdown(&self) -> &Shutdown {
+        &self.shutdown
     }
 
-    /// Resolves once the server shuts down (at once if it has).
-    pub fn closed(&self) -> impl std::future::Future<Output = ()> + Send + 'static {
-        let mut closing = self.closing.subscribe();
-        async move {
-            let _ = closing.wait_for(|closing| *closing).await;
-        }
+    /// Account events and chat lines, here and on the other nodes.
+    pub fn notices(&self) -> &Notices {
+        &self.notices
     }
 
-    pub fn is_closing(&self) -> bool {
-        *self.closing.borrow()
+    /// Engine seats and analyses.
+    pub fn engines(&self) -> &EngineDesk {
+        &self.engines
     }
 
-    pub fn chats(&self) -> &crate::hub::chat::Chats {
-        &self.chats
-    }
-
-    pub fn account_events(&self) -> &crate::accounts::events::AccountEvents {
-        &self.account_events
-    }
-
-    /// An engine seat of `level` can be had now.
-    pub(crate) fn check_engine_level(&self, level: u8) -> Result<(), Refusal> {
-        if !(MIN_LEVEL..=MAX_LEVEL).contains(&level) {
-            return Err(Refusal::Malformed(format!(
-                "engine level must be {MIN_LEVEL} to {MAX_LEVEL}"
-            )));
-        }
-        if self.engines.queued() >= self.limits.engine_queue {
-            metrics::refused("engine_queue");
-            return Err(Refusal::Busy(
-                "the engines are all busy; try again in a minute".into(),
-            ));
-        }
-        Ok(())
-    }
-
-    /// The hub of a node of `cluster`.
-    pub(crate) fn in_cluster(self, cluster: Option<Arc<Cluster>>) -> Hub {
-        Hub { cluster, ..self }
+    /// The server's key: signed records, account seat tokens.
+    pub fn keys(&self) -> &SeatKeys {
+        &self.keys
     }
 
     /// Whether this server can take requests (`/ready`): the store answers
     /// a query and, in a cluster, the node is still a member; else why not.
     pub async fn readiness(&self) -> Result<(), String> {
-        if self.is_closing() {
+        if self.shutdown.has_begun() {
             return Err("this server is shutting down".into());
         }
         self.store
@@ -171,8 +146,7 @@ impl Hub {
 
     /// Sets the gauges read at a scrape: the engine pool, the node's leases.
     pub async fn measure_now(&self) {
-        let (workers, busy, waiting) = self.engines.load();
-        metrics::engines(workers, busy, waiting);
+        self.engines.measure();
         let leases = match &self.cluster {
             Some(cluster) => cluster.leases_held().await,
             None => 0,
@@ -220,16 +194,6 @@ impl Hub {
             Refusal::Internal(format!("game {id} does not replay: {e}"))
         })?;
         Ok((state, stored.seats))
-    }
-
-    /// The workers engine seats search on.
-    pub fn engines(&self) -> &EnginePool {
-        &self.engines
-    }
-
-    /// The key that checks the server's signed records.
-    pub fn public_key(&self) -> ed25519_dalek::VerifyingKey {
-        self.record_key.verifying_key()
     }
 
     pub fn limits(&self) -> &Limits {
@@ -316,11 +280,11 @@ impl Hub {
         if !secret::is_game_id(id) {
             return Err(Refusal::no_game(id));
         }
-        let running = || self.running(id);
+        let running = || self.actors.running(id);
         if let Some(tx) = running() {
             return Ok(Owner::Here(tx));
         }
-        let _one_load = self.loading.lock().await;
+        let _one_load = self.actors.one_load().await;
         if let Some(tx) = running() {
             return Ok(Owner::Here(tx));
         }
@@ -336,16 +300,6 @@ impl Hub {
                 Err(e)
             }
         }
-    }
-
-    /// The mailbox of the game's actor, if it runs here.
-    fn running(&self, id: &str) -> Option<mpsc::Sender<Msg>> {
-        self.actors
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .get(id)
-            .filter(|tx| !tx.is_closed())
-            .cloned()
     }
 
     /// Takes the lease of a game just created here.
@@ -378,19 +332,8 @@ impl Hub {
     ) -> mpsc::Sender<Msg> {
         let id = state.id().to_string();
         let tx = GameActor::spawn(self.clone(), state, seats);
-        self.actors
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .insert(id, tx.clone());
+        self.actors.insert(id, tx.clone());
         tx
-    }
-
-    /// Forgets an actor that stops (if it is still the listed one).
-    pub(crate) fn forget(&self, id: &str, tx: &mpsc::Sender<Msg>) {
-        let mut actors = self.actors.lock().unwrap_or_else(|e| e.into_inner());
-        if actors.get(id).is_some_and(|listed| listed.same_channel(tx)) {
-            actors.remove(id);
-        }
     }
 
     /// Sends a message to a game's actor and waits for its answer. An actor
@@ -411,7 +354,7 @@ impl Hub {
             };
             let (reply, answer) = oneshot::channel();
             if tx.send(make(reply)).await.is_err() {
-                self.forget(id, &tx);
+                self.actors.forget(id, &tx);
                 continue;
             }
             if let Ok(value) = answer.await {
@@ -649,25 +592,6 @@ impl Hub {
         serde_json::to_string(&line).map_err(|e| Refusal::Internal(format!("a line: {e}")))
     }
 
-    /// Our engine's evaluation of the last position of `game`, within the
-    /// engine pool's queue and the time an analysis may take.
-    pub async fn analyse(
-        &self,
-        game: AnyGame,
-    ) -> Result<crate::game::analysis::Evaluation, Refusal> {
-        if self.engines.queued() >= self.limits.engine_queue {
-            metrics::refused("engine_queue");
-            return Err(Refusal::Busy(
-                "the engines are all busy; try again in a minute".into(),
-            ));
-        }
-        let time = self.limits.analysis_time;
-        self.engines
-            .run(move || crate::game::analysis::evaluate(&game, time))
-            .await
-            .ok_or_else(|| Refusal::Internal("the analysis failed".into()))
-    }
-
     pub async fn list(&self, finished: bool) -> Result<Vec<Listing>, Refusal> {
         Ok(self.store.list(finished, 100).await?)
     }
@@ -680,7 +604,7 @@ impl Hub {
             .map_err(|e| Refusal::Malformed(e.to_string()))?;
         let opponent = match request.opponent {
             Opponent::Engine { level } => {
-                self.check_engine_level(level)?;
+                self.engines.check_level(level)?;
                 Seat::Engine { level }
             }
             Opponent::Friend => Seat::Human,
@@ -738,7 +662,7 @@ impl Hub {
         public: Option<bool>,
         now: Instant,
     ) -> Result<Prepared, Refusal> {
-        if self.is_closing() {
+        if self.shutdown.has_begun() {
             return Err(Refusal::Busy(
                 "this server is shutting down; try again in a moment".into(),
             ));

@@ -1,15 +1,11 @@
 //! Pairing accounts into games: a pairing becomes a game whose seats the
-//! accounts hold, and the accounts hear of their games' start and end.
-//! An account's seat token is derived from the server's key, the account,
-//! the game and the colour: never stored (the seat keeps its hash, like
-//! any seat token's), so whatever proves the account (a personal API
-//! token, a log-in session) opens its seats from any client.
+//! accounts hold (by their seat tokens, `seat_keys.rs`), and the accounts
+//! hear of their games' start and end.
 
 use std::sync::Arc;
 use std::time::Instant;
 
 use parity_rules::Color;
-use sha2::{Digest, Sha256};
 
 use crate::accounts::events::AccountEvent;
 use crate::base::refusal::Refusal;
@@ -19,40 +15,9 @@ use crate::game::state::Setup;
 use crate::hub::new_game::start_position;
 use crate::hub::players::{Pairing, Player};
 use crate::hub::Hub;
-use crate::round::msg::{Credentials, Presented};
 use crate::store::{Change, SeatRow};
 
 impl Hub {
-    /// The seat token account `user_id` holds in `game` as `color`.
-    pub fn account_seat_token(&self, user_id: &str, game: &str, color: Color) -> String {
-        let digest = Sha256::new()
-            .chain_update(b"parity-account-seat\n")
-            .chain_update(self.record_key.to_bytes())
-            .chain_update(format!("{user_id}\n{game}\n{}", color.name()))
-            .finalize();
-        format!("acct_{}", hex::encode(digest))
-    }
-
-    /// The credentials of account `user_id` in `game`: its seat tokens
-    /// for both colours (it holds at most one of them).
-    pub fn account_credentials(&self, user_id: &str, game: &str) -> Credentials {
-        let tokens = Color::ALL
-            .into_iter()
-            .map(|color| {
-                let token = self.account_seat_token(user_id, game, color);
-                Presented {
-                    hash: secret::token_hash(&token),
-                    token,
-                    other_cookie: false,
-                }
-            })
-            .collect();
-        Credentials {
-            tokens,
-            bearer: true,
-        }
-    }
-
     /// Starts a game between the players of `pairing`; both seats are
     /// taken at once, so it starts now. Returns its id; each account
     /// hears `gameStart`.
@@ -75,26 +40,19 @@ impl Hub {
         for color in Color::ALL {
             match players[color.index()] {
                 Player::Engine { level } => {
-                    self.check_engine_level(*level)?;
+                    self.engines.check_level(*level)?;
                     seats[color.index()] = Seat::Engine { level: *level };
                 }
                 Player::Account(user) => {
-                    let token = self.account_seat_token(&user.id, &id, color);
+                    let token = self.keys.account_seat_token(&user.id, &id, color);
                     rows[color.index()].token_hash = Some(secret::token_hash(&token));
-                    let rating = self
-                        .store()
-                        .ratings(&user.id)
-                        .await?
-                        .into_iter()
-                        .find(|(v, _)| v == variant.id())
-                        .map(|(_, r)| r)
-                        .unwrap_or_default();
+                    let (rating, provisional) = self.shown_rating(&user.id, variant.id()).await?;
                     extra.push(Change::Player {
                         game: id.clone(),
                         color,
                         user_id: user.id.clone(),
-                        rating: Some(rating.shown()),
-                        provisional: rating.provisional(),
+                        rating: Some(rating),
+                        provisional,
                     });
                 }
             }
@@ -120,7 +78,8 @@ impl Hub {
         self.launch(prepared.state, prepared.seats);
         for player in players {
             if let Player::Account(user) = player {
-                self.tell(&user.id, AccountEvent::GameStart { game: id.clone() });
+                self.notices
+                    .tell(&user.id, AccountEvent::GameStart { game: id.clone() });
             }
         }
         Ok(id)
@@ -137,16 +96,6 @@ impl Hub {
             )));
         }
         Ok(())
-    }
-
-    /// Tells account `user`'s clients, on this node and, in a cluster, on
-    /// the others.
-    pub(crate) fn tell(&self, user: &str, event: AccountEvent) {
-        self.account_events().publish(user, event.clone());
-        self.tell_other_nodes(crate::cluster::news::News::Account {
-            user: user.to_string(),
-            event,
-        });
     }
 
     /// Tells the accounts of a game that just ended.
@@ -166,7 +115,7 @@ impl Hub {
             match hub.store().players(&game).await {
                 Ok(players) => {
                     for player in [players.white, players.black].into_iter().flatten() {
-                        hub.tell(&player.user.id, event(game.clone()));
+                        hub.notices.tell(&player.user.id, event(game.clone()));
                     }
                 }
                 Err(e) => tracing::error!("game {game}: its players not read: {e}"),

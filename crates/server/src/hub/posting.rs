@@ -2,7 +2,6 @@
 //! here and on the other nodes.
 
 use crate::base::refusal::Refusal;
-use crate::cluster::news::News;
 use crate::game::event::now_ms;
 use crate::hub::chat::MAX_CHAT_CHARS;
 use crate::hub::Hub;
@@ -58,11 +57,7 @@ impl Hub {
                 line: line.clone(),
             }])
             .await?;
-        self.chats().publish(game, line.clone());
-        self.tell_other_nodes(News::Chat {
-            game: game.to_string(),
-            line,
-        });
+        self.notices.chat(game, line);
         Ok(())
     }
 }

@@ -1,12 +1,15 @@
 //! Games another node owns: what this node asks their owner
-//! ([`Hub::on_owner`]), and how it serves what the others ask it
-//! ([`Hub::serve_node`]).
+//! ([`Hub::on_owner`]), how it serves what the others ask it
+//! ([`Hub::serve_node`]), and the hub as the cluster's `NodeHub` (games
+//! taken over, news heard).
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::base::refusal::Refusal;
+use crate::cluster::news::News;
 use crate::cluster::node::{self, NodeReply, NodeRequest, Unreached, OWNER_PATIENCE};
+use crate::cluster::NodeHub;
 use crate::hub::{Hub, Owner};
 
 impl Hub {
@@ -32,7 +35,7 @@ impl Hub {
             // The owner last seen saves asking the database each time; an
             // owner that turns out wrong (unreachable, or no longer the
             // owner) is forgotten and looked up.
-            let known = match self.running(id) {
+            let known = match self.actors.running(id) {
                 Some(_) => return Ok(None),
                 None => cluster.known_owner(id),
             };
@@ -115,5 +118,15 @@ impl Hub {
             served.unwrap_or_else(NodeReply::Refused)
         })
         .await
+    }
+}
+
+impl NodeHub for Hub {
+    async fn take_over(self: Arc<Self>, id: String) -> Result<(), Refusal> {
+        Hub::take_over(&self, &id).await
+    }
+
+    fn hear(&self, news: News) {
+        self.notices.hear(news)
     }
 }

@@ -308,7 +308,7 @@ async fn board_seek(
     let user_id = holder.user.id.clone();
     // Subscribed before seeking, so that the game's start is not missed
     // (it may begin on another node: account events reach every node).
-    let mut events = hub.account_events().subscribe(&user_id);
+    let mut events = hub.notices().account_events().subscribe(&user_id);
     let id = match hub.seek(holder.user, request).await? {
         Sought::Paired { .. } => return Ok(Json(json!({"ok": true})).into_response()),
         Sought::Open { id } if !attached => return Ok(Json(json!({"id": id})).into_response()),
@@ -332,7 +332,7 @@ async fn board_seek(
         }
         Vec::new()
     });
-    Ok(crate::http::ndjson::stream(KEEPALIVE, source, hub.closed()))
+    Ok(crate::http::ndjson::stream(KEEPALIVE, source, hub.shutdown().begun()))
 }
 
 /// Withdraws an open board seek when its request ends; after its game

@@ -125,7 +125,7 @@ async fn stream(
     let holder = token_user(&hub, ip, &headers).await?;
     let user_id = holder.user.id.clone();
     // Subscribed before the games are read, so that none falls in between.
-    let events = hub.account_events().subscribe(&user_id);
+    let events = hub.notices().account_events().subscribe(&user_id);
     let mut first = Vec::new();
     for game in hub.store().user_games(&user_id, true, 50, None).await? {
         first.push(AccountEvent::GameStart { game: game.id });
@@ -133,7 +133,7 @@ async fn stream(
     for c in hub.open_challenges_of(&user_id).await? {
         first.push(AccountEvent::Challenge { id: c.id });
     }
-    let closed = hub.closed();
+    let closed = hub.shutdown().begun();
     let source = futures_util::stream::unfold(
         (first.into_iter(), events),
         move |(mut first, mut events)| {

@@ -124,7 +124,7 @@ impl Seen {
 fn credentials_of(hub: &Hub, user_id: &str, id: &str) -> Credentials {
     match user_id {
         "" => Credentials::default(),
-        user => hub.account_credentials(user, id),
+        user => hub.keys().account_credentials(user, id),
     }
 }
 
@@ -175,8 +175,8 @@ async fn game_stream(
     if bot {
         holder.check_bot()?;
     }
-    let credentials = hub.account_credentials(&holder.user.id, &id);
-    let chat = hub.chats().subscribe(&id);
+    let credentials = hub.keys().account_credentials(&holder.user.id, &id);
+    let chat = hub.notices().chats().subscribe(&id);
     let opened = api::open_feed(&hub, ip, &id, credentials, None).await?;
     let players = hub.store().players(&id).await?;
     let view = GameView::new(&opened.full);
@@ -221,7 +221,7 @@ async fn game_stream(
         },
     );
     let source = futures_util::stream::once(async move { first }).chain(later);
-    Ok(ndjson::stream(KEEPALIVE, source, hub.closed()))
+    Ok(ndjson::stream(KEEPALIVE, source, hub.shutdown().begun()))
 }
 
 /// `POST .../takeback/{yes|no}`: takebacks are not played here, so an

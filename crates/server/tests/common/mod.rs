@@ -103,8 +103,8 @@ pub async fn serve_keeping(
     let test = TestServer {
         base: format!("http://{}", server.addr),
         http: reqwest::Client::new(),
-        key: server.hub.public_key(),
-        engines: server.hub.engines().clone(),
+        key: server.hub.keys().public_key(),
+        engines: server.hub.engines().pool().clone(),
         _dir: dir,
     };
     (test, server)
