@@ -100,6 +100,7 @@ export async function showGame(root, id) {
       playSound(moveSound(entry));
     } else if (e.type === 'finished') {
       playSound('gameEnd');
+      if (g.players?.white || g.players?.black) readPlayers();
     } else if (e.type === 'draw_declined' && s.you && e.color !== s.you) {
       showNotice(root, 'Your draw offer was declined.');
     } else if (e.type === 'rematch_cancelled' && s.you && before?.rematch_offer) {
@@ -450,11 +451,15 @@ export async function showGame(root, id) {
 
   const ticker = setInterval(tick, 200);
   const chat = showChat(chatBox, id, () => g.state?.you ?? null);
-  // Seats held by accounts show their names and ratings.
-  api.players(id).then((players) => {
-    g.players = players;
-    update();
-  }, () => {});
+  // Seats held by accounts show their names and ratings, and once a rated
+  // game is over what it moved them by (written with its end: read again).
+  function readPlayers() {
+    api.players(id).then((players) => {
+      g.players = players;
+      update();
+    }, () => {});
+  }
+  readPlayers();
   const feed = new GameFeed(id, receive, (status) => showConnection(root, status));
   feed.start();
   // The first drawing need not wait for the socket.

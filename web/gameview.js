@@ -185,7 +185,8 @@ function seatLabel(s, color) {
   const seat = s[color] ?? {};
   const account = s.players?.[color];
   if (account?.user) {
-    const rating = account.rating == null ? '' : ` (${account.rating}${account.provisional ? '?' : ''})`;
+    const diff = account.ratingDiff == null ? '' : ` ${ratingDiffText(account.ratingDiff)}`;
+    const rating = account.rating == null ? '' : ` (${account.rating}${account.provisional ? '?' : ''}${diff})`;
     return `${color === s.you ? 'You, ' : ''}${account.user.name}${rating}`;
   }
   if (color === s.you) return 'You';
@@ -203,13 +204,43 @@ function drawPlayer(root, s, sim, slot, color) {
       <span class="clock" data-clock="${color}"></span>`;
 }
 
+// How a game was won, after "You won" or "You lost".
+const WON_BY = {
+  checkmate: 'by checkmate',
+  resignation: 'by resignation',
+  time: 'on time',
+  'no-reveal': 'by a move never revealed',
+  'no-legal-move': 'by having no legal move',
+  'both-checkmated': 'with both kings mated',
+  stalemate: 'by stalemate',
+};
+
+/** A rating change as lichess writes it: `+12`, `−7` (a minus sign), `±0`. */
+export function ratingDiffText(diff) {
+  return diff > 0 ? `+${diff}` : diff < 0 ? `\u2212${-diff}` : '\u00b10';
+}
+
+/** The end of a game: to a seated player in their own words (`You lost
+ * by checkmate (0-1).`) with the rating it moved; to others the result. */
+function finishedText(s) {
+  // The server's words for the reason; its machine name until they arrive.
+  const why = s.reason_text || s.reason;
+  const general = `Game over: ${s.result}${why ? ` (${why})` : ''}.`;
+  if (!s.you || s.reason === 'abort') return general;
+  const winner = { '1-0': 'white', '0-1': 'black' }[s.result];
+  const how = WON_BY[s.reason] ?? (why ? `: ${why}` : '');
+  const said = winner
+    ? `You ${winner === s.you ? 'won' : 'lost'} ${how}`.trimEnd()
+    : `Draw${why ? ` by ${why}` : ''}`;
+  const mine = s.players?.[s.you];
+  const rating = mine?.ratingDiff == null ? ''
+    : ` Your rating: ${mine.rating + mine.ratingDiff} (${ratingDiffText(mine.ratingDiff)}).`;
+  return `${said.replace(/ :/, ':')} (${s.result}).${rating}`;
+}
+
 function statusText(s, sim) {
   if (s.status === 'waiting') return 'Waiting for the opponent to join.';
-  if (s.status === 'finished') {
-    // The server's words for the reason; its machine name until they arrive.
-    const why = s.reason_text || s.reason;
-    return `Game over: ${s.result}${why ? ` (${why})` : ''}.`;
-  }
+  if (s.status === 'finished') return finishedText(s);
   if (!isSimultaneous(s)) {
     if (s.to_move === s.you) return 'Your move.';
     return `${cap(s.to_move)} to move.`;

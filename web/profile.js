@@ -210,8 +210,8 @@ export async function showProfile(root, name, me) {
   root.innerHTML = `<section class="profile" data-user="${escapeHtml(user.id)}">
     <h1>${user.title ? `<span class="title">${escapeHtml(user.title)}</span> ` : ''}${escapeHtml(user.username)}</h1>
     ${me && !own ? '<section class="challenge"></section>' : ''}
-    <h2>Ratings</h2>${ratingsHtml(user, names)}
-    ${ratingGraph(history, names)}
+    <h2>Ratings</h2><div class="standing">${ratingsHtml(user, names)}
+    ${ratingGraph(history, names)}</div>
     <h2>Games</h2>${gamesHtml(games, names)}
     ${own ? TOKENS + SESSIONS : ''}
   </section>`;
@@ -222,6 +222,13 @@ export async function showProfile(root, name, me) {
     window.addEventListener('pagehide', () => events.stop());
   }
   if (own) {
+    // A rated game that ends while the profile is open moves its ratings.
+    const events = accountEvents(async (event) => {
+      if (event.type !== 'gameFinish') return;
+      const [fresh, newer] = await Promise.all([api.user(name), api.ratingHistory(name)]);
+      root.querySelector('.standing').innerHTML = ratingsHtml(fresh, names) + ratingGraph(newer, names);
+    });
+    window.addEventListener('pagehide', () => events.stop());
     await showTokens(root.querySelector('.tokens'));
     await showSessions(root.querySelector('.sessions')).catch((e) => {
       const error = root.querySelector('.sessions .error');

@@ -2,8 +2,10 @@
 //! two players): both sign up in the header; Alice posts a rated seek in
 //! the lobby, Bruno sees it in his and accepts, and both pages land on the
 //! same game at once, each holding its own colour; they chat; after a
-//! move each Alice resigns; Bruno's profile then shows his changed,
-//! provisional rating, the graph and the game; Alice makes a personal API token on her
+//! move each Alice resigns while Bruno has his profile open, whose rating
+//! moves without a reload; each reads the end in their own words with
+//! the rating change; Bruno's profile shows his changed, provisional
+//! rating, the graph and the game; Alice makes a personal API token on her
 //! profile and revokes it, then ends a second log-in of hers listed there.
 //! Then direct challenges: Carla challenges Dora
 //! from Dora's profile; Dora declines it in her lobby, Carla cancels the
@@ -11,7 +13,7 @@
 //! then both press the same quick-pairing button and meet in a new game.
 //! Screenshots go to `target/screenshots/` (`accounts-signup-form-Alice.png`,
 //! `accounts-signup.png`, `accounts-logged-out.png`, `accounts-seeks.png`,
-//! `accounts-game.png`, `accounts-profile.png`, `accounts-tokens.png`,
+//! `accounts-game.png`, `accounts-game-over.png`, `accounts-profile.png`, `accounts-tokens.png`,
 //! `accounts-sessions.png`,
 //! `challenges-form.png`, `challenges-incoming.png`,
 //! `challenges-declined.png`, `challenges-quick-pairing.png`).
@@ -149,12 +151,33 @@ async fn seeks_games_ratings_and_tokens_on_the_page() {
     // Alice resigns with her log-in; the rated game moves both ratings.
     bruno.play("e7", "e5").await;
     alice.wait_text(".moves", "e5").await;
+    // Bruno watches his own profile while the game ends: it moves
+    // without a reload (issue 29, item 11).
+    bruno.goto("/@/Bruno").await;
+    bruno.find(".profile[data-user='bruno'] .standing").await;
+    bruno.wait_count(".ratings [data-variant='standard']", 0).await;
+    tokio::time::sleep(std::time::Duration::from_secs(1)).await; // its event stream opens
     let resigned = fetch(&alice, "POST", &format!("/api/board/game/{id}/resign")).await;
     assert_eq!(resigned["ok"], true, "{resigned}");
-    bruno.find(".game:not([data-status='started'])").await;
-
-    bruno.goto("/@/Bruno").await;
     let rating = bruno
+        .wait_text(".ratings [data-variant='standard'] .rating", "?")
+        .await;
+    // Each player reads the end in their own words, with the rating it
+    // moved: Alice where she played, Bruno on opening the game again.
+    let lost = alice
+        .wait_text(".status", "You lost by resignation (0-1). Your rating: ")
+        .await;
+    assert!(lost.contains("(\u{2212}"), "{lost}");
+    bruno.goto(&format!("/game/{id}")).await;
+    let won = bruno
+        .wait_text(".status", "You won by resignation (0-1). Your rating: ")
+        .await;
+    assert!(won.contains("(+"), "{won}");
+    let alice_label = bruno.wait_text(".player[data-slot='top']", "Alice (1500? ").await;
+    assert!(alice_label.contains('\u{2212}'), "{alice_label}");
+    bruno.screenshot("accounts-game-over.png").await;
+    bruno.goto("/@/Bruno").await;
+    bruno
         .wait_text(".ratings [data-variant='standard'] .rating", "?")
         .await;
     let value: f64 = rating.trim_end_matches('?').parse().unwrap();

@@ -89,7 +89,12 @@ impl Seen {
                     if p.user.bot {
                         user["title"] = json!("BOT");
                     }
-                    json!({"user": user, "rating": p.rating, "provisional": p.provisional})
+                    let mut player =
+                        json!({"user": user, "rating": p.rating, "provisional": p.provisional});
+                    if let Some(diff) = p.rating_diff {
+                        player["ratingDiff"] = json!(diff);
+                    }
+                    player
                 }
                 (None, Seat::Engine { level }) => json!({"aiLevel": level}),
                 (None, Seat::Human) => json!({}),

@@ -590,6 +590,7 @@ mod tests {
                 user,
                 rating: Some(1500),
                 provisional: true,
+                rating_diff: None,
             }),
             black: None,
         };

@@ -309,14 +309,29 @@ impl Store {
         const PLAYERS: &str = concat!(
             "SELECT ",
             user_columns!("users"),
-            ", players.rating, players.provisional, players.color
-             FROM players JOIN users ON users.id = players.user_id WHERE players.game_id = $1"
+            ", players.rating, players.provisional, players.color, rating_history.rating,
+                 (SELECT earlier.rating FROM rating_history earlier
+                  WHERE earlier.user_id = rating_history.user_id
+                      AND earlier.variant = rating_history.variant
+                      AND earlier.at_ms < rating_history.at_ms
+                  ORDER BY earlier.at_ms DESC LIMIT 1)
+             FROM players JOIN users ON users.id = players.user_id
+             LEFT JOIN rating_history ON rating_history.user_id = players.user_id
+                 AND rating_history.game_id = players.game_id
+             WHERE players.game_id = $1"
         );
         for r in s.query(PLAYERS, &params![game]).await? {
+            let rating = r.maybe_int(5)?;
+            // This game's own change: against the rating the player had
+            // after their previous rated game (another may have ended
+            // since this one began), else the rating shown at its start.
+            let after = r.maybe_real(8)?.map(f64::round);
+            let before = r.maybe_real(9)?.map(f64::round).or(rating.map(|r| r as f64));
             let row = PlayerRow {
                 user: user_row(&r, 0)?,
-                rating: r.maybe_int(5)?,
+                rating,
                 provisional: r.flag(6)?,
+                rating_diff: after.zip(before).map(|(after, before)| (after - before) as i64),
             };
             match color_of(&r.text(7)?)? {
                 Color::White => players.white = Some(row),

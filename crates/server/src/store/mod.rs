@@ -260,6 +260,9 @@ pub struct PlayerRow {
     /// The rating in the game's variant when it began (lichess's `rating`).
     pub rating: Option<i64>,
     pub provisional: bool,
+    /// What the game changed the rating by, once a rated game is rated
+    /// (lichess's `ratingDiff`).
+    pub rating_diff: Option<i64>,
 }
 
 /// A game's players that are accounts, and whether it is rated.
@@ -710,6 +713,7 @@ pub(crate) mod tests {
             .unwrap();
         let players = store.players(&game).await.unwrap();
         assert!(players.rated);
+        assert_eq!(players.of(Color::White).unwrap().rating_diff, None, "not rated yet");
         assert_eq!(players.created_ms, 77);
         assert_eq!(players.of(Color::Black).unwrap().user.name, "Ben");
         let playing = store.user_games("ann", true, 10, None).await.unwrap();
@@ -749,6 +753,12 @@ pub(crate) mod tests {
         let history = store.rating_history("ann").await.unwrap();
         assert_eq!(history.len(), 1);
         assert_eq!(history[0].game, game);
+        // The export's `ratingDiff`: what this game changed each rating by.
+        let players = store.players(&game).await.unwrap();
+        let diff = |c| players.of(c).unwrap().rating_diff.unwrap();
+        assert_eq!(diff(Color::White), ann[0].1.shown() - 1500);
+        assert_eq!(diff(Color::Black), ben[0].1.shown() - 1500);
+        assert!(diff(Color::White) > 0 && diff(Color::Black) < 0);
         assert!(store
             .user_games("ann", true, 10, None)
             .await

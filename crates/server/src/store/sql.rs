@@ -131,6 +131,13 @@ impl Row {
         }
     }
 
+    pub fn maybe_real(&self, i: usize) -> Result<Option<f64>, StoreError> {
+        match self.cell(i)? {
+            Cell::Null => Ok(None),
+            _ => self.real(i).map(Some),
+        }
+    }
+
     pub fn flag(&self, i: usize) -> Result<bool, StoreError> {
         match self.cell(i)? {
             Cell::Flag(v) => Ok(*v),

@@ -483,6 +483,6 @@ pub async fn white_resigns(white: &Page, black: &Page) {
         .await
         .expect("the resign confirmation");
     for page in [white, black] {
-        page.wait_text(".status", "Game over: 0-1").await;
+        page.wait_text(".status", "(0-1).").await;
     }
 }
