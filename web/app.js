@@ -1,6 +1,6 @@
 // Entry point: `/` is the lobby, `/game/ID` a game, `/analysis` the
 // analysis board, `/@/NAME` a player's profile; the header shows the
-// log-in. An invite link
+// log-in and the player's games in progress (`mygames.js`). An invite link
 // (`/game/ID?invite=TOKEN`) first takes the invited seat, then drops the
 // token from the address so a reload or a shared URL does not reuse it.
 
@@ -11,10 +11,21 @@ import { showAnalysis } from './analysis.js';
 import { showAccount } from './account.js';
 import { showProfile } from './profile.js';
 import { setMessage } from './html.js';
+import { followMyGames } from './mygames.js';
 
 async function route() {
   const root = document.getElementById('app');
   const me = showAccount(document.querySelector('nav.account'));
+  await show(root, me);
+  // The player's games: counted in the header and the title, listed in the lobby.
+  const stop = followMyGames(await me, {
+    badge: document.querySelector('nav.my-games'),
+    section: root.querySelector('section.my-games'),
+  });
+  window.addEventListener('pagehide', stop);
+}
+
+async function show(root, me) {
   if (location.pathname === '/analysis') {
     await showAnalysis(root);
     return;

@@ -16,6 +16,7 @@ import { simultaneousTurn } from './simturn.js';
 import { bindNavigation, copyField } from './navigation.js';
 import { playSound, isMuted, setMuted } from './sounds.js';
 import { showChat } from './chat.js';
+import { rememberSeat, forgetSeat } from './mygames.js';
 
 /** Shows game `id` in `root`; false (and a "no such game" page) if the server does not know it. */
 export async function showGame(root, id) {
@@ -77,6 +78,8 @@ export async function showGame(root, id) {
     const before = g.state;
     g.state = g.events.reduce(applyEvent, fromFull(g.base));
     if (g.flipped === null) g.flipped = g.state.you === 'black';
+    if (g.state.you && ['waiting', 'started'].includes(g.state.status)) rememberSeat(id);
+    else if (g.state.you) forgetSeat(id);
     if (before) react(message, before);
     update();
     g.animate = [];

@@ -17,6 +17,9 @@ const QUICK_CLOCKS = [[1, 0], [3, 2], [5, 3], [10, 5], [15, 10]];
 
 const TEMPLATE = `
 <section class="lobby">
+  <section class="my-games" id="my-games" hidden>
+    <h2>Your games</h2><div class="table-wrap"><table class="my-games-list"></table></div>
+  </section>
   <div class="variants">
     <h2>Variants</h2>
     <div class="variant-cards"></div>

@@ -151,6 +151,15 @@ async fn seeks_games_ratings_and_tokens_on_the_page() {
     // Alice resigns with her log-in; the rated game moves both ratings.
     bruno.play("e7", "e5").await;
     alice.wait_text(".moves", "e5").await;
+    // Alice's lobby lists her game, hers to move, against Bruno.
+    alice.goto("/").await;
+    let mine = alice
+        .wait_text(&format!("section.my-games tr[data-game='{id}'].my-turn"), "Your turn")
+        .await;
+    assert!(mine.contains("Bruno") && mine.contains("days"), "{mine}");
+    alice.wait_text("nav.my-games .turn-badge", "1 your turn").await;
+    alice.goto(&format!("/game/{id}")).await;
+    alice.find(".game[data-status='started']").await;
     // Bruno watches his own profile while the game ends: it moves
     // without a reload (issue 29, item 11).
     bruno.goto("/@/Bruno").await;

@@ -1,8 +1,9 @@
 //! What a new player trips over (issue 29), in headless Chromium: an
 //! unknown address, a used invite link opened again by the player who
 //! used it, the connection's word in a correspondence game's footer,
-//! castling typed when it cannot be played, a user name too long, and
-//! quick pairing in the variant the player picked.
+//! castling typed when it cannot be played, a guest's own games listed,
+//! a user name too long, and quick pairing in the variant the player
+//! picked.
 //!
 //! Needs Debian's `chromium` and `chromium-driver` (`scripts/test` installs
 //! them); without them this test fails, it never skips.
@@ -87,6 +88,36 @@ async fn what_a_new_player_trips_over() {
         // The move shows as code, not between backticks.
         white.wait_text(".game .error code", "O-O").await;
         white.screenshot("newcomer-castling.png").await;
+    })
+    .await;
+
+    item(&mut failed, "10, a guest's own games", async {
+        // Black, a guest, holds the friend game (White to move) and makes
+        // an engine game as White (their move): both are listed in the
+        // lobby, theirs to move first, and counted in the header and title.
+        let engine_game = black.create_game("chess", "days", "engine", "white").await;
+        black.goto("/").await;
+        black.wait_count("section.my-games:not([hidden]) tr[data-game]", 2).await;
+        let first = black.wait_text("section.my-games tr[data-game]", "Your turn").await;
+        assert!(first.contains("Engine, level 1"), "{first}");
+        black
+            .find(&format!("section.my-games tr[data-game='{engine_game}'].my-turn a[href='/game/{engine_game}']"))
+            .await;
+        let waiting = black
+            .wait_text(&format!("section.my-games tr[data-game='{id}']"), "Waiting")
+            .await;
+        assert!(waiting.contains("Chess"), "{waiting}");
+        black.wait_text("nav.my-games", "Your games: 2").await;
+        black.wait_text("nav.my-games .turn-badge", "1 your turn").await;
+        assert_eq!(black.client.title().await.unwrap(), "(1) Parity");
+        black.screenshot("newcomer-your-games.png").await;
+        // A game that ends leaves the list.
+        black.goto(&format!("/game/{engine_game}")).await;
+        black.click("[data-action='abort']").await;
+        black.wait_text(".status", "aborted").await;
+        black.goto("/").await;
+        black.wait_count("section.my-games tr[data-game]", 1).await;
+        black.wait_text("nav.my-games", "Your games: 1").await;
     })
     .await;
 
