@@ -1,6 +1,7 @@
-// The analysis board (`/analysis?variant=ID&fen=FEN`): any variant, any
-// position (a FEN, a PGN, moves made on the board) and our engine's view
-// of it. The line and each of its positions come from the server's rules
+// The analysis board (`/analysis?variant=ID&fen=FEN&moves=M1+M2`): any
+// variant, any position (a FEN, a PGN, moves made on the board) and our
+// engine's view of it. The address keeps the start and the moves, so a
+// line can be shared and reloaded. The line and each of its positions come from the server's rules
 // (`POST /api/analysis/line`); the evaluation from `POST /api/analysis`:
 // a score and a principal variation, or in simultaneous positions both
 // sides' mixed strategies and the value of the position.
@@ -114,6 +115,8 @@ export async function showAnalysis(root) {
   const startFen = () => a.line.positions[0].fen;
   const sim = () => isSimultaneous({ variant: a.line.variant });
   const spec = (moves) => ({ variant: variantId(), fen: startFen(), moves });
+  // The start's move (or turn) number, the FEN's last field.
+  const firstNumber = () => Number(startFen().split(' ').at(-1)) || 1;
 
   async function load(request) {
     try {
@@ -125,7 +128,8 @@ export async function showAnalysis(root) {
       a.whiteChoice = null;
       showError({ message: '' });
       form.elements.variant.value = line.variant.id;
-      const url = `/analysis?variant=${encodeURIComponent(line.variant.id)}&fen=${encodeURIComponent(startFen())}`;
+      const moves = a.moves.length ? `&moves=${a.moves.map(encodeURIComponent).join('+')}` : '';
+      const url = `/analysis?variant=${encodeURIComponent(line.variant.id)}&fen=${encodeURIComponent(startFen())}${moves}`;
       history.replaceState(null, '', url);
       update();
       return true;
@@ -222,14 +226,14 @@ export async function showAnalysis(root) {
   function statusText() {
     if (a.line.outcome && atEnd()) return `Game over: ${a.line.outcome}.`;
     if (!sim()) return `${shownPosition().to_move === 'white' ? 'White' : 'Black'} to move.`;
-    const turn = a.ply + 1;
+    const turn = firstNumber() + a.ply;
     if (a.whiteChoice) return `Turn ${turn}: White chose ${a.whiteChoice}; now choose Black's move.`;
     return `Turn ${turn}: choose White's move, then Black's.`;
   }
 
   function update() {
     if (!a.line) return;
-    const s = { variant: a.line.variant, moves: a.line.moves, status: 'started' };
+    const s = { variant: a.line.variant, moves: a.line.moves, status: 'started', firstNumber: firstNumber() };
     const shown = positionState(s, a.ply, shownPosition());
     const targets = a.selected ? legalMoves().filter((m) => m.from === a.selected).map((m) => m.to) : [];
     const selection = a.selected && { from: a.selected, targets };
@@ -270,7 +274,12 @@ export async function showAnalysis(root) {
   const params = new URLSearchParams(location.search);
   const variant = params.get('variant') ?? 'chess';
   const fen = params.get('fen') || null;
+  const moves = (params.get('moves') ?? '').split(/[\s,]+/).filter(Boolean);
   form.elements.variant.value = variant;
   form.elements.fen.value = fen ?? '';
-  await load({ variant, fen });
+  if (!(await load({ variant, fen, moves })) && moves.length) {
+    // Moves that do not play from there: the start, and why.
+    const why = $('.error').textContent;
+    if (await load({ variant, fen })) showError({ message: why });
+  }
 }

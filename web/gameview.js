@@ -279,6 +279,9 @@ export function drawMoves(root, s, ply) {
   const moves = s.moves ?? [];
   const at = ply ?? moves.length;
   const current = (n) => (n === at ? ' current' : '');
+  // Numbered from the start position's number (the analysis board's FEN).
+  const first = s.firstNumber ?? 1;
+  list.start = first;
   if (isSimultaneous(s)) {
     list.innerHTML = moves
       .map((t, i) => {
@@ -289,7 +292,7 @@ export function drawMoves(root, s, ply) {
       .join('');
     const turn = moves[at - 1];
     const notes = root.querySelector('.notes');
-    if (notes) notes.innerHTML = turn ? notesHtml(at, turn) : '';
+    if (notes) notes.innerHTML = turn ? notesHtml(first + at - 1, turn) : '';
   } else {
     const rows = [];
     moves.forEach((m, i) => {

@@ -274,13 +274,34 @@ async fn the_analysis_board(driver: &str, base: &str, dir: &Path) {
     page.screenshot("analysis-mixed.png").await;
 
     // A simultaneous turn made on the board: White's move, then Black's.
+    // The turns are numbered from the FEN's (issue 29 item 6).
+    page.wait_text(".status", "Turn 3: choose White's move").await;
     page.play("f1", "c4").await;
-    page.wait_text(".status", "now choose Black's move").await;
+    page.wait_text(".status", "Turn 3: White chose f1c4; now choose Black's move").await;
     page.find(".sq.pending[data-square='c4']").await;
     page.play("d7", "d5").await;
     page.find(".moves li[data-turn='1']").await;
     page.find("[data-piece='white bishop'][data-on='c4']").await;
     page.find(".eval[data-kind='simultaneous']").await;
+    page.wait_text(".status", "Turn 4:").await;
+    page.wait_text(".notes", "Turn 3").await;
+    // The address keeps the line: reloaded, it is all there.
+    let url = page.client.current_url().await.unwrap();
+    let query = url.query().unwrap_or_default().to_string();
+    assert!(query.contains("moves=f1c4%3Ad7d5"), "{query}");
+    page.goto(&format!("/analysis?{query}")).await;
+    page.find(".moves li[data-turn='1']").await;
+    page.find("[data-piece='white bishop'][data-on='c4']").await;
+    page.wait_text(".status", "Turn 4:").await;
+    assert_eq!(
+        page.find("ol.moves").await.attr("start").await.unwrap().as_deref(),
+        Some("3")
+    );
+    // Moves that do not play there: the start, and why.
+    page.goto(&format!("/analysis?variant=parity&fen={}&moves=a1a8", urlencode(fen)))
+        .await;
+    page.find(".error:not([hidden])").await;
+    page.wait_text(".status", "Turn 3: choose White's move").await;
 
     // A chess position: a mate in one, its score and variation.
     let mate = "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1";
