@@ -156,6 +156,7 @@ export async function showGame(root, id) {
   // Turn-based games only: a simultaneous turn has no "opponent's turn".
   const canPremove = () => Boolean(me()) && g.state.status === 'started' && !isSim() &&
     Boolean(g.state.to_move) && g.state.to_move !== me();
+  const ownOnly = (content) => Boolean(content?.pieces.length) && content.pieces.every((p) => p.color === me());
   const hasMine = (square) => Boolean(boardSquares(g.state).get(square)?.pieces.some((p) => p.color === me()));
   const pieceByLetter = (letter) =>
     g.state.variant.pieces.find((p) => p.letter.toUpperCase() === letter.toUpperCase());
@@ -189,9 +190,16 @@ export async function showGame(root, id) {
     const here = legalMoves().filter((m) => m.from === name);
     const content = boardSquares(g.state).get(name);
     const kinds = [...new Set(here.map((m) => m.piece))];
+    const from = g.selected?.from;
     g.selected = kinds.length === 1 ? { from: name, piece: kinds[0] } : null;
     if (kinds.length > 1 || (content && content.pieces.length > 2)) pickFromCrowd(name, content, kinds);
-    showNotice(root, canMove() && !here.length && hasMine(name) ? whyNoMove(name, content) : '');
+    let notice = canMove() && !here.length && hasMine(name) ? whyNoMove(name, content) : '';
+    // A crowd variant: a piece picked, then one's own piece clicked, as
+    // if to join it (the rule a newcomer does not guess).
+    if (!notice && from && from !== name && g.state.variant.family === 'crowd' && ownOnly(content)) {
+      notice = `The piece on ${from} may not join your own pieces on ${name}: a crowd forms only where an enemy piece stands.`;
+    }
+    showNotice(root, notice);
     update();
   }
 

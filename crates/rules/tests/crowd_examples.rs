@@ -151,6 +151,23 @@ fn friendly_squares_refused_and_lone_enemies_joined_only_by_move_power() {
 }
 
 #[test]
+fn a_move_onto_ones_own_pieces_says_why_it_is_refused() {
+    // A queen next to a lone friend, and next to a crowd of friends.
+    let p = pos("4k3/8/8/8/8/3(PN)4/3QB3/4K3 w - - 0 1");
+    for (text, square) in [("d2e2", "e2"), ("d2d3", "d3")] {
+        let err = notation::parse_uci(&p, text).unwrap_err().to_string();
+        assert!(
+            err.contains(&format!("may not join its own side's pieces on {square} alone"))
+                && err.contains("enemy"),
+            "{text}: {err}"
+        );
+    }
+    // A move refused for another reason gets no such hint.
+    let err = notation::parse_uci(&p, "d2h8").unwrap_err().to_string();
+    assert!(!err.contains("join"), "{err}");
+}
+
+#[test]
 fn double_step_into_a_crowd_cannot_be_taken_en_passant() {
     let alone = play(&pos("4k3/8/8/8/3p4/8/4P3/4K3 w - - 0 1"), "e2e4");
     assert!(alone.en_passant().is_some());
@@ -226,8 +243,13 @@ fn notation_of_joins_and_crowd_exits() {
     let p = pos("rnbq1bnr/pppppppp/8/8/8/5(Kk)2/PPPPPPPP/RNBQ1BNR w - - 0 1");
     let mut sans: Vec<String> = moves_to(&p, "f3").into_iter().map(|m| p.san(m)).collect();
     sans.sort();
-    // Joins are written like quiet moves; pawns name their file when several can go.
-    assert_eq!(sans, ["Nf3", "ef3", "ff3", "gf3"]);
+    // Joins are written like quiet moves marked `&`; pawns name their file
+    // when several can go.
+    assert_eq!(sans, ["Nf3&", "ef3&", "ff3&", "gf3&"]);
+    for san in sans {
+        let read = notation::parse_san(&p, &san).unwrap();
+        assert_eq!(notation::parse_san(&p, san.trim_end_matches('&')), Ok(read));
+    }
     let q = pos("4k3/8/8/8/3(QRp)4/8/8/4K3 w - - 0 1");
     let mut out: Vec<(String, String)> = moves_to(&q, "d8")
         .into_iter()
@@ -313,26 +335,29 @@ fn two_powers_reaching_a_lone_enemy_capture_or_join() {
     assert!(!d7[0].is_join(), "the only way to d7 is a plain move");
     assert_eq!(letters(&p.play(d7[0]), "d7"), "Wn");
 
-    // Notation: the capture as before; the join without `x` in SAN and with
-    // a trailing `&` in coordinates. Both read back.
+    // Notation: the capture as before; the join with a trailing `&` in SAN
+    // and in coordinates. Both read back, the join also without its mark.
     assert_eq!(
         (notation::uci(&p, take), p.san(take)),
         ("d5c5".to_string(), "Wxc5".to_string())
     );
     assert_eq!(
         (notation::uci(&p, join), p.san(join)),
-        ("d5c5&".to_string(), "Wc5".to_string())
+        ("d5c5&".to_string(), "Wc5&".to_string())
     );
     assert_eq!(notation::parse_uci(&p, "d5c5"), Ok(take));
     assert_eq!(notation::parse_uci(&p, "d5c5&"), Ok(join));
     assert_eq!(notation::parse_san(&p, "Wxc5"), Ok(take));
+    assert_eq!(notation::parse_san(&p, "Wc5&"), Ok(join));
     assert_eq!(notation::parse_san(&p, "Wc5"), Ok(join));
+    assert!(notation::parse_san(&p, "Wxc5&").is_err(), "a capture does not join");
+    assert!(notation::parse_san(&p, "We6&").is_err(), "only the capture reaches e6");
     assert_eq!(notation::parse_san(&p, "Wd5-c5"), Ok(join));
     assert_eq!(notation::parse_san(&p, "WxP"), Ok(take));
     // Where only one way exists, nothing changes and `&` is refused.
     assert_eq!(
         (notation::uci(&p, d7[0]), p.san(d7[0])),
-        ("d5d7".to_string(), "Wd7+".to_string())
+        ("d5d7".to_string(), "Wd7&+".to_string())
     );
     assert_eq!(
         (notation::uci(&p, e6[0]), p.san(e6[0])),
@@ -357,7 +382,7 @@ fn joining_out_of_a_mixed_crowd_names_the_piece() {
         [
             pair("Qd5c5", "Qxc5"),
             pair("Wd5c5", "Wxc5"),
-            pair("Wd5c5&", "Wc5")
+            pair("Wd5c5&", "Wc5&")
         ]
     );
     let join = notation::parse_uci(&p, "Wd5c5&").unwrap();

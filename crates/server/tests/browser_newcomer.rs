@@ -2,6 +2,7 @@
 //! unknown address, a used invite link opened again by the player who
 //! used it, the connection's word in a correspondence game's footer,
 //! castling typed when it cannot be played, a guest's own games listed,
+//! why a piece may not join its own pieces in Safety in Numbers,
 //! a user name too long, and quick pairing in the variant the player
 //! picked.
 //!
@@ -118,6 +119,25 @@ async fn what_a_new_player_trips_over() {
         black.goto("/").await;
         black.wait_count("section.my-games tr[data-game]", 1).await;
         black.wait_text("nav.my-games", "Your games: 1").await;
+    })
+    .await;
+
+    item(&mut failed, "8, why a piece may not join its own", async {
+        // Safety in Numbers: the knight picked, then its own pawn clicked,
+        // as if to join it; then the queen typed onto its own pawn.
+        black.create_game("safety-in-numbers", "days", "engine", "white").await;
+        black.find(".game[data-status='started']").await;
+        black.click("[data-square='g1']").await;
+        black.click("[data-square='g2']").await;
+        black
+            .wait_text(".notice", "The piece on g1 may not join your own pieces on g2: a crowd forms only where an enemy piece stands")
+            .await;
+        black.type_move("d1d2").await;
+        let message = black
+            .wait_text(".game .error", "crowd forms only where an enemy piece stands")
+            .await;
+        assert!(message.contains("d2"), "{message}");
+        black.screenshot("newcomer-crowd-rule.png").await;
     })
     .await;
 

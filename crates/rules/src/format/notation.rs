@@ -20,7 +20,7 @@
 use crate::geometry::Square;
 use crate::position::Position;
 use crate::types::{Color, Kind, Move, Special};
-use crate::variant::{CastlingStyle, HasVariant, Variant};
+use crate::variant::{CastlingStyle, Family, HasVariant, Variant};
 
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum NotationError {
@@ -182,16 +182,32 @@ pub fn parse_uci<C: MoveContext + ?Sized>(ctx: &C, text: &str) -> Result<Move, N
         }
         _ => return Err(garbled()),
     };
-    found.ok_or_else(|| illegal(ctx, text, squares.first().copied()))
+    found.ok_or_else(|| illegal(ctx, text, squares.first().copied(), squares.get(1).copied()))
 }
 
 /// An `Illegal` error, with a hint when the usual mistake is easy to spot.
-fn illegal<C: MoveContext + ?Sized>(ctx: &C, text: &str, from: Option<Square>) -> NotationError {
-    let shape = ctx.variant().shape;
+fn illegal<C: MoveContext + ?Sized>(
+    ctx: &C,
+    text: &str,
+    from: Option<Square>,
+    to: Option<Square>,
+) -> NotationError {
+    let v = ctx.variant();
+    let shape = v.shape;
     let me = ctx.mover();
     let hint = from.and_then(|from| {
         if ctx.kind_at(me, from).is_some() {
-            None
+            // Crowd family: a piece never joins its own side alone.
+            let own_only = to.filter(|&to| {
+                ctx.kind_at(me, to).is_some() && ctx.kind_at(me.other(), to).is_none()
+            });
+            own_only.filter(|_| v.spec.family == Family::Crowd).map(|to| {
+                format!(
+                    "a piece may not join its own side's pieces on {} alone: a crowd forms \
+                     only where an enemy piece stands",
+                    shape.name(to)
+                )
+            })
         } else if ctx.kind_at(me.other(), from).is_some() {
             Some(format!(
                 "the piece on {} is not {}'s",
@@ -267,7 +283,22 @@ pub fn san_plain<C: MoveContext + ?Sized>(ctx: &C, mv: Move) -> String {
         out.push('=');
         out.push(letter(v, p));
     }
+    if is_crowd_join(ctx, mv) {
+        out.push('&');
+    }
     out
+}
+
+/// Crowd family: the move lands where pieces stand and captures none, so it
+/// joins them (SAN marks it `&`).
+fn is_crowd_join<C: MoveContext + ?Sized>(ctx: &C, mv: Move) -> bool {
+    let occupied = Color::ALL
+        .into_iter()
+        .any(|c| ctx.kind_at(c, mv.to).is_some());
+    ctx.variant().spec.family == Family::Crowd
+        && !mv.is_castle()
+        && ctx.captured(mv).is_none()
+        && (mv.is_join() || occupied)
 }
 
 /// One side of a move in the lenient reader: piece letter, file, rank.
@@ -309,6 +340,11 @@ fn parse_part(v: &Variant, text: &str) -> Result<Option<Part>, NotationError> {
 pub fn parse_san<C: MoveContext + ?Sized>(ctx: &C, text: &str) -> Result<Move, NotationError> {
     let original = text.trim();
     let text = original.trim_end_matches(['+', '#', '!', '?']);
+    // Crowd family: `b4&` joins the pieces on b4.
+    let (text, join_mark) = match text.strip_suffix('&') {
+        Some(rest) => (rest, true),
+        None => (text, false),
+    };
     if text.is_empty() {
         return Err(NotationError::Empty);
     }
@@ -476,6 +512,9 @@ pub fn parse_san<C: MoveContext + ?Sized>(ctx: &C, text: &str) -> Result<Move, N
             .map(twin)
             .collect();
         candidates.retain(|m| m.is_join() || !joins.contains(&twin(m)));
+    }
+    if join_mark {
+        candidates.retain(|m| is_crowd_join(ctx, *m));
     }
     pick(candidates)
 }
