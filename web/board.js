@@ -63,11 +63,21 @@ function drawLastMoved(colors, shared) {
  * onDragStart(from) (true when that piece may be dragged),
  * onDrop(from, to) (`to` null off the board), onRightClick() and
  * animate (a list of {from, to}: pieces that just arrived on `to`).
+ * With `keyboard`, the board takes the focus (Tab) and a cursor: arrow
+ * keys move it, Enter or Space acts as a click on its square.
  */
 export function renderBoard(container, view) {
   const width = view.files * SIZE;
   const height = view.ranks * SIZE;
   const layers = { squares: '', marks: '', pieces: '', coords: '' };
+  const hadFocus = Boolean(view.keyboard) && container.contains(document.activeElement);
+  if (view.keyboard) {
+    // The cursor starts on the player's own second rank, mid-board.
+    container.cursor ??= squareName(Math.floor((view.files - 1) / 2), view.flipped ? view.ranks - 2 : 1);
+    const { file, rank } = squareCoords(container.cursor);
+    const [x, y] = origin(view, file, rank);
+    layers.marks += `<rect class="cursor-ring" x="${x + 4}" y="${y + 4}" width="${SIZE - 8}" height="${SIZE - 8}"/>`;
+  }
   for (let rank = 0; rank < view.ranks; rank++) {
     for (let file = 0; file < view.files; file++) {
       const name = squareName(file, rank);
@@ -99,12 +109,20 @@ export function renderBoard(container, view) {
       }
     }
   }
+  const role = view.keyboard
+    ? 'tabindex="0" role="application" aria-roledescription="board" aria-label="board: arrow keys move the cursor, Enter or Space picks its square"'
+    : 'role="img" aria-label="board"';
   container.innerHTML = `<svg class="board" viewBox="0 0 ${width} ${height}" data-files="${view.files}"
-    data-ranks="${view.ranks}" role="img" aria-label="board">
+    data-ranks="${view.ranks}" ${role}>
     <g class="squares">${layers.squares}</g><g class="marks">${layers.marks}</g>
-    <g class="coords">${layers.coords}</g><g class="pieces">${layers.pieces}</g></svg>`;
+    <g class="coords">${layers.coords}</g><g class="pieces">${layers.pieces}</g></svg>
+    ${view.keyboard ? `<p class="board-cursor visually-hidden" aria-live="polite">${escapeHtml(cursorText(view, container.cursor))}</p>` : ''}`;
   container.boardView = view;
   const svg = container.querySelector('svg');
+  if (view.keyboard) {
+    svg.addEventListener('keydown', (e) => onBoardKey(container, view, e));
+    if (hadFocus) svg.focus({ preventScroll: true });
+  }
   svg.addEventListener('click', (e) => {
     // The click a drag ends with is not a second choice.
     if (container.dragJustEnded) return;
@@ -118,6 +136,41 @@ export function renderBoard(container, view) {
   });
   svg.addEventListener('pointerdown', (e) => watchDrag(container, e));
   animateArrivals(svg, view);
+}
+
+// ---- the keyboard ----
+
+/** Screen directions of the arrow keys: [right, up]. */
+const ARROWS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] };
+
+/** The cursor's square and what stands on it, for a screen reader. */
+function cursorText(view, name) {
+  const pieces = view.squares.get(name)?.pieces ?? [];
+  return `${name}: ${pieces.length ? pieces.map((p) => `${p.color} ${p.name.toLowerCase()}`).join(', ') : 'empty'}`;
+}
+
+function onBoardKey(container, view, e) {
+  if (e.altKey || e.ctrlKey || e.metaKey) return;
+  if (e.key === 'Enter' || e.key === ' ') {
+    e.preventDefault();
+    view.onSquare(container.cursor);
+    return;
+  }
+  const arrow = ARROWS[e.key];
+  if (!arrow) return;
+  // The board's arrows move the cursor, not through the moves.
+  e.preventDefault();
+  e.stopPropagation();
+  const sign = view.flipped ? -1 : 1;
+  const { file, rank } = squareCoords(container.cursor);
+  const to = [file + sign * arrow[0], rank + sign * arrow[1]];
+  if (to[0] < 0 || to[0] >= view.files || to[1] < 0 || to[1] >= view.ranks) return;
+  container.cursor = squareName(to[0], to[1]);
+  const [x, y] = origin(view, to[0], to[1]);
+  const ring = container.querySelector('.cursor-ring');
+  ring.setAttribute('x', x + 4);
+  ring.setAttribute('y', y + 4);
+  container.querySelector('.board-cursor').textContent = cursorText(view, container.cursor);
 }
 
 // ---- drag and drop ----

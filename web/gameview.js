@@ -175,6 +175,7 @@ export function drawBoard(root, s, view) {
     onDrop: view.onDrop,
     onRightClick: view.onRightClick,
     animate: view.animate,
+    keyboard: true,
   });
   root.querySelector('.board-area').style.setProperty('--aspect', s.variant.files / s.variant.ranks);
 }

@@ -55,7 +55,7 @@ export function bindNavigation(root, line) {
     if (e.target.closest('[data-copy]')) copyField(root.querySelector('.fen'));
   });
   const onKey = (e) => {
-    const typing = e.target.closest?.('input, textarea, select, .chooser');
+    const typing = e.target.closest?.('input, textarea, select, .chooser, svg.board');
     if (typing || e.altKey || e.ctrlKey || e.metaKey || !KEYS[e.key]) return;
     e.preventDefault();
     go(KEYS[e.key]);

@@ -2,7 +2,8 @@
 //! unknown address, a used invite link opened again by the player who
 //! used it, the connection's word in a correspondence game's footer,
 //! castling typed when it cannot be played, a guest's own games listed,
-//! why a piece may not join its own pieces in Safety in Numbers,
+//! why a piece may not join its own pieces in Safety in Numbers, the
+//! focus ring and the board by keyboard,
 //! a user name too long, and quick pairing in the variant the player
 //! picked.
 //!
@@ -13,6 +14,8 @@ mod common;
 
 use common::browser::*;
 use common::start_server;
+use fantoccini::actions::{InputSource, KeyAction, KeyActions};
+use fantoccini::key::Key;
 use fantoccini::Locator;
 use futures_util::FutureExt as _;
 use std::panic::AssertUnwindSafe;
@@ -24,6 +27,17 @@ async fn shown_text(page: &Page, css: &str) -> Option<String> {
         return None;
     }
     element.text().await.ok().filter(|t| !t.is_empty())
+}
+
+/// Presses `keys` on whatever has the focus.
+async fn keys(page: &Page, keys: &[Key]) {
+    let mut actions = KeyActions::new("keyboard".into());
+    for &key in keys {
+        actions = actions
+            .then(KeyAction::Down { value: char::from(key) })
+            .then(KeyAction::Up { value: char::from(key) });
+    }
+    page.client.perform_actions(actions).await.unwrap();
 }
 
 /// Runs one item's check; its failure is kept, so that every item is
@@ -138,6 +152,49 @@ async fn what_a_new_player_trips_over() {
             .await;
         assert!(message.contains("d2"), "{message}");
         black.screenshot("newcomer-crowd-rule.png").await;
+    })
+    .await;
+
+    item(&mut failed, "12, the focus ring and the board by keyboard", async {
+        white.create_game("chess", "days", "engine", "white").await;
+        white.find(".game[data-status='started']").await;
+        white
+            .client
+            .execute("document.activeElement?.blur(); window.scrollTo(0, 0);", vec![])
+            .await
+            .unwrap();
+        // The first stop, in the dark header, wears a thick light ring.
+        keys(&white, &[Key::Tab]).await;
+        let ring = white
+            .client
+            .execute(
+                "const s = getComputedStyle(document.activeElement); \
+                 return [document.activeElement.closest('header') !== null, s.outlineStyle, s.outlineWidth, s.outlineColor];",
+                vec![],
+            )
+            .await
+            .unwrap();
+        assert_eq!(ring, serde_json::json!([true, "solid", "3px", "rgb(251, 191, 36)"]));
+        // Tab reaches the board; arrows move its cursor, Enter picks.
+        let mut on_board = false;
+        for _ in 0..40 {
+            let active = white.client.active_element().await.unwrap();
+            if active.attr("class").await.unwrap().as_deref() == Some("board") {
+                on_board = true;
+                break;
+            }
+            keys(&white, &[Key::Tab]).await;
+        }
+        assert!(on_board, "Tab reaches the board");
+        keys(&white, &[Key::Right]).await;
+        white.wait_text(".board-cursor", "e2: white pawn").await;
+        keys(&white, &[Key::Enter]).await;
+        white.find(".sq.selected[data-square='e2']").await;
+        keys(&white, &[Key::Up, Key::Up]).await;
+        white.wait_text(".board-cursor", "e4: empty").await;
+        white.screenshot("newcomer-keyboard-board.png").await;
+        keys(&white, &[Key::Enter]).await;
+        white.wait_text(".moves", "e4").await;
     })
     .await;
 
