@@ -1,11 +1,13 @@
-// Help on the game page: the variant's rules in a disclosure (fetched from
-// the server when first opened), and, in the first simultaneous game this
+// Help on the game page: the variant's rules for players in a disclosure
+// (fetched from the server when first opened) with the legend of its
+// pieces beyond chess's (`legend.js`), and, in the first simultaneous game this
 // browser plays (only there), two sentences on how a turn works until they
 // are dismissed.
 
 import { api } from './api.js';
 import { isSimultaneous } from './gamestate.js';
 import { setMessage } from './html.js';
+import { legendHtml } from './legend.js';
 
 /** localStorage key: the first simultaneous game's id, or `dismissed`. */
 export const TURN_HELP_SEEN = 'parity_turn_help_seen';
@@ -15,6 +17,7 @@ export function drawHelp(root, s) {
   const rules = root.querySelector('details.rules');
   if (rules && rules.dataset.variant !== s.variant.id) {
     rules.dataset.variant = s.variant.id;
+    rules.variantInfo = s.variant;
     rules.querySelector('.rules-variant').textContent = s.variant.name;
     rules.querySelector('.rules-text').innerHTML = '';
     if (!rules.dataset.wired) {
@@ -69,7 +72,7 @@ async function loadRules(rules) {
   text.textContent = 'loading…';
   try {
     // The server renders docs/rules and escapes any markup in it.
-    text.innerHTML = await api.rules(rules.dataset.variant);
+    text.innerHTML = await api.rules(rules.dataset.variant) + legendHtml(rules.variantInfo ?? {});
   } catch (e) {
     delete text.dataset.loaded;
     setMessage(text, `the rules could not be loaded: ${e.message}`);

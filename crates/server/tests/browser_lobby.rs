@@ -273,11 +273,24 @@ async fn game_pages_fit_a_phone_and_explain_the_rules() {
         );
 
         phone.click("details.rules summary").await;
-        // The rules page's title names the variant by its id: `Chess (chess)`.
-        phone.wait_text(".rules-text h1", &format!("({id})")).await;
+        // The rules for players, under the variant's name.
+        phone.wait_text(".rules-text h1", &v.spec.name).await;
         assert_no_sideways_scroll(&phone, PHONE.0, &format!("the {id} rules at 390 px")).await;
         if id == "tutti-frutti" {
             phone.wait_text(".rules-text", "Amazon").await;
+            // The legend: each new piece in words and a diagram of its reach
+            // (the Amazon from the middle of a 7x7 board: 24 queen squares
+            // and 8 knight squares).
+            let amazon = phone
+                .wait_text(".legend-piece[data-letter='A']", "moves as a queen, or the knight")
+                .await;
+            assert!(amazon.contains("Amazon"), "{amazon}");
+            phone
+                .wait_count(".legend-piece[data-letter='A'] .reach", 32)
+                .await;
+            phone.wait_count(".legend-piece", 3).await;
+            script(&phone, "document.querySelector('.legend').scrollIntoView();").await;
+            phone.screenshot("rules-legend.png").await;
             script(
                 &phone,
                 "document.querySelector('details.rules').scrollIntoView();",

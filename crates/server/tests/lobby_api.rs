@@ -52,12 +52,9 @@ async fn variants_come_with_their_description_start_and_rules() {
 
         let rules = s.get(&format!("/api/variants/{id}/rules"), None).await;
         assert_eq!(rules.status, 200, "{id}: {}", rules.text);
-        // The page's title names the variant by its id: `# Chess (`chess`)`.
+        // Written for players, under the variant's name.
         let title = rules.text.lines().next().unwrap_or_default();
-        assert!(
-            title.starts_with("<h1>") && title.ends_with(&format!("(<code>{id}</code>)</h1>")),
-            "{id}: {title}"
-        );
+        assert_eq!(title, format!("<h1>{}</h1>", variant.spec.name), "{id}");
         assert!(!rules.text.contains("<a "), "{id}: links kept");
     }
     let unknown = s.get("/api/variants/nonesuch/rules", None).await;

@@ -1,6 +1,7 @@
-//! `GET /api/variants/VARIANT/rules`: the variant's rules
-//! (`docs/rules/VARIANT.md`, embedded in the binary) as HTML for the game
-//! page's rules panel. The page inserts it as it is, so nothing of the
+//! `GET /api/variants/VARIANT/rules`: the variant's rules written for
+//! players (`docs/rules/play/VARIANT.md`, embedded in the binary) as HTML
+//! for the game page's rules panel; the full rulings beside them
+//! (`docs/rules/VARIANT.md`) are for developers and stay out of it. The page inserts it as it is, so nothing of the
 //! markdown passes as markup: raw HTML is escaped, links keep only their
 //! text (theirs are relative to the repository) and images their alt text.
 
@@ -19,7 +20,7 @@ pub fn html(variant: &str) -> Option<String> {
     {
         return None;
     }
-    let file = RulesDocs::get(&format!("{variant}.md"))?;
+    let file = RulesDocs::get(&format!("play/{variant}.md"))?;
     let text = String::from_utf8_lossy(&file.data);
     Some(render(&text))
 }
@@ -47,6 +48,10 @@ mod tests {
         for v in parity_rules::Registry::builtin().iter() {
             let page = html(v.id()).unwrap_or_else(|| panic!("no rules for {}", v.id()));
             assert!(page.starts_with("<h1>"), "{}: {}", v.id(), &page[..40]);
+            // Written for players: no source files, tests or perft.
+            for developer in ["crates/", ".rs", "perft", "Tests:", "Fairy-Stockfish"] {
+                assert!(!page.contains(developer), "{}: {developer}", v.id());
+            }
         }
         assert!(html("../README").is_none());
         assert!(html("rulings/x").is_none());
