@@ -10,7 +10,7 @@ import { openChooser, closeChooser } from './board.js';
 import { parseMove } from './moves.js';
 import { STRUCTURAL, fromFull, applyEvent, isSimultaneous, other } from './gamestate.js';
 import {
-  TEMPLATE, drawGame, drawClocks, boardSquares, showError, clearError, showConnection, showNotice, drawNoSuchGame,
+  TEMPLATE, drawGame, drawClocks, boardSquares, showError, clearError, showConnection, showNotice, drawNoSuchGame, turnNoteText,
 } from './gameview.js';
 import { simultaneousTurn } from './simturn.js';
 import { bindNavigation, copyField } from './navigation.js';
@@ -96,6 +96,7 @@ export async function showGame(root, id) {
   function react(e, before) {
     const s = g.state;
     const played = (s.moves ?? []).slice(before.moves?.length ?? 0);
+    if (e.type === 'gameFull' && played.length) announce(played, before.moves?.length ?? 0);
     if (e.type === 'gameFull' && played.length === 1) {
       const entry = played[0];
       const moves = isSim() ? [entry.white, entry.black].filter(Boolean) : [entry];
@@ -113,6 +114,18 @@ export async function showGame(root, id) {
         : (mine ? 'Your rematch offer was declined.' : `${e.color === 'white' ? 'White' : 'Black'} withdrew the rematch offer.`));
     }
     if (['move', 'turn', 'draw_offer', 'rematch_offer'].includes(e.type)) showNotice(root, '');
+  }
+
+  // The moves just played in words, for a screen reader (a live region);
+  // `before` moves came earlier.
+  function announce(played, before) {
+    const words = (m) => m?.san ?? m?.uci ?? '';
+    const said = played.map((entry, i) => {
+      if (!isSim()) return `${entry.color === 'white' ? 'White' : 'Black'} played ${words(entry)}.`;
+      const notes = turnNoteText(entry);
+      return `Turn ${before + i + 1}: White ${words(entry.white)}, Black ${words(entry.black)}.${notes ? ` ${notes}.` : ''}`;
+    });
+    root.querySelector('.move-announce').textContent = said.join(' ');
   }
 
   function moveSound(entry) {

@@ -35,6 +35,7 @@ export const TEMPLATE = `
     </form>
     <div class="offer" hidden></div>
     <div class="notice" aria-live="polite"></div>
+    <p class="move-announce visually-hidden" aria-live="polite"></p>
     <div class="controls">
       <button type="button" data-action="flip">Flip board</button>
       <button type="button" data-action="resign" hidden>Resign</button>
