@@ -105,7 +105,7 @@ function show(games, { section, badge }) {
   }
   if (section) {
     section.hidden = !games.length;
-    section.querySelector('table').innerHTML = `<tr><th></th><th>Game</th><th>Opponent</th><th>Time left</th></tr>${rowsHtml(games)}`;
+    section.querySelector('table').innerHTML = `<tr><th><span class="visually-hidden">Whose move</span></th><th>Game</th><th>Opponent</th><th>Time left</th></tr>${rowsHtml(games)}`;
   }
 }
 
