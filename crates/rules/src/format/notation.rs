@@ -292,13 +292,11 @@ pub fn san_plain<C: MoveContext + ?Sized>(ctx: &C, mv: Move) -> String {
 /// Crowd family: the move lands where pieces stand and captures none, so it
 /// joins them (SAN marks it `&`).
 fn is_crowd_join<C: MoveContext + ?Sized>(ctx: &C, mv: Move) -> bool {
-    let occupied = Color::ALL
-        .into_iter()
-        .any(|c| ctx.kind_at(c, mv.to).is_some());
+    let occupied = || Color::ALL.into_iter().any(|c| ctx.kind_at(c, mv.to).is_some());
     ctx.variant().spec.family == Family::Crowd
         && !mv.is_castle()
         && ctx.captured(mv).is_none()
-        && (mv.is_join() || occupied)
+        && (mv.is_join() || occupied())
 }
 
 /// One side of a move in the lenient reader: piece letter, file, rank.
