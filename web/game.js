@@ -50,6 +50,7 @@ export async function showGame(root, id) {
     line: null, // the game's line from /positions: the position after each move
     lineWanted: false,
     players: null, // the seats' accounts, from the export
+    seatStatus: null, // the status the seat was last remembered or forgotten at
   };
   const reportError = (e) => showError(root, e);
   const sim = simultaneousTurn(id, { state: () => g.state, act, update, showError: reportError });
@@ -78,8 +79,12 @@ export async function showGame(root, id) {
     const before = g.state;
     g.state = g.events.reduce(applyEvent, fromFull(g.base));
     if (g.flipped === null) g.flipped = g.state.you === 'black';
-    if (g.state.you && ['waiting', 'started'].includes(g.state.status)) rememberSeat(id);
-    else if (g.state.you) forgetSeat(id);
+    // The player's games list keeps this seat while the game is on (once per status, not per event).
+    if (g.state.you && g.seatStatus !== g.state.status) {
+      g.seatStatus = g.state.status;
+      if (['waiting', 'started'].includes(g.state.status)) rememberSeat(id);
+      else forgetSeat(id);
+    }
     if (before) react(message, before);
     update();
     g.animate = [];
