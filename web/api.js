@@ -50,6 +50,10 @@ export const api = {
   analysisLine: (spec) => request('POST', '/api/analysis/line', spec),
   /** The engine's evaluation of a line's last position. */
   analyse: (spec) => request('POST', '/api/analysis', spec),
+  /** A game's computer analysis: the review, `{status: 'running'}` or `{status: 'none'}`. */
+  gameAnalysis: (id) => request('GET', `/api/games/${id}/analysis`),
+  /** Asks for a finished game's computer analysis (`{status: 'running'}`, or the review). */
+  requestGameAnalysis: (id) => request('POST', `/api/games/${id}/analysis`),
   /** A variant's rules as HTML, rendered and escaped by the server. */
   rules: async (variant) => {
     const response = await fetch(`/api/variants/${encodeURIComponent(variant)}/rules`);

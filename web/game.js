@@ -17,6 +17,7 @@ import { bindNavigation, copyField } from './navigation.js';
 import { playSound, isMuted, setMuted } from './sounds.js';
 import { showChat } from './chat.js';
 import { rememberSeat, forgetSeat } from './mygames.js';
+import { followReview } from './review.js';
 
 /** Shows game `id` in `root`; false (and a "no such game" page) if the server does not know it. */
 export async function showGame(root, id) {
@@ -54,6 +55,9 @@ export async function showGame(root, id) {
   };
   const reportError = (e) => showError(root, e);
   const sim = simultaneousTurn(id, { state: () => g.state, act, update, showError: reportError });
+  const review = followReview(root, id, {
+    changed: () => update(), goTo, count: () => movesPlayed(), showError: reportError,
+  });
 
   // ---- state from the feed ----
 
@@ -454,6 +458,7 @@ export async function showGame(root, id) {
   function update() {
     if (!g.state) return;
     if (g.state.status !== 'started') g.premove = null;
+    if (g.state.status === 'finished') review.finished();
     const selection = g.selected && { from: g.selected.from, targets: selectedMoves().map((m) => m.to) };
     const position = g.ply !== null && g.line?.positions[g.ply];
     const shown = position ? { ply: g.ply, position } : null;
@@ -469,6 +474,8 @@ export async function showGame(root, id) {
       onRightClick: cancelInput,
       animate: g.animate,
       shown,
+      review: review.review,
+      reviewRunning: review.running,
     });
   }
 
@@ -497,6 +504,7 @@ export async function showGame(root, id) {
   window.addEventListener('pagehide', () => {
     clearInterval(ticker);
     chat.stop();
+    review.stop();
     feed.stop();
     unbindNavigation();
   });

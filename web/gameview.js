@@ -9,6 +9,7 @@ import { escapeHtml, setMessage } from './html.js';
 import { isSimultaneous, other } from './gamestate.js';
 import { NAV_HTML, FEN_HTML } from './navigation.js';
 import { drawHelp } from './help.js';
+import { REVIEW_HTML, drawReview, moveJudgment, turnLosses } from './review.js';
 
 const cap = (s) => s[0].toUpperCase() + s.slice(1);
 
@@ -18,6 +19,7 @@ export const TEMPLATE = `
     <div class="player" data-slot="top"></div>
     <div class="board-wrap"><div class="board-host"></div></div>
     <div class="player" data-slot="bottom"></div>
+    ${REVIEW_HTML}
   </div>
   <aside class="panel">
     <div class="status" aria-live="polite"></div>
@@ -62,7 +64,8 @@ export const TEMPLATE = `
  * animations as renderBoard takes them (onSquare, onDragStart, onDrop,
  * onRightClick, animate), and shown: null for the game now, or
  * `{ply, position}` for the position after `ply` moves (turns) that the
- * move list is navigated to (a position of `/positions`).
+ * move list is navigated to (a position of `/positions`), review: the
+ * game's computer analysis (null: none) and reviewRunning.
  */
 export function drawGame(root, id, s, view) {
   const bottom = view.flipped ? 'black' : 'white';
@@ -77,7 +80,8 @@ export function drawGame(root, id, s, view) {
   root.querySelector('.game').dataset.status = s.status;
   root.querySelector('.game').dataset.family = s.variant.family;
   root.querySelector('.variant-name').textContent = s.variant.name;
-  drawMoves(root, s, view.shown?.ply ?? null);
+  drawMoves(root, s, view.shown?.ply ?? null, view.review);
+  drawReview(root, s, view.review ?? null, Boolean(view.reviewRunning), view.shown?.ply ?? null);
   drawControls(root, id, s, view.sim);
   drawClocks(root, s);
   drawHelp(root, s);
@@ -276,7 +280,7 @@ export function turnNoteText(turn) {
  * game now), whose move is marked `current`. Every move carries the ply
  * (turn) it leads to in `data-ply`.
  */
-export function drawMoves(root, s, ply) {
+export function drawMoves(root, s, ply, review = null) {
   const list = root.querySelector('.moves');
   const moves = s.moves ?? [];
   const at = ply ?? moves.length;
@@ -288,8 +292,9 @@ export function drawMoves(root, s, ply) {
     list.innerHTML = moves
       .map((t, i) => {
         const text = turnNoteText(t);
+        const losses = turnLosses(review, i + 1);
         return `<li data-turn="${i + 1}" data-ply="${i + 1}" class="turn${current(i + 1)}"><span class="mv">${escapeHtml(t.white?.san ?? t.white?.uci ?? '')}</span>
-            <span class="mv">${escapeHtml(t.black?.san ?? t.black?.uci ?? '')}</span>${text ? `<div class="move-note">${escapeHtml(text)}</div>` : ''}</li>`;
+            <span class="mv">${escapeHtml(t.black?.san ?? t.black?.uci ?? '')}</span>${text ? `<div class="move-note">${escapeHtml(text)}</div>` : ''}${losses ? `<div class="move-note review-note">${escapeHtml(losses)}</div>` : ''}</li>`;
       })
       .join('');
     const turn = moves[at - 1];
@@ -302,7 +307,11 @@ export function drawMoves(root, s, ply) {
       rows.at(-1).push({ ...m, ply: i + 1 });
     });
     list.innerHTML = rows
-      .map((row) => `<li>${row.map((m) => `<span class="mv ${m.color}${current(m.ply)}" data-ply="${m.ply}">${escapeHtml(m.san ?? m.uci)}</span>`).join(' ')}</li>`)
+      .map((row) => `<li>${row.map((m) => {
+        const judged = moveJudgment(review, m.ply);
+        const mark = judged ? ` ${judged.judgment}" title="${escapeHtml(judged.comment)}` : '';
+        return `<span class="mv ${m.color}${current(m.ply)}${mark}" data-ply="${m.ply}">${escapeHtml(m.san ?? m.uci)}${judged ? `<span class="glyph">${judged.glyph}</span>` : ''}</span>`;
+      }).join(' ')}</li>`)
       .join('');
     const notes = root.querySelector('.notes');
     if (notes) notes.innerHTML = '';

@@ -143,6 +143,14 @@ struct LimitFlags {
     /// Milliseconds the engine thinks about one analysis.
     #[arg(long, value_name = "MS", default_value_t = Limits::default().analysis_time.as_millis() as u64)]
     analysis_time: u64,
+    /// Computer analyses of finished games (`POST /api/games/{id}/analysis`)
+    /// one IP address may ask for per hour (429 beyond).
+    #[arg(long, value_name = "N", default_value_t = Limits::default().game_analyses_per_hour)]
+    game_analyses_per_hour: NonZeroU32,
+    /// Milliseconds the engine thinks about each position of a finished
+    /// game's analysis.
+    #[arg(long, value_name = "MS", default_value_t = Limits::default().game_analysis_time.as_millis() as u64)]
+    game_analysis_time: u64,
     /// Seconds open connections have to finish after SIGTERM or Ctrl-C.
     #[arg(long, value_name = "SECS", default_value_t = Limits::default().shutdown_grace.as_secs())]
     shutdown_grace: u64,
@@ -176,6 +184,8 @@ impl LimitFlags {
             engine_threads: self.engine_threads,
             analyses_per_minute: self.analyses_per_minute,
             analysis_time: Duration::from_millis(self.analysis_time),
+            game_analyses_per_hour: self.game_analyses_per_hour,
+            game_analysis_time: Duration::from_millis(self.game_analysis_time),
             shutdown_grace: Duration::from_secs(self.shutdown_grace),
         }
     }

@@ -693,6 +693,41 @@ impl SimSearcher {
         }
     }
 
+    /// After [`Self::run`]: White's expected payoff when `side` plays
+    /// `played` at `root` and the other side plays `theirs`, each pair
+    /// searched `depth - 1` turns further, without a time limit (the pairs
+    /// the search met come from its table).
+    pub fn payoff_against(
+        &mut self,
+        root: &SimPosition,
+        side: Color,
+        played: Move,
+        theirs: &Mixed,
+        depth: u32,
+    ) -> f64 {
+        (self.aborted, self.deadline, self.node_limit) = (false, None, None);
+        self.completed = self.completed.max(1);
+        let depth = if self.hybrid { 1 } else { depth.max(1) };
+        self.path.push(root.hash());
+        let mut expected = 0.0;
+        for (&m, &p) in theirs.moves.iter().zip(&theirs.probabilities) {
+            let pair = if side == Color::White {
+                [played, m]
+            } else {
+                [m, played]
+            };
+            let next = root.resolve_unchecked(pair).position;
+            let v = if self.path.contains(&next.hash()) {
+                0.0
+            } else {
+                self.value(&next, depth - 1, -1.0, 1.0)
+            };
+            expected += p * v;
+        }
+        self.path.pop();
+        expected
+    }
+
     /// White's payoff of `pos` searched `depth` turns deep.
     pub fn value(&mut self, pos: &SimPosition, depth: u32, alpha: f64, beta: f64) -> f64 {
         self.stats.nodes += 1;
@@ -1084,6 +1119,38 @@ mod tests {
             assert!(!m.moves.is_empty());
             assert!((m.probabilities.iter().sum::<f64>() - 1.0).abs() < 1e-9);
         }
+    }
+
+    #[test]
+    fn a_move_of_the_equilibrium_earns_its_value_and_others_no_more() {
+        let v = Registry::builtin().get("parity").unwrap();
+        let pos = SimPosition::start(v);
+        let mut s = SimSearcher::new(v, &[], Arc::new(Shared::new(1)));
+        let r = s.run(
+            &pos,
+            &SimLimits {
+                depth: Some(1),
+                ..SimLimits::default()
+            },
+            |_| {},
+        );
+        // Every move of a side's support earns the value against the
+        // other's strategy; a move outside it, at most that.
+        for &m in &r.white.moves {
+            let earned = s.payoff_against(&pos, Color::White, m, &r.black, 1);
+            assert!((earned - r.value).abs() < 1e-6, "{m:?}: {earned} against {}", r.value);
+        }
+        for &m in &r.black.moves {
+            let earned = s.payoff_against(&pos, Color::Black, m, &r.white, 1);
+            assert!((earned - r.value).abs() < 1e-6, "{m:?}: {earned} against {}", r.value);
+        }
+        let outside = pos
+            .legal_moves(Color::White)
+            .into_iter()
+            .find(|m| !r.white.moves.contains(m))
+            .expect("a move outside White's support");
+        let earned = s.payoff_against(&pos, Color::White, outside, &r.black, 1);
+        assert!(earned <= r.value + 1e-6, "{earned} against {}", r.value);
     }
 
     #[test]

@@ -347,6 +347,96 @@ async fn the_analysis_board(driver: &str, base: &str, dir: &Path) {
     page.client.close().await.unwrap();
 }
 
+/// Scrolls the page to the element `css` (for a screenshot of it).
+async fn scroll_to(page: &Page, css: &str) {
+    page.client
+        .execute(
+            "document.querySelector(arguments[0]).scrollIntoView({block: 'center'})",
+            vec![json!(css)],
+        )
+        .await
+        .expect("the page scrolls");
+}
+
+/// A finished game's computer analysis on its page: asked for with the
+/// button, drawn as a graph with the judged moves marked, the accuracy of
+/// each player; for a simultaneous game each turn's strategies and losses.
+async fn the_computer_analysis(driver: &str, base: &str, dir: &Path) {
+    let white = Page::open(driver, base, &dir.join("review-white"), (1280, 900)).await;
+    let black = Page::open(driver, base, &dir.join("review-black"), (1280, 900)).await;
+    let (id, _) = friend_game(&white, &black, "chess").await;
+    assert!(
+        white.find(".review").await.attr("hidden").await.unwrap().is_some(),
+        "no analysis while the game goes on"
+    );
+    // The fool's mate: 2. g4?? is a blunder.
+    for (n, (page, from, to)) in [
+        (&white, "f2", "f3"),
+        (&black, "e7", "e5"),
+        (&white, "g2", "g4"),
+        (&black, "d8", "h4"),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        page.wait_count(".moves .mv", n).await;
+        page.play(from, to).await;
+    }
+    white.find(".game[data-status='finished']").await;
+    white.click("[data-action='request-analysis']").await;
+    white.find(".eval-graph").await;
+    let blunder = white.find(".moves .mv.blunder[data-ply='3']").await;
+    assert_eq!(blunder.text().await.unwrap(), "g4??");
+    let title = blunder.attr("title").await.unwrap().unwrap_or_default();
+    assert!(title.starts_with("Blunder. ") && title.ends_with(" was best."), "{title}");
+    white
+        .wait_text(".review-player[data-color='white']", "1 blunder")
+        .await;
+    white
+        .wait_text(".review-player[data-color='black']", "0 blunders")
+        .await;
+    white.find(".eval-graph .graph-mark.blunder").await;
+    scroll_to(&white, ".review").await;
+    white.screenshot("analysis-chess.png").await;
+    // The other player, opening the game again, sees the stored analysis.
+    black.goto(&format!("/game/{id}")).await;
+    black.find(".eval-graph").await;
+    black.find(".moves .mv.blunder[data-ply='3']").await;
+    assert!(
+        black
+            .find("[data-action='request-analysis']")
+            .await
+            .attr("hidden")
+            .await
+            .unwrap()
+            .is_some(),
+        "the button is gone once the analysis exists"
+    );
+
+    // A simultaneous game: each turn's strategies and expected losses.
+    let (id, _) = friend_game(&white, &black, "parity").await;
+    play_turn(&white, &black, 1, ("e2", "e4"), ("e7", "e5")).await;
+    play_turn(&white, &black, 2, ("g1", "f3"), ("b8", "c6")).await;
+    let resigned = fetch(&white, "POST", &format!("/api/board/game/{id}/resign")).await;
+    assert_eq!(resigned["ok"], true, "{resigned}");
+    white.find(".game[data-status='finished']").await;
+    white.click("[data-action='request-analysis']").await;
+    white.find(".eval-graph").await;
+    white.wait_text(".review-turn", "Engine's strategy").await;
+    white.wait_text(".review-turn", "Turn 2").await;
+    white
+        .wait_text(".review-player[data-color='white']", "average expected loss")
+        .await;
+    white.click(".moves li[data-turn='1']").await;
+    white.wait_text(".review-turn", "Turn 1").await;
+    scroll_to(&white, ".review").await;
+    white.screenshot("analysis-parity.png").await;
+    let errors = white.console_errors().await;
+    assert!(errors.is_empty(), "{errors:?}");
+    white.client.close().await.unwrap();
+    black.client.close().await.unwrap();
+}
+
 fn urlencode(text: &str) -> String {
     text.bytes()
         .map(|b| match b {
@@ -365,4 +455,5 @@ async fn navigation_positions_and_the_analysis_board() {
     a_finished_game_replays(&driver, &base, dir.path()).await;
     a_game_from_a_fen(&driver, &base, dir.path()).await;
     the_analysis_board(&driver, &base, dir.path()).await;
+    the_computer_analysis(&driver, &base, dir.path()).await;
 }

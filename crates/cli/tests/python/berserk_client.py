@@ -2,13 +2,14 @@
 token test, account, the event stream, challenges (accepted, declined,
 canceled), a rated chess game read through `gameState` to mate and the
 ratings it moves, a draw, a resignation, chat, takeback, a game against
-our engine, board seeks paired, export. Run by crates/cli/tests/berserk.rs
+our engine, board seeks paired, export with the computer analysis. Run by crates/cli/tests/berserk.rs
 as `berserk_client.py BASE_URL ALICE_TOKEN BOB_TOKEN`; prints `ok`, or
 fails with an AssertionError or a timeout."""
 
 import queue
 import sys
 import threading
+import time
 
 import berserk
 import requests
@@ -105,6 +106,27 @@ assert '[White "Alice"]' in pgn and '[Black "Bob"]' in pgn, pgn
 exported = alice.games.export(game)
 assert exported["status"] == "mate" and exported["winner"] == "white", exported
 assert exported["players"]["white"]["user"]["name"] == "Alice", exported
+# The computer analysis (our path asks for it), read back through berserk's export.
+asked = requests.post(f"{base}/api/games/{game}/analysis", timeout=TIMEOUT)
+assert asked.status_code in (200, 202), asked.text
+for _ in range(600):
+    answer = requests.get(f"{base}/api/games/{game}/analysis", timeout=TIMEOUT)
+    if answer.status_code == 200:
+        break
+    assert answer.status_code == 202, answer.text
+    time.sleep(0.1)
+assert answer.status_code == 200, answer.text
+analysed = alice.games.export(game, evals=True)
+analysis = analysed["analysis"]
+assert len(analysis) == len(moves), analysed
+assert all("eval" in a or "mate" in a for a in analysis[:-1]), analysis
+assert analysis[-2]["mate"] == 1, analysis  # before Qxf7# White mates in one
+blunders = [a for a in analysis if a.get("judgment", {}).get("name") == "Blunder"]
+assert blunders and blunders[-1]["judgment"]["comment"].endswith(" was best."), analysis
+assert analysed["players"]["black"]["analysis"]["blunder"] >= 1, analysed["players"]
+assert 0 <= analysed["players"]["white"]["analysis"]["accuracy"] <= 100, analysed["players"]
+pgn = alice.games.export(game, as_pgn=True, evals=True)
+assert "[%eval " in pgn and "??" in pgn, pgn
 alice_rating = alice.account.get()["perfs"]["standard"]
 bob_rating = bob.account.get()["perfs"]["standard"]
 assert alice_rating["rating"] > 1500 > bob_rating["rating"], (alice_rating, bob_rating)

@@ -72,6 +72,10 @@ pub struct Limits {
     pub analyses_per_minute: NonZeroU32,
     /// The engine's time for one analysis.
     pub analysis_time: Duration,
+    /// Computer analyses of finished games one IP may ask for per hour.
+    pub game_analyses_per_hour: NonZeroU32,
+    /// The engine's time for each position of a finished game's analysis.
+    pub game_analysis_time: Duration,
     /// On SIGTERM, how long open connections have to finish.
     pub shutdown_grace: Duration,
 }
@@ -108,6 +112,8 @@ impl Default for Limits {
             engine_threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             analyses_per_minute: nonzero(20),
             analysis_time: Duration::from_millis(1000),
+            game_analyses_per_hour: nonzero(10),
+            game_analysis_time: Duration::from_millis(300),
             shutdown_grace: Duration::from_secs(10),
         }
     }
@@ -164,6 +170,7 @@ pub struct Quotas {
     chat_lines: PerAccount,
     actions: PerIp,
     analyses: PerIp,
+    game_analyses: PerIp,
 }
 
 impl Quotas {
@@ -178,6 +185,7 @@ impl Quotas {
             chat_lines: RateLimiter::keyed(Quota::per_minute(limits.chat_lines_per_minute)),
             actions: RateLimiter::keyed(Quota::per_second(limits.actions_per_second)),
             analyses: RateLimiter::keyed(Quota::per_minute(limits.analyses_per_minute)),
+            game_analyses: RateLimiter::keyed(Quota::per_hour(limits.game_analyses_per_hour)),
         }
     }
 
@@ -198,6 +206,11 @@ impl Quotas {
     /// Takes one analysis from `ip`'s allowance.
     pub fn analysis(&self, ip: IpAddr) -> Result<(), Refusal> {
         take(&self.analyses, ip, "analyses", "analyses")
+    }
+
+    /// Takes one finished game's computer analysis from `ip`'s allowance.
+    pub fn game_analysis(&self, ip: IpAddr) -> Result<(), Refusal> {
+        take(&self.game_analyses, ip, "game_analyses", "game analyses")
     }
 
     /// Takes one sign-up from `ip`'s allowance.
@@ -261,6 +274,7 @@ impl Quotas {
             &self.logins,
             &self.actions,
             &self.analyses,
+            &self.game_analyses,
         ] {
             limiter.retain_recent();
             limiter.shrink_to_fit();

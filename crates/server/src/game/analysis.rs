@@ -10,8 +10,8 @@ use parity_engine::eval::{Score, MATE, MATE_BOUND};
 use parity_engine::search::{Limits, Report, Searcher, Shared};
 use parity_engine::simsearch::{Mixed, SimLimits, SimSearcher};
 use parity_rules::simultaneous::SimPosition;
-use parity_rules::{AnyGame, Color, TurnPosition};
-use serde::Serialize;
+use parity_rules::{AnyGame, Color, Move, TurnPosition};
+use serde::{Deserialize, Serialize};
 
 use crate::game::event::Side;
 
@@ -49,7 +49,7 @@ impl ScoreView {
 }
 
 /// One move of a side's mixed strategy.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Choice {
     pub uci: String,
     pub san: String,
@@ -90,7 +90,32 @@ pub fn evaluate(game: &AnyGame, time: Duration) -> Evaluation {
     match game {
         AnyGame::TurnBased(g) => turn_based(game, g.positions(), shared, time),
         AnyGame::Crowd(g) => turn_based(game, g.positions(), shared, time),
-        AnyGame::Simultaneous(g) => simultaneous(game, g.positions(), shared, time),
+        AnyGame::Simultaneous(g) => simultaneous(game, g.positions(), shared, time, None).0,
+    }
+}
+
+/// One simultaneous turn's search: the equilibrium and White's expected
+/// payoff (in [-1, 1]) of each side's played move against it.
+pub struct TurnSearch {
+    pub evaluation: Evaluation,
+    pub played_payoff: [f64; 2],
+}
+
+/// The search of a simultaneous game's last position, and White's expected
+/// payoff of each side's move of `played` against the other side's
+/// strategy (for the game's computer analysis).
+pub fn evaluate_turn(game: &AnyGame, played: [Move; 2], time: Duration) -> TurnSearch {
+    let AnyGame::Simultaneous(g) = game else {
+        return TurnSearch {
+            evaluation: evaluate(game, time),
+            played_payoff: [0.0; 2],
+        };
+    };
+    let shared = Arc::new(Shared::new(HASH_MB));
+    let (evaluation, payoffs) = simultaneous(game, g.positions(), shared, time, Some(played));
+    TurnSearch {
+        evaluation,
+        played_payoff: payoffs.unwrap_or([0.0; 2]),
     }
 }
 
@@ -141,7 +166,8 @@ fn simultaneous(
     positions: &[SimPosition],
     shared: Arc<Shared>,
     time: Duration,
-) -> Evaluation {
+    played: Option<[Move; 2]>,
+) -> (Evaluation, Option<[f64; 2]>) {
     let (root, before) = positions
         .split_last()
         .expect("a game has its start position");
@@ -151,7 +177,14 @@ fn simultaneous(
         movetime: Some(time),
         ..SimLimits::default()
     };
-    let result = SimSearcher::new(root.variant(), &keys, shared).run(root, &limits, |_| {});
+    let mut searcher = SimSearcher::new(root.variant(), &keys, shared);
+    let result = searcher.run(root, &limits, |_| {});
+    let payoffs = played.map(|[w, b]| {
+        [
+            searcher.payoff_against(root, Color::White, w, &result.black, result.depth),
+            searcher.payoff_against(root, Color::Black, b, &result.white, result.depth),
+        ]
+    });
     let choices = |color: Color, mixed: &Mixed| {
         let mut out: Vec<Choice> = mixed
             .moves
@@ -167,13 +200,14 @@ fn simultaneous(
         out.sort_by(|a, b| b.probability.total_cmp(&a.probability));
         out
     };
-    Evaluation::Simultaneous {
+    let evaluation = Evaluation::Simultaneous {
         depth: result.depth,
         nodes: result.stats.nodes,
         value: result.value,
         white: choices(Color::White, &result.white),
         black: choices(Color::Black, &result.black),
-    }
+    };
+    (evaluation, payoffs)
 }
 
 #[cfg(test)]

@@ -9,5 +9,6 @@ pub mod event;
 pub mod line;
 pub(crate) mod pgn;
 pub mod play;
+pub mod review;
 pub mod state;
 pub mod verify;

@@ -30,9 +30,23 @@ fn time_control(clock: Option<LiveClock>) -> String {
     clock.map_or_else(|| "-".into(), |c| format!("{}+{}", c.initial, c.increment))
 }
 
+/// What a computer analysis adds after a move: a mark (`?!`) and a
+/// comment (`[%eval 0.17] Inaccuracy. e4 was best.`).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct MoveNote {
+    pub glyph: &'static str,
+    pub comment: String,
+}
+
 /// The PGN of `state`; `site` is the address of its page, `accounts`
-/// the names of the accounts that hold its seats (white's first).
-pub fn write(state: &GameState, site: &str, accounts: &[Option<String>; 2]) -> String {
+/// the names of the accounts that hold its seats (white's first), `notes`
+/// what an analysis says after each move (turn-based games; none: nothing).
+pub fn write(
+    state: &GameState,
+    site: &str,
+    accounts: &[Option<String>; 2],
+    notes: &[MoveNote],
+) -> String {
     let setup = state.setup();
     let name = |i: usize| {
         accounts[i]
@@ -76,22 +90,30 @@ pub fn write(state: &GameState, site: &str, accounts: &[Option<String>; 2]) -> S
         let _ = writeln!(out, "[SetUp \"1\"]\n[FEN \"{}\"]", state.play().start_fen());
     }
     out.push('\n');
+    let mut after_comment = false;
     for (i, (entry, step)) in state.moves().iter().zip(state.play().steps()).enumerate() {
         let (MoveEntry::Single { san, .. }, Step::Move { number, color, .. }) = (entry, step)
         else {
             continue;
         };
+        let note = notes.get(i).cloned().unwrap_or_default();
+        let glyph = note.glyph;
         match color {
             Color::White => {
-                let _ = write!(out, "{number}. {san} ");
+                let _ = write!(out, "{number}. {san}{glyph} ");
             }
-            // A game from a position with Black to move starts `N...`.
-            Color::Black if i == 0 => {
-                let _ = write!(out, "{number}... {san} ");
+            // A game from a position with Black to move, or a comment
+            // before the move, gives `N...`.
+            Color::Black if i == 0 || after_comment => {
+                let _ = write!(out, "{number}... {san}{glyph} ");
             }
             Color::Black => {
-                let _ = write!(out, "{san} ");
+                let _ = write!(out, "{san}{glyph} ");
             }
+        }
+        after_comment = !note.comment.is_empty();
+        if after_comment {
+            let _ = write!(out, "{{ {} }} ", note.comment);
         }
     }
     if let Some(reason) = state.reason() {

@@ -25,7 +25,7 @@ use crate::base::refusal::Refusal;
 use crate::base::secret;
 use crate::game::event::{EventLine, LiveClock, Logged, Side};
 use crate::game::line::{Line, LineRequest};
-use crate::game::state::{Action, GameFull, VariantListing};
+use crate::game::state::{Action, GameFull, Status, VariantListing};
 use crate::http::connections::ConnectionSlot;
 use crate::http::edge::{ClientIp, PublicOrigin};
 use crate::hub::new_game::{ColorChoice, NewGame, Opponent};
@@ -53,6 +53,10 @@ pub fn router(hub: Arc<Hub>, adapters: Router<Arc<Hub>>) -> Router {
         .route("/api/games/{id}/record", get(record))
         .route("/api/games/{id}/pgn", get(pgn))
         .route("/api/games/{id}/positions", get(positions))
+        .route(
+            "/api/games/{id}/analysis",
+            get(game_analysis).post(request_game_analysis),
+        )
         .route("/api/analysis", post(analyse))
         .route("/api/analysis/line", post(analysis_line))
         .route("/api/games/{id}/read-move", get(read_move))
@@ -380,18 +384,34 @@ async fn read_move(
     Ok(Json(read).into_response())
 }
 
+/// The game's PGN; with its computer analysis' evaluations unless
+/// `evals=false` (lichess's default).
 pub(crate) async fn pgn(
     State(hub): State<Arc<Hub>>,
     Extension(PublicOrigin(origin)): Extension<PublicOrigin>,
     Path(id): Path<String>,
+    Query(query): Query<HashMap<String, String>>,
 ) -> Result<Response, Refusal> {
     let site = format!("{}/game/{id}", origin.unwrap_or_default());
-    let text = hub.pgn(&id, site).await?;
+    let annotated = match wants_evals(&query) {
+        true => hub.annotated_pgn(&id, &site).await?,
+        false => None,
+    };
+    let text = match annotated {
+        Some(text) => text,
+        None => hub.pgn(&id, site).await?,
+    };
     Ok((
         [(CONTENT_TYPE, "application/x-chess-pgn; charset=utf-8")],
         text,
     )
         .into_response())
+}
+
+/// Whether an export includes the computer analysis: lichess's `evals`,
+/// true unless `false` or `0`.
+pub(crate) fn wants_evals(query: &HashMap<String, String>) -> bool {
+    !matches!(query.get("evals").map(String::as_str), Some("false" | "0"))
 }
 
 /// The game's line: the position after every move or turn.
@@ -419,6 +439,55 @@ async fn analyse(
     let game = request.game(hub.registry())?;
     hub.quotas().analysis(ip)?;
     Ok(Json(hub.engines().analyse(game).await?).into_response())
+}
+
+/// A game's computer analysis: 200 with it, 202 while it runs, 200
+/// `{"status": "none"}` before anyone asked for one (not a 404: the page
+/// asks on every finished game, and browsers log each 404).
+async fn game_analysis(
+    State(hub): State<Arc<Hub>>,
+    Path(id): Path<String>,
+) -> Result<Response, Refusal> {
+    if let Some(body) = hub.store().analysis(&id).await? {
+        return Ok(json_text(StatusCode::OK, body));
+    }
+    if hub.engines().is_reviewing(&id) {
+        return Ok(analysis_running());
+    }
+    hub.replay(&id).await?;
+    Ok(json_text(StatusCode::OK, r#"{"status":"none"}"#.into()))
+}
+
+/// Asks for a finished game's computer analysis, within `ip`'s quota: 202
+/// while it runs, 200 with it once made.
+async fn request_game_analysis(
+    State(hub): State<Arc<Hub>>,
+    Extension(ClientIp(ip)): Extension<ClientIp>,
+    Path(id): Path<String>,
+) -> Result<Response, Refusal> {
+    if let Some(body) = hub.store().analysis(&id).await? {
+        return Ok(json_text(StatusCode::OK, body));
+    }
+    if hub.engines().is_reviewing(&id) {
+        return Ok(analysis_running());
+    }
+    let (state, _) = hub.replay(&id).await?;
+    if state.status() != Status::Finished {
+        return Err(Refusal::NotNow(
+            "the game is not over: it can be analysed once it ends".into(),
+        ));
+    }
+    if state.play().played() == 0 {
+        return Err(Refusal::NotNow("the game has no move to analyse".into()));
+    }
+    hub.quotas().game_analysis(ip)?;
+    hub.engines()
+        .start_review(&id, state.play().clone(), hub.writer.clone())?;
+    Ok(analysis_running())
+}
+
+fn analysis_running() -> Response {
+    json_text(StatusCode::ACCEPTED, r#"{"status":"running"}"#.into())
 }
 
 /// A seat's action within `ip`'s rate limits: the actions it may send,

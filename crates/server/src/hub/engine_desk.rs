@@ -1,6 +1,8 @@
-//! The engines' pool as the hub hands it out: engine seats and analyses,
-//! each refused while the queue is full.
+//! The engines' pool as the hub hands it out: engine seats, analyses and
+//! finished games' computer analyses, each refused while the queue is full.
 
+use std::collections::HashSet;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use parity_rules::AnyGame;
@@ -8,14 +10,29 @@ use parity_rules::AnyGame;
 use crate::base::limits::Limits;
 use crate::base::metrics;
 use crate::base::refusal::Refusal;
+use crate::game::event::now_ms;
 use crate::game::analysis::{self, Evaluation};
 use crate::game::engine_seat::{EnginePool, MAX_LEVEL, MIN_LEVEL};
+use crate::game::review::{self, Review};
+use crate::store::{Change, Writer};
 
 pub struct EngineDesk {
     pool: EnginePool,
     /// Jobs that may wait for a worker before more are refused.
     queue: usize,
     analysis_time: Duration,
+    game_analysis_time: Duration,
+    /// Finished games whose computer analysis runs on this node.
+    reviewing: Arc<Mutex<HashSet<String>>>,
+}
+
+/// Holds a game in [`EngineDesk::reviewing`] while its analysis runs.
+struct Reviewing(Arc<Mutex<HashSet<String>>>, String);
+
+impl Drop for Reviewing {
+    fn drop(&mut self) {
+        self.0.lock().expect("the set of analyses").remove(&self.1);
+    }
 }
 
 impl EngineDesk {
@@ -24,6 +41,8 @@ impl EngineDesk {
             pool,
             queue: limits.engine_queue,
             analysis_time: limits.analysis_time,
+            game_analysis_time: limits.game_analysis_time,
+            reviewing: Arc::default(),
         }
     }
 
@@ -63,10 +82,71 @@ impl EngineDesk {
             .ok_or_else(|| Refusal::Internal("the analysis failed".into()))
     }
 
+    /// Whether finished game `id`'s computer analysis runs on this node.
+    pub fn is_reviewing(&self, id: &str) -> bool {
+        self.reviewing.lock().expect("the set of analyses").contains(id)
+    }
+
+    /// Starts the computer analysis of finished game `id` (unless it runs
+    /// already), each position a job of its own on the pool so that engine
+    /// seats are not held up; the review is written with the game.
+    pub fn start_review(&self, id: &str, game: AnyGame, writer: Writer) -> Result<(), Refusal> {
+        self.check_queue()?;
+        if !self.reviewing.lock().expect("the set of analyses").insert(id.to_string()) {
+            return Ok(());
+        }
+        let held = Reviewing(self.reviewing.clone(), id.to_string());
+        let (pool, time) = (self.pool.clone(), self.game_analysis_time);
+        tokio::spawn(async move {
+            let _held = held;
+            let id = _held.1.clone();
+            let Some(review) = review_on(&pool, &game, time).await else {
+                tracing::error!("the analysis of game {id} failed");
+                return;
+            };
+            let body = match serde_json::to_string(&review) {
+                Ok(body) => body,
+                Err(e) => return tracing::error!("the analysis of game {id}: {e}"),
+            };
+            let change = Change::Analysis {
+                game: id.clone(),
+                at_ms: now_ms(),
+                body,
+            };
+            if let Err(e) = writer.write(vec![change]).await {
+                tracing::error!("the analysis of game {id} is not stored: {e}");
+            }
+        });
+        Ok(())
+    }
+
     /// Sets the pool's gauges (read at a scrape).
     pub fn measure(&self) {
         let (workers, busy, waiting) = self.pool.load();
         metrics::engines(workers, busy, waiting);
+    }
+}
+
+/// The computer analysis of `game`, one pool job per position.
+async fn review_on(pool: &EnginePool, game: &AnyGame, time: Duration) -> Option<Review> {
+    let ms = time.as_millis() as u64;
+    let prefixes = review::prefixes(game);
+    if game.is_simultaneous() {
+        let mut searches = Vec::new();
+        for (line, played) in prefixes {
+            let played = played?;
+            searches.push(
+                pool.run(move || analysis::evaluate_turn(&line, played, time))
+                    .await?,
+            );
+        }
+        Some(review::simultaneous(game, &searches, ms))
+    } else {
+        let mut evaluations = Vec::new();
+        for (line, _) in prefixes {
+            evaluations.push(pool.run(move || analysis::evaluate(&line, time)).await?);
+        }
+        Some(review::turn_based(game, &evaluations, ms))
     }
 }
 

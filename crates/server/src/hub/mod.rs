@@ -32,7 +32,9 @@ use crate::cluster::{Cluster, Lease};
 use crate::game::clock::{Downtime, Timeline};
 use crate::game::engine_seat::EnginePool;
 use crate::game::event::{now_ms, Event, EventBody, Seat, Side};
+use crate::game::pgn;
 use crate::game::play::TypedMove;
+use crate::game::review::Review;
 use crate::game::state::{Action, GameState, Setup};
 use crate::hub::actors::Actors;
 use crate::hub::engine_desk::EngineDesk;
@@ -578,6 +580,29 @@ impl Hub {
             reply,
         })
         .await
+    }
+
+    /// A finished game's computer analysis, if one was made.
+    pub async fn review(&self, id: &str) -> Result<Option<Review>, Refusal> {
+        let Some(body) = self.store.analysis(id).await? else {
+            return Ok(None);
+        };
+        serde_json::from_str(&body)
+            .map(Some)
+            .map_err(|e| Refusal::Internal(format!("game {id}'s analysis does not read: {e}")))
+    }
+
+    /// The PGN of a finished game with its computer analysis' evaluations
+    /// and judgments; none without an analysis.
+    pub async fn annotated_pgn(&self, id: &str, site: &str) -> Result<Option<String>, Refusal> {
+        let Some(review) = self.review(id).await? else {
+            return Ok(None);
+        };
+        let (state, _) = self.replay(id).await?;
+        let players = self.store.players(id).await?;
+        let accounts =
+            [Color::White, Color::Black].map(|c| players.of(c).map(|p| p.user.name.clone()));
+        Ok(Some(pgn::write(&state, site, &accounts, &review.pgn_notes())))
     }
 
     /// The game's start, moves and the position after each (JSON).

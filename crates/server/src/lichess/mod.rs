@@ -193,6 +193,7 @@ async fn export(
     State(hub): State<Arc<Hub>>,
     origin: Extension<PublicOrigin>,
     Path(id): Path<String>,
+    query: Query<HashMap<String, String>>,
     headers: HeaderMap,
 ) -> Result<Response, Refusal> {
     let wants_json = headers
@@ -200,8 +201,14 @@ async fn export(
         .and_then(|v| v.to_str().ok())
         .is_some_and(|v| v.contains("application/json"));
     if !wants_json {
-        return crate::http::api::pgn(State(hub), origin, Path(id)).await;
+        return crate::http::api::pgn(State(hub), origin, Path(id), query).await;
     }
     let view = game::view_of(&hub, "", &id).await?;
-    Ok(Json(view.export_json()).into_response())
+    let mut json = view.export_json();
+    if crate::http::api::wants_evals(&query) {
+        if let Some(review) = hub.review(&id).await? {
+            shapes::add_analysis(&mut json, &review);
+        }
+    }
+    Ok(Json(json).into_response())
 }

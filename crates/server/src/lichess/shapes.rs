@@ -8,6 +8,7 @@ use parity_rules::{Color, Reason};
 use serde_json::{json, Value};
 
 use crate::game::event::{now_ms, Clocks, Event, EventBody, Seat};
+use crate::game::review::{Review, ReviewBody};
 use crate::game::state::{variant_key, GameFull, MoveEntry, Status};
 use crate::hub::lobby::Challenge;
 use crate::store::{GamePlayers, PlayerRow, UserRow};
@@ -495,6 +496,59 @@ fn clock_show(seconds: u32) -> String {
         45 => "¾".into(),
         s if s % 60 == 0 => (s / 60).to_string(),
         s => format!("{:.1}", f64::from(s) / 60.0),
+    }
+}
+
+/// Adds a computer analysis to a game's export in lichess's shapes: the
+/// `analysis` array (one entry per move: the evaluation after it, and on a
+/// judged move the best move, its line and the judgment) and each player's
+/// `analysis` summary. Simultaneous games' reviews have no lichess shape and
+/// are served by `GET /api/games/{id}/analysis` only.
+pub fn add_analysis(game: &mut Value, review: &Review) {
+    let ReviewBody::TurnBased {
+        positions,
+        moves,
+        white,
+        black,
+    } = &review.body
+    else {
+        return;
+    };
+    let entries: Vec<Value> = moves
+        .iter()
+        .map(|m| {
+            let (before, after) = (&positions[m.ply - 1], &positions[m.ply]);
+            let mut entry = json!({});
+            if let Some(cp) = after.cp {
+                entry["eval"] = json!(cp);
+            } else if let Some(mate) = after.mate {
+                entry["mate"] = json!(mate);
+            }
+            if let Some(judgment) = m.judgment {
+                if let Some(best) = &before.best {
+                    entry["best"] = json!(best);
+                    entry["variation"] = json!(before.line.join(" "));
+                }
+                entry["judgment"] = json!({
+                    "name": judgment.name(),
+                    "comment": m.comment(before.best_san.as_deref()),
+                });
+            }
+            entry
+        })
+        .collect();
+    game["analysis"] = json!(entries);
+    for (color, player) in [("white", white), ("black", black)] {
+        let mut summary = json!({
+            "inaccuracy": player.inaccuracy,
+            "mistake": player.mistake,
+            "blunder": player.blunder,
+            "acpl": player.acpl,
+        });
+        if let Some(accuracy) = player.accuracy {
+            summary["accuracy"] = json!(accuracy.round() as i64);
+        }
+        game["players"][color]["analysis"] = summary;
     }
 }
 

@@ -213,7 +213,7 @@ impl<H: Host> GameActor<H> {
                 accounts,
                 reply,
             } => {
-                let _ = reply.send(pgn::write(&self.state, &site, &accounts));
+                let _ = reply.send(pgn::write(&self.state, &site, &accounts, &[]));
             }
             Msg::Working { color } => {
                 self.credit_wait(now);

@@ -28,6 +28,16 @@ fn seat_text(seat: &Seat) -> String {
 
 /// The statements of a change to a game or to the server's own rows;
 /// none for the changes other files write.
+/// The computer analyses of finished games (`crate::game::review`), one
+/// JSON document each: both databases read this.
+pub(super) const ANALYSES: &str = r#"
+    CREATE TABLE analyses (
+        game_id TEXT PRIMARY KEY,
+        at_ms BIGINT NOT NULL,
+        body TEXT NOT NULL
+    );
+"#;
+
 pub(super) fn statements(change: &Change) -> Result<Vec<Statement>, StoreError> {
     fn one(sql: &'static str, params: impl Into<Vec<Value>>) -> Result<Vec<Statement>, StoreError> {
         Ok(vec![Statement::new(sql, params)])
@@ -112,6 +122,12 @@ pub(super) fn statements(change: &Change) -> Result<Vec<Statement>, StoreError> 
         Change::Downtime(d) => one(
             "INSERT INTO downtimes (from_ms, to_ms) VALUES ($1, $2)",
             params![d.from_ms, d.to_ms],
+        ),
+        // The first analysis of a game stays: two nodes may finish one each.
+        Change::Analysis { game, at_ms, body } => one(
+            "INSERT INTO analyses (game_id, at_ms, body) VALUES ($1, $2, $3)
+             ON CONFLICT (game_id) DO NOTHING",
+            params![game, *at_ms, body],
         ),
         Change::Account(_) | Change::Lobby(_) => Ok(Vec::new()),
     }
@@ -380,6 +396,15 @@ impl Store {
                 })
             })
             .collect()
+    }
+
+    /// A game's computer analysis (JSON), if one was made.
+    pub async fn analysis(&self, game: &str) -> Result<Option<String>, StoreError> {
+        let row = self
+            .reader
+            .query_opt("SELECT body FROM analyses WHERE game_id = $1", &params![game])
+            .await?;
+        row.map(|r| r.text(0)).transpose()
     }
 
     /// A game's chat, oldest first.

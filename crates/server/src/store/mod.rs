@@ -200,6 +200,12 @@ pub enum Change {
         game: String,
         line: ChatLine,
     },
+    /// A finished game's computer analysis, as JSON.
+    Analysis {
+        game: String,
+        at_ms: i64,
+        body: String,
+    },
 }
 
 /// A change to the accounts' tables.

@@ -88,6 +88,7 @@ const MIGRATIONS: &[&str] = &[
     PLAYERS,
     SESSIONS_SEEN,
     super::lobby::TABLES,
+    super::games::ANALYSES,
 ];
 
 /// When each log-in session was last used (idle sessions end), and by

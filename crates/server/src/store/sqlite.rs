@@ -92,6 +92,7 @@ const MIGRATIONS: &[&str] = &[
     SESSIONS_SEEN,
     super::lobby::TABLES,
     CHAT_IDS,
+    super::games::ANALYSES,
 ];
 
 /// Chat lines numbered as in PostgreSQL (`id`), keeping their order (rowid).
