@@ -54,6 +54,10 @@ export const api = {
   gameAnalysis: (id) => request('GET', `/api/games/${id}/analysis`),
   /** Asks for a finished game's computer analysis (`{status: 'running'}`, or the review). */
   requestGameAnalysis: (id) => request('POST', `/api/games/${id}/analysis`),
+  /** The account's page settings: `{prefs: {...}}` (lichess's shape). */
+  preferences: () => request('GET', '/api/account/preferences'),
+  /** Sets some of the account's page settings; answers all of them. */
+  setPreferences: (change) => request('PUT', '/api/account/preferences', change),
   /** A variant's rules as HTML, rendered and escaped by the server. */
   rules: async (variant) => {
     const response = await fetch(`/api/variants/${encodeURIComponent(variant)}/rules`);

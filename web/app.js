@@ -1,5 +1,6 @@
 // Entry point: `/` is the lobby, `/game/ID` a game, `/analysis` the
-// analysis board, `/@/NAME` a player's profile; the header shows the
+// analysis board, `/@/NAME` a player's profile, `/settings` the player's
+// settings (applied on every page, `settings.js`); the header shows the
 // log-in and the player's games in progress (`mygames.js`). An invite link
 // (`/game/ID?invite=TOKEN`) first takes the invited seat, then drops the
 // token from the address so a reload or a shared URL does not reuse it.
@@ -12,10 +13,12 @@ import { showAccount } from './account.js';
 import { showProfile } from './profile.js';
 import { setMessage } from './html.js';
 import { followMyGames } from './mygames.js';
+import { loadSettings, showSettings } from './settings.js';
 
 async function route() {
   const root = document.getElementById('app');
   const me = showAccount(document.querySelector('nav.account'));
+  me.then(loadSettings);
   await show(root, me);
   // The player's games: counted in the header and the title, listed in the lobby.
   const stop = followMyGames(await me, {
@@ -28,6 +31,12 @@ async function route() {
 async function show(root, me) {
   if (location.pathname === '/analysis') {
     await showAnalysis(root);
+    return;
+  }
+  if (location.pathname === '/settings') {
+    const account = await me;
+    await loadSettings(account);
+    showSettings(root, account);
     return;
   }
   const profile = /^\/@\/([A-Za-z0-9_-]+)\/?$/.exec(location.pathname);

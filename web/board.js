@@ -6,6 +6,7 @@
 import { pieceSvg, pieceIcon } from './pieces.js';
 import { squareName, squareCoords } from './moves.js';
 import { escapeHtml } from './html.js';
+import { settings } from './settings.js';
 
 const SIZE = 100;
 
@@ -239,7 +240,7 @@ const ANIMATION_MS = 150;
 
 /** Slides the pieces that just arrived from their squares of departure. */
 function animateArrivals(svg, view) {
-  if (!view.animate?.length || matchMedia('(prefers-reduced-motion: reduce)').matches) return;
+  if (!view.animate?.length || !settings().animation || matchMedia('(prefers-reduced-motion: reduce)').matches) return;
   const at = (name) => {
     const { file, rank } = squareCoords(name);
     return origin(view, file, rank);

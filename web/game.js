@@ -18,6 +18,7 @@ import { playSound, isMuted, setMuted } from './sounds.js';
 import { showChat } from './chat.js';
 import { rememberSeat, forgetSeat } from './mygames.js';
 import { followReview } from './review.js';
+import { settings } from './settings.js';
 
 /** Shows game `id` in `root`; false (and a "no such game" page) if the server does not know it. */
 export async function showGame(root, id) {
@@ -176,7 +177,7 @@ export async function showGame(root, id) {
   }
   const legalMoves = () => (canMove() ? (g.state.legal?.[me()] ?? []).map(parseMove).filter(Boolean) : []);
   // Turn-based games only: a simultaneous turn has no "opponent's turn".
-  const canPremove = () => Boolean(me()) && g.state.status === 'started' && !isSim() &&
+  const canPremove = () => settings().premove && Boolean(me()) && g.state.status === 'started' && !isSim() &&
     Boolean(g.state.to_move) && g.state.to_move !== me();
   const ownOnly = (content) => Boolean(content?.pieces.length) && content.pieces.every((p) => p.color === me());
   const hasMine = (square) => Boolean(boardSquares(g.state).get(square)?.pieces.some((p) => p.color === me()));
@@ -366,6 +367,17 @@ export async function showGame(root, id) {
 
   async function play(move) {
     g.selected = null;
+    if (isSim() && settings().confirmCommit) {
+      // The setting "confirm simultaneous moves": nothing is sealed until confirmed.
+      // Named as the player writes it (the legal moves are UCI).
+      const read = await api.readMove(id, me(), move.uci).catch(() => null);
+      const name = read?.san ?? move.uci;
+      openChooser(wrap, `Commit ${name}?`, [{ value: 'commit', label: `Commit ${name}` }], (choice) => {
+        if (choice === 'commit') sim.commit(move.uci);
+        else update();
+      });
+      return;
+    }
     if (isSim()) await sim.commit(move.uci);
     else await act(`move/${encodeURIComponent(move.uci)}`);
   }

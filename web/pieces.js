@@ -74,7 +74,9 @@ export function hasDrawing(name) {
  * drawing get their letter in a disc.
  */
 export function pieceSvg(color, name, letter) {
-  const body = bodies[String(name).toLowerCase()];
+  // The set "letters" (settings.js) draws every piece as its letter.
+  const letters = globalThis.document?.documentElement.dataset.pieces === 'letters';
+  const body = letters ? null : bodies[String(name).toLowerCase()];
   const inner = body
     ? base + body
     : `<circle class="body" cx="50" cy="50" r="36"/>

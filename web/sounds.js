@@ -3,7 +3,8 @@
 // localStorage. Browsers only let audio start after a user gesture, so
 // nothing is played (or created) before the first click or key.
 
-const MUTE_KEY = 'parity_muted';
+import { settings, changeSettings } from './settings.js';
+
 let context = null;
 let unlocked = false;
 
@@ -11,11 +12,11 @@ for (const type of ['pointerdown', 'keydown']) {
   window.addEventListener(type, () => { unlocked = true; }, { capture: true, once: true });
 }
 
-export const isMuted = () => localStorage.getItem(MUTE_KEY) === '1';
+// The setting "sounds" (settings.js), which the game page's button turns too.
+export const isMuted = () => !settings().sound;
 
 export function setMuted(muted) {
-  if (muted) localStorage.setItem(MUTE_KEY, '1');
-  else localStorage.removeItem(MUTE_KEY);
+  changeSettings({ sound: !muted }).catch(() => {});
 }
 
 // Each sound: tones as [frequency Hz, start s, length s, wave], and an

@@ -1,8 +1,8 @@
 //! Accessibility of the page (issue 29), in headless Chromium: axe-core
 //! (npm; `scripts/test` installs it under `target/npm`, or `PARITY_AXE`
 //! names its `axe.min.js`) finds no serious or critical violation on the
-//! lobby, a game, the analysis board and a profile; the moves of a game are
-//! announced in a live region for screen readers.
+//! lobby, a game, the analysis board, a profile and the settings; the
+//! moves of a game are announced in a live region for screen readers.
 //!
 //! Needs Debian's `chromium` and `chromium-driver` and axe-core; without
 //! them this test fails, it never skips.
@@ -116,6 +116,11 @@ async fn pages_pass_axe_and_moves_are_announced() {
         failures.push(format!("profile: {v}"));
     }
     page.screenshot("a11y-profile.png").await;
+    page.goto("/settings").await;
+    page.wait_text(".settings .where", "Saved with your account").await;
+    for v in serious_violations(&page, &axe).await {
+        failures.push(format!("settings: {v}"));
+    }
     assert!(
         failures.is_empty(),
         "axe-core's serious or critical violations:\n{}",

@@ -216,14 +216,15 @@ async fn chess_by_hand(driver: &str, base: &str, dir: &Path) {
     white.wait_text("[data-action='mute']", "Sound off").await;
     white.client.refresh().await.unwrap();
     white.wait_text("[data-action='mute']", "Sound off").await;
+    // Kept as the setting "sounds" (settings.js).
     assert_eq!(
         script(
             &white,
-            "return localStorage.getItem('parity_muted');",
+            "return JSON.parse(localStorage.getItem('parity-settings')).sound;",
             vec![]
         )
         .await,
-        "1"
+        false
     );
     white.click("[data-square='a7']").await; // a gesture, so only the mute can silence it
     type_on_turn(&white, "d4").await;

@@ -360,3 +360,64 @@ async fn a_session_ends_after_its_lifetime() {
     assert_eq!(status, 200);
     assert_eq!(me(again.expect("a new session")).await, 200);
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_accounts_settings_are_kept_and_bad_ones_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = common::database_for(&dir.path().join("settings.sqlite")).await;
+    let (server, _) = common::start_with(dir, db, |_| {}).await;
+    let (status, cookie) = log_in(&server, "/api/signup", "Settle").await;
+    assert_eq!(status, 200);
+    let cookie = cookie.unwrap();
+    let path = "/api/account/preferences";
+    let get = reqwest::Method::GET;
+    let put = reqwest::Method::PUT;
+
+    // The defaults, in lichess's `{prefs}`.
+    let (status, body) = status_of(send(&server, get.clone(), path, Some(&cookie), None).await).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["prefs"]["theme"], "brown");
+    assert_eq!(body["prefs"]["confirmCommit"], false);
+    assert!(body.get("language").is_none(), "{body}");
+
+    // A change sets its fields and keeps the others.
+    let change = json!({"theme": "green", "pieceSet": "letters", "language": "fr"});
+    let (status, body) =
+        status_of(send(&server, put.clone(), path, Some(&cookie), Some(change)).await).await;
+    assert_eq!(status, 200, "{body}");
+    let (_, body) = status_of(send(&server, get.clone(), path, Some(&cookie), None).await).await;
+    assert_eq!(body["prefs"]["theme"], "green");
+    assert_eq!(body["prefs"]["pieceSet"], "letters");
+    assert_eq!(body["prefs"]["sound"], true);
+    assert_eq!(body["language"], "fr");
+
+    // Bad values and fields are a 400 that names them; nothing changes.
+    for (bad, named) in [
+        (json!({"theme": "pink"}), "pink"),
+        (json!({"volume": 3}), "volume"),
+        (json!(["theme"]), "object"),
+    ] {
+        let (status, body) =
+            status_of(send(&server, put.clone(), path, Some(&cookie), Some(bad)).await).await;
+        assert_eq!(status, 400, "{body}");
+        assert!(body["error"].as_str().unwrap().contains(named), "{body}");
+    }
+    let garbled = server
+        .http
+        .put(server.url(path))
+        .header("Cookie", format!("parity_session={cookie}"))
+        .body("{theme")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(garbled.status().as_u16(), 400);
+    let (_, body) = status_of(send(&server, get.clone(), path, Some(&cookie), None).await).await;
+    assert_eq!(body["prefs"]["theme"], "green");
+
+    // Without a log-in: nothing to read or set.
+    let (status, _) = status_of(send(&server, get, path, None, None).await).await;
+    assert_eq!(status, 401);
+    let (status, _) =
+        status_of(send(&server, put, path, None, Some(json!({"theme": "blue"}))).await).await;
+    assert_eq!(status, 401);
+}

@@ -1,5 +1,5 @@
 //! The web page (`web/` at the repository root), embedded in the binary.
-//! `/`, `/game/GAMEID`, `/analysis` and a profile `/@/NAME` give `index.html`
+//! `/`, `/game/GAMEID`, `/analysis`, `/settings` and a profile `/@/NAME` give `index.html`
 //! (the page routes itself);
 //! other paths give the file of that name.
 
@@ -19,7 +19,7 @@ fn file_for(path: &str) -> &str {
     let is_profile = path
         .strip_prefix("@/")
         .is_some_and(|name| !name.is_empty() && !name.contains('/'));
-    if path.is_empty() || is_game_page || is_profile || path == "analysis" {
+    if path.is_empty() || is_game_page || is_profile || path == "analysis" || path == "settings" {
         "index.html"
     } else {
         path

@@ -16,7 +16,8 @@ use crate::accounts;
 use crate::base::refusal::Refusal;
 use crate::game::state::variant_key;
 use crate::game::event::now_ms;
-use crate::http::auth::{current_session, logged_in, session_alive};
+use crate::accounts::preferences::{self, Language};
+use crate::http::auth::{current_session, logged_in, session_alive, token_user};
 use crate::http::edge::ClientIp;
 use crate::hub::Hub;
 use crate::store::{AccountChange, Change, UserRow};
@@ -32,6 +33,10 @@ pub fn routes() -> Router<Arc<Hub>> {
         .route("/api/account/tokens/{hash}", delete(revoke))
         .route("/api/account/sessions", get(sessions))
         .route("/api/account/sessions/{hash}", delete(end_session))
+        .route(
+            "/api/account/preferences",
+            get(preferences).put(set_preferences),
+        )
 }
 
 async fn user_named(hub: &Hub, name: &str) -> Result<UserRow, Refusal> {
@@ -157,6 +162,47 @@ async fn end_own(
     }
     hub.writer.write(vec![Change::Account(change)]).await?;
     Ok(Json(json!({"ok": true})))
+}
+
+/// The preferences as lichess's `GET /api/account/preferences` gives them.
+fn preferences_json(prefs: &preferences::Preferences) -> Value {
+    let mut answer = json!({"prefs": prefs});
+    match prefs.language {
+        Language::Auto => {}
+        language => answer["language"] = json!(language),
+    }
+    answer
+}
+
+/// `GET /api/account/preferences`: the account's page preferences (a
+/// log-in or a personal API token).
+async fn preferences(
+    State(hub): State<Arc<Hub>>,
+    Extension(ClientIp(ip)): Extension<ClientIp>,
+    headers: HeaderMap,
+) -> Result<Json<Value>, Refusal> {
+    let holder = token_user(&hub, ip, &headers).await?;
+    let prefs = preferences::of(hub.store(), &holder.user.id).await?;
+    Ok(Json(preferences_json(&prefs)))
+}
+
+/// `PUT /api/account/preferences` `{field: value, ...}`: sets the fields
+/// named (a log-in: the account's own settings); answers all of them.
+async fn set_preferences(
+    State(hub): State<Arc<Hub>>,
+    Extension(ClientIp(ip)): Extension<ClientIp>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Json<Value>, Refusal> {
+    let user = logged_in(&hub, ip, &headers).await?;
+    let change: Value =
+        serde_json::from_slice(&body).map_err(|e| Refusal::Malformed(format!("bad JSON: {e}")))?;
+    let prefs = preferences::of(hub.store(), &user.id)
+        .await?
+        .changed(&change)
+        .map_err(Refusal::Malformed)?;
+    preferences::set(&hub.writer, &user.id, &prefs).await?;
+    Ok(Json(preferences_json(&prefs)))
 }
 
 /// `GET /api/account/sessions`: the logged-in user's log-ins that have

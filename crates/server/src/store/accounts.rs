@@ -53,6 +53,15 @@ fn session_row(r: &Row, first: usize) -> Result<SessionRow, StoreError> {
     })
 }
 
+/// Each account's page preferences, one JSON document: both databases
+/// read this.
+pub(super) const PREFERENCES: &str = r#"
+    CREATE TABLE preferences (
+        user_id TEXT PRIMARY KEY REFERENCES users (id),
+        body TEXT NOT NULL
+    );
+"#;
+
 /// The statements of a change to the accounts.
 pub(super) fn statements(change: &AccountChange) -> Vec<Statement> {
     let statement = match change {
@@ -99,6 +108,11 @@ pub(super) fn statements(change: &AccountChange) -> Vec<Statement> {
         AccountChange::EndSession { token_hash } => Statement::new(
             "DELETE FROM sessions WHERE token_sha256 = $1",
             params![token_hash],
+        ),
+        AccountChange::SetPreferences { user_id, body } => Statement::new(
+            "INSERT INTO preferences (user_id, body) VALUES ($1, $2)
+             ON CONFLICT (user_id) DO UPDATE SET body = excluded.body",
+            params![user_id, body],
         ),
     };
     vec![statement]
@@ -308,6 +322,15 @@ impl Store {
         );
         let rows = self.reader.query(SQL, &params![user_id]).await?;
         rows.iter().map(|r| session_row(r, 0)).collect()
+    }
+
+    /// An account's page preferences (JSON), if it set any.
+    pub async fn preferences(&self, user_id: &str) -> Result<Option<String>, StoreError> {
+        let row = self
+            .reader
+            .query_opt("SELECT body FROM preferences WHERE user_id = $1", &params![user_id])
+            .await?;
+        row.map(|r| r.text(0)).transpose()
     }
 
     /// An account's ratings, by variant id.

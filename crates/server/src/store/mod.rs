@@ -247,6 +247,11 @@ pub enum AccountChange {
     EndSession {
         token_hash: String,
     },
+    /// An account's page preferences (`crate::accounts::preferences`), as JSON.
+    SetPreferences {
+        user_id: String,
+        body: String,
+    },
 }
 
 /// A chat line as stored and shown.

@@ -89,6 +89,7 @@ const MIGRATIONS: &[&str] = &[
     SESSIONS_SEEN,
     super::lobby::TABLES,
     super::games::ANALYSES,
+    super::accounts::PREFERENCES,
 ];
 
 /// When each log-in session was last used (idle sessions end), and by

@@ -93,6 +93,7 @@ const MIGRATIONS: &[&str] = &[
     super::lobby::TABLES,
     CHAT_IDS,
     super::games::ANALYSES,
+    super::accounts::PREFERENCES,
 ];
 
 /// Chat lines numbered as in PostgreSQL (`id`), keeping their order (rowid).
