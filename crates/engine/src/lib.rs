@@ -2,6 +2,7 @@
 //! the turn-based and crowd families, and the UCI front end.
 
 pub mod eval;
+pub mod level;
 pub mod matrix;
 pub mod opponent;
 pub mod search;

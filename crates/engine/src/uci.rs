@@ -16,6 +16,7 @@ use rand_chacha::rand_core::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use crate::eval::{Score, MATE, MATE_BOUND};
+use crate::level::{Level, MAX_LEVEL};
 use crate::opponent::{OpponentModel, PREDICTABLE};
 use crate::search::{Limits, Report, Searcher, Shared};
 use crate::simplay::{self, Strategy, Target};
@@ -55,6 +56,9 @@ pub struct Uci {
     reference_plies: i32,
     /// Lines of the turn-based search (`MultiPV`).
     multipv: usize,
+    /// A playing level (`Level`, 1 to 8; 0: full strength): its own depth
+    /// and time instead of `go`'s limits, and its deliberate errors.
+    level: u8,
     /// The words of a `go ponder` being pondered, to search for real on
     /// `ponderhit`; the pondering search's own `bestmove` is then not sent.
     pondering: Option<String>,
@@ -103,6 +107,7 @@ impl Uci {
             target: DEFAULT_TARGET.parse().expect("the default target parses"),
             reference_plies: DEFAULT_REFERENCE_PLIES,
             multipv: 1,
+            level: 0,
             pondering: None,
             silent: Arc::new(AtomicBool::new(false)),
             out,
@@ -164,6 +169,9 @@ impl Uci {
                 self.say("option name Move Overhead type spin default 10 min 0 max 5000");
                 self.say("option name Clear Hash type button");
                 self.say("option name MultiPV type spin default 1 min 1 max 256");
+                self.say(&format!(
+                    "option name Level type spin default 0 min 0 max {MAX_LEVEL}"
+                ));
                 self.say("option name Ponder type check default false");
                 let strategies: String = Strategy::ALL
                     .iter()
@@ -297,6 +305,10 @@ impl Uci {
                 _ => self.error(&format!("Move Overhead must be 0..5000 ms, not '{value}'")),
             },
             "clear hash" => self.shared.tt.clear(),
+            "level" => match value.parse::<u8>() {
+                Ok(n) if n <= MAX_LEVEL => self.level = n,
+                _ => self.error(&format!("Level must be 0..{MAX_LEVEL}, not '{value}'")),
+            },
             "multipv" => match value.parse::<usize>() {
                 Ok(n) if (1..=256).contains(&n) => self.multipv = n,
                 _ => self.error(&format!("MultiPV must be 1..256, not '{value}'")),
@@ -475,6 +487,19 @@ impl Uci {
                 ..Limits::default()
             };
         }
+        // A level plays by its own depth and time, whatever `go` says.
+        let level = (self.level > 0 && !ponder)
+            .then(|| Level::of(self.level, matches!(self.game, AnyGame::Simultaneous(_))));
+        if let Some(level) = level {
+            limits = Limits {
+                overhead: self.overhead,
+                ..level.limits()
+            };
+        }
+        // Drawn here, not in the search thread, so a seed fixes every choice.
+        let draws: Vec<f64> = (0..level.map_or(0, |l| l.lines))
+            .map(|_| (self.rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64)
+            .collect();
         self.shared.stop.store(false, Ordering::Relaxed);
         let out = self.out.clone();
         let shared = self.shared.clone();
@@ -486,8 +511,18 @@ impl Uci {
         let answered = self.answered.clone();
         let silent = self.silent.clone();
         self.search = Some(std::thread::spawn(move || {
-            let (best, ponder) = match game {
-                AnyGame::TurnBased(g) => think(
+            let mut draws = draws.into_iter();
+            let mut random = move || draws.next().unwrap_or(0.5);
+            let (best, ponder) = match (game, level) {
+                (AnyGame::TurnBased(g), Some(level)) => {
+                    let best = level.choose(g.positions(), shared.clone(), &mut random);
+                    (best.map(|m| g.position().uci(m)), None)
+                }
+                (AnyGame::Crowd(g), Some(level)) => {
+                    let best = level.choose(g.positions(), shared.clone(), &mut random);
+                    (best.map(|m| g.position().uci(m)), None)
+                }
+                (AnyGame::TurnBased(g), None) => think(
                     g.positions(),
                     shared.clone(),
                     limits,
@@ -495,7 +530,7 @@ impl Uci {
                     multipv,
                     &out,
                 ),
-                AnyGame::Crowd(g) => think(
+                (AnyGame::Crowd(g), None) => think(
                     g.positions(),
                     shared.clone(),
                     limits,
@@ -503,7 +538,7 @@ impl Uci {
                     multipv,
                     &out,
                 ),
-                AnyGame::Simultaneous(g) => {
+                (AnyGame::Simultaneous(g), _) => {
                     let turn = sim_choice.expect("a simultaneous go names its side");
                     (
                         think_simultaneous(g.positions(), turn, &limits, shared.clone(), &out),

@@ -683,3 +683,37 @@ fn a_predictable_opponent_is_answered_directly() {
         "a mixing player was taken for a pure one"
     );
 }
+
+#[test]
+fn a_level_plays_its_own_search_and_a_seed_fixes_its_errors() {
+    let moves_at = |seed: u32| {
+        let mut s = Session::new();
+        s.send("setoption name Level value 1");
+        s.send(&format!("setoption name Seed value {seed}"));
+        // The level's own depth and time, whatever `go` asks for.
+        s.send("position startpos");
+        s.send("go infinite");
+        let first = bestmove(&s.wait_bestmove());
+        s.send("position startpos moves e2e4");
+        s.send("go depth 30");
+        (first, bestmove(&s.wait_bestmove()))
+    };
+    let a = moves_at(7);
+    assert_eq!(a, moves_at(7), "the same seed, the same choices");
+    let distinct: std::collections::HashSet<_> = (0..12).map(|seed| moves_at(seed).0).collect();
+    assert!(distinct.len() >= 3, "level 1 always opens the same way: {distinct:?}");
+
+    let mut s = Session::new();
+    assert!(s.send("uci").contains("option name Level type spin default 0 min 0 max 8"));
+    for bad in ["9", "-1", "strong"] {
+        let out = s.send(&format!("setoption name Level value {bad}"));
+        assert!(out.contains("Level must be 0..8"), "{bad}: {out}");
+    }
+    // Every level mates in one.
+    for level in 1..=8 {
+        s.send(&format!("setoption name Level value {level}"));
+        s.send("position fen 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1");
+        s.send("go movetime 50");
+        assert_eq!(bestmove(&s.wait_bestmove()), "a1a8", "level {level}");
+    }
+}

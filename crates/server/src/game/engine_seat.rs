@@ -2,57 +2,33 @@
 //! semaphore with one permit per core, so thinking engines never stall
 //! the tasks that serve games, and never oversubscribe the machine.
 //!
-//! Levels 1..=8: turn-based and crowd variants search `level + 1` plies;
-//! simultaneous variants play the mixed strategy of the default search
-//! (docs/engine.md) with at most `level` iterations (turns), so the levels
-//! are time budgets that the lower ones rarely fill. Every level also
-//! stops after `level * 250` ms.
+//! Levels 1..=8 are the engine's (`parity_engine::level`): a depth, a time
+//! and, for the lower ones, a spread of deliberate error; simultaneous
+//! variants play the mixed strategy of the default search (docs/engine.md)
+//! with at most `level` iterations (turns).
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
-use std::time::Duration;
 
-use parity_engine::search::{Limits, Searcher, Shared};
+use parity_engine::level::Level;
+use parity_engine::search::Shared;
 use parity_engine::simplay::{self, Strategy};
 use parity_engine::simsearch::SimLimits;
 use parity_rules::simultaneous::SimPosition;
-use parity_rules::{AnyGame, Color, Move, TurnPosition};
+use parity_rules::{AnyGame, Color, Move};
 use rand::RngExt as _;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
-pub const MIN_LEVEL: u8 = 1;
-pub const MAX_LEVEL: u8 = 8;
+pub use parity_engine::level::{MAX_LEVEL, MIN_LEVEL};
 /// Transposition table per search, in MB: small, as levels search shallow.
 const HASH_MB: usize = 8;
-
-/// The search a level stands for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Strength {
-    /// Plies (turn-based) or turns (simultaneous).
-    pub depth: u32,
-    pub movetime: Duration,
-}
-
-impl Strength {
-    pub fn of(level: u8, simultaneous: bool) -> Strength {
-        let level = level.clamp(MIN_LEVEL, MAX_LEVEL);
-        Strength {
-            depth: if simultaneous {
-                u32::from(level)
-            } else {
-                u32::from(level) + 1
-            },
-            movetime: Duration::from_millis(250 * u64::from(level)),
-        }
-    }
-}
 
 /// A game to think about, from the seat of `color`, at a strength.
 #[derive(Clone, Debug)]
 pub struct Job {
     game: AnyGame,
     color: Color,
-    strength: Strength,
+    level: Level,
 }
 
 impl Job {
@@ -61,21 +37,18 @@ impl Job {
         Job {
             game: game.clone(),
             color,
-            strength: Strength::of(level, game.is_simultaneous()),
+            level: Level::of(level, game.is_simultaneous()),
         }
     }
 
     /// Searches (blocking); none if there is no legal move.
     pub fn think(self) -> Option<Move> {
         let shared = Arc::new(Shared::new(HASH_MB));
-        let limits = Limits {
-            depth: Some(self.strength.depth as i32),
-            movetime: Some(self.strength.movetime),
-            ..Limits::default()
-        };
+        let mut rng = rand::rng();
+        let random = move || rng.random::<f64>();
         match &self.game {
-            AnyGame::TurnBased(g) => search(g.positions(), shared, limits),
-            AnyGame::Crowd(g) => search(g.positions(), shared, limits),
+            AnyGame::TurnBased(g) => self.level.choose(g.positions(), shared, random),
+            AnyGame::Crowd(g) => self.level.choose(g.positions(), shared, random),
             AnyGame::Simultaneous(g) => {
                 let (root, before) = g
                     .positions()
@@ -86,8 +59,8 @@ impl Job {
                     side: self.color,
                     strategy: Strategy::Mixed,
                     limits: SimLimits {
-                        depth: Some(self.strength.depth),
-                        movetime: Some(self.strength.movetime),
+                        depth: Some(self.level.depth),
+                        movetime: Some(self.level.movetime),
                         ..SimLimits::default()
                     },
                     u: rand::rng().random(),
@@ -97,17 +70,6 @@ impl Job {
             }
         }
     }
-}
-
-/// Searches the last of `positions`, the others being the game before it.
-fn search<P: TurnPosition>(positions: &[P], shared: Arc<Shared>, limits: Limits) -> Option<Move> {
-    let (root, before) = positions
-        .split_last()
-        .expect("a game has its start position");
-    let keys: Vec<u64> = before.iter().map(TurnPosition::key).collect();
-    Searcher::new(shared, root.clone(), &keys, limits)
-        .run(1, |_| {})
-        .best
 }
 
 /// The bounded pool engine searches run in.
@@ -213,16 +175,6 @@ impl Worker {
 mod tests {
     use super::*;
     use parity_rules::Registry;
-
-    #[test]
-    fn levels_map_to_depths() {
-        assert_eq!(Strength::of(1, false).depth, 2);
-        assert_eq!(Strength::of(8, false).depth, 9);
-        assert_eq!(Strength::of(1, true).depth, 1);
-        assert_eq!(Strength::of(5, true).depth, 5);
-        assert_eq!(Strength::of(99, true).depth, 8);
-        assert_eq!(Strength::of(8, true).movetime, Duration::from_millis(2000));
-    }
 
     #[test]
     fn the_engine_finds_a_legal_move_in_each_family() {
