@@ -8,6 +8,7 @@ use std::time::Duration;
 use clap::Args;
 use parity_rules::Registry;
 use parity_server::base::limits::{Config, Limits};
+use parity_server::base::mail::MailConfig;
 use parity_server::base::metrics::MetricsToken;
 use parity_server::Database;
 
@@ -59,6 +60,21 @@ pub struct ServeArgs {
         hide_env_values = true
     )]
     metrics_token: Option<String>,
+    /// Mail notifications through this SMTP server (`smtp://host:port`
+    /// plain, `smtps://host` or `smtp://host?tls=required` with TLS, user
+    /// and password in the URL); without it no mail is sent.
+    #[arg(long, value_name = "URL", env = "PARITY_SMTP", hide_env_values = true)]
+    smtp: Option<String>,
+    /// The sender of notification mails.
+    #[arg(long, value_name = "ADDRESS", default_value = "Parity <parity@localhost>")]
+    mail_from: String,
+    /// Seconds a player's notifications are gathered into one mail.
+    #[arg(long, value_name = "SECS", default_value_t = 60.0)]
+    mail_batch_secs: f64,
+    /// The server's address as players reach it, for the links in mails
+    /// (default: http://ADDR).
+    #[arg(long, value_name = "URL")]
+    public_url: Option<String>,
     #[command(flatten)]
     limits: LimitFlags,
 }
@@ -213,6 +229,12 @@ pub fn run(registry: Registry, args: &ServeArgs) -> Result<(), String> {
             .as_deref()
             .filter(|t| !t.is_empty())
             .map(MetricsToken::new),
+        mail: args.smtp.as_ref().map(|url| MailConfig {
+            smtp_url: url.clone(),
+            from: args.mail_from.clone(),
+            batch: Duration::from_secs_f64(args.mail_batch_secs.max(0.0)),
+        }),
+        public_url: args.public_url.clone(),
     };
     parity_server::run(&args.db, &args.addr, registry, config, |server| {
         let mut out = io::stdout().lock();

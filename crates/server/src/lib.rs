@@ -29,6 +29,7 @@ use tower_http::limit::RequestBodyLimitLayer;
 use tower_http::timeout::TimeoutLayer;
 
 use crate::base::limits::Config;
+use crate::base::mail::Mailer;
 use crate::base::refusal::Refusal;
 use crate::base::signing;
 use crate::cluster::Cluster;
@@ -36,6 +37,7 @@ use crate::game::clock::Downtime;
 use crate::game::engine_seat::EnginePool;
 use crate::game::event::now_ms;
 use crate::http::{api, connections, edge, monitoring};
+use crate::hub::notifier::Notifier;
 use crate::hub::Hub;
 pub use crate::store::Database;
 use crate::store::{Change, Store, StoreError, Writer};
@@ -56,6 +58,8 @@ pub enum ServeError {
     Key(#[from] signing::KeyError),
     #[error("the metrics recorder: {0}")]
     Metrics(String),
+    #[error("mail: {0}")]
+    Mail(String),
 }
 
 /// A server running on the current tokio runtime.
@@ -140,6 +144,17 @@ pub async fn start(
     };
     let downtimes = note_restart(&store, &writer, joins_running_cluster).await?;
     tokio::spawn(beat(writer.clone()));
+    let mailer = config
+        .mail
+        .as_ref()
+        .map(Mailer::start)
+        .transpose()
+        .map_err(ServeError::Mail)?;
+    let public_url = config
+        .public_url
+        .clone()
+        .unwrap_or_else(|| format!("http://{addr}"));
+    let notifier = Notifier::new(store.clone(), writer.clone(), mailer, public_url);
     let hub = Arc::new(
         Hub::new(
             registry,
@@ -149,6 +164,7 @@ pub async fn start(
             downtimes,
             limits.clone(),
             record_key,
+            notifier,
             cluster.clone(),
         ),
     );

@@ -50,6 +50,9 @@ pub struct Preferences {
     /// Ask before a simultaneous move is committed (off: commit on the drop).
     pub confirm_commit: bool,
     pub language: Language,
+    /// Where notifications are mailed, and whether they are.
+    pub email: String,
+    pub notify_email: bool,
 }
 
 impl Default for Preferences {
@@ -62,6 +65,8 @@ impl Default for Preferences {
             premove: true,
             confirm_commit: false,
             language: Language::default(),
+            email: String::new(),
+            notify_email: false,
         }
     }
 }
@@ -77,7 +82,19 @@ impl Preferences {
         for (key, value) in fields {
             merged[key] = value.clone();
         }
-        serde_json::from_value(merged).map_err(|e| format!("bad preferences: {e}"))
+        let changed: Preferences =
+            serde_json::from_value(merged).map_err(|e| format!("bad preferences: {e}"))?;
+        let email = changed.email.trim();
+        if !email.is_empty() && email.parse::<lettre::Address>().is_err() {
+            return Err(format!("bad preferences: {email:?} is not an e-mail address"));
+        }
+        if changed.notify_email && email.is_empty() {
+            return Err("bad preferences: mail needs an e-mail address".into());
+        }
+        Ok(Preferences {
+            email: email.to_string(),
+            ..changed
+        })
     }
 }
 
@@ -128,6 +145,14 @@ mod tests {
         let e = p.changed(&json!({"sound": "loud"})).unwrap_err();
         assert!(e.contains("bool"), "{e}");
         assert!(p.changed(&json!(["theme"])).is_err());
+        let e = p.changed(&json!({"email": "not mail"})).unwrap_err();
+        assert!(e.contains("not an e-mail address"), "{e}");
+        let e = p.changed(&json!({"notifyEmail": true})).unwrap_err();
+        assert!(e.contains("needs an e-mail address"), "{e}");
+        let q = p
+            .changed(&json!({"email": " ada@example.org ", "notifyEmail": true}))
+            .unwrap();
+        assert_eq!(q.email, "ada@example.org");
     }
 
     #[test]

@@ -138,6 +138,11 @@ pub struct Config {
     /// `GET /metrics` answers requests bearing this token; without one it
     /// is a 404.
     pub metrics_token: Option<MetricsToken>,
+    /// Where notification mails go (`--smtp`); none: no mail is sent.
+    pub mail: Option<crate::base::mail::MailConfig>,
+    /// The server's address as players reach it, for links in mails
+    /// (`--public-url`); by default `http://` and the address it listens on.
+    pub public_url: Option<String>,
 }
 
 impl Config {

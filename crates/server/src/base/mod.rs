@@ -1,8 +1,9 @@
 //! What knows nothing of games or storage: secrets and ids, record
-//! signatures, rating arithmetic, limits, the metrics, and why a request
-//! was refused.
+//! signatures, rating arithmetic, limits, the metrics, sending mail, and
+//! why a request was refused.
 
 pub mod limits;
+pub mod mail;
 pub mod metrics;
 pub mod ratings;
 pub mod refusal;

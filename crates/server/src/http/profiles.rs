@@ -7,7 +7,7 @@ use std::sync::Arc;
 use axum::body::Bytes;
 use axum::extract::{Extension, Path, Query, State};
 use axum::http::HeaderMap;
-use axum::routing::{delete, get};
+use axum::routing::{delete, get, post};
 use axum::{Json, Router};
 use serde::Deserialize;
 use serde_json::{json, Value};
@@ -37,6 +37,36 @@ pub fn routes() -> Router<Arc<Hub>> {
             "/api/account/preferences",
             get(preferences).put(set_preferences),
         )
+        .route("/api/account/notifications", get(notifications))
+        .route("/api/account/notifications/read", post(read_notifications))
+}
+
+/// Notifications a page lists at most.
+const MAX_NOTIFICATIONS: u32 = 30;
+
+/// `GET /api/account/notifications`: the latest notifications, newest
+/// first, and how many are unread (the page's bell; a log-in only).
+async fn notifications(
+    State(hub): State<Arc<Hub>>,
+    Extension(ClientIp(ip)): Extension<ClientIp>,
+    headers: HeaderMap,
+) -> Result<Json<Value>, Refusal> {
+    let user = logged_in(&hub, ip, &headers).await?;
+    let list = hub.store().notifications(&user.id, MAX_NOTIFICATIONS).await?;
+    let unread = list.iter().filter(|n| !n.seen).count();
+    Ok(Json(json!({"unread": unread, "notifications": list, "mail": hub.notifier().mails()})))
+}
+
+/// `POST /api/account/notifications/read`: every notification read.
+async fn read_notifications(
+    State(hub): State<Arc<Hub>>,
+    Extension(ClientIp(ip)): Extension<ClientIp>,
+    headers: HeaderMap,
+) -> Result<Json<Value>, Refusal> {
+    let user = logged_in(&hub, ip, &headers).await?;
+    let read = AccountChange::ReadNotifications { user_id: user.id };
+    hub.writer.write(vec![Change::Account(read)]).await?;
+    Ok(Json(json!({"ok": true})))
 }
 
 async fn user_named(hub: &Hub, name: &str) -> Result<UserRow, Refusal> {

@@ -114,4 +114,8 @@ impl Host for Arc<Hub> {
     fn game_ended(&self, id: &str) {
         Hub::game_ended(self, id)
     }
+
+    fn to_move(&self, id: &str, seq: u64, sides: Vec<Color>) {
+        Hub::tell_to_move(self, id, seq, sides)
+    }
 }

@@ -14,6 +14,7 @@ use crate::hub::lobby::{
     MAX_CHALLENGES_PER_PAIR, MAX_CHALLENGES_PER_USER, MAX_SEEKS_PER_USER,
 };
 use crate::hub::new_game::start_position;
+use crate::hub::notifier::Notice;
 use crate::hub::players::Player;
 use crate::hub::Hub;
 use crate::store::lobby::LobbyChange;
@@ -143,6 +144,16 @@ impl Hub {
                 },
             );
         }
+        let notice = Notice {
+            key: format!("challenge:{}", challenge.id),
+            kind: "challenge",
+            text: format!(
+                "{} challenges you to {}",
+                challenge.challenger.name, challenge.terms.variant
+            ),
+            path: "/".into(),
+        };
+        self.notifier().notify(&challenge.dest.id, notice);
         Ok(challenge)
     }
 

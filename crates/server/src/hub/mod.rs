@@ -9,6 +9,7 @@ pub mod lobby;
 pub mod matchmaking;
 pub mod new_game;
 pub mod notices;
+pub mod notifier;
 pub mod pairing;
 pub mod players;
 pub mod posting;
@@ -40,6 +41,7 @@ use crate::hub::actors::Actors;
 use crate::hub::engine_desk::EngineDesk;
 use crate::hub::new_game::{start_position, ColorChoice, CreatedGame, NewGame, Opponent};
 use crate::hub::notices::Notices;
+use crate::hub::notifier::Notifier;
 use crate::hub::seat_keys::SeatKeys;
 use crate::hub::shutdown::Shutdown;
 use crate::round::actor::invite_url;
@@ -65,6 +67,7 @@ pub struct Hub {
     engines: EngineDesk,
     keys: SeatKeys,
     notices: Notices,
+    notifier: Notifier,
     shutdown: Shutdown,
 }
 
@@ -87,9 +90,11 @@ impl Hub {
         downtimes: Arc<[Downtime]>,
         limits: Limits,
         record_key: ed25519_dalek::SigningKey,
+        notifier: Notifier,
         cluster: Option<Arc<Cluster>>,
     ) -> Hub {
         Hub {
+            notifier,
             registry,
             store,
             writer,
@@ -109,6 +114,11 @@ impl Hub {
     /// socket and stream ends, telling its client to reconnect.
     pub fn shutdown(&self) -> &Shutdown {
         &self.shutdown
+    }
+
+    /// Notifications of accounts: the bell, and mail.
+    pub fn notifier(&self) -> &Notifier {
+        &self.notifier
     }
 
     /// Account events and chat lines, here and on the other nodes.

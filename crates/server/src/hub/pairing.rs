@@ -13,6 +13,7 @@ use crate::base::secret;
 use crate::game::event::Seat;
 use crate::game::state::Setup;
 use crate::hub::new_game::start_position;
+use crate::hub::notifier::Notice;
 use crate::hub::players::{Pairing, Player};
 use crate::hub::Hub;
 use crate::store::{Change, SeatRow};
@@ -106,6 +107,32 @@ impl Hub {
     /// Tells the accounts of a game that just began (a rematch).
     pub(crate) fn game_began(self: &Arc<Self>, game: &str) {
         self.tell_players(game, |game| AccountEvent::GameStart { game });
+    }
+
+    /// Tells the accounts of `sides` in correspondence game `game` that it
+    /// is their turn (the bell, and mail if they asked for it).
+    pub(crate) fn tell_to_move(self: &Arc<Self>, game: &str, seq: u64, sides: Vec<Color>) {
+        let hub = self.clone();
+        let game = game.to_string();
+        tokio::spawn(async move {
+            let players = match hub.store().players(&game).await {
+                Ok(players) => players,
+                Err(e) => return tracing::error!("game {game}: its players not read: {e}"),
+            };
+            for color in sides {
+                let Some(player) = players.of(color) else { continue };
+                let opponent = players
+                    .of(!color)
+                    .map_or_else(|| "your opponent".to_string(), |p| p.user.name.clone());
+                let notice = Notice {
+                    key: format!("{game}:{seq}"),
+                    kind: "yourTurn",
+                    text: format!("Your turn against {opponent}"),
+                    path: format!("/game/{game}"),
+                };
+                hub.notifier().notify(&player.user.id, notice);
+            }
+        });
     }
 
     fn tell_players(self: &Arc<Self>, game: &str, event: fn(String) -> AccountEvent) {

@@ -438,6 +438,15 @@ impl<H: Host> GameActor<H> {
             return Err(e);
         }
         metrics::moves_applied(moves);
+        // Correspondence: the sides to move now hear of it (a turn-based
+        // game's mover never does; a simultaneous turn waits for both).
+        if moves > 0 && self.state.status() == Status::Started && self.state.setup().days.is_some() {
+            let sides = match self.state.play().to_move() {
+                Some(color) => vec![color],
+                None => Color::ALL.to_vec(),
+            };
+            self.host.to_move(&id, self.state.seq(), sides);
+        }
         if !was_finished && self.state.status() == Status::Finished {
             self.live = None;
             self.host.game_ended(&id);

@@ -4,6 +4,7 @@
 use std::future::Future;
 use std::time::{Duration, Instant};
 
+use parity_rules::Color;
 use tokio::sync::mpsc;
 
 use crate::base::refusal::Refusal;
@@ -55,4 +56,7 @@ pub trait Host: Clone + Send + Sync + 'static {
     fn start_rematch(&self, rematch: Prepared) -> impl Future<Output = ()> + Send;
     /// Tells the players of `id`, which just ended.
     fn game_ended(&self, id: &str);
+    /// Correspondence game `id` moved on to event `seq`: the `sides` must
+    /// move now (not the one that just moved); their accounts are told.
+    fn to_move(&self, id: &str, seq: u64, sides: Vec<Color>);
 }

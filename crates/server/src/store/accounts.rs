@@ -62,6 +62,34 @@ pub(super) const PREFERENCES: &str = r#"
     );
 "#;
 
+/// What an account is told of on the page's bell (and by mail or push).
+pub(super) const NOTIFICATIONS: &str = r#"
+    CREATE TABLE notifications (
+        id TEXT PRIMARY KEY,
+        user_id TEXT NOT NULL REFERENCES users (id),
+        at_ms BIGINT NOT NULL,
+        kind TEXT NOT NULL,
+        text TEXT NOT NULL,
+        url TEXT NOT NULL,
+        seen BOOLEAN NOT NULL
+    );
+    CREATE INDEX notifications_by_user ON notifications (user_id, at_ms);
+"#;
+
+/// A notification as stored.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct NotificationRow {
+    pub id: String,
+    #[serde(skip)]
+    pub user_id: String,
+    pub at_ms: i64,
+    /// `yourTurn` or `challenge`.
+    pub kind: String,
+    pub text: String,
+    pub url: String,
+    pub seen: bool,
+}
+
 /// The statements of a change to the accounts.
 pub(super) fn statements(change: &AccountChange) -> Vec<Statement> {
     let statement = match change {
@@ -108,6 +136,15 @@ pub(super) fn statements(change: &AccountChange) -> Vec<Statement> {
         AccountChange::EndSession { token_hash } => Statement::new(
             "DELETE FROM sessions WHERE token_sha256 = $1",
             params![token_hash],
+        ),
+        AccountChange::Notify(n) => Statement::new(
+            "INSERT INTO notifications (id, user_id, at_ms, kind, text, url, seen)
+             VALUES ($1, $2, $3, $4, $5, $6, FALSE) ON CONFLICT (id) DO NOTHING",
+            params![&n.id, &n.user_id, n.at_ms, &n.kind, &n.text, &n.url],
+        ),
+        AccountChange::ReadNotifications { user_id } => Statement::new(
+            "UPDATE notifications SET seen = TRUE WHERE user_id = $1 AND NOT seen",
+            params![user_id],
         ),
         AccountChange::SetPreferences { user_id, body } => Statement::new(
             "INSERT INTO preferences (user_id, body) VALUES ($1, $2)
@@ -322,6 +359,35 @@ impl Store {
         );
         let rows = self.reader.query(SQL, &params![user_id]).await?;
         rows.iter().map(|r| session_row(r, 0)).collect()
+    }
+
+    /// An account's latest notifications, newest first.
+    pub async fn notifications(
+        &self,
+        user_id: &str,
+        most: u32,
+    ) -> Result<Vec<NotificationRow>, StoreError> {
+        let rows = self
+            .reader
+            .query(
+                "SELECT id, user_id, at_ms, kind, text, url, seen FROM notifications
+                 WHERE user_id = $1 ORDER BY at_ms DESC, id LIMIT $2",
+                &params![user_id, most],
+            )
+            .await?;
+        rows.iter()
+            .map(|r| {
+                Ok(NotificationRow {
+                    id: r.text(0)?,
+                    user_id: r.text(1)?,
+                    at_ms: r.int(2)?,
+                    kind: r.text(3)?,
+                    text: r.text(4)?,
+                    url: r.text(5)?,
+                    seen: r.flag(6)?,
+                })
+            })
+            .collect()
     }
 
     /// An account's page preferences (JSON), if it set any.

@@ -19,6 +19,7 @@ pub(crate) mod postgres_tls;
 mod sql;
 mod sqlite;
 
+pub use accounts::NotificationRow;
 pub use postgres::ensure_database as ensure_postgres_database;
 pub use postgres_tls::check_url as check_postgres_url;
 
@@ -251,6 +252,13 @@ pub enum AccountChange {
     SetPreferences {
         user_id: String,
         body: String,
+    },
+    /// A notification for the page's bell; `id` names its event, so the
+    /// same event is kept once.
+    Notify(NotificationRow),
+    /// Every notification of the account read.
+    ReadNotifications {
+        user_id: String,
     },
 }
 

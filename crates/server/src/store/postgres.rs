@@ -90,6 +90,7 @@ const MIGRATIONS: &[&str] = &[
     super::lobby::TABLES,
     super::games::ANALYSES,
     super::accounts::PREFERENCES,
+    super::accounts::NOTIFICATIONS,
 ];
 
 /// When each log-in session was last used (idle sessions end), and by

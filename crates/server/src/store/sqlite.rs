@@ -94,6 +94,7 @@ const MIGRATIONS: &[&str] = &[
     CHAT_IDS,
     super::games::ANALYSES,
     super::accounts::PREFERENCES,
+    super::accounts::NOTIFICATIONS,
 ];
 
 /// Chat lines numbered as in PostgreSQL (`id`), keeping their order (rowid).
