@@ -54,6 +54,9 @@ export const api = {
   gameAnalysis: (id) => request('GET', `/api/games/${id}/analysis`),
   /** Asks for a finished game's computer analysis (`{status: 'running'}`, or the review). */
   requestGameAnalysis: (id) => request('POST', `/api/games/${id}/analysis`),
+  /** The account's notifications: `{unread, notifications: [{id, at_ms, kind, text, url, seen}], mail}`. */
+  notifications: () => request('GET', '/api/account/notifications'),
+  readNotifications: () => request('POST', '/api/account/notifications/read'),
   /** The account's page settings: `{prefs: {...}}` (lichess's shape). */
   preferences: () => request('GET', '/api/account/preferences'),
   /** Sets some of the account's page settings; answers all of them. */

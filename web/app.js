@@ -14,11 +14,16 @@ import { showProfile } from './profile.js';
 import { setMessage } from './html.js';
 import { followMyGames } from './mygames.js';
 import { loadSettings, showSettings } from './settings.js';
+import { followBell } from './bell.js';
 
 async function route() {
   const root = document.getElementById('app');
   const me = showAccount(document.querySelector('nav.account'));
   me.then(loadSettings);
+  me.then((account) => {
+    const stopBell = followBell(document.querySelector('nav.bell'), account);
+    window.addEventListener('pagehide', stopBell);
+  });
   await show(root, me);
   // The player's games: counted in the header and the title, listed in the lobby.
   const stop = followMyGames(await me, {

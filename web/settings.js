@@ -12,6 +12,7 @@ const KEY = 'parity-settings';
 /** The defaults, the server's too (`crates/server/src/accounts/preferences.rs`). */
 export const DEFAULTS = {
   theme: 'brown', pieceSet: 'parity', sound: true, animation: true, premove: true, confirmCommit: false, language: 'auto',
+  email: '', notifyEmail: false,
 };
 const THEMES = { brown: 'Brown', blue: 'Blue', green: 'Green', grey: 'Grey' };
 const PIECE_SETS = { parity: 'Parity (drawn)', letters: 'Letters' };
@@ -105,6 +106,12 @@ export function showSettings(root, me) {
       ${check('confirmCommit', 'Confirm simultaneous moves', s.confirmCommit, 'Ask before your move of a simultaneous turn is committed.')}
     </fieldset>
     <fieldset><legend>Language</legend>${choices('language', LANGUAGES, s.language)}</fieldset>
+    ${me ? `<fieldset class="notify"><legend>Notifications</legend>
+      <p class="help">The bell in the header tells you when it is your turn in a correspondence game or someone challenges you.</p>
+      <label>E-mail address <input type="email" name="email" autocomplete="email" value="${escapeHtml(s.email ?? '')}"></label>
+      ${check('notifyEmail', 'Also tell me by e-mail (several at once come in one mail)', s.notifyEmail)}
+      <p class="mail-off help" hidden>This server sends no mail.</p>
+    </fieldset>` : ''}
   </form>
   <p class="saved" aria-live="polite"></p>
   <div class="error" role="alert" hidden></div>
@@ -112,6 +119,13 @@ export function showSettings(root, me) {
   const form = root.querySelector('form');
   const saved = root.querySelector('.saved');
   const error = root.querySelector('.error');
+  if (me) {
+    api.notifications().then((n) => {
+      root.querySelector('.mail-off').hidden = n.mail !== false;
+    }, () => {});
+  }
+  // Each change is saved as it is made: Enter in the address submits nothing.
+  form.addEventListener('submit', (e) => e.preventDefault());
   form.addEventListener('change', async (e) => {
     const input = e.target;
     const value = input.type === 'checkbox' ? input.checked : input.value;

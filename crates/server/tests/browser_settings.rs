@@ -1,7 +1,8 @@
 //! The settings page in headless Chromium: a guest's board colours, piece
 //! set and sounds kept in the browser and applied to a game; confirming a
 //! simultaneous move before it is committed; an account's settings kept on
-//! the server and found again in another browser.
+//! the server and found again in another browser; its e-mail address and
+//! the header's bell telling of a challenge.
 //!
 //! Needs Debian's `chromium` and `chromium-driver`; without them this test
 //! fails, it never skips.
@@ -10,6 +11,7 @@ mod common;
 
 use common::browser::*;
 use common::start_server;
+use fantoccini::key::Key;
 use serde_json::{json, Value};
 
 /// The computed fill of the first square of `class` (light or dark).
@@ -116,6 +118,50 @@ async fn settings_change_the_page_and_follow_the_account() {
         .await;
     second.create_game("chess", "days", "engine", "white").await;
     assert_eq!(square_fill(&second, "dark").await, "rgb(118, 150, 86)");
+    // Notifications: an e-mail address (this server sends no mail, and
+    // says so), and the bell telling of a challenge.
+    first.goto("/settings").await;
+    first.wait_text(".settings .mail-off", "This server sends no mail").await;
+    let email = first.find("input[name='email']").await;
+    email
+        .send_keys(&format!("painter@example.org{}", char::from(Key::Tab)))
+        .await
+        .unwrap();
+    first.wait_text(".settings .saved", "Saved.").await;
+    first.click("input[name='notifyEmail']").await;
+    first.find("input[name='notifyEmail']:checked").await;
+    sign_up(&guest, "Sitter").await;
+    let challenged = guest
+        .client
+        .execute_async(
+            "const done = arguments[arguments.length - 1];
+             fetch('/api/challenge/painter', {method: 'POST',
+               headers: {'Content-Type': 'application/x-www-form-urlencoded'}, body: 'days=3'})
+               .then(r => done(r.status), e => done(String(e)));",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(challenged, json!(200));
+    first.goto("/").await;
+    first.wait_text("nav.bell .bell-count", "1").await;
+    first.click("nav.bell .bell-button").await;
+    first
+        .wait_text("nav.bell .bell-list li[data-kind='challenge']", "Sitter challenges you to chess")
+        .await;
+    first.screenshot("bell.png").await;
+    first.wait_hidden("nav.bell .bell-count").await;
+    let prefs = first
+        .client
+        .execute_async(
+            "const done = arguments[arguments.length - 1];
+             fetch('/api/account/preferences').then(r => r.json()).then(done, e => done(String(e)));",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(prefs["prefs"]["email"], "painter@example.org", "{prefs}");
+    assert_eq!(prefs["prefs"]["notifyEmail"], true, "{prefs}");
     for page in [&guest, &first, &second] {
         let errors = page.console_errors().await;
         assert!(errors.is_empty(), "{errors:?}");
