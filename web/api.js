@@ -57,6 +57,10 @@ export const api = {
   /** The account's notifications: `{unread, notifications: [{id, at_ms, kind, text, url, seen}], mail}`. */
   notifications: () => request('GET', '/api/account/notifications'),
   readNotifications: () => request('POST', '/api/account/notifications/read'),
+  /** The key browsers subscribe to the server's pushes with: `{publicKey}`. */
+  pushKey: () => request('GET', '/api/push/key'),
+  subscribePush: (subscription) => request('POST', '/api/account/push', subscription),
+  unsubscribePush: (endpoint) => request('DELETE', '/api/account/push', { endpoint }),
   /** The account's page settings: `{prefs: {...}}` (lichess's shape). */
   preferences: () => request('GET', '/api/account/preferences'),
   /** Sets some of the account's page settings; answers all of them. */

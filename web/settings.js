@@ -111,6 +111,8 @@ export function showSettings(root, me) {
       <label>E-mail address <input type="email" name="email" autocomplete="email" value="${escapeHtml(s.email ?? '')}"></label>
       ${check('notifyEmail', 'Also tell me by e-mail (several at once come in one mail)', s.notifyEmail)}
       <p class="mail-off help" hidden>This server sends no mail.</p>
+      <label class="check"><input type="checkbox" name="push"> Notifications in this browser, even when the page is closed</label>
+      <p class="push-help help"></p>
     </fieldset>` : ''}
   </form>
   <p class="saved" aria-live="polite"></p>
@@ -126,8 +128,28 @@ export function showSettings(root, me) {
   }
   // Each change is saved as it is made: Enter in the address submits nothing.
   form.addEventListener('submit', (e) => e.preventDefault());
+  const push = root.querySelector('input[name="push"]');
+  if (push) {
+    browserSubscription().then((s) => { push.checked = Boolean(s); }, () => {});
+    if (!('serviceWorker' in navigator) || !('PushManager' in window)) {
+      push.disabled = true;
+      root.querySelector('.push-help').textContent = 'This browser cannot receive pushed notifications.';
+    }
+  }
   form.addEventListener('change', async (e) => {
     const input = e.target;
+    if (input.name === 'push') {
+      error.hidden = true;
+      try {
+        await (input.checked ? subscribeBrowser() : unsubscribeBrowser());
+        saved.textContent = input.checked ? 'This browser will be notified.' : 'This browser will not be notified.';
+      } catch (err) {
+        input.checked = false;
+        setMessage(error, err.message);
+        error.hidden = false;
+      }
+      return;
+    }
     const value = input.type === 'checkbox' ? input.checked : input.value;
     error.hidden = true;
     try {
@@ -139,4 +161,40 @@ export function showSettings(root, me) {
       error.hidden = false;
     }
   });
+}
+
+// ---- Web Push: this browser's subscription (the service worker is sw.js) ----
+
+async function browserSubscription() {
+  if (!('serviceWorker' in navigator)) return null;
+  const registration = await navigator.serviceWorker.getRegistration('/');
+  return registration ? registration.pushManager.getSubscription() : null;
+}
+
+function keyBytes(base64url) {
+  const text = atob(base64url.replace(/-/g, '+').replace(/_/g, '/'));
+  return Uint8Array.from(text, (c) => c.charCodeAt(0));
+}
+
+async function subscribeBrowser() {
+  if (!('serviceWorker' in navigator) || !('PushManager' in window)) {
+    throw new Error('this browser cannot receive pushed notifications');
+  }
+  if ((await Notification.requestPermission()) !== 'granted') {
+    throw new Error('notifications are blocked for this site in the browser');
+  }
+  const registration = await navigator.serviceWorker.register('/sw.js');
+  await navigator.serviceWorker.ready;
+  const { publicKey } = await api.pushKey();
+  const subscription = await registration.pushManager.subscribe({
+    userVisibleOnly: true, applicationServerKey: keyBytes(publicKey),
+  });
+  await api.subscribePush(subscription.toJSON());
+}
+
+async function unsubscribeBrowser() {
+  const subscription = await browserSubscription();
+  if (!subscription) return;
+  await api.unsubscribePush(subscription.endpoint).catch(() => {});
+  await subscription.unsubscribe();
 }

@@ -30,6 +30,7 @@ use tower_http::timeout::TimeoutLayer;
 
 use crate::base::limits::Config;
 use crate::base::mail::Mailer;
+use crate::base::push::PushKey;
 use crate::base::refusal::Refusal;
 use crate::base::signing;
 use crate::cluster::Cluster;
@@ -37,7 +38,7 @@ use crate::game::clock::Downtime;
 use crate::game::engine_seat::EnginePool;
 use crate::game::event::now_ms;
 use crate::http::{api, connections, edge, monitoring};
-use crate::hub::notifier::Notifier;
+use crate::hub::notifier::{Notifier, Pusher};
 use crate::hub::Hub;
 pub use crate::store::Database;
 use crate::store::{Change, Store, StoreError, Writer};
@@ -60,6 +61,8 @@ pub enum ServeError {
     Metrics(String),
     #[error("mail: {0}")]
     Mail(String),
+    #[error("the Web Push key: {0}")]
+    Push(String),
 }
 
 /// A server running on the current tokio runtime.
@@ -154,7 +157,16 @@ pub async fn start(
         .public_url
         .clone()
         .unwrap_or_else(|| format!("http://{addr}"));
-    let notifier = Notifier::new(store.clone(), writer.clone(), mailer, public_url);
+    let pusher = Pusher {
+        key: push_key(&store, &writer).await?,
+        contact: config
+            .mail
+            .as_ref()
+            .map_or_else(|| public_url.clone(), |m| format!("mailto:{}", mail_address(&m.from))),
+        allow_http: config.push_allow_http,
+        http: reqwest::Client::new(),
+    };
+    let notifier = Notifier::new(store.clone(), writer.clone(), mailer, pusher, public_url);
     let hub = Arc::new(
         Hub::new(
             registry,
@@ -300,4 +312,32 @@ pub fn run(
         }
         Ok(())
     })
+}
+
+/// The server's Web Push (VAPID) key: the stored one, or a new one stored
+/// (the first node to write it wins; every node reads that one back).
+async fn push_key(store: &Store, writer: &Writer) -> Result<PushKey, ServeError> {
+    if store.server_key("vapid").await?.is_none() {
+        let fresh = PushKey::generate();
+        writer
+            .write(vec![Change::ServerKey {
+                name: "vapid".into(),
+                value: fresh.private().to_string(),
+            }])
+            .await?;
+    }
+    let stored = store
+        .server_key("vapid")
+        .await?
+        .ok_or_else(|| ServeError::Push("not stored".into()))?;
+    PushKey::from_private(&stored).map_err(ServeError::Push)
+}
+
+/// The address in a mailbox (`Parity <parity@example.org>`).
+fn mail_address(mailbox: &str) -> &str {
+    mailbox
+        .rsplit_once('<')
+        .and_then(|(_, rest)| rest.strip_suffix('>'))
+        .unwrap_or(mailbox)
+        .trim()
 }

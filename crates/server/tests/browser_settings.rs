@@ -130,6 +130,20 @@ async fn settings_change_the_page_and_follow_the_account() {
     first.wait_text(".settings .saved", "Saved.").await;
     first.click("input[name='notifyEmail']").await;
     first.find("input[name='notifyEmail']:checked").await;
+    // Pushes: the choice is there, and the service worker is served.
+    first.find("input[name='push']").await;
+    let worker = first
+        .client
+        .execute_async(
+            "const done = arguments[arguments.length - 1];
+             fetch('/sw.js').then(async r => done([r.headers.get('content-type'), await r.text()]),
+               e => done(String(e)));",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert!(worker[0].as_str().unwrap().contains("javascript"), "{worker}");
+    assert!(worker[1].as_str().unwrap().contains("showNotification"), "{worker}");
     sign_up(&guest, "Sitter").await;
     let challenged = guest
         .client

@@ -2,10 +2,12 @@
 //! on: each move's opponent is told on the bell and by a mail that a real
 //! SMTP server (aiosmtpd from PyPI, `tests/python/smtp_sink.py`) receives,
 //! once per move and never for one's own move; notifications that come
-//! together go in one mail.
+//! together go in one mail. A subscribed browser is pushed the same, to a
+//! push service that decrypts RFC 8291 payloads (`tests/python/push_service.py`,
+//! http-ece from PyPI) and sees the VAPID signature.
 //!
-//! Needs python3 with aiosmtpd (`scripts/test` installs it); without it
-//! this test fails, it never skips.
+//! Needs python3 with aiosmtpd and http-ece (`scripts/test` installs
+//! them); without them this test fails, it never skips.
 
 mod common;
 
@@ -225,4 +227,151 @@ async fn each_move_mails_the_opponent_once_and_the_mover_never() {
     assert_eq!(mails[4].matches("Ann challenges you to chess").count(), 2, "{}", mails[4]);
     tokio::time::sleep(Duration::from_millis(800)).await;
     assert_eq!(sink.mails().len(), 5);
+}
+
+/// The push service of `tests/python/push_service.py`: its subscription
+/// and the messages it received, decrypted.
+struct PushService {
+    child: Child,
+    dir: PathBuf,
+    subscription: Value,
+}
+
+impl Drop for PushService {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl PushService {
+    fn start(dir: &Path) -> PushService {
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/python/push_service.py");
+        let mut child = Command::new("python3")
+            .arg(&script)
+            .arg(port.to_string())
+            .arg(dir)
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("python3 runs the push service (pip install http-ece)");
+        let mut line = String::new();
+        std::io::BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        let subscription: Value = serde_json::from_str(&line)
+            .unwrap_or_else(|_| panic!("the push service did not start (is http-ece installed?): {line}"));
+        // The service listens once it has printed; wait for its port.
+        for _ in 0..100 {
+            if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        PushService {
+            child,
+            dir: dir.to_path_buf(),
+            subscription,
+        }
+    }
+
+    fn received(&self) -> Vec<Value> {
+        let mut names: Vec<PathBuf> = std::fs::read_dir(&self.dir)
+            .map(|d| d.map(|e| e.unwrap().path()).collect())
+            .unwrap_or_default();
+        names.retain(|p| p.extension().is_some_and(|e| e == "json"));
+        names.sort();
+        names
+            .iter()
+            .map(|p| serde_json::from_str(&std::fs::read_to_string(p).unwrap()).unwrap())
+            .collect()
+    }
+
+    async fn wait_for(&self, n: usize) -> Vec<Value> {
+        for _ in 0..200 {
+            let got = self.received();
+            if got.len() >= n {
+                return got;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        panic!("{n} pushes expected: {:?}", self.received());
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_subscribed_browser_is_pushed_its_turn_encrypted_and_signed() {
+    let dir = tempfile::tempdir().unwrap();
+    let service = PushService::start(&dir.path().join("pushes"));
+    let config = parity_server::base::limits::Config {
+        push_allow_http: true,
+        public_url: Some("https://parity.test".into()),
+        ..Default::default()
+    };
+    let (server, _) =
+        common::start_configured(tempfile::tempdir().unwrap(), &dir.path().join("push.sqlite"), config).await;
+    let post = reqwest::Method::POST;
+    let del = reqwest::Method::DELETE;
+    let ann = sign_up(&server, "Ann").await;
+    let ben = sign_up(&server, "Ben").await;
+
+    let key = server.get("/api/push/key", None).await;
+    let public = key.body["publicKey"].as_str().unwrap().to_string();
+    assert_eq!(public.len(), 87, "a base64url P-256 point: {public}");
+
+    // Bad subscriptions are refused by name.
+    let mut bad = service.subscription.clone();
+    bad["keys"]["auth"] = json!("c2hvcnQ");
+    let (status, body) = call(&server, post.clone(), "/api/account/push", &ben, None, Some(bad)).await;
+    assert_eq!(status, 400, "{body}");
+    assert!(body["error"].as_str().unwrap().contains("16 bytes"), "{body}");
+    let (status, _) =
+        call(&server, post.clone(), "/api/account/push", "parity_session=x", None, Some(service.subscription.clone())).await;
+    assert_eq!(status, 401);
+
+    let (status, body) =
+        call(&server, post.clone(), "/api/account/push", &ben, None, Some(service.subscription.clone())).await;
+    assert_eq!(status, 200, "{body}");
+
+    // A correspondence game: Ben is pushed the challenge and Ann's move,
+    // never his own.
+    let (status, made) =
+        call(&server, post.clone(), "/api/challenge/ben", &ann, Some("days=3&color=white"), None).await;
+    assert_eq!(status, 200, "{made}");
+    let id = made["id"].as_str().unwrap().to_string();
+    service.wait_for(1).await;
+    call(&server, post.clone(), &format!("/api/challenge/{id}/accept"), &ben, None, None).await;
+    for (mover, mv) in [(&ann, "e2e4"), (&ben, "e7e5")] {
+        let path = format!("/api/board/game/{id}/move/{mv}");
+        let (status, body) = call(&server, post.clone(), &path, mover, None, None).await;
+        assert_eq!(status, 200, "{body}");
+    }
+    let pushes = service.wait_for(2).await;
+    tokio::time::sleep(Duration::from_millis(800)).await;
+    let pushes_now = service.received();
+    assert_eq!(pushes_now.len(), 2, "one push per event, none for Ben's own move: {pushes_now:?}");
+    for push in &pushes {
+        assert!(push["error"].is_null(), "the payload decrypts: {push}");
+        assert_eq!(push["encoding"], "aes128gcm");
+        let auth = push["authorization"].as_str().unwrap();
+        assert!(auth.starts_with("vapid t=") && auth.contains(&format!("k={public}")), "{auth}");
+    }
+    let first: Value = serde_json::from_str(pushes[0]["text"].as_str().unwrap()).unwrap();
+    assert_eq!(first["body"], "Ann challenges you to chess");
+    let second: Value = serde_json::from_str(pushes[1]["text"].as_str().unwrap()).unwrap();
+    assert_eq!(second["body"], "Your turn against Ann");
+    assert_eq!(second["url"], format!("https://parity.test/game/{id}"));
+
+    // Unsubscribed: nothing more.
+    let endpoint = json!({"endpoint": service.subscription["endpoint"]});
+    let (status, _) = call(&server, del, "/api/account/push", &ben, None, Some(endpoint)).await;
+    assert_eq!(status, 200);
+    let path = format!("/api/board/game/{id}/move/g1f3");
+    call(&server, post.clone(), &path, &ann, None, None).await;
+    tokio::time::sleep(Duration::from_millis(800)).await;
+    assert_eq!(service.received().len(), 2);
 }

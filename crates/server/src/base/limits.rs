@@ -143,6 +143,9 @@ pub struct Config {
     /// The server's address as players reach it, for links in mails
     /// (`--public-url`); by default `http://` and the address it listens on.
     pub public_url: Option<String>,
+    /// Push subscriptions may have plain http endpoints (for tests: real
+    /// push services are https, and anything else is refused).
+    pub push_allow_http: bool,
 }
 
 impl Config {

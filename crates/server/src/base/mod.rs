@@ -4,6 +4,7 @@
 
 pub mod limits;
 pub mod mail;
+pub mod push;
 pub mod metrics;
 pub mod ratings;
 pub mod refusal;

@@ -17,6 +17,7 @@ use crate::base::refusal::Refusal;
 use crate::game::state::variant_key;
 use crate::game::event::now_ms;
 use crate::accounts::preferences::{self, Language};
+use crate::base::push::Subscription;
 use crate::http::auth::{current_session, logged_in, session_alive, token_user};
 use crate::http::edge::ClientIp;
 use crate::hub::Hub;
@@ -38,6 +39,8 @@ pub fn routes() -> Router<Arc<Hub>> {
             get(preferences).put(set_preferences),
         )
         .route("/api/account/notifications", get(notifications))
+        .route("/api/push/key", get(push_key))
+        .route("/api/account/push", post(subscribe).delete(unsubscribe))
         .route("/api/account/notifications/read", post(read_notifications))
 }
 
@@ -55,6 +58,67 @@ async fn notifications(
     let list = hub.store().notifications(&user.id, MAX_NOTIFICATIONS).await?;
     let unread = list.iter().filter(|n| !n.seen).count();
     Ok(Json(json!({"unread": unread, "notifications": list, "mail": hub.notifier().mails()})))
+}
+
+/// `GET /api/push/key`: the key a browser subscribes to our pushes with.
+async fn push_key(State(hub): State<Arc<Hub>>) -> Json<Value> {
+    Json(json!({"publicKey": hub.notifier().push_key()}))
+}
+
+/// Subscriptions one account may keep (the oldest go first).
+const MAX_SUBSCRIPTIONS: usize = 10;
+
+/// `POST /api/account/push` (a browser's `PushSubscription` as JSON):
+/// notifications are pushed to it (a log-in only).
+async fn subscribe(
+    State(hub): State<Arc<Hub>>,
+    Extension(ClientIp(ip)): Extension<ClientIp>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Json<Value>, Refusal> {
+    let user = logged_in(&hub, ip, &headers).await?;
+    let subscription: Subscription =
+        serde_json::from_slice(&body).map_err(|e| Refusal::Malformed(format!("bad subscription: {e}")))?;
+    hub.notifier()
+        .check_subscription(&subscription)
+        .map_err(Refusal::Malformed)?;
+    let mut changes = vec![Change::Account(AccountChange::AddPushSubscription {
+        user_id: user.id.clone(),
+        subscription: subscription.clone(),
+        created_ms: now_ms(),
+    })];
+    let kept = hub.store().push_subscriptions(&user.id).await?;
+    let others = kept.iter().filter(|s| s.endpoint != subscription.endpoint);
+    for old in others.skip(MAX_SUBSCRIPTIONS - 1) {
+        changes.push(Change::Account(AccountChange::RemovePushSubscription {
+            endpoint: old.endpoint.clone(),
+        }));
+    }
+    hub.writer.write(changes).await?;
+    Ok(Json(json!({"ok": true})))
+}
+
+#[derive(Deserialize)]
+struct Unsubscribe {
+    endpoint: String,
+}
+
+/// `DELETE /api/account/push` `{endpoint}`: no more pushes to that browser.
+async fn unsubscribe(
+    State(hub): State<Arc<Hub>>,
+    Extension(ClientIp(ip)): Extension<ClientIp>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Json<Value>, Refusal> {
+    let user = logged_in(&hub, ip, &headers).await?;
+    let asked: Unsubscribe =
+        serde_json::from_slice(&body).map_err(|e| Refusal::Malformed(format!("bad JSON: {e}")))?;
+    let own = hub.store().push_subscriptions(&user.id).await?;
+    let own = own.iter().any(|s| s.endpoint == asked.endpoint);
+    let gone = AccountChange::RemovePushSubscription {
+        endpoint: asked.endpoint,
+    };
+    end_own(&hub, own, "subscription", gone).await
 }
 
 /// `POST /api/account/notifications/read`: every notification read.

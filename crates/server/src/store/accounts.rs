@@ -76,6 +76,22 @@ pub(super) const NOTIFICATIONS: &str = r#"
     CREATE INDEX notifications_by_user ON notifications (user_id, at_ms);
 "#;
 
+/// Browsers' push subscriptions, and the server's own keys (the VAPID key).
+pub(super) const PUSH: &str = r#"
+    CREATE TABLE push_subscriptions (
+        endpoint TEXT PRIMARY KEY,
+        user_id TEXT NOT NULL REFERENCES users (id),
+        p256dh TEXT NOT NULL,
+        auth TEXT NOT NULL,
+        created_ms BIGINT NOT NULL
+    );
+    CREATE INDEX push_subscriptions_by_user ON push_subscriptions (user_id);
+    CREATE TABLE server_keys (
+        name TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+    );
+"#;
+
 /// A notification as stored.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct NotificationRow {
@@ -145,6 +161,27 @@ pub(super) fn statements(change: &AccountChange) -> Vec<Statement> {
         AccountChange::ReadNotifications { user_id } => Statement::new(
             "UPDATE notifications SET seen = TRUE WHERE user_id = $1 AND NOT seen",
             params![user_id],
+        ),
+        AccountChange::AddPushSubscription {
+            user_id,
+            subscription,
+            created_ms,
+        } => Statement::new(
+            "INSERT INTO push_subscriptions (endpoint, user_id, p256dh, auth, created_ms)
+             VALUES ($1, $2, $3, $4, $5) ON CONFLICT (endpoint) DO UPDATE
+             SET user_id = excluded.user_id, p256dh = excluded.p256dh, auth = excluded.auth,
+                 created_ms = excluded.created_ms",
+            params![
+                &subscription.endpoint,
+                user_id,
+                &subscription.keys.p256dh,
+                &subscription.keys.auth,
+                *created_ms
+            ],
+        ),
+        AccountChange::RemovePushSubscription { endpoint } => Statement::new(
+            "DELETE FROM push_subscriptions WHERE endpoint = $1",
+            params![endpoint],
         ),
         AccountChange::SetPreferences { user_id, body } => Statement::new(
             "INSERT INTO preferences (user_id, body) VALUES ($1, $2)
@@ -359,6 +396,42 @@ impl Store {
         );
         let rows = self.reader.query(SQL, &params![user_id]).await?;
         rows.iter().map(|r| session_row(r, 0)).collect()
+    }
+
+    /// An account's push subscriptions, newest first.
+    pub async fn push_subscriptions(
+        &self,
+        user_id: &str,
+    ) -> Result<Vec<crate::base::push::Subscription>, StoreError> {
+        let rows = self
+            .reader
+            .query(
+                "SELECT endpoint, p256dh, auth FROM push_subscriptions
+                 WHERE user_id = $1 ORDER BY created_ms DESC, endpoint",
+                &params![user_id],
+            )
+            .await?;
+        rows.iter()
+            .map(|r| {
+                Ok(crate::base::push::Subscription {
+                    endpoint: r.text(0)?,
+                    keys: crate::base::push::SubscriptionKeys {
+                        p256dh: r.text(1)?,
+                        auth: r.text(2)?,
+                    },
+                    expiration_time: None,
+                })
+            })
+            .collect()
+    }
+
+    /// A key of the server's (`Change::ServerKey`), if one was written.
+    pub async fn server_key(&self, name: &str) -> Result<Option<String>, StoreError> {
+        let row = self
+            .reader
+            .query_opt("SELECT value FROM server_keys WHERE name = $1", &params![name])
+            .await?;
+        row.map(|r| r.text(0)).transpose()
     }
 
     /// An account's latest notifications, newest first.

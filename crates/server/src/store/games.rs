@@ -129,6 +129,10 @@ pub(super) fn statements(change: &Change) -> Result<Vec<Statement>, StoreError> 
              ON CONFLICT (game_id) DO NOTHING",
             params![game, *at_ms, body],
         ),
+        Change::ServerKey { name, value } => one(
+            "INSERT INTO server_keys (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING",
+            params![name, value],
+        ),
         Change::Account(_) | Change::Lobby(_) => Ok(Vec::new()),
     }
 }

@@ -201,6 +201,12 @@ pub enum Change {
         game: String,
         line: ChatLine,
     },
+    /// A key of the server's kept in the database (the VAPID key of Web
+    /// Push); the first one written stays.
+    ServerKey {
+        name: String,
+        value: String,
+    },
     /// A finished game's computer analysis, as JSON.
     Analysis {
         game: String,
@@ -259,6 +265,16 @@ pub enum AccountChange {
     /// Every notification of the account read.
     ReadNotifications {
         user_id: String,
+    },
+    /// A browser's push subscription for the account (replacing any of
+    /// the same endpoint).
+    AddPushSubscription {
+        user_id: String,
+        subscription: crate::base::push::Subscription,
+        created_ms: i64,
+    },
+    RemovePushSubscription {
+        endpoint: String,
     },
 }
 

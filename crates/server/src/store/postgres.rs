@@ -91,6 +91,7 @@ const MIGRATIONS: &[&str] = &[
     super::games::ANALYSES,
     super::accounts::PREFERENCES,
     super::accounts::NOTIFICATIONS,
+    super::accounts::PUSH,
 ];
 
 /// When each log-in session was last used (idle sessions end), and by

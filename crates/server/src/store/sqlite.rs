@@ -95,6 +95,7 @@ const MIGRATIONS: &[&str] = &[
     super::games::ANALYSES,
     super::accounts::PREFERENCES,
     super::accounts::NOTIFICATIONS,
+    super::accounts::PUSH,
 ];
 
 /// Chat lines numbered as in PostgreSQL (`id`), keeping their order (rowid).
