@@ -235,6 +235,7 @@ pub fn run(registry: Registry, args: &ServeArgs) -> Result<(), String> {
             batch: Duration::from_secs_f64(args.mail_batch_secs.max(0.0)),
         }),
         public_url: args.public_url.clone(),
+        push_allow_http: false,
     };
     parity_server::run(&args.db, &args.addr, registry, config, |server| {
         let mut out = io::stdout().lock();
