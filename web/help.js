@@ -5,9 +5,11 @@
 // are dismissed.
 
 import { api } from './api.js';
+import { renderBoard } from './board.js';
 import { isSimultaneous } from './gamestate.js';
 import { setMessage } from './html.js';
 import { legendHtml } from './legend.js';
+import { parseMove } from './moves.js';
 
 /** localStorage key: the first simultaneous game's id, or `dismissed`. */
 export const TURN_HELP_SEEN = 'parity_turn_help_seen';
@@ -73,8 +75,46 @@ async function loadRules(rules) {
   try {
     // The server renders docs/rules and escapes any markup in it.
     text.innerHTML = await api.rules(rules.dataset.variant) + legendHtml(rules.variantInfo ?? {});
+    drawDiagrams(text, rules.variantInfo ?? { id: rules.dataset.variant });
   } catch (e) {
     delete text.dataset.loaded;
     setMessage(text, `the rules could not be loaded: ${e.message}`);
+  }
+}
+
+/**
+ * Draws the rules' diagrams (`figure.diagram`, with the position's FEN and
+ * the moves played from it) with the game's board: the server reads the
+ * line, so crowds, shared squares and waiting marks are the rules' own.
+ */
+export async function drawDiagrams(container, variant) {
+  for (const figure of container.querySelectorAll('figure.diagram')) {
+    const moves = (figure.dataset.moves ?? '').split(' ').filter(Boolean);
+    try {
+      const line = await api.analysisLine({ variant: variant.id, fen: figure.dataset.fen, moves });
+      const position = line.positions.at(-1);
+      const squares = new Map();
+      const marks = new Map();
+      const mark = (square, cls) => square && marks.set(square, [...(marks.get(square) ?? []), cls]);
+      const waiting = (line.variant?.family ?? variant.family) === 'simultaneous';
+      for (const sq of position.board) {
+        squares.set(sq.square, { pieces: sq.pieces, lastMoved: waiting ? (sq.last_moved ?? []) : [] });
+        if (new Set(sq.pieces.map((p) => p.color)).size > 1) mark(sq.square, 'shared');
+      }
+      // The last move or turn, tinted as on the game page.
+      for (const uci of (moves.at(-1) ?? '').split(':')) {
+        const m = parseMove(uci);
+        if (m) [m.from, m.to].forEach((sq) => mark(sq, 'last'));
+      }
+      const board = figure.querySelector('.diagram-board');
+      // A picture: clicks and drags do nothing.
+      renderBoard(board, {
+        files: line.variant.files, ranks: line.variant.ranks, flipped: false, squares, marks,
+        onSquare: () => {}, onDragStart: () => false, onDrop: () => {},
+      });
+      board.querySelector('svg')?.setAttribute('aria-label', figure.querySelector('figcaption')?.textContent ?? 'diagram');
+    } catch (e) {
+      setMessage(figure.querySelector('.diagram-board'), `the diagram could not be drawn: ${e.message}`);
+    }
   }
 }

@@ -276,6 +276,26 @@ async fn game_pages_fit_a_phone_and_explain_the_rules() {
         // The rules for players, under the variant's name.
         phone.wait_text(".rules-text h1", &v.spec.name).await;
         assert_no_sideways_scroll(&phone, PHONE.0, &format!("the {id} rules at 390 px")).await;
+        // The situations that surprise people, drawn by the board.
+        if id == "parity" {
+            phone.wait_count("figure.diagram .diagram-board svg", 4).await;
+            let failed = "figure.diagram:nth-of-type(1)";
+            phone.find(&format!("{failed} [data-piece='white pawn'][data-on='d5']")).await;
+            phone.find(&format!("{failed} [data-piece='black pawn'][data-on='d4']")).await;
+            phone.find("figure.diagram:nth-of-type(2) .sq.shared[data-square='e5']").await;
+            let swapped = "figure.diagram:nth-of-type(3)";
+            phone.find(&format!("{swapped} [data-piece='white pawn'][data-on='d5']")).await;
+            phone.find(&format!("{swapped} [data-piece='black pawn'][data-on='e4']")).await;
+            phone.wait_text("figure.diagram:nth-of-type(4) figcaption", "waiting rule").await;
+            script(&phone, "document.querySelector('figure.diagram:nth-of-type(2)').scrollIntoView();").await;
+            phone.screenshot("rules-parity-diagrams.png").await;
+        }
+        if id == "safety-in-numbers" {
+            phone.wait_count("figure.diagram .diagram-board svg", 3).await;
+            phone.find("figure.diagram:nth-of-type(1) [data-pieces-on='d4']").await;
+            script(&phone, "document.querySelector('figure.diagram').scrollIntoView();").await;
+            phone.screenshot("rules-crowd-diagrams.png").await;
+        }
         if id == "tutti-frutti" {
             phone.wait_text(".rules-text", "Amazon").await;
             // The legend: each new piece in words and a diagram of its reach
