@@ -30,25 +30,32 @@ impl Drop for Sink {
     }
 }
 
-/// Starts the SMTP server on a free port; returns it and its port.
-fn start_sink(dir: &Path) -> (Sink, u16) {
+/// Runs `tests/python/SCRIPT PORT DIR` on a free port: the process, the
+/// port and the first line it prints (once it is ready).
+fn run_python(script: &str, dir: &Path) -> (Child, u16, String) {
     let port = std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()
         .local_addr()
         .unwrap()
         .port();
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/python/smtp_sink.py");
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/python").join(script);
     let mut child = Command::new("python3")
-        .arg(&script)
+        .arg(&path)
         .arg(port.to_string())
         .arg(dir)
         .stdout(Stdio::piped())
         .spawn()
-        .expect("python3 runs the SMTP sink (pip install aiosmtpd)");
+        .unwrap_or_else(|e| panic!("python3 runs {script}: {e}"));
     let mut line = String::new();
     std::io::BufReader::new(child.stdout.take().unwrap())
         .read_line(&mut line)
         .unwrap();
+    (child, port, line)
+}
+
+/// Starts the SMTP server on a free port; returns it and its port.
+fn start_sink(dir: &Path) -> (Sink, u16) {
+    let (child, port, line) = run_python("smtp_sink.py", dir);
     assert_eq!(line.trim(), "ready", "the SMTP sink did not start (is aiosmtpd installed?)");
     (
         Sink {
@@ -246,23 +253,7 @@ impl Drop for PushService {
 
 impl PushService {
     fn start(dir: &Path) -> PushService {
-        let port = std::net::TcpListener::bind("127.0.0.1:0")
-            .unwrap()
-            .local_addr()
-            .unwrap()
-            .port();
-        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/python/push_service.py");
-        let mut child = Command::new("python3")
-            .arg(&script)
-            .arg(port.to_string())
-            .arg(dir)
-            .stdout(Stdio::piped())
-            .spawn()
-            .expect("python3 runs the push service (pip install http-ece)");
-        let mut line = String::new();
-        std::io::BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut line)
-            .unwrap();
+        let (child, port, line) = run_python("push_service.py", dir);
         let subscription: Value = serde_json::from_str(&line)
             .unwrap_or_else(|_| panic!("the push service did not start (is http-ece installed?): {line}"));
         // The service listens once it has printed; wait for its port.

@@ -448,11 +448,8 @@ async fn game_analysis(
     State(hub): State<Arc<Hub>>,
     Path(id): Path<String>,
 ) -> Result<Response, Refusal> {
-    if let Some(body) = hub.store().analysis(&id).await? {
-        return Ok(json_text(StatusCode::OK, body));
-    }
-    if hub.engines().is_reviewing(&id) {
-        return Ok(analysis_running());
+    if let Some(answer) = analysis_made_or_running(&hub, &id).await? {
+        return Ok(answer);
     }
     hub.replay(&id).await?;
     Ok(json_text(StatusCode::OK, r#"{"status":"none"}"#.into()))
@@ -465,11 +462,8 @@ async fn request_game_analysis(
     Extension(ClientIp(ip)): Extension<ClientIp>,
     Path(id): Path<String>,
 ) -> Result<Response, Refusal> {
-    if let Some(body) = hub.store().analysis(&id).await? {
-        return Ok(json_text(StatusCode::OK, body));
-    }
-    if hub.engines().is_reviewing(&id) {
-        return Ok(analysis_running());
+    if let Some(answer) = analysis_made_or_running(&hub, &id).await? {
+        return Ok(answer);
     }
     let (state, _) = hub.replay(&id).await?;
     if state.status() != Status::Finished {
@@ -484,6 +478,14 @@ async fn request_game_analysis(
     hub.engines()
         .start_review(&id, state.play().clone(), hub.writer.clone())?;
     Ok(analysis_running())
+}
+
+/// The stored analysis of game `id` (200), or 202 while it runs here.
+async fn analysis_made_or_running(hub: &Hub, id: &str) -> Result<Option<Response>, Refusal> {
+    if let Some(body) = hub.store().analysis(id).await? {
+        return Ok(Some(json_text(StatusCode::OK, body)));
+    }
+    Ok(hub.engines().is_reviewing(id).then(analysis_running))
 }
 
 fn analysis_running() -> Response {
