@@ -78,6 +78,21 @@ impl Subscription {
         if !scheme_ok || url.host_str().is_none() || self.endpoint.len() > 1000 {
             return Err("the endpoint must be an https address of at most 1000 bytes".into());
         }
+        // The server posts to it: never to this machine or a private network
+        // named by address (push services have public names).
+        let host = url.host_str().unwrap_or_default();
+        let private = match host.trim_matches(['[', ']']).parse::<std::net::IpAddr>() {
+            Ok(std::net::IpAddr::V4(ip)) => {
+                ip.is_loopback() || ip.is_private() || ip.is_link_local() || ip.is_unspecified()
+            }
+            Ok(std::net::IpAddr::V6(ip)) => {
+                ip.is_loopback() || ip.is_unspecified() || (ip.segments()[0] & 0xfe00) == 0xfc00
+            }
+            Err(_) => host.eq_ignore_ascii_case("localhost"),
+        };
+        if private && !allow_http {
+            return Err("the endpoint must be a push service's public address".into());
+        }
         let decoded = |text: &str| URL_SAFE_NO_PAD.decode(text.trim_end_matches('='));
         match (decoded(&self.keys.p256dh), decoded(&self.keys.auth)) {
             (Ok(point), Ok(secret)) if point.len() == 65 && point[0] == 4 && secret.len() == 16 => {
@@ -181,6 +196,10 @@ mod tests {
         let plain = subscription("http://127.0.0.1:9/abc", &point, &auth);
         assert!(plain.check(false).unwrap_err().contains("https"));
         assert_eq!(plain.check(true), Ok(()));
+        for inside in ["https://127.0.0.1/x", "https://10.1.2.3/x", "https://localhost/x", "https://[::1]/x"] {
+            let e = subscription(inside, &point, &auth).check(false).unwrap_err();
+            assert!(e.contains("public address"), "{inside}: {e}");
+        }
         let short = subscription("https://push.example.org/abc", &point, "c2hvcnQ");
         assert!(short.check(false).unwrap_err().contains("16 bytes"));
         assert!(subscription("file:///etc/passwd", &point, &auth).check(true).is_err());

@@ -92,8 +92,18 @@ impl EngineDesk {
     /// seats are not held up; the review is written with the game.
     pub fn start_review(&self, id: &str, game: AnyGame, writer: Writer) -> Result<(), Refusal> {
         self.check_queue()?;
-        if !self.reviewing.lock().expect("the set of analyses").insert(id.to_string()) {
-            return Ok(());
+        {
+            let mut reviewing = self.reviewing.lock().expect("the set of analyses");
+            if reviewing.contains(id) {
+                return Ok(());
+            }
+            // One analysis per worker at most: engine seats keep their share.
+            if reviewing.len() >= self.pool.load().0 {
+                return Err(Refusal::Busy(
+                    "the engines are analysing other games; try again in a few minutes".into(),
+                ));
+            }
+            reviewing.insert(id.to_string());
         }
         let held = Reviewing(self.reviewing.clone(), id.to_string());
         let (pool, time) = (self.pool.clone(), self.game_analysis_time);

@@ -106,8 +106,25 @@ pub struct NotificationRow {
     pub seen: bool,
 }
 
+/// Notifications kept per account: the oldest beyond go.
+const KEPT_NOTIFICATIONS: i64 = 100;
+
 /// The statements of a change to the accounts.
 pub(super) fn statements(change: &AccountChange) -> Vec<Statement> {
+    if let AccountChange::Notify(n) = change {
+        return vec![
+            Statement::new(
+                "INSERT INTO notifications (id, user_id, at_ms, kind, text, url, seen)
+                 VALUES ($1, $2, $3, $4, $5, $6, FALSE) ON CONFLICT (id) DO NOTHING",
+                params![&n.id, &n.user_id, n.at_ms, &n.kind, &n.text, &n.url],
+            ),
+            Statement::new(
+                "DELETE FROM notifications WHERE user_id = $1 AND id NOT IN
+                 (SELECT id FROM notifications WHERE user_id = $1 ORDER BY at_ms DESC, id LIMIT $2)",
+                params![&n.user_id, KEPT_NOTIFICATIONS],
+            ),
+        ];
+    }
     let statement = match change {
         AccountChange::NewUser {
             id,
@@ -153,11 +170,7 @@ pub(super) fn statements(change: &AccountChange) -> Vec<Statement> {
             "DELETE FROM sessions WHERE token_sha256 = $1",
             params![token_hash],
         ),
-        AccountChange::Notify(n) => Statement::new(
-            "INSERT INTO notifications (id, user_id, at_ms, kind, text, url, seen)
-             VALUES ($1, $2, $3, $4, $5, $6, FALSE) ON CONFLICT (id) DO NOTHING",
-            params![&n.id, &n.user_id, n.at_ms, &n.kind, &n.text, &n.url],
-        ),
+        AccountChange::Notify(_) => unreachable!("written above"),
         AccountChange::ReadNotifications { user_id } => Statement::new(
             "UPDATE notifications SET seen = TRUE WHERE user_id = $1 AND NOT seen",
             params![user_id],

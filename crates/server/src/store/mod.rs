@@ -851,6 +851,31 @@ pub(crate) mod tests {
             .unwrap();
         assert!(store.session("s1").await.unwrap().is_none());
         assert_eq!(store.sessions_of("ben").await.unwrap(), vec![]);
+
+        // Notifications: one per event id, the newest 100 kept.
+        let notice = |n: i64| {
+            Change::Account(AccountChange::Notify(NotificationRow {
+                id: format!("event{n}:ben"),
+                user_id: "ben".into(),
+                at_ms: n,
+                kind: "yourTurn".into(),
+                text: format!("turn {n}"),
+                url: "/game/x".into(),
+                seen: false,
+            }))
+        };
+        writer.write((0..105).map(notice).collect()).await.unwrap();
+        writer.write(vec![notice(104)]).await.unwrap();
+        let kept = store.notifications("ben", 500).await.unwrap();
+        assert_eq!(kept.len(), 100);
+        assert_eq!((kept[0].at_ms, kept[99].at_ms), (104, 5));
+        writer
+            .write(vec![Change::Account(AccountChange::ReadNotifications {
+                user_id: "ben".into(),
+            })])
+            .await
+            .unwrap();
+        assert!(store.notifications("ben", 5).await.unwrap().iter().all(|n| n.seen));
     }
 
     #[tokio::test]
