@@ -41,6 +41,7 @@ const TEMPLATE = `
       <legend>Opponent</legend>
       <label><input type="radio" name="opponent" value="engine" checked> Engine</label>
       <label class="inline">level <input type="number" name="level" min="1" max="8" value="3"></label>
+      <span class="level-rating" aria-live="polite"></span>
       <br>
       <label><input type="radio" name="opponent" value="friend"> A friend (invite link)</label>
     </fieldset>
@@ -243,9 +244,26 @@ function drawCards(container, variants, onPick) {
 }
 
 /** Shows the lobby in `root`; `me` is the logged-in account or null. */
+/**
+ * The engine's levels as a ladder measured in chess matches (each level
+ * against the next and against Fairy-Max, fitted with Fairy-Max taken as
+ * 2000; docs/benchmarks.md, "Levels"): about where each stands.
+ */
+export const LEVEL_RATINGS = [1323, 1401, 1546, 1712, 1941, 2007, 2314, 2635];
+
+export function levelRatingText(level) {
+  const rating = LEVEL_RATINGS[level - 1];
+  return rating ? `about ${Math.round(rating / 50) * 50}` : '';
+}
+
 export async function showLobby(root, me = null) {
   root.innerHTML = TEMPLATE;
   const form = root.querySelector('form.create');
+  const levelRating = () => {
+    root.querySelector('.level-rating').textContent = levelRatingText(Number(form.elements.level.value));
+  };
+  form.elements.level.addEventListener('input', levelRating);
+  levelRating();
   const select = form.elements.variant;
   const description = root.querySelector('.variant-description');
   const error = form.querySelector('.error');

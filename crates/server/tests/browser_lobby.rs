@@ -101,6 +101,12 @@ async fn the_lobby_reads_well_on_a_desktop_and_a_phone() {
         assert!(created["id"].is_string(), "{created}");
     }
     phone.goto("/").await;
+    // Each engine level says about where it stands (the measured ladder).
+    phone.wait_text(".level-rating", "about 1550").await;
+    let level = phone.find("input[name='level']").await;
+    level.clear().await.unwrap();
+    level.send_keys("8").await.unwrap();
+    phone.wait_text(".level-rating", "about 2650").await;
     phone
         .wait_count("table.games[data-status='live'] a[href^='/game/']", 3)
         .await;
