@@ -259,8 +259,12 @@ export function levelRatingText(level) {
 export async function showLobby(root, me = null) {
   root.innerHTML = TEMPLATE;
   const form = root.querySelector('form.create');
+  // Measured in chess: not said for the simultaneous variants, whose
+  // levels are no ladder yet (docs/benchmarks.md, "Levels").
+  let variantFamily = () => 'turn-based';
   const levelRating = () => {
-    root.querySelector('.level-rating').textContent = levelRatingText(Number(form.elements.level.value));
+    const text = variantFamily() === 'simultaneous' ? '' : levelRatingText(Number(form.elements.level.value));
+    root.querySelector('.level-rating').textContent = text;
   };
   form.elements.level.addEventListener('input', levelRating);
   levelRating();
@@ -292,7 +296,9 @@ export async function showLobby(root, me = null) {
     root.dispatchEvent(new CustomEvent('variant-picked', { detail: id }));
   };
   drawCards(cards, variants, pick);
+  variantFamily = () => variants.find((v) => v.id === select.value)?.family;
   select.addEventListener('change', () => pick(select.value));
+  root.addEventListener('variant-picked', levelRating);
   root.addEventListener('variant-picked', (e) => {
     if (select.value !== e.detail) {
       select.value = e.detail;

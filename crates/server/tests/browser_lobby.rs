@@ -107,6 +107,22 @@ async fn the_lobby_reads_well_on_a_desktop_and_a_phone() {
     level.clear().await.unwrap();
     level.send_keys("8").await.unwrap();
     phone.wait_text(".level-rating", "about 2650").await;
+    // Not for the simultaneous variants: their levels are no ladder yet.
+    phone
+        .find("select[name='variant']")
+        .await
+        .select_by_value("parity")
+        .await
+        .unwrap();
+    let said = phone.find(".level-rating").await.text().await.unwrap();
+    assert_eq!(said, "", "a rating for a simultaneous level");
+    phone
+        .find("select[name='variant']")
+        .await
+        .select_by_value("chess")
+        .await
+        .unwrap();
+    phone.wait_text(".level-rating", "about 2650").await;
     phone
         .wait_count("table.games[data-status='live'] a[href^='/game/']", 3)
         .await;
