@@ -23,6 +23,12 @@ async fn start(per_hour: u32) -> common::TestServer {
     common::start_configured(dir, &db, config).await.0
 }
 
+/// Lichess's JSON export at `path`.
+async fn export_json(server: &common::TestServer, path: &str) -> common::Answer {
+    let request = server.http.get(server.url(path)).header("Accept", "application/json");
+    server.send(request).await
+}
+
 /// Asks for game `id`'s analysis and waits for it.
 async fn analysed(server: &common::TestServer, id: &str) -> Value {
     let path = format!("/api/games/{id}/analysis");
@@ -85,14 +91,7 @@ async fn a_chess_game_is_judged_move_by_move_and_exported_as_lichess_does() {
     assert_eq!(again.body, review);
 
     // Lichess's JSON export: one entry per move, the judgment on g4.
-    let export = server
-        .send(
-            server
-                .http
-                .get(server.url(&format!("/game/export/{id}?evals=true")))
-                .header("Accept", "application/json"),
-        )
-        .await;
+    let export = export_json(&server, &format!("/game/export/{id}?evals=true")).await;
     assert_eq!(export.status, 200, "{}", export.text);
     let analysis = export.body["analysis"].as_array().expect("an analysis array");
     assert_eq!(analysis.len(), 4, "{}", export.text);
@@ -104,14 +103,7 @@ async fn a_chess_game_is_judged_move_by_move_and_exported_as_lichess_does() {
     assert!(export.body["players"]["white"]["analysis"]["blunder"].as_u64().unwrap() >= 1);
     assert!(export.body["players"]["black"]["analysis"]["accuracy"].is_number());
     // `evals=false` leaves it out.
-    let plain = server
-        .send(
-            server
-                .http
-                .get(server.url(&format!("/game/export/{id}?evals=false")))
-                .header("Accept", "application/json"),
-        )
-        .await;
+    let plain = export_json(&server, &format!("/game/export/{id}?evals=false")).await;
     assert!(plain.body.get("analysis").is_none(), "{}", plain.text);
 
     // The PGN: `[%eval]` after every move, the blunder marked.
@@ -189,13 +181,6 @@ async fn a_parity_game_gets_each_sides_strategy_and_expected_loss_per_turn() {
     }
     assert!(review["white"]["averageLoss"].as_f64().unwrap() >= 0.0);
     // No lichess shape for simultaneous turns: the export is unchanged.
-    let export = server
-        .send(
-            server
-                .http
-                .get(server.url(&format!("/game/export/{id}")))
-                .header("Accept", "application/json"),
-        )
-        .await;
+    let export = export_json(&server, &format!("/game/export/{id}")).await;
     assert!(export.body.get("analysis").is_none(), "{}", export.text);
 }

@@ -87,7 +87,7 @@ async fn no_such_endpoint() -> Refusal {
 }
 
 /// Reads a JSON body; anything unreadable is a 400.
-fn json_body<T: DeserializeOwned>(body: &Bytes) -> Result<T, Refusal> {
+pub(crate) fn json_body<T: DeserializeOwned>(body: &Bytes) -> Result<T, Refusal> {
     serde_json::from_slice(body).map_err(|e| Refusal::Malformed(format!("bad JSON: {e}")))
 }
 

@@ -18,6 +18,7 @@ use crate::game::state::variant_key;
 use crate::game::event::now_ms;
 use crate::accounts::preferences::{self, Language};
 use crate::base::push::Subscription;
+use crate::http::api::json_body;
 use crate::http::auth::{current_session, logged_in, session_alive, token_user};
 use crate::http::edge::ClientIp;
 use crate::hub::Hub;
@@ -112,7 +113,7 @@ async fn unsubscribe(
 ) -> Result<Json<Value>, Refusal> {
     let user = logged_in(&hub, ip, &headers).await?;
     let asked: Unsubscribe =
-        serde_json::from_slice(&body).map_err(|e| Refusal::Malformed(format!("bad JSON: {e}")))?;
+        json_body(&body)?;
     let own = hub.store().push_subscriptions(&user.id).await?;
     let own = own.iter().any(|s| s.endpoint == asked.endpoint);
     let gone = AccountChange::RemovePushSubscription {
@@ -223,7 +224,7 @@ async fn new_token(
 ) -> Result<Json<Value>, Refusal> {
     let user = logged_in(&hub, ip, &headers).await?;
     let asked: NewToken =
-        serde_json::from_slice(&body).map_err(|e| Refusal::Malformed(format!("bad JSON: {e}")))?;
+        json_body(&body)?;
     let token =
         accounts::add_token(hub.store(), &hub.writer, &user.id, &asked.scopes.join(",")).await?;
     Ok(Json(json!({"token": token})))
@@ -290,7 +291,7 @@ async fn set_preferences(
 ) -> Result<Json<Value>, Refusal> {
     let user = logged_in(&hub, ip, &headers).await?;
     let change: Value =
-        serde_json::from_slice(&body).map_err(|e| Refusal::Malformed(format!("bad JSON: {e}")))?;
+        json_body(&body)?;
     let prefs = preferences::of(hub.store(), &user.id)
         .await?
         .changed(&change)
