@@ -15,7 +15,6 @@ use axum::routing::{any, get, post};
 use axum::{Json, Router};
 use futures_util::StreamExt as _;
 use parity_rules::Color;
-use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use tokio::sync::broadcast;
 use tokio::sync::broadcast::error::RecvError;
@@ -28,6 +27,7 @@ use crate::game::line::{Line, LineRequest};
 use crate::game::state::{Action, GameFull, Status, VariantListing};
 use crate::http::connections::ConnectionSlot;
 use crate::http::edge::{ClientIp, PublicOrigin};
+use crate::http::error::json_body;
 use crate::hub::new_game::{ColorChoice, NewGame, Opponent};
 use crate::hub::Hub;
 use crate::round::msg::{Acted, Credentials, Presented};
@@ -84,11 +84,6 @@ pub fn router(hub: Arc<Hub>, adapters: Router<Arc<Hub>>) -> Router {
 
 async fn no_such_endpoint() -> Refusal {
     Refusal::NotFound("no such endpoint".into())
-}
-
-/// Reads a JSON body; anything unreadable is a 400.
-pub(crate) fn json_body<T: DeserializeOwned>(body: &Bytes) -> Result<T, Refusal> {
-    serde_json::from_slice(body).map_err(|e| Refusal::Malformed(format!("bad JSON: {e}")))
 }
 
 fn json_text(status: StatusCode, text: String) -> Response {

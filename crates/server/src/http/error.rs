@@ -8,6 +8,13 @@ use axum::Json;
 
 use crate::base::refusal::Refusal;
 
+/// Reads a JSON body; anything unreadable is a 400.
+pub(crate) fn json_body<T: serde::de::DeserializeOwned>(
+    body: &axum::body::Bytes,
+) -> Result<T, Refusal> {
+    serde_json::from_slice(body).map_err(|e| Refusal::Malformed(format!("bad JSON: {e}")))
+}
+
 pub fn status(refusal: &Refusal) -> StatusCode {
     match refusal {
         Refusal::Malformed(_) => StatusCode::BAD_REQUEST,

@@ -18,7 +18,7 @@ use crate::game::state::variant_key;
 use crate::game::event::now_ms;
 use crate::accounts::preferences::{self, Language};
 use crate::base::push::Subscription;
-use crate::http::api::json_body;
+use crate::http::error::json_body;
 use crate::http::auth::{current_session, logged_in, session_alive, token_user};
 use crate::http::edge::ClientIp;
 use crate::hub::Hub;
