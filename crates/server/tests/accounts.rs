@@ -352,3 +352,63 @@ async fn open_seeks_and_challenges_outlive_a_restart() {
     assert_eq!(s.get("/api/lobby/seeks", None).await.body, serde_json::json!([]));
     assert_eq!(s.get("/api/challenge", Some(bob)).await.body["in"], serde_json::json!([]));
 }
+
+/// A server stopped between the summary that ends a rated game and the
+/// game's rating (the game left due) rates it when it starts again.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_game_ended_before_a_crash_is_rated_on_the_next_start() {
+    use parity_rules::Color;
+    use parity_server::game::event::Seat;
+    use parity_server::game::state::{Status, Summary};
+    use parity_server::store::Change;
+
+    let dir = tempfile::tempdir().unwrap();
+    let db = common::database_for(&dir.path().join("rated.sqlite")).await;
+    let (store, writer) = Store::open(&db).await.unwrap();
+    for name in ["Ada", "Bob"] {
+        accounts::add_user(&store, &writer, name, Some("long enough"), false)
+            .await
+            .unwrap();
+    }
+    let game = "c000000001";
+    let mut changes = vec![Change::NewGame {
+        id: game.into(),
+        variant: "chess".into(),
+        created_ms: 1,
+        seats: [Seat::Human, Seat::Human],
+        rematch_of: None,
+        public: Some(true),
+    }];
+    for (color, user) in [(Color::White, "ada"), (Color::Black, "bob")] {
+        changes.push(Change::Player {
+            game: game.into(),
+            color,
+            user_id: user.into(),
+            rating: Some(1500),
+            provisional: true,
+        });
+    }
+    changes.push(Change::Rated { game: game.into() });
+    changes.push(Change::Summary {
+        game: game.into(),
+        summary: Summary {
+            status: Status::Finished,
+            result: Some("0-1".into()),
+            reason: None,
+            turn: 7,
+            both_moved: true,
+        },
+    });
+    writer.write(changes).await.unwrap();
+    assert_eq!(store.ratings_due(10).await.unwrap(), vec![game.to_string()]);
+    drop((store, writer));
+
+    let config = parity_server::base::limits::Config::default();
+    let (s, _server) = common::serve_keeping(dir, db, config).await;
+    let perf = |user: Value| user["perfs"]["standard"].clone();
+    let bob = perf(s.get("/api/user/bob", None).await.body);
+    let ada = perf(s.get("/api/user/ada", None).await.body);
+    assert_eq!((ada["games"].as_i64(), bob["games"].as_i64()), (Some(1), Some(1)));
+    assert!(bob["rating"].as_i64().unwrap() > 1500, "the winner: {bob}");
+    assert!(ada["rating"].as_i64().unwrap() < 1500, "the loser: {ada}");
+}

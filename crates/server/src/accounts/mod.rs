@@ -6,6 +6,7 @@
 //! the server's database (`docs/protocol.md`, "Accounts and tokens").
 
 pub mod events;
+pub mod glicko;
 pub mod preferences;
 
 use argon2::password_hash::phc::{Output, ParamsString, PasswordHash, Salt};

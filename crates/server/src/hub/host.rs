@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 use parity_rules::Color;
 use tokio::sync::mpsc;
 
+use crate::accounts::glicko;
 use crate::base::refusal::Refusal;
 use crate::base::secret;
 use crate::game::engine_seat::EnginePool;
@@ -111,7 +112,12 @@ impl Host for Arc<Hub> {
         self.game_began(&id);
     }
 
-    fn game_ended(&self, id: &str) {
+    async fn game_ended(&self, id: &str) {
+        // Rated before anyone hears of the end, so the players' pages read
+        // the new ratings; a failure leaves the game due for the sweep.
+        if let Err(e) = glicko::rate(self.store(), &self.writer, id).await {
+            tracing::error!("game {id}: not rated yet: {e}");
+        }
         Hub::game_ended(self, id)
     }
 

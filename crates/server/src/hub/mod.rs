@@ -24,6 +24,7 @@ use parity_rules::{Color, Registry};
 use rand::RngExt as _;
 use tokio::sync::{mpsc, oneshot};
 
+use crate::accounts::glicko;
 use crate::base::limits::{Limits, Quotas};
 use crate::base::metrics;
 use crate::base::refusal::Refusal;
@@ -235,6 +236,10 @@ impl Hub {
                 if let Err(e) = hub.sweep_lobby().await {
                     tracing::error!("expiring challenges: {e}");
                 }
+                // Games finished before a crash, or by a node that died.
+                if let Err(e) = glicko::rate_due(&hub.store, &hub.writer).await {
+                    tracing::error!("rating finished games: {e}");
+                }
             }
         });
     }
@@ -277,6 +282,8 @@ impl Hub {
                 Err(e) => tracing::error!("game {id} not resumed: {e}"),
             }
         }
+        // Games that ended just before a crash, not yet rated.
+        glicko::rate_due(&self.store, &self.writer).await?;
         Ok(resumed)
     }
 

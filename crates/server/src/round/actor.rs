@@ -449,7 +449,7 @@ impl<H: Host> GameActor<H> {
         }
         if !was_finished && self.state.status() == Status::Finished {
             self.live = None;
-            self.host.game_ended(&id);
+            self.host.game_ended(&id).await;
         }
         Ok(first)
     }

@@ -54,8 +54,8 @@ pub trait Host: Clone + Send + Sync + 'static {
     ) -> impl Future<Output = Result<Prepared, Refusal>> + Send;
     /// Starts the rematch once its rows are written.
     fn start_rematch(&self, rematch: Prepared) -> impl Future<Output = ()> + Send;
-    /// Tells the players of `id`, which just ended.
-    fn game_ended(&self, id: &str);
+    /// Rates game `id`, which just ended, and tells its players.
+    fn game_ended(&self, id: &str) -> impl Future<Output = ()> + Send;
     /// Correspondence game `id` moved on to event `seq`: the `sides` must
     /// move now (not the one that just moved); their accounts are told.
     fn to_move(&self, id: &str, seq: u64, sides: Vec<Color>);

@@ -2,7 +2,10 @@
 //! Each statement is written once for both databases (`sql.rs`).
 
 use super::sql::{params, Row, Session, Statement};
-use super::{AccountChange, ApiTokenRow, RatingPoint, SessionRow, Store, StoreError, UserRow};
+use super::{
+    AccountChange, ApiTokenRow, GameRatings, RatedSide, RatingInputs, RatingPoint, SessionRow,
+    Store, StoreError, UserRow,
+};
 use crate::base::ratings::Rating;
 
 /// A user's columns under the table name or alias `table` (5 columns).
@@ -92,6 +95,17 @@ pub(super) const PUSH: &str = r#"
     );
 "#;
 
+/// Finished rated games whose ratings are still to be written: the
+/// finishing summary marks the game, the accounts layer rates it and
+/// removes the mark (`crate::accounts::glicko`), so a crash in between
+/// leaves the game due, never unrated.
+pub(super) const RATINGS_DUE: &str = r#"
+    CREATE TABLE ratings_due (
+        game_id TEXT PRIMARY KEY
+    );
+    CREATE INDEX rating_history_by_game ON rating_history (game_id);
+"#;
+
 /// A notification as stored.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct NotificationRow {
@@ -126,6 +140,12 @@ pub(super) fn statements(change: &AccountChange) -> Vec<Statement> {
         ];
     }
     let statement = match change {
+        AccountChange::Rate(rate) => return rate_statements(rate),
+        AccountChange::NotRated { game } => Statement::one(
+            "DELETE FROM ratings_due WHERE game_id = $1",
+            params![game],
+            "the game's rating",
+        ),
         AccountChange::NewUser {
             id,
             name,
@@ -205,6 +225,64 @@ pub(super) fn statements(change: &AccountChange) -> Vec<Statement> {
     vec![statement]
 }
 
+/// A game's ratings: the game is no longer due (another node may have
+/// rated it first), and each rating is written only if it is still the
+/// one read (its count of games), in user order so that two nodes writing
+/// the same two players never wait on each other.
+fn rate_statements(rate: &GameRatings) -> Vec<Statement> {
+    let mut statements = vec![Statement::one(
+        "DELETE FROM ratings_due WHERE game_id = $1",
+        params![&rate.game],
+        "the game's rating",
+    )];
+    let fresh = Rating::default();
+    let mut sides: Vec<&RatedSide> = rate.sides.iter().collect();
+    sides.sort_by(|a, b| a.user_id.cmp(&b.user_id));
+    for side in sides {
+        let after = &side.after;
+        statements.extend([
+            Statement::new(
+                "INSERT INTO ratings (user_id, variant, rating, deviation, volatility, games)
+                 VALUES ($1, $2, $3, $4, $5, 0) ON CONFLICT DO NOTHING",
+                params![
+                    &side.user_id,
+                    &rate.variant,
+                    fresh.rating,
+                    fresh.deviation,
+                    fresh.volatility
+                ],
+            ),
+            Statement::one(
+                "UPDATE ratings SET rating = $3, deviation = $4, volatility = $5, games = $6
+                 WHERE user_id = $1 AND variant = $2 AND games = $7",
+                params![
+                    &side.user_id,
+                    &rate.variant,
+                    after.rating,
+                    after.deviation,
+                    after.volatility,
+                    after.games,
+                    side.games_before
+                ],
+                "the rating read",
+            ),
+            Statement::new(
+                "INSERT INTO rating_history (user_id, game_id, variant, at_ms, rating, deviation)
+                 VALUES ($1, $2, $3, $4, $5, $6)",
+                params![
+                    &side.user_id,
+                    &rate.game,
+                    &rate.variant,
+                    rate.at_ms,
+                    after.rating,
+                    after.deviation
+                ],
+            ),
+        ]);
+    }
+    statements
+}
+
 fn rating_of(r: &Row, first: usize) -> Result<Rating, StoreError> {
     Ok(Rating {
         rating: r.real(first)?,
@@ -214,112 +292,6 @@ fn rating_of(r: &Row, first: usize) -> Result<Rating, StoreError> {
     })
 }
 
-/// Updates the ratings of a rated game's two players for its `result`,
-/// once: in the transaction of the summary that finishes it. The rows are
-/// written (in user order) before they are read, which locks them in
-/// PostgreSQL, so that nodes finishing two games of one player at once
-/// apply both; SQLite has one writer.
-pub(super) async fn rate(tx: &impl Session, game: &str, result: &str) -> Result<(), StoreError> {
-    let Some(row) = tx
-        .query_opt(
-            "SELECT variant, rated FROM games WHERE id = $1",
-            &params![game],
-        )
-        .await?
-    else {
-        return Ok(());
-    };
-    let (variant, rated) = (row.text(0)?, row.flag(1)?);
-    if !rated {
-        return Ok(());
-    }
-    let (mut white, mut black) = (None, None);
-    for r in tx
-        .query(
-            "SELECT color, user_id FROM players WHERE game_id = $1",
-            &params![game],
-        )
-        .await?
-    {
-        match r.text(0)?.as_str() {
-            "white" => white = Some(r.text(1)?),
-            "black" => black = Some(r.text(1)?),
-            other => return Err(StoreError::Corrupt(format!("colour `{other}`"))),
-        }
-    }
-    let (Some(white), Some(black)) = (white, black) else {
-        return Ok(());
-    };
-    let done = tx
-        .query_opt(
-            "SELECT 1 FROM rating_history WHERE user_id = $1 AND game_id = $2",
-            &params![&white, game],
-        )
-        .await?;
-    if done.is_some() {
-        return Ok(());
-    }
-    let fresh = Rating::default();
-    let mut users = [&white, &black];
-    users.sort();
-    for user in users {
-        tx.execute(
-            "INSERT INTO ratings (user_id, variant, rating, deviation, volatility, games)
-             VALUES ($1, $2, $3, $4, $5, 0) ON CONFLICT DO NOTHING",
-            &params![
-                user,
-                &variant,
-                fresh.rating,
-                fresh.deviation,
-                fresh.volatility
-            ],
-        )
-        .await?;
-        tx.execute(
-            "UPDATE ratings SET games = games WHERE user_id = $1 AND variant = $2",
-            &params![user, &variant],
-        )
-        .await?;
-    }
-    let mut before = Vec::with_capacity(2);
-    for user in [&white, &black] {
-        let row = tx
-            .query_opt(
-                "SELECT rating, deviation, volatility, games FROM ratings
-                 WHERE user_id = $1 AND variant = $2",
-                &params![user, &variant],
-            )
-            .await?
-            .ok_or_else(|| StoreError::Corrupt(format!("no rating of {user}")))?;
-        before.push(rating_of(&row, 0)?);
-    }
-    let Some((w, b)) = crate::base::ratings::after_game(&before[0], &before[1], result) else {
-        return Ok(());
-    };
-    let at_ms = crate::game::event::now_ms();
-    for (user, new) in [(&white, w), (&black, b)] {
-        tx.execute(
-            "UPDATE ratings SET rating = $3, deviation = $4, volatility = $5, games = $6
-             WHERE user_id = $1 AND variant = $2",
-            &params![
-                user,
-                &variant,
-                new.rating,
-                new.deviation,
-                new.volatility,
-                new.games
-            ],
-        )
-        .await?;
-        tx.execute(
-            "INSERT INTO rating_history (user_id, game_id, variant, at_ms, rating, deviation)
-             VALUES ($1, $2, $3, $4, $5, $6)",
-            &params![user, game, &variant, at_ms, new.rating, new.deviation],
-        )
-        .await?;
-    }
-    Ok(())
-}
 
 /// Users, their tokens, sessions and ratings.
 impl Store {
@@ -498,6 +470,64 @@ impl Store {
         rows.iter()
             .map(|r| Ok((r.text(0)?, rating_of(r, 1)?)))
             .collect()
+    }
+
+    /// Finished rated games whose ratings are still to be written, at most `limit`.
+    pub async fn ratings_due(&self, limit: i64) -> Result<Vec<String>, StoreError> {
+        let rows = self
+            .reader
+            .query(
+                "SELECT game_id FROM ratings_due ORDER BY game_id LIMIT $1",
+                &params![limit],
+            )
+            .await?;
+        rows.iter().map(|r| r.text(0)).collect()
+    }
+
+    /// What rating a due game takes: its variant and result, and each
+    /// account's rating now (a newcomer's if it has none); none when the
+    /// game is not due.
+    pub async fn rating_inputs(&self, game: &str) -> Result<Option<RatingInputs>, StoreError> {
+        let s = &self.reader;
+        let Some(row) = s
+            .query_opt(
+                "SELECT games.variant, games.result FROM ratings_due
+                 JOIN games ON games.id = ratings_due.game_id WHERE ratings_due.game_id = $1",
+                &params![game],
+            )
+            .await?
+        else {
+            return Ok(None);
+        };
+        let (variant, result) = (row.text(0)?, row.maybe_text(1)?);
+        let mut players: [Option<(String, Rating)>; 2] = [None, None];
+        for r in s
+            .query(
+                "SELECT players.color, players.user_id, ratings.rating, ratings.deviation,
+                        ratings.volatility, ratings.games
+                 FROM players LEFT JOIN ratings
+                   ON ratings.user_id = players.user_id AND ratings.variant = $2
+                 WHERE players.game_id = $1",
+                &params![game, &variant],
+            )
+            .await?
+        {
+            let rating = match r.maybe_real(2)? {
+                Some(_) => rating_of(&r, 2)?,
+                None => Rating::default(),
+            };
+            let slot = match r.text(0)?.as_str() {
+                "white" => 0,
+                "black" => 1,
+                other => return Err(StoreError::Corrupt(format!("colour `{other}`"))),
+            };
+            players[slot] = Some((r.text(1)?, rating));
+        }
+        Ok(Some(RatingInputs {
+            variant,
+            result,
+            players,
+        }))
     }
 
     /// An account's rating after each of its rated games, oldest first.

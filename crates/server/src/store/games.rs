@@ -12,7 +12,7 @@ use super::{
 };
 use crate::game::clock::Downtime;
 use crate::game::event::{Event, EventBody, Seat};
-use crate::game::state::Hidden;
+use crate::game::state::{Hidden, Status};
 
 fn color_of(name: &str) -> Result<Color, StoreError> {
     match name {
@@ -83,16 +83,31 @@ pub(super) fn statements(change: &Change) -> Result<Vec<Statement>, StoreError> 
                 params![game, event.seq as i64, event.at, event.body.kind(), body],
             )
         }
-        Change::Summary { game, summary } => one(
-            "UPDATE games SET status = $2, result = $3, reason = $4, turn = $5 WHERE id = $1",
-            params![
-                game,
-                summary.status.name(),
-                summary.result.as_ref(),
-                summary.reason.map(|r| r.name()),
-                summary.turn
-            ],
-        ),
+        Change::Summary { game, summary } => {
+            let mut statements = vec![Statement::new(
+                "UPDATE games SET status = $2, result = $3, reason = $4, turn = $5 WHERE id = $1",
+                params![
+                    game,
+                    summary.status.name(),
+                    summary.result.as_ref(),
+                    summary.reason.map(|r| r.name()),
+                    summary.turn
+                ],
+            )];
+            // A rated game that both sides moved in is rated once it is
+            // over (`crate::accounts::glicko`); a replayed summary of a
+            // game already rated marks nothing.
+            if summary.status == Status::Finished && summary.result.is_some() && summary.both_moved {
+                statements.push(Statement::new(
+                    "INSERT INTO ratings_due (game_id) SELECT id FROM games
+                     WHERE id = $1 AND rated = TRUE
+                       AND NOT EXISTS (SELECT 1 FROM rating_history WHERE game_id = $1)
+                     ON CONFLICT DO NOTHING",
+                    params![game],
+                ));
+            }
+            Ok(statements)
+        }
         Change::Player {
             game,
             color,

@@ -43,9 +43,10 @@ use parity_rules::Color;
 use tokio::sync::{mpsc, oneshot};
 
 use crate::base::metrics;
+use crate::base::ratings::Rating;
 use crate::game::clock::Downtime;
 use crate::game::event::{Event, Seat};
-use crate::game::state::{Hidden, Status, Summary};
+use crate::game::state::{Hidden, Summary};
 use sql::{Row, Session, Value};
 
 #[derive(Debug, thiserror::Error)]
@@ -276,6 +277,41 @@ pub enum AccountChange {
     RemovePushSubscription {
         endpoint: String,
     },
+    /// A due game's new ratings (`crate::accounts::glicko`).
+    Rate(GameRatings),
+    /// A due game that changes no rating (not between two accounts, or
+    /// without a win or a draw).
+    NotRated {
+        game: String,
+    },
+}
+
+/// A finished game's ratings, computed from [`RatingInputs`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameRatings {
+    pub game: String,
+    pub variant: String,
+    pub at_ms: i64,
+    /// White's, then Black's.
+    pub sides: [RatedSide; 2],
+}
+
+/// One player's new rating, and the count of rated games it was read
+/// with: written only if no other game changed it since.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RatedSide {
+    pub user_id: String,
+    pub games_before: u32,
+    pub after: Rating,
+}
+
+/// What a due game's ratings are computed from.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RatingInputs {
+    pub variant: String,
+    pub result: Option<String>,
+    /// White's and Black's account and rating, where the seat is an account's.
+    pub players: [Option<(String, Rating)>; 2],
 }
 
 /// A chat line as stored and shown.
@@ -469,13 +505,6 @@ async fn write_change(tx: &impl Session, change: &Change) -> Result<(), StoreErr
     };
     for statement in &statements {
         tx.run(statement).await?;
-    }
-    if let Change::Summary { game, summary } = change {
-        if let (Status::Finished, Some(result), true) =
-            (summary.status, &summary.result, summary.both_moved)
-        {
-            accounts::rate(tx, game, result).await?;
-        }
     }
     Ok(())
 }
@@ -696,7 +725,7 @@ pub(crate) mod tests {
         );
     }
 
-    /// Players, ratings (once, in the finishing transaction), chat, sessions.
+    /// Players, ratings (once, after the finishing summary), chat, sessions.
     async fn accounts_players_and_ratings(db: Database) {
         let (store, writer) = Store::open(&db).await.unwrap();
         let user = |id: &str| {
@@ -766,16 +795,59 @@ pub(crate) mod tests {
             .write(vec![summary_of(Status::Finished, Some("1-0"), false)])
             .await
             .unwrap();
-        assert!(store.ratings("ann").await.unwrap().is_empty());
+        assert!(store.ratings_due(10).await.unwrap().is_empty());
         writer
             .write(vec![summary(Status::Finished, Some("1-0"))])
             .await
             .unwrap();
+        // The finishing summary marks the game due; the accounts layer rates it.
+        assert_eq!(store.ratings_due(10).await.unwrap(), vec![game.clone()]);
+        let inputs = store.rating_inputs(&game).await.unwrap().unwrap();
+        assert_eq!(
+            (inputs.variant.as_str(), inputs.result.as_deref()),
+            ("chess", Some("1-0"))
+        );
+        assert_eq!(inputs.players[0], Some(("ann".into(), Rating::default())));
+        // Ratings computed from what was read, then changed by another game,
+        // are refused and change nothing.
+        let stale = |games_before| {
+            Change::Account(AccountChange::Rate(GameRatings {
+                game: game.clone(),
+                variant: "chess".into(),
+                at_ms: 5,
+                sides: [("ann", 1600.0), ("ben", 1400.0)].map(|(user, rating)| RatedSide {
+                    user_id: user.into(),
+                    games_before,
+                    after: Rating {
+                        rating,
+                        games: games_before + 1,
+                        ..Rating::default()
+                    },
+                }),
+            }))
+        };
+        assert!(matches!(
+            writer.write(vec![stale(3)]).await,
+            Err(StoreError::Gone(_))
+        ));
+        assert!(store.ratings("ann").await.unwrap().is_empty());
+        assert_eq!(store.ratings_due(10).await.unwrap(), vec![game.clone()]);
+        crate::accounts::glicko::rate(&store, &writer, &game)
+            .await
+            .unwrap();
+        assert!(store.ratings_due(10).await.unwrap().is_empty());
+        // The same ratings again (a second rater) are refused: the game is
+        // no longer due.
+        assert!(matches!(
+            writer.write(vec![stale(0)]).await,
+            Err(StoreError::Gone(_))
+        ));
         // A second finishing summary (a replay, a retry) rates nothing again.
         writer
             .write(vec![summary(Status::Finished, Some("1-0"))])
             .await
             .unwrap();
+        assert!(store.ratings_due(10).await.unwrap().is_empty());
         let ann = store.ratings("ann").await.unwrap();
         let ben = store.ratings("ben").await.unwrap();
         assert_eq!(ann.len(), 1);
@@ -890,6 +962,79 @@ pub(crate) mod tests {
             "PARITY_TEST_POSTGRES names no PostgreSQL server: scripts/test starts one and sets it",
         );
         accounts_players_and_ratings(db).await;
+    }
+
+    /// Two nodes (two stores on one database) each finish a rated game of
+    /// Ann's at once: both games count, whichever wrote first.
+    async fn two_nodes_rate_one_players_games_at_once(db: Database) {
+        let (a, a_writer) = Store::open(&db).await.unwrap();
+        let (b, b_writer) = Store::open(&db).await.unwrap();
+        let mut changes = Vec::new();
+        for id in ["ann", "ben", "cid"] {
+            changes.push(Change::Account(AccountChange::NewUser {
+                id: id.into(),
+                name: id.into(),
+                password_hash: None,
+                bot: false,
+                created_ms: 1,
+            }));
+        }
+        let games = ["q000000001", "q000000002"];
+        for (game, opponent) in games.iter().zip(["ben", "cid"]) {
+            changes.push(Change::NewGame {
+                id: game.to_string(),
+                variant: "chess".into(),
+                created_ms: 2,
+                seats: [Seat::Human, Seat::Human],
+                rematch_of: None,
+                public: Some(true),
+            });
+            for (color, user) in [(Color::White, "ann"), (Color::Black, opponent)] {
+                changes.push(Change::Player {
+                    game: game.to_string(),
+                    color,
+                    user_id: user.into(),
+                    rating: Some(1500),
+                    provisional: true,
+                });
+            }
+            changes.push(Change::Rated { game: game.to_string() });
+            changes.push(Change::Summary {
+                game: game.to_string(),
+                summary: Summary {
+                    status: Status::Finished,
+                    result: Some("1-0".into()),
+                    reason: None,
+                    turn: 5,
+                    both_moved: true,
+                },
+            });
+        }
+        a_writer.write(changes).await.unwrap();
+        let (x, y) = tokio::join!(
+            crate::accounts::glicko::rate(&a, &a_writer, games[0]),
+            crate::accounts::glicko::rate(&b, &b_writer, games[1]),
+        );
+        x.unwrap();
+        y.unwrap();
+        let ann = a.ratings("ann").await.unwrap();
+        assert_eq!(ann[0].1.games, 2, "{ann:?}");
+        assert_eq!(a.rating_history("ann").await.unwrap().len(), 2);
+        assert!(a.ratings_due(10).await.unwrap().is_empty());
+    }
+
+    #[tokio::test]
+    async fn sqlite_two_nodes_rate_one_players_games_at_once() {
+        let dir = tempfile::tempdir().unwrap();
+        two_nodes_rate_one_players_games_at_once(Database::from(dir.path().join("q.sqlite"))).await;
+    }
+
+    #[tokio::test]
+    async fn postgres_two_nodes_rate_one_players_games_at_once() {
+        let db = fresh_postgres().await.expect(
+            "PARITY_TEST_POSTGRES names no PostgreSQL server: scripts/test starts one and sets it",
+        );
+        two_nodes_rate_one_players_games_at_once(db).await;
     }
 
     #[test]

@@ -92,6 +92,7 @@ const MIGRATIONS: &[&str] = &[
     super::accounts::PREFERENCES,
     super::accounts::NOTIFICATIONS,
     super::accounts::PUSH,
+    super::accounts::RATINGS_DUE,
 ];
 
 /// When each log-in session was last used (idle sessions end), and by

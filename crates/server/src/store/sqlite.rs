@@ -96,6 +96,7 @@ const MIGRATIONS: &[&str] = &[
     super::accounts::PREFERENCES,
     super::accounts::NOTIFICATIONS,
     super::accounts::PUSH,
+    super::accounts::RATINGS_DUE,
 ];
 
 /// Chat lines numbered as in PostgreSQL (`id`), keeping their order (rowid).
