@@ -81,6 +81,23 @@ pub async fn rate(store: &Store, writer: &Writer, game: &str) -> Result<(), Stor
     )))
 }
 
+/// An account's rating in a variant, as shown, and whether it is
+/// provisional (a newcomer's when it has none).
+pub async fn shown_rating(
+    store: &Store,
+    user_id: &str,
+    variant: &str,
+) -> Result<(i64, bool), StoreError> {
+    let rating = store
+        .ratings(user_id)
+        .await?
+        .into_iter()
+        .find(|(v, _)| v == variant)
+        .map(|(_, r)| r)
+        .unwrap_or_default();
+    Ok((rating.shown(), rating.provisional()))
+}
+
 /// Rates every due game: after a restart, or games a dead node finished.
 pub async fn rate_due(store: &Store, writer: &Writer) -> Result<usize, StoreError> {
     let due = store.ratings_due(SWEEP).await?;

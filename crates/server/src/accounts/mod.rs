@@ -6,6 +6,7 @@
 //! the server's database (`docs/protocol.md`, "Accounts and tokens").
 
 pub mod events;
+pub mod fair_play;
 pub mod glicko;
 pub mod preferences;
 

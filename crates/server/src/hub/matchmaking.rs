@@ -3,9 +3,14 @@
 //! whichever node a request reaches, a seek or a challenge is taken or
 //! answered once (the store refuses the second with `Gone`).
 
+use std::future::Future;
 use std::sync::Arc;
 
+use parity_rules::Registry;
+
 use crate::accounts::events::AccountEvent;
+use crate::accounts::{fair_play, glicko};
+use crate::base::limits::Limits;
 use crate::base::refusal::Refusal;
 use crate::base::secret::new_game_id;
 use crate::game::event::now_ms;
@@ -15,32 +20,54 @@ use crate::hub::lobby::{
 };
 use crate::hub::new_game::start_position;
 use crate::hub::notifier::Notice;
-use crate::hub::players::Player;
-use crate::hub::Hub;
+use crate::hub::notices::Notices;
+use crate::hub::notifier::Notifier;
+use crate::hub::players::{Pairing, Player};
 use crate::store::lobby::LobbyChange;
-use crate::store::{Change, StoreError, UserRow};
+use crate::store::{Change, Store, StoreError, UserRow, Writer};
 
 fn ms(duration: std::time::Duration) -> i64 {
     i64::try_from(duration.as_millis()).unwrap_or(i64::MAX)
 }
 
-impl Hub {
-    /// An account's rating in a variant, as shown, and whether it is provisional.
-    pub async fn shown_rating(&self, user_id: &str, variant: &str) -> Result<(i64, bool), Refusal> {
-        let rating = self
-            .store()
-            .ratings(user_id)
-            .await?
-            .into_iter()
-            .find(|(v, _)| v == variant)
-            .map(|(_, r)| r)
-            .unwrap_or_default();
-        Ok((rating.shown(), rating.provisional()))
+/// The lobby's job: challenges and seeks, from any node, told to the
+/// accounts they concern. A game begins through a [`Pairer`] (the hub).
+pub struct Matchmaking {
+    store: Arc<Store>,
+    writer: Writer,
+    registry: Registry,
+    limits: Limits,
+    notices: Arc<Notices>,
+    notifier: Arc<Notifier>,
+}
+
+/// What starts the game of an accepted challenge or seek.
+pub trait Pairer {
+    fn pair(&self, pairing: Pairing) -> impl Future<Output = Result<String, Refusal>> + Send;
+}
+
+impl Matchmaking {
+    pub fn new(
+        store: Arc<Store>,
+        writer: Writer,
+        registry: Registry,
+        limits: Limits,
+        notices: Arc<Notices>,
+        notifier: Arc<Notifier>,
+    ) -> Matchmaking {
+        Matchmaking {
+            store,
+            writer,
+            registry,
+            limits,
+            notices,
+            notifier,
+        }
     }
 
     fn check_terms(&self, terms: &Terms) -> Result<(), Refusal> {
         let variant = self
-            .registry()
+            .registry
             .get_or_err(&terms.variant)
             .map_err(|e| Refusal::Malformed(e.to_string()))?;
         if let Some(fen) = &terms.fen {
@@ -57,7 +84,7 @@ impl Hub {
 
     /// Challenge `id`, open or answered (for a while after its end).
     pub async fn find_challenge(&self, id: &str) -> Result<Option<Challenge>, Refusal> {
-        match self.store().challenge(id).await? {
+        match self.store.challenge(id).await? {
             Some(row) => Ok(Some(Challenge::from_row(row)?)),
             None => Ok(None),
         }
@@ -65,7 +92,7 @@ impl Hub {
 
     /// The open challenges to or from an account, oldest first.
     pub async fn open_challenges_of(&self, user_id: &str) -> Result<Vec<Challenge>, Refusal> {
-        let rows = self.store().open_challenges_of(user_id, now_ms()).await?;
+        let rows = self.store.open_challenges_of(user_id, now_ms()).await?;
         Ok(rows
             .into_iter()
             .map(Challenge::from_row)
@@ -74,7 +101,7 @@ impl Hub {
 
     /// The open seeks, oldest first.
     pub async fn open_seeks(&self) -> Result<Vec<Seek>, Refusal> {
-        let rows = self.store().open_seeks(now_ms()).await?;
+        let rows = self.store.open_seeks(now_ms()).await?;
         Ok(rows
             .into_iter()
             .map(Seek::from_row)
@@ -93,7 +120,7 @@ impl Hub {
         }
         self.check_terms(&terms)?;
         if terms.rated {
-            self.check_rated_pair(&challenger.id, &dest.id).await?;
+            fair_play::check_rated_pair(&self.store, &self.limits, &challenger.id, &dest.id).await?;
         }
         let sent: Vec<Challenge> = self
             .open_challenges_of(&challenger.id)
@@ -111,8 +138,8 @@ impl Hub {
                 "at most {MAX_CHALLENGES_PER_PAIR} open challenges to one player"
             )));
         }
-        let challenger_rating = self.shown_rating(&challenger.id, &terms.variant).await?;
-        let dest_rating = self.shown_rating(&dest.id, &terms.variant).await?;
+        let challenger_rating = glicko::shown_rating(&self.store, &challenger.id, &terms.variant).await?;
+        let dest_rating = glicko::shown_rating(&self.store, &dest.id, &terms.variant).await?;
         let created_ms = now_ms();
         let challenge = Challenge {
             id: new_game_id(),
@@ -127,13 +154,13 @@ impl Hub {
         };
         self.lobby_write(LobbyChange::NewChallenge(challenge.row()))
             .await?;
-        let hub = Arc::downgrade(self);
+        let lobby = Arc::downgrade(self);
         let id = challenge.id.clone();
         let wait = self.limits.challenge_expiry;
         tokio::spawn(async move {
             tokio::time::sleep(wait).await;
-            if let Some(hub) = hub.upgrade() {
-                hub.expire_challenge(&id).await;
+            if let Some(lobby) = lobby.upgrade() {
+                lobby.expire_challenge(&id).await;
             }
         });
         for user in [&challenge.dest.id, &challenge.challenger.id] {
@@ -153,7 +180,7 @@ impl Hub {
             ),
             path: "/".into(),
         };
-        self.notifier().notify(&challenge.dest.id, notice);
+        self.notifier.notify(&challenge.dest.id, notice);
         Ok(challenge)
     }
 
@@ -188,7 +215,12 @@ impl Hub {
     }
 
     /// `by` accepts challenge `id`: the game (of the same id) begins for both.
-    pub async fn accept_challenge(self: &Arc<Self>, id: &str, by: &str) -> Result<String, Refusal> {
+    pub async fn accept_challenge(
+        &self,
+        pairer: &impl Pairer,
+        id: &str,
+        by: &str,
+    ) -> Result<String, Refusal> {
         let accepted = ChallengeOutcome::Accepted {
             game: id.to_string(),
         };
@@ -198,7 +230,7 @@ impl Hub {
             Player::Account(challenge.challenger.clone()),
             Player::Account(challenge.dest.clone()),
         );
-        match self.pair(pairing).await {
+        match pairer.pair(pairing).await {
             Ok(game) => Ok(game),
             Err(e) => {
                 // The challenge stays open for another try.
@@ -272,7 +304,7 @@ impl Hub {
     /// stopped too) and forgets what ended long ago.
     pub(crate) async fn sweep_lobby(&self) -> Result<(), Refusal> {
         let now = now_ms();
-        for row in self.store().expired_challenges(now).await? {
+        for row in self.store.expired_challenges(now).await? {
             self.expire(Challenge::from_row(row)?).await;
         }
         self.lobby_write(LobbyChange::Purge {
@@ -284,7 +316,8 @@ impl Hub {
     /// `user` seeks a game: paired at once with the first open seek that
     /// fits (quick pairing), else listed until it expires or is accepted.
     pub async fn seek(
-        self: &Arc<Self>,
+        &self,
+        pairer: &impl Pairer,
         user: UserRow,
         request: SeekRequest,
     ) -> Result<Sought, Refusal> {
@@ -294,7 +327,7 @@ impl Hub {
                 "a seek starts from the variant's own position".into(),
             ));
         }
-        let (rating, provisional) = self.shown_rating(&user.id, &request.terms.variant).await?;
+        let (rating, provisional) = glicko::shown_rating(&self.store, &user.id, &request.terms.variant).await?;
         let terms = request.terms;
         let created_ms = now_ms();
         let seek = Seek {
@@ -333,7 +366,7 @@ impl Hub {
                 .collect();
             match self.writer.write(both).await.map_err(Refusal::from) {
                 Ok(()) => {
-                    let game = self.start_seek(partner, seek.owner).await?;
+                    let game = self.start_seek(pairer, partner, seek.owner).await?;
                     return Ok(Sought::Paired { game });
                 }
                 Err(Refusal::NotFound(_)) => continue,
@@ -344,7 +377,12 @@ impl Hub {
     }
 
     /// `by` accepts open seek `id`: the game begins for both.
-    pub async fn accept_seek(self: &Arc<Self>, id: &str, by: UserRow) -> Result<String, Refusal> {
+    pub async fn accept_seek(
+        &self,
+        pairer: &impl Pairer,
+        id: &str,
+        by: UserRow,
+    ) -> Result<String, Refusal> {
         let no_seek = || Refusal::NotFound(format!("no open seek {id}"));
         let open = self
             .open_seeks()
@@ -355,7 +393,7 @@ impl Hub {
         if open.owner.id == by.id {
             return Err(Refusal::Malformed("that is your own seek".into()));
         }
-        let (by_rating, _) = self.shown_rating(&by.id, &open.variant).await?;
+        let (by_rating, _) = glicko::shown_rating(&self.store, &by.id, &open.variant).await?;
         if !open.takes(by_rating) {
             return Err(Refusal::Forbidden(format!(
                 "this seek takes ratings {:?}, not {by_rating}",
@@ -364,7 +402,7 @@ impl Hub {
         }
         self.lobby_write(LobbyChange::TakeSeek { id: id.to_string() })
             .await?;
-        self.start_seek(&open, by).await
+        self.start_seek(pairer, &open, by).await
     }
 
     /// Withdraws `user`'s open seek `id`.
@@ -376,8 +414,13 @@ impl Hub {
         .await
     }
 
-    async fn start_seek(self: &Arc<Self>, open: &Seek, other: UserRow) -> Result<String, Refusal> {
-        self.pair(open.terms().pairing(
+    async fn start_seek(
+        &self,
+        pairer: &impl Pairer,
+        open: &Seek,
+        other: UserRow,
+    ) -> Result<String, Refusal> {
+        pairer.pair(open.terms().pairing(
             None,
             Player::Account(open.owner.clone()),
             Player::Account(other),

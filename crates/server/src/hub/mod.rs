@@ -40,6 +40,8 @@ use crate::game::review::Review;
 use crate::game::state::{Action, GameState, Setup};
 use crate::hub::actors::Actors;
 use crate::hub::engine_desk::EngineDesk;
+use crate::hub::matchmaking::Matchmaking;
+use crate::hub::posting::Posting;
 use crate::hub::new_game::{start_position, ColorChoice, CreatedGame, NewGame, Opponent};
 use crate::hub::notices::Notices;
 use crate::hub::notifier::Notifier;
@@ -67,8 +69,10 @@ pub struct Hub {
     actors: Actors,
     engines: EngineDesk,
     keys: SeatKeys,
-    notices: Notices,
-    notifier: Notifier,
+    notices: Arc<Notices>,
+    notifier: Arc<Notifier>,
+    matchmaking: Arc<Matchmaking>,
+    posting: Posting,
     shutdown: Shutdown,
 }
 
@@ -94,6 +98,17 @@ impl Hub {
         notifier: Notifier,
         cluster: Option<Arc<Cluster>>,
     ) -> Hub {
+        let notices = Arc::new(Notices::new(cluster.clone()));
+        let notifier = Arc::new(notifier);
+        let matchmaking = Arc::new(Matchmaking::new(
+            store.clone(),
+            writer.clone(),
+            registry.clone(),
+            limits.clone(),
+            notices.clone(),
+            notifier.clone(),
+        ));
+        let posting = Posting::new(store.clone(), writer.clone(), limits.clone(), notices.clone());
         Hub {
             notifier,
             registry,
@@ -105,7 +120,9 @@ impl Hub {
             quotas: Quotas::new(&limits),
             limits,
             downtimes,
-            notices: Notices::new(cluster.clone()),
+            notices,
+            matchmaking,
+            posting,
             cluster,
             shutdown: Shutdown::default(),
         }
@@ -125,6 +142,16 @@ impl Hub {
     /// Account events and chat lines, here and on the other nodes.
     pub fn notices(&self) -> &Notices {
         &self.notices
+    }
+
+    /// Challenges and seeks; their games begin through the hub (`Pairer`).
+    pub fn matchmaking(&self) -> &Arc<Matchmaking> {
+        &self.matchmaking
+    }
+
+    /// Games' chat.
+    pub fn posting(&self) -> &Posting {
+        &self.posting
     }
 
     /// Engine seats and analyses.
@@ -233,7 +260,7 @@ impl Hub {
                 if let Err(e) = hub.expire_waiting().await {
                     tracing::error!("expiring waiting games: {e}");
                 }
-                if let Err(e) = hub.sweep_lobby().await {
+                if let Err(e) = hub.matchmaking.sweep_lobby().await {
                     tracing::error!("expiring challenges: {e}");
                 }
                 // Games finished before a crash, or by a node that died.

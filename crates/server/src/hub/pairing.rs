@@ -8,6 +8,7 @@ use std::time::Instant;
 use parity_rules::Color;
 
 use crate::accounts::events::AccountEvent;
+use crate::accounts::{fair_play, glicko};
 use crate::base::refusal::Refusal;
 use crate::base::secret;
 use crate::game::event::Seat;
@@ -47,7 +48,7 @@ impl Hub {
                 Player::Account(user) => {
                     let token = self.keys.account_seat_token(&user.id, &id, color);
                     rows[color.index()].token_hash = Some(secret::token_hash(&token));
-                    let (rating, provisional) = self.shown_rating(&user.id, variant.id()).await?;
+                    let (rating, provisional) = glicko::shown_rating(self.store(), &user.id, variant.id()).await?;
                     extra.push(Change::Player {
                         game: id.clone(),
                         color,
@@ -61,7 +62,7 @@ impl Hub {
         if let (true, Player::Account(white), Player::Account(black)) =
             (pairing.rated, &pairing.white, &pairing.black)
         {
-            self.check_rated_pair(&white.id, &black.id).await?;
+            fair_play::check_rated_pair(self.store(), &self.limits, &white.id, &black.id).await?;
             extra.push(Change::Rated { game: id.clone() });
         }
         let setup = Setup {
@@ -84,19 +85,6 @@ impl Hub {
             }
         }
         Ok(id)
-    }
-
-    /// Fair play: two accounts begin at most
-    /// `rated_games_per_pair_per_day` rated games together in 24 hours.
-    pub(crate) async fn check_rated_pair(&self, a: &str, b: &str) -> Result<(), Refusal> {
-        let most = self.limits.rated_games_per_pair_per_day;
-        let since = crate::game::event::now_ms() - 24 * 3600 * 1000;
-        if self.store().rated_games_between(a, b, since).await? >= most {
-            return Err(Refusal::NotNow(format!(
-                "at most {most} rated games a day between the same two players; play casual"
-            )));
-        }
-        Ok(())
     }
 
     /// Tells the accounts of a game that just ended.
@@ -148,5 +136,11 @@ impl Hub {
                 Err(e) => tracing::error!("game {game}: its players not read: {e}"),
             }
         });
+    }
+}
+
+impl crate::hub::matchmaking::Pairer for Arc<Hub> {
+    async fn pair(&self, pairing: Pairing) -> Result<String, Refusal> {
+        Hub::pair(self, pairing).await
     }
 }

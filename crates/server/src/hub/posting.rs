@@ -1,11 +1,14 @@
 //! Posting a chat line: checked, stored, and sent to the game's listeners
 //! here and on the other nodes.
 
+use std::sync::Arc;
+
+use crate::base::limits::Limits;
 use crate::base::refusal::Refusal;
 use crate::game::event::now_ms;
 use crate::hub::chat::MAX_CHAT_CHARS;
-use crate::hub::Hub;
-use crate::store::{Change, ChatLine};
+use crate::hub::notices::Notices;
+use crate::store::{Change, ChatLine, Store, Writer};
 
 /// The marks and overrides that reorder the text around them (a name can
 /// be made to read as another's).
@@ -13,7 +16,24 @@ fn is_bidi_control(c: char) -> bool {
     matches!(c, '\u{061C}' | '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
 }
 
-impl Hub {
+/// Games' chat: lines checked, stored, then told.
+pub struct Posting {
+    store: Arc<Store>,
+    writer: Writer,
+    limits: Limits,
+    notices: Arc<Notices>,
+}
+
+impl Posting {
+    pub fn new(store: Arc<Store>, writer: Writer, limits: Limits, notices: Arc<Notices>) -> Posting {
+        Posting {
+            store,
+            writer,
+            limits,
+            notices,
+        }
+    }
+
     /// Stores a chat line of `game` and sends it to the game's listeners.
     pub async fn post_chat(
         &self,
@@ -36,11 +56,11 @@ impl Hub {
                 "control or text-direction characters in a chat line".into(),
             ));
         }
-        if self.store().load(game).await?.is_none() {
+        if self.store.load(game).await?.is_none() {
             return Err(Refusal::no_game(game));
         }
         let most = self.limits.chat_lines_per_game;
-        if self.store().chat(game).await?.len() >= most {
+        if self.store.chat(game).await?.len() >= most {
             return Err(Refusal::NotNow(format!(
                 "this game's chat is full ({most} lines)"
             )));

@@ -112,7 +112,7 @@ async fn list(
     let holder = token_user(&hub, ip, &headers).await?;
     let me = holder.user.id;
     let (mut incoming, mut outgoing) = (Vec::new(), Vec::new());
-    for c in hub.open_challenges_of(&me).await? {
+    for c in hub.matchmaking().open_challenges_of(&me).await? {
         let event = challenge_event(&hub, "challenge", &c, origin.as_deref(), &me);
         match c.challenger.id == me {
             true => outgoing.push(event["challenge"].clone()),
@@ -139,7 +139,7 @@ async fn challenge(
         .await?
         .ok_or_else(|| Refusal::NotFound(format!("no user {name}")))?;
     let me = holder.user.id.clone();
-    let c = hub.challenge(holder.user, dest, terms).await?;
+    let c = hub.matchmaking().challenge(holder.user, dest, terms).await?;
     let event = challenge_event(&hub, "challenge", &c, origin.as_deref(), &me);
     Ok(Json(event["challenge"].clone()))
 }
@@ -207,7 +207,7 @@ async fn accept(
     headers: HeaderMap,
 ) -> Result<Json<Value>, Refusal> {
     let holder = token_user(&hub, ip, &headers).await?;
-    hub.accept_challenge(&id, &holder.user.id).await?;
+    hub.matchmaking().accept_challenge(&hub, &id, &holder.user.id).await?;
     Ok(Json(json!({"ok": true})))
 }
 
@@ -221,7 +221,7 @@ async fn decline(
     let holder = token_user(&hub, ip, &headers).await?;
     let given = fields(&headers, &body)?;
     let reason = given.get("reason").map_or("generic", String::as_str);
-    hub.decline_challenge(&id, &holder.user.id, reason).await?;
+    hub.matchmaking().decline_challenge(&id, &holder.user.id, reason).await?;
     Ok(Json(json!({"ok": true})))
 }
 
@@ -232,7 +232,7 @@ async fn cancel(
     headers: HeaderMap,
 ) -> Result<Json<Value>, Refusal> {
     let holder = token_user(&hub, ip, &headers).await?;
-    hub.cancel_challenge(&id, &holder.user.id).await?;
+    hub.matchmaking().cancel_challenge(&id, &holder.user.id).await?;
     Ok(Json(json!({"ok": true})))
 }
 
@@ -309,7 +309,7 @@ async fn board_seek(
     // Subscribed before seeking, so that the game's start is not missed
     // (it may begin on another node: account events reach every node).
     let mut events = hub.notices().account_events().subscribe(&user_id);
-    let id = match hub.seek(holder.user, request).await? {
+    let id = match hub.matchmaking().seek(&hub, holder.user, request).await? {
         Sought::Paired { .. } => return Ok(Json(json!({"ok": true})).into_response()),
         Sought::Open { id } if !attached => return Ok(Json(json!({"id": id})).into_response()),
         Sought::Open { id } => id,
@@ -347,14 +347,14 @@ impl Drop for WithdrawOnDrop {
     fn drop(&mut self) {
         let (hub, seek, user_id) = (self.hub.clone(), self.seek.clone(), self.user_id.clone());
         tokio::spawn(async move {
-            let _ = hub.cancel_seek(&seek, &user_id).await;
+            let _ = hub.matchmaking().cancel_seek(&seek, &user_id).await;
         });
     }
 }
 
 /// `GET /api/lobby/seeks`: the open seeks, oldest first.
 async fn seeks(State(hub): State<Arc<Hub>>) -> Result<Json<Value>, Refusal> {
-    Ok(Json(json!(hub.open_seeks().await?)))
+    Ok(Json(json!(hub.matchmaking().open_seeks().await?)))
 }
 
 #[derive(serde::Deserialize)]
@@ -400,7 +400,7 @@ async fn page_seek(
         rating_range: seek.rating_range,
         lifetime: SEEK_LIFETIME,
     };
-    Ok(Json(match hub.seek(holder.user, request).await? {
+    Ok(Json(match hub.matchmaking().seek(&hub, holder.user, request).await? {
         Sought::Paired { game } => json!({"game": game}),
         Sought::Open { id } => json!({"id": id}),
     }))
@@ -413,7 +413,7 @@ async fn accept_seek(
     headers: HeaderMap,
 ) -> Result<Json<Value>, Refusal> {
     let holder = token_user(&hub, ip, &headers).await?;
-    let game = hub.accept_seek(&id, holder.user).await?;
+    let game = hub.matchmaking().accept_seek(&hub, &id, holder.user).await?;
     Ok(Json(json!({"game": game})))
 }
 
@@ -424,7 +424,7 @@ async fn cancel_seek(
     headers: HeaderMap,
 ) -> Result<Json<Value>, Refusal> {
     let holder = token_user(&hub, ip, &headers).await?;
-    hub.cancel_seek(&id, &holder.user.id).await?;
+    hub.matchmaking().cancel_seek(&id, &holder.user.id).await?;
     Ok(Json(json!({"ok": true})))
 }
 

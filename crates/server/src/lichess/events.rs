@@ -90,11 +90,11 @@ async fn event_line(
         AccountEvent::GameStart { game } => game_event("gameStart", game.clone()).await,
         AccountEvent::GameFinish { game } => game_event("gameFinish", game.clone()).await,
         AccountEvent::Challenge { id } => {
-            let c = hub.find_challenge(id).await.ok()??;
+            let c = hub.matchmaking().find_challenge(id).await.ok()??;
             Some(challenge_event(hub, "challenge", &c, origin, user_id))
         }
         AccountEvent::ChallengeCanceled { id } => {
-            let c = hub.find_challenge(id).await.ok()??;
+            let c = hub.matchmaking().find_challenge(id).await.ok()??;
             Some(challenge_event(
                 hub,
                 "challengeCanceled",
@@ -104,7 +104,7 @@ async fn event_line(
             ))
         }
         AccountEvent::ChallengeDeclined { id, .. } => {
-            let c = hub.find_challenge(id).await.ok()??;
+            let c = hub.matchmaking().find_challenge(id).await.ok()??;
             Some(challenge_event(
                 hub,
                 "challengeDeclined",
@@ -130,7 +130,7 @@ async fn stream(
     for game in hub.store().user_games(&user_id, true, 50, None).await? {
         first.push(AccountEvent::GameStart { game: game.id });
     }
-    for c in hub.open_challenges_of(&user_id).await? {
+    for c in hub.matchmaking().open_challenges_of(&user_id).await? {
         first.push(AccountEvent::Challenge { id: c.id });
     }
     let closed = hub.shutdown().begun();

@@ -313,6 +313,6 @@ async fn say(
         ));
     }
     hub.quotas().chat(&author, ip)?;
-    hub.post_chat(&id, &author, room, text).await?;
+    hub.posting().post_chat(&id, &author, room, text).await?;
     Ok(Json(json!({"ok": true})))
 }
