@@ -3,13 +3,15 @@
 
 import { api } from './api.js';
 import { escapeHtml, setMessage } from './html.js';
+import { t } from './i18n.js';
 
-const FORM = `
+// Drawn when the control is, in the language of the settings.
+const formHtml = () => `
   <form class="login-form" hidden>
-    <label>Name <input name="username" autocomplete="username" required minlength="2"></label>
-    <label>Password <input name="password" type="password" autocomplete="current-password" required></label>
+    <label>${t('account-name')} <input name="username" autocomplete="username" required minlength="2"></label>
+    <label>${t('account-password')} <input name="password" type="password" autocomplete="current-password" required></label>
     <button type="submit"></button>
-    <button type="button" class="cancel">Cancel</button>
+    <button type="button" class="cancel">${t('account-cancel')}</button>
     <div class="error" role="alert" hidden></div>
   </form>`;
 
@@ -17,15 +19,15 @@ const FORM = `
 function draw(box, me) {
   if (me) {
     box.innerHTML = `<a class="me" href="/@/${encodeURIComponent(me.username)}">${escapeHtml(me.username)}</a>
-      <button type="button" class="logout">Log out</button>`;
+      <button type="button" class="logout">${t('account-log-out')}</button>`;
     box.querySelector('.logout').addEventListener('click', async () => {
       await api.logout();
       location.reload();
     });
     return;
   }
-  box.innerHTML = `<button type="button" data-mode="login">Log in</button>
-    <button type="button" data-mode="signup">Sign up</button>${FORM}`;
+  box.innerHTML = `<button type="button" data-mode="login">${t('account-log-in')}</button>
+    <button type="button" data-mode="signup">${t('account-sign-up')}</button>${formHtml()}`;
   const form = box.querySelector('form');
   const error = form.querySelector('.error');
   const submit = form.querySelector('button[type=submit]');
@@ -33,7 +35,7 @@ function draw(box, me) {
     button.addEventListener('click', () => {
       form.dataset.mode = button.dataset.mode;
       const signup = button.dataset.mode === 'signup';
-      submit.textContent = signup ? 'Sign up' : 'Log in';
+      submit.textContent = signup ? t('account-sign-up') : t('account-log-in');
       form.elements.password.autocomplete = signup ? 'new-password' : 'current-password';
       form.elements.password.minLength = signup ? 8 : 0;
       error.hidden = true;

@@ -12,30 +12,31 @@ import { parseMove } from './moves.js';
 import { escapeHtml, messageHtml, setMessage } from './html.js';
 import { drawBoard, drawMoves, positionState } from './gameview.js';
 import { isSimultaneous } from './gamestate.js';
-import { NAV_HTML, FEN_HTML, bindNavigation } from './navigation.js';
+import { navHtml, fenHtml, bindNavigation } from './navigation.js';
+import { t } from './i18n.js';
 
-const TEMPLATE = `
+const template = () => `
 <section class="game analysis">
   <div class="board-area">
     <div class="board-wrap"><div class="board-host"></div></div>
   </div>
   <aside class="panel">
-    <h2>Analysis board</h2>
+    <h2>${escapeHtml(t('analysis-board-heading'))}</h2>
     <form class="setup">
-      <label>Variant <select name="variant"></select></label>
-      <label>FEN <input name="fen" autocomplete="off" spellcheck="false" placeholder="the variant's start"></label>
-      <label>or PGN <textarea name="pgn" rows="3" spellcheck="false"></textarea></label>
-      <button type="submit">Set up</button>
+      <label>${escapeHtml(t('analysis-variant'))} <select name="variant"></select></label>
+      <label>${escapeHtml(t('analysis-fen'))} <input name="fen" autocomplete="off" spellcheck="false" placeholder="${escapeHtml(t('analysis-fen-placeholder'))}"></label>
+      <label>${escapeHtml(t('analysis-pgn'))} <textarea name="pgn" rows="3" spellcheck="false"></textarea></label>
+      <button type="submit">${escapeHtml(t('analysis-set-up'))}</button>
     </form>
     <div class="error" role="alert" hidden></div>
     <div class="status" aria-live="polite"></div>
     <div class="eval" aria-live="polite"></div>
-    ${FEN_HTML}
-    <h2>Moves</h2>
+    ${fenHtml()}
+    <h2>${escapeHtml(t('analysis-moves'))}</h2>
     <ol class="moves"></ol>
-    ${NAV_HTML}
+    ${navHtml()}
     <div class="notes" aria-live="polite"></div>
-    <div class="controls"><button type="button" data-action="flip">Flip board</button> <a href="/">lobby</a></div>
+    <div class="controls"><button type="button" data-action="flip">${escapeHtml(t('analysis-flip'))}</button> <a href="/">${escapeHtml(t('analysis-lobby'))}</a></div>
   </aside>
 </section>`;
 
@@ -73,23 +74,24 @@ function strategyHtml(side, choices) {
         <span class="percent">${(c.probability * 100).toFixed(1)}%</span></li>`,
     )
     .join('');
-  return `<div class="strategy" data-side="${side}"><h3>${side === 'white' ? 'White' : 'Black'} plays</h3><ol>${rows}</ol></div>`;
+  const heading = side === 'white' ? t('analysis-white-plays') : t('analysis-black-plays');
+  return `<div class="strategy" data-side="${side}"><h3>${escapeHtml(heading)}</h3><ol>${rows}</ol></div>`;
 }
 
 function evalHtml(e, fen) {
   if (e.kind === 'over') return `<div class="outcome">${escapeHtml(e.outcome)}</div>`;
   if (e.kind === 'simultaneous') {
     const value = `${e.value > 0 ? '+' : ''}${e.value.toFixed(3)}`;
-    return `<div class="value" data-value="${e.value}">Value for White: <b>${value}</b>
-        <span class="hint">(from −1, Black wins, to +1, White wins)</span> · depth ${e.depth} turns</div>
+    return `<div class="value" data-value="${e.value}">${escapeHtml(t('analysis-value-for-white'))} <b>${value}</b>
+        <span class="hint">${escapeHtml(t('analysis-value-hint'))}</span> · ${escapeHtml(t('analysis-depth-turns', { depth: e.depth }))}</div>
       <div class="strategies">${strategyHtml('white', e.white)}${strategyHtml('black', e.black)}</div>`;
   }
-  return `<div class="score" data-score="${escapeHtml(JSON.stringify(e.score))}"><b>${scoreText(e.score)}</b> · depth ${e.depth}</div>
+  return `<div class="score" data-score="${escapeHtml(JSON.stringify(e.score))}"><b>${scoreText(e.score)}</b> · ${escapeHtml(t('analysis-depth', { depth: e.depth }))}</div>
     <div class="pv" data-pv="${escapeHtml(e.pv_uci.join(' '))}">${escapeHtml(pvText(fen, e.pv_san))}</div>`;
 }
 
 export async function showAnalysis(root) {
-  root.innerHTML = TEMPLATE;
+  root.innerHTML = template();
   const $ = (selector) => root.querySelector(selector);
   const form = $('form.setup');
   const wrap = $('.board-wrap');
@@ -181,7 +183,7 @@ export async function showAnalysis(root) {
       return;
     }
     const options = moves.map((m) => ({ value: m.uci, label: m.uci }));
-    openChooser(wrap, 'Which move?', options, (uci) => (uci ? play(uci) : update()));
+    openChooser(wrap, t('analysis-which-move'), options, (uci) => (uci ? play(uci) : update()));
   }
 
   async function play(uci) {
@@ -208,7 +210,7 @@ export async function showAnalysis(root) {
       box.dataset.kind = known.kind;
       return;
     }
-    box.innerHTML = '<div class="thinking">The engine is thinking…</div>';
+    box.innerHTML = `<div class="thinking">${escapeHtml(t('analysis-engine-thinking'))}</div>`;
     box.dataset.kind = 'thinking';
     a.timer = setTimeout(async () => {
       try {
@@ -224,11 +226,11 @@ export async function showAnalysis(root) {
   // ---- drawing ----
 
   function statusText() {
-    if (a.line.outcome && atEnd()) return `Game over: ${a.line.outcome}.`;
-    if (!sim()) return `${shownPosition().to_move === 'white' ? 'White' : 'Black'} to move.`;
+    if (a.line.outcome && atEnd()) return t('analysis-game-over', { outcome: a.line.outcome });
+    if (!sim()) return shownPosition().to_move === 'white' ? t('analysis-white-to-move') : t('analysis-black-to-move');
     const turn = firstNumber() + a.ply;
-    if (a.whiteChoice) return `Turn ${turn}: White chose ${a.whiteChoice}; now choose Black's move.`;
-    return `Turn ${turn}: choose White's move, then Black's.`;
+    if (a.whiteChoice) return t('analysis-turn-white-chose', { turn, move: a.whiteChoice });
+    return t('analysis-turn-choose', { turn });
   }
 
   function update() {

@@ -2,6 +2,8 @@
 // seat token travels as the HttpOnly cookie the server sets, so requests
 // only need `credentials: 'same-origin'` (the default).
 
+import { t } from './i18n.js';
+
 export class ApiError extends Error {
   constructor(status, message) {
     super(message);
@@ -20,7 +22,7 @@ export async function request(method, path, body) {
   try {
     response = await fetch(path, init);
   } catch (e) {
-    throw new ApiError(0, `network error: ${e.message}`);
+    throw new ApiError(0, t('settings-network-error', { error: e.message }));
   }
   const text = await response.text();
   let json = null;
@@ -68,7 +70,7 @@ export const api = {
   /** A variant's rules as HTML, rendered and escaped by the server. */
   rules: async (variant) => {
     const response = await fetch(`/api/variants/${encodeURIComponent(variant)}/rules`);
-    if (!response.ok) throw new ApiError(response.status, response.statusText || `error ${response.status}`);
+    if (!response.ok) throw new ApiError(response.status, response.statusText || t('settings-http-error', { status: response.status }));
     return response.text();
   },
   /** Typed move text read by the server: `{uci, san}`, or throws why it is not a move. */

@@ -13,17 +13,23 @@ import { showAccount } from './account.js';
 import { showProfile } from './profile.js';
 import { setMessage } from './html.js';
 import { followMyGames } from './mygames.js';
-import { loadSettings, showSettings } from './settings.js';
+import { loadSettings, settings, showSettings } from './settings.js';
+import { language, resolveLanguage, t, useLanguage } from './i18n.js';
 import { followBell } from './bell.js';
 
 async function route() {
   const root = document.getElementById('app');
+  // The words first: the language is the browser's copy of the settings
+  // until an account's own arrive (then the page is drawn in it).
+  await useLanguage(settings().language);
   const me = showAccount(document.querySelector('nav.account'));
-  me.then(loadSettings);
+  const loaded = me.then(loadSettings);
   me.then((account) => {
     const stopBell = followBell(document.querySelector('nav.bell'), account);
     window.addEventListener('pagehide', stopBell);
   });
+  const chosen = (await loaded).language;
+  if (resolveLanguage(chosen) !== language()) await useLanguage(chosen);
   await show(root, me);
   // The player's games: counted in the header and the title, listed in the lobby.
   const stop = followMyGames(await me, {
@@ -71,7 +77,7 @@ async function show(root, me) {
   const shown = await showGame(root, id);
   if (shown && joinError) {
     const box = root.querySelector('.error');
-    setMessage(box, `could not join with this invite: ${joinError.message}`);
+    setMessage(box, t('common-invite-failed', { error: joinError.message }));
     box.hidden = false;
   }
 }

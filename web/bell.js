@@ -4,6 +4,7 @@
 
 import { api } from './api.js';
 import { escapeHtml } from './html.js';
+import { t } from './i18n.js';
 
 const POLL_MS = 20000;
 const BELL_SVG = `<svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true" focusable="false">
@@ -11,10 +12,10 @@ const BELL_SVG = `<svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="t
 
 function ago(ms) {
   const minutes = Math.round((Date.now() - ms) / 60000);
-  if (minutes < 1) return 'just now';
-  if (minutes < 60) return `${minutes} min ago`;
+  if (minutes < 1) return t('account-bell-just-now');
+  if (minutes < 60) return t('account-bell-minutes-ago', { count: minutes });
   const hours = Math.round(minutes / 60);
-  return hours < 48 ? `${hours} h ago` : `${Math.round(hours / 24)} days ago`;
+  return hours < 48 ? t('account-bell-hours-ago', { count: hours }) : t('account-bell-days-ago', { count: Math.round(hours / 24) });
 }
 
 /** Shows `me`'s bell in `box` (hidden for a guest); returns a function that stops it. */
@@ -34,12 +35,12 @@ export function followBell(box, me) {
     const unread = answer.unread ?? 0;
     count.hidden = unread === 0;
     count.textContent = String(unread);
-    button.setAttribute('aria-label', unread ? `Notifications: ${unread} unread` : 'Notifications');
+    button.setAttribute('aria-label', unread ? t('account-bell-unread', { count: unread }) : t('account-bell-label'));
     const items = answer.notifications ?? [];
     list.innerHTML = items.length
       ? `<ul>${items.map((n) => `<li class="${n.seen ? 'seen' : 'unseen'}" data-kind="${escapeHtml(n.kind)}">
           <a href="${escapeHtml(n.url)}">${escapeHtml(n.text)}</a> <span class="when">${ago(n.at_ms)}</span></li>`).join('')}</ul>`
-      : '<p>Nothing yet. You are told here when it is your turn in a correspondence game or someone challenges you.</p>';
+      : `<p>${t('account-bell-empty')}</p>`;
   }
 
   async function read() {

@@ -3,10 +3,11 @@
 // `data-square`; everything drawn over them ignores the pointer, so a click
 // anywhere on a square reaches its rect.
 
-import { pieceSvg, pieceIcon } from './pieces.js';
+import { pieceSvg, pieceIcon, pieceWords } from './pieces.js';
 import { squareName, squareCoords } from './moves.js';
 import { escapeHtml } from './html.js';
 import { settings } from './settings.js';
+import { t } from './i18n.js';
 
 const SIZE = 100;
 
@@ -50,7 +51,7 @@ function drawLastMoved(colors, shared) {
   return colors
     .map((color, i) => {
       const [cx, cy] = shared ? [86 - i * 22, 12] : [86, 14 + i * 22];
-      return `<g class="waiting ${color}" data-waiting="${color}"><title>${color} moved here last turn and must wait</title>
+      return `<g class="waiting ${color}" data-waiting="${color}"><title>${escapeHtml(t('game-waiting-mark', { color }))}</title>
         <circle cx="${cx}" cy="${cy}" r="10"/><path d="M${cx - 3} ${cy - 5} V${cy + 5} M${cx + 3} ${cy - 5} V${cy + 5}"/></g>`;
     })
     .join('');
@@ -110,9 +111,10 @@ export function renderBoard(container, view) {
       }
     }
   }
+  const board = escapeHtml(t('game-board'));
   const role = view.keyboard
-    ? 'tabindex="0" role="application" aria-roledescription="board" aria-label="board: arrow keys move the cursor, Enter or Space picks its square"'
-    : 'role="img" aria-label="board"';
+    ? `tabindex="0" role="application" aria-roledescription="${board}" aria-label="${escapeHtml(t('game-board-keys'))}"`
+    : `role="img" aria-label="${board}"`;
   container.innerHTML = `<svg class="board" viewBox="0 0 ${width} ${height}" data-files="${view.files}"
     data-ranks="${view.ranks}" ${role}>
     <g class="squares">${layers.squares}</g><g class="marks">${layers.marks}</g>
@@ -147,7 +149,8 @@ const ARROWS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, 1], ArrowD
 /** The cursor's square and what stands on it, for a screen reader. */
 function cursorText(view, name) {
   const pieces = view.squares.get(name)?.pieces ?? [];
-  return `${name}: ${pieces.length ? pieces.map((p) => `${p.color} ${p.name.toLowerCase()}`).join(', ') : 'empty'}`;
+  const words = pieces.length ? pieces.map((p) => pieceWords(p.color, p.name.toLowerCase())).join(', ') : t('game-cursor-empty');
+  return t('game-cursor', { square: name, pieces: words });
 }
 
 function onBoardKey(container, view, e) {
@@ -275,7 +278,7 @@ export function openChooser(container, title, options, onPick) {
           ${o.piece ? pieceIcon(o.piece.color, o.piece.name, o.piece.letter, 36) : ''}<span>${escapeHtml(o.label)}</span></button>`,
       )
       .join('') +
-    '<button type="button" class="chooser-cancel" data-index="-1">cancel</button>';
+    `<button type="button" class="chooser-cancel" data-index="-1">${escapeHtml(t('game-chooser-cancel'))}</button>`;
   const finish = (value) => {
     closeChooser(container);
     onPick(value);

@@ -8,6 +8,7 @@
 
 import { request } from './api.js';
 import { escapeHtml, setMessage } from './html.js';
+import { t } from './i18n.js';
 import { fillVariants, readTerms, termsFields } from './terms.js';
 
 export const challenges = {
@@ -26,10 +27,23 @@ export const CHALLENGE_EVENTS = new Set(['challenge', 'challengeCanceled', 'chal
 function termsText(c) {
   const tc = c.timeControl ?? {};
   const time = tc.type === 'clock' ? tc.show : tc.type === 'correspondence'
-    ? `${tc.daysPerTurn} day${tc.daysPerTurn === 1 ? '' : 's'}` : '∞';
+    ? t('lobby-days', { count: tc.daysPerTurn }) : '∞';
   // Lichess calls chess `standard`; the page calls it Chess.
   const variant = c.variant?.key === 'standard' ? 'Chess' : c.variant?.name ?? c.variant?.key;
-  return `${variant} ${time} · ${c.rated ? 'rated' : 'casual'} · ${c.color}`;
+  return `${variant} ${time} · ${c.rated ? t('lobby-rated') : t('lobby-casual')} · ${t('lobby-color', { color: c.color })}`;
+}
+
+/**
+ * Message `id` as markup: its text escaped, each of `html`'s variables
+ * put in as the markup given (a link, a `<b>` the page fills later).
+ */
+export function markup(id, html) {
+  const names = Object.keys(html);
+  const marks = Object.fromEntries(names.map((name, i) => [name, `\u0000${i}\u0000`]));
+  return t(id, marks)
+    .split(/\u0000(\d+)\u0000/)
+    .map((part, i) => (i % 2 ? html[names[Number(part)]] : escapeHtml(part)))
+    .join('');
 }
 
 function who(user) {
@@ -59,12 +73,12 @@ export function challengeList(section) {
     }
     const rows = [
       ...listed.in.map((c) => `<tr data-challenge="${escapeHtml(c.id)}" data-direction="in">
-        <td>from ${who(c.challenger)}</td><td>${escapeHtml(termsText(c))}</td>
-        <td><button type="button" data-challenge-action="accept">Accept</button>
-          <button type="button" data-challenge-action="decline">Decline</button></td></tr>`),
+        <td>${markup('lobby-challenge-from', { player: who(c.challenger) })}</td><td>${escapeHtml(termsText(c))}</td>
+        <td><button type="button" data-challenge-action="accept">${t('lobby-accept')}</button>
+          <button type="button" data-challenge-action="decline">${t('lobby-decline')}</button></td></tr>`),
       ...listed.out.map((c) => `<tr data-challenge="${escapeHtml(c.id)}" data-direction="out">
-        <td>to ${who(c.destUser)}</td><td>${escapeHtml(termsText(c))}</td>
-        <td><button type="button" data-challenge-action="cancel">Cancel</button></td></tr>`),
+        <td>${markup('lobby-challenge-to', { player: who(c.destUser) })}</td><td>${escapeHtml(termsText(c))}</td>
+        <td><button type="button" data-challenge-action="cancel">${t('lobby-cancel')}</button></td></tr>`),
     ];
     section.hidden = rows.length === 0;
     table.innerHTML = rows.join('');
@@ -87,13 +101,14 @@ export function challengeList(section) {
   return { refresh };
 }
 
-const FORM = `
+// Drawn when the form is shown, in the language of the settings.
+const formHtml = () => `
   <form class="challenge-form">
-    <h2>Challenge to a game</h2>
-    ${termsFields('Your colour')}
-    <button type="submit">Challenge</button>
+    <h2>${t('lobby-challenge-heading')}</h2>
+    ${termsFields(t('lobby-your-colour'))}
+    <button type="submit">${t('lobby-challenge-send')}</button>
     <p class="challenge-status" role="status" hidden><span></span>
-      <button type="button" class="cancel-challenge" hidden>Cancel</button></p>
+      <button type="button" class="cancel-challenge" hidden>${t('lobby-cancel')}</button></p>
     <div class="error" role="alert" hidden></div>
   </form>`;
 
@@ -103,7 +118,7 @@ const FORM = `
  * when it starts, and says so when the challenge is declined.
  */
 export function challengeForm(container, name, variants) {
-  container.innerHTML = FORM;
+  container.innerHTML = formHtml();
   const form = container.querySelector('form');
   const status = form.querySelector('.challenge-status');
   const cancelButton = form.querySelector('.cancel-challenge');
@@ -130,7 +145,7 @@ export function challengeForm(container, name, variants) {
     error.hidden = true;
     try {
       pending = (await challenges.send(name, fields)).id;
-      show(`Waiting for ${name} to accept…`, true);
+      show(t('lobby-challenge-waiting', { name }), true);
     } catch (err) {
       setMessage(error, err.message);
       error.hidden = false;
@@ -141,7 +156,7 @@ export function challengeForm(container, name, variants) {
     try {
       await challenges.cancel(pending);
       pending = null;
-      show('Challenge canceled.', false);
+      show(t('lobby-challenge-canceled'), false);
     } catch (err) {
       setMessage(error, err.message);
       error.hidden = false;
@@ -153,11 +168,12 @@ export function challengeForm(container, name, variants) {
     if (event.type === 'gameStart') location.assign(`/game/${id}`);
     if (event.type === 'challengeDeclined') {
       pending = null;
-      show(`${name} declined: ${event.challenge.declineReason ?? 'no reason given'}`, false);
+      const reason = event.challenge.declineReason ?? t('lobby-challenge-no-reason');
+      show(t('lobby-challenge-declined', { name, reason }), false);
     }
     if (event.type === 'challengeCanceled') {
       pending = null;
-      show('Challenge canceled.', false);
+      show(t('lobby-challenge-canceled'), false);
     }
   }
   return { onEvent };

@@ -5,15 +5,17 @@
 
 import { api } from './api.js';
 import { escapeHtml } from './html.js';
+import { t } from './i18n.js';
 
 const POLL_MS = 15000;
 
-const TEMPLATE = `
-  <h2>Chat</h2>
+const template = () => `
+  <h2>${escapeHtml(t('game-chat'))}</h2>
   <ol class="chat-lines" aria-live="polite"></ol>
   <form class="chat-say">
-    <input name="text" maxlength="140" autocomplete="off" aria-label="chat message" placeholder="say something">
-    <button type="submit">Send</button>
+    <input name="text" maxlength="140" autocomplete="off" aria-label="${escapeHtml(t('game-chat-label'))}"
+           placeholder="${escapeHtml(t('game-chat-placeholder'))}">
+    <button type="submit">${escapeHtml(t('game-chat-send'))}</button>
   </form>
   <div class="chat-error" role="alert" hidden></div>`;
 
@@ -23,7 +25,7 @@ const TEMPLATE = `
  * feed, `stop()` ends the polling.
  */
 export function showChat(box, id, seat) {
-  box.innerHTML = TEMPLATE;
+  box.innerHTML = template();
   const list = box.querySelector('.chat-lines');
   const form = box.querySelector('form');
   const error = box.querySelector('.chat-error');
@@ -52,7 +54,7 @@ export function showChat(box, id, seat) {
       error.hidden = true;
       await refresh();
     } catch (err) {
-      error.textContent = err.status === 401 ? 'Log in or hold a seat to chat.' : err.message;
+      error.textContent = err.status === 401 ? t('game-chat-login') : err.message;
       error.hidden = false;
     }
   });

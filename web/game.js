@@ -10,7 +10,7 @@ import { openChooser, closeChooser } from './board.js';
 import { parseMove } from './moves.js';
 import { STRUCTURAL, fromFull, applyEvent, isSimultaneous, other } from './gamestate.js';
 import {
-  TEMPLATE, drawGame, drawClocks, boardSquares, showError, clearError, showConnection, showNotice, drawNoSuchGame, turnNoteText,
+  gameTemplate, drawGame, drawClocks, boardSquares, showError, clearError, showConnection, showNotice, drawNoSuchGame, turnNoteText,
 } from './gameview.js';
 import { simultaneousTurn } from './simturn.js';
 import { bindNavigation, copyField } from './navigation.js';
@@ -19,6 +19,8 @@ import { showChat } from './chat.js';
 import { rememberSeat, forgetSeat } from './mygames.js';
 import { followReview } from './review.js';
 import { settings } from './settings.js';
+import { pieceWords } from './pieces.js';
+import { t } from './i18n.js';
 
 /** Shows game `id` in `root`; false (and a "no such game" page) if the server does not know it. */
 export async function showGame(root, id) {
@@ -32,7 +34,7 @@ export async function showGame(root, id) {
     }
     // Anything else (a network error) the page's own fetching reports.
   }
-  root.innerHTML = TEMPLATE;
+  root.innerHTML = gameTemplate();
   const $ = (selector) => root.querySelector(selector);
   const chatBox = document.createElement('section');
   chatBox.className = 'chat';
@@ -116,12 +118,12 @@ export async function showGame(root, id) {
       playSound('gameEnd');
       if (g.players?.white || g.players?.black) readPlayers();
     } else if (e.type === 'draw_declined' && s.you && e.color !== s.you) {
-      showNotice(root, 'Your draw offer was declined.');
+      showNotice(root, t('game-draw-declined'));
     } else if (e.type === 'rematch_cancelled' && s.you && before?.rematch_offer) {
       const mine = before.rematch_offer === s.you;
       showNotice(root, e.color === s.you
-        ? (mine ? 'You withdrew your rematch offer.' : 'You declined the rematch.')
-        : (mine ? 'Your rematch offer was declined.' : `${e.color === 'white' ? 'White' : 'Black'} withdrew the rematch offer.`));
+        ? (mine ? t('game-rematch-you-withdrew') : t('game-rematch-you-declined'))
+        : (mine ? t('game-rematch-declined') : t('game-rematch-withdrawn', { color: e.color === 'white' ? 'white' : 'black' })));
     }
     if (['move', 'turn', 'draw_offer', 'rematch_offer'].includes(e.type)) showNotice(root, '');
   }
@@ -131,9 +133,10 @@ export async function showGame(root, id) {
   function announce(played, before) {
     const words = (m) => m?.san ?? m?.uci ?? '';
     const said = played.map((entry, i) => {
-      if (!isSim()) return `${entry.color === 'white' ? 'White' : 'Black'} played ${words(entry)}.`;
+      if (!isSim()) return t('game-announce-move', { color: entry.color === 'white' ? 'white' : 'black', move: words(entry) });
       const notes = turnNoteText(entry);
-      return `Turn ${before + i + 1}: White ${words(entry.white)}, Black ${words(entry.black)}.${notes ? ` ${notes}.` : ''}`;
+      const turn = { turn: before + i + 1, white: words(entry.white), black: words(entry.black) };
+      return notes ? t('game-announce-turn-notes', { ...turn, notes }) : t('game-announce-turn', turn);
     });
     root.querySelector('.move-announce').textContent = said.join(' ');
   }
@@ -220,7 +223,7 @@ export async function showGame(root, id) {
     // A crowd variant: a piece picked, then one's own piece clicked, as
     // if to join it (the rule a newcomer does not guess).
     if (!notice && from && from !== name && g.state.variant.family === 'crowd' && ownOnly(content)) {
-      notice = `The piece on ${from} may not join your own pieces on ${name}: a crowd forms only where an enemy piece stands.`;
+      notice = t('game-crowd-no-join', { from, square: name });
     }
     showNotice(root, notice);
     update();
@@ -229,7 +232,7 @@ export async function showGame(root, id) {
   // Why this seat's piece on `square` has no legal move now.
   function whyNoMove(square, content) {
     if (isSim() && content.lastMoved.includes(me())) {
-      return `Your piece on ${square} moved last turn and must wait this turn.`;
+      return t('game-piece-must-wait', { square });
     }
     const kingSquares = new Set(
       (g.state.board ?? [])
@@ -238,9 +241,9 @@ export async function showGame(root, id) {
     );
     const legal = legalMoves();
     if (isSim() && legal.length && legal.every((m) => kingSquares.has(m.from))) {
-      return 'Your king is in immediate check: only the king may move.';
+      return t('game-king-in-check');
     }
-    return `Your piece on ${square} has no legal move.`;
+    return t('game-piece-no-move', { square });
   }
 
   // ---- premoves (turn-based games) ----
@@ -265,7 +268,7 @@ export async function showGame(root, id) {
     g.premove = null;
     const fitting = legalMoves().filter((m) => m.from === from && m.to === to);
     if (!fitting.length) {
-      showNotice(root, `Premove ${from}-${to} dropped: it is not legal now.`);
+      showNotice(root, t('game-premove-dropped', { from, to }));
       update();
       return;
     }
@@ -317,12 +320,13 @@ export async function showGame(root, id) {
       const movable = piece.color === me() && kind !== undefined;
       return {
         value: movable ? (kind ?? '-') : '',
-        label: `${piece.color} ${piece.name.toLowerCase()}${count > 1 ? ` ×${count}` : ''}`,
+        label: `${pieceWords(piece.color, piece.name.toLowerCase())}${count > 1 ? ` ×${count}` : ''}`,
         piece,
         disabled: !movable,
       };
     });
-    const title = `${content.pieces.length} pieces on ${square}${kinds.length ? ': which one moves?' : ''}`;
+    const count = content.pieces.length;
+    const title = kinds.length ? t('game-crowd-which', { count, square }) : t('game-crowd-pieces', { count, square });
     openChooser(wrap, title, options, (value) => {
       g.selected = value ? { from: square, piece: value === '-' ? null : value } : null;
       update();
@@ -339,13 +343,13 @@ export async function showGame(root, id) {
     const options = moves.map((m) => {
       const promoted = m.promotion && pieceByLetter(m.promotion);
       if (promoted) {
-        return { value: m.uci, label: promoted.name.toLowerCase(), piece: { ...promoted, color: me() } };
+        return { value: m.uci, label: pieceWords(null, promoted.name.toLowerCase()), piece: { ...promoted, color: me() } };
       }
-      if (m.rook) return { value: m.uci, label: `castle with the rook on ${m.rook}` };
-      if (m.join) return { value: m.uci, label: 'join (share the square)' };
-      return { value: m.uci, label: moves.some((o) => o.join) ? 'capture' : m.uci };
+      if (m.rook) return { value: m.uci, label: t('game-choose-castle', { square: m.rook }) };
+      if (m.join) return { value: m.uci, label: t('game-choose-join') };
+      return { value: m.uci, label: moves.some((o) => o.join) ? t('game-choose-capture') : m.uci };
     });
-    const title = moves.some((m) => m.promotion) ? 'Promote to' : 'Which move?';
+    const title = moves.some((m) => m.promotion) ? t('game-promote-to') : t('game-which-move');
     openChooser(wrap, title, options, (uci) => {
       const chosen = moves.find((m) => m.uci === uci);
       if (chosen) play(chosen);
@@ -372,7 +376,7 @@ export async function showGame(root, id) {
       // Named as the player writes it (the legal moves are UCI).
       const read = await api.readMove(id, me(), move.uci).catch(() => null);
       const name = read?.san ?? move.uci;
-      openChooser(wrap, `Commit ${name}?`, [{ value: 'commit', label: `Commit ${name}` }], (choice) => {
+      openChooser(wrap, t('game-commit-confirm', { move: name }), [{ value: 'commit', label: t('game-commit-button', { move: name }) }], (choice) => {
         if (choice === 'commit') sim.commit(move.uci);
         else update();
       });
@@ -396,7 +400,7 @@ export async function showGame(root, id) {
       update();
       return;
     }
-    if (action === 'resign' && !confirm('Resign this game?')) return;
+    if (action === 'resign' && !confirm(t('game-resign-confirm'))) return;
     await act({ draw: 'draw/yes' }[action] ?? action);
   });
 
@@ -411,7 +415,7 @@ export async function showGame(root, id) {
     const text = input.value;
     if (!text.trim()) return;
     if (!canMove()) {
-      reportError(new Error(isSim() ? 'you have already chosen this turn' : 'it is not your move'));
+      reportError(new Error(isSim() ? t('game-error-already-chosen') : t('game-error-not-your-move')));
       return;
     }
     // The server reads coordinates, SAN and the literature's notations.
@@ -424,7 +428,7 @@ export async function showGame(root, id) {
     }
     const move = legalMoves().find((m) => m.uci === read.uci);
     if (!move) {
-      reportError(new Error(`${text.trim()} is not a legal move now`));
+      reportError(new Error(t('game-error-not-legal', { move: text.trim() })));
       return;
     }
     clearError(root);

@@ -10,10 +10,15 @@ import { isSimultaneous, other } from './gamestate.js';
 import { NAV_HTML, FEN_HTML } from './navigation.js';
 import { drawHelp } from './help.js';
 import { REVIEW_HTML, drawReview, moveJudgment, turnLosses } from './review.js';
+import { t } from './i18n.js';
 
-const cap = (s) => s[0].toUpperCase() + s.slice(1);
+/** A side as a person names it: White, Black. */
+const sideName = (color) => t('game-side', { color });
+/** A message as markup (escaped). */
+const tHtml = (id, args) => escapeHtml(t(id, args));
 
-export const TEMPLATE = `
+/** The game page's markup, in the language in force. */
+export const gameTemplate = () => `
 <section class="game">
   <div class="board-area">
     <div class="player" data-slot="top"></div>
@@ -23,37 +28,35 @@ export const TEMPLATE = `
   </div>
   <aside class="panel">
     <div class="status" aria-live="polite"></div>
-    <div class="turn-help" role="note" hidden><p>Each turn both players choose a move in secret: the page commits
-      yours (seals it, unseen) as soon as you pick it. When both are committed, both moves are revealed and
-      resolved together, so a piece may dodge a capture or share a square with an enemy.</p>
-      <button type="button">Got it</button></div>
+    <div class="turn-help" role="note" hidden><p>${tHtml('game-turn-help')}</p>
+      <button type="button">${tHtml('game-got-it')}</button></div>
     <div class="invite" hidden></div>
     <div class="error" role="alert" hidden></div>
     <div class="notes" aria-live="polite"></div>
     <form class="entry" hidden>
-      <input name="move" autocomplete="off" spellcheck="false" aria-label="move"
-             placeholder="type a move (e2e4) and press Enter">
-      <button type="submit">Play</button>
+      <input name="move" autocomplete="off" spellcheck="false" aria-label="${tHtml('game-move-label')}"
+             placeholder="${tHtml('game-move-placeholder')}">
+      <button type="submit">${tHtml('game-play')}</button>
     </form>
     <div class="offer" hidden></div>
     <div class="notice" aria-live="polite"></div>
     <p class="move-announce visually-hidden" aria-live="polite"></p>
     <div class="controls">
-      <button type="button" data-action="flip">Flip board</button>
-      <button type="button" data-action="resign" hidden>Resign</button>
-      <button type="button" data-action="draw" hidden>Offer draw</button>
-      <button type="button" data-action="abort" hidden>Abort</button>
-      <button type="button" data-action="rematch" hidden>Rematch</button>
-      <button type="button" data-action="claim-victory" hidden>Claim victory</button>
-      <a class="button" data-action="pgn" download>PGN</a>
-      <button type="button" data-action="mute" aria-pressed="false">Sound on</button>
+      <button type="button" data-action="flip">${tHtml('game-flip')}</button>
+      <button type="button" data-action="resign" hidden>${tHtml('game-resign')}</button>
+      <button type="button" data-action="draw" hidden>${tHtml('game-offer-draw')}</button>
+      <button type="button" data-action="abort" hidden>${tHtml('game-abort')}</button>
+      <button type="button" data-action="rematch" hidden>${tHtml('game-rematch')}</button>
+      <button type="button" data-action="claim-victory" hidden>${tHtml('game-claim-victory')}</button>
+      <a class="button" data-action="pgn" download>${tHtml('game-pgn')}</a>
+      <button type="button" data-action="mute" aria-pressed="false">${tHtml('game-sound-on')}</button>
     </div>
-    <details class="rules"><summary>Rules of <span class="rules-variant"></span></summary>
+    <details class="rules"><summary>${t('game-rules-of', { variant: '<span class="rules-variant"></span>' })}</summary>
       <div class="rules-text"></div></details>
-    <h2>Moves</h2>
+    <h2>${tHtml('game-moves')}</h2>
     <ol class="moves"></ol>
     ${NAV_HTML}${FEN_HTML}
-    <div class="meta"><span class="variant-name"></span> · <span class="conn">connecting…</span> · <a href="/">lobby</a></div>
+    <div class="meta"><span class="variant-name"></span> · <span class="conn">${tHtml('game-connecting')}</span> · <a href="/">${tHtml('game-lobby')}</a></div>
   </aside>
 </section>`;
 
@@ -86,7 +89,7 @@ export function drawGame(root, id, s, view) {
   drawClocks(root, s);
   drawHelp(root, s);
   const mute = root.querySelector('[data-action="mute"]');
-  mute.textContent = view.muted ? 'Sound off' : 'Sound on';
+  mute.textContent = view.muted ? t('game-sound-off') : t('game-sound-on');
   mute.setAttribute('aria-pressed', String(view.muted));
 }
 
@@ -193,32 +196,51 @@ function seatLabel(s, color) {
   if (account?.user) {
     const diff = account.ratingDiff == null ? '' : ` ${ratingDiffText(account.ratingDiff)}`;
     const rating = account.rating == null ? '' : ` (${account.rating}${account.provisional ? '?' : ''}${diff})`;
-    return `${color === s.you ? 'You, ' : ''}${account.user.name}${rating}`;
+    const name = account.user.name;
+    return `${color === s.you ? t('game-seat-you-named', { name }) : name}${rating}`;
   }
-  if (color === s.you) return 'You';
-  if (seat.kind === 'engine') return `Engine, level ${seat.level}`;
-  if (seat.joined === false) return 'Friend (invited)';
-  return 'Human';
+  if (color === s.you) return t('game-seat-you');
+  if (seat.kind === 'engine') return t('game-seat-engine', { level: seat.level });
+  if (seat.joined === false) return t('game-seat-invited');
+  return t('game-seat-human');
 }
 
 function drawPlayer(root, s, sim, slot, color) {
   const el = root.querySelector(`.player[data-slot="${slot}"]`);
   el.dataset.color = color;
   el.innerHTML = `${pieceIcon(color, 'king', 'K', 28)}
-      <span class="name">${cap(color)}: ${escapeHtml(seatLabel(s, color))}</span>
-      <span class="commit-state" data-commit="${color}">${sim.commitState(color)}</span>
+      <span class="name">${tHtml('game-seat', { color, player: seatLabel(s, color) })}</span>
+      <span class="commit-state" data-commit="${color}">${escapeHtml(sim.commitState(color))}</span>
       <span class="clock" data-clock="${color}"></span>`;
 }
 
-// How a game was won, after "You won" or "You lost".
+// How a game was won, after "You won" or "You lost" (the catalogue's ids).
 const WON_BY = {
-  checkmate: 'by checkmate',
-  resignation: 'by resignation',
-  time: 'on time',
-  'no-reveal': 'by a move never revealed',
-  'no-legal-move': 'by having no legal move',
-  'both-checkmated': 'with both kings mated',
-  stalemate: 'by stalemate',
+  checkmate: 'game-how-checkmate',
+  resignation: 'game-how-resignation',
+  time: 'game-how-time',
+  'no-reveal': 'game-how-no-reveal',
+  'no-legal-move': 'game-how-no-legal-move',
+  'both-checkmated': 'game-how-both-checkmated',
+  stalemate: 'game-how-stalemate',
+};
+
+// The words for each reason a game ends (the server's `reason_text`), by
+// its machine name: the catalogue's ids.
+const REASONS = {
+  checkmate: 'game-reason-checkmate',
+  stalemate: 'game-reason-stalemate',
+  'no-legal-move': 'game-reason-no-legal-move',
+  'both-checkmated': 'game-reason-both-checkmated',
+  'kings-share-square': 'game-reason-kings-share-square',
+  'fifty-moves': 'game-reason-fifty-moves',
+  repetition: 'game-reason-repetition',
+  'insufficient-material': 'game-reason-insufficient-material',
+  resignation: 'game-reason-resignation',
+  agreement: 'game-reason-agreement',
+  time: 'game-reason-time',
+  abort: 'game-reason-abort',
+  'no-reveal': 'game-reason-no-reveal',
 };
 
 /** A rating change as lichess writes it: `+12`, `−7` (a minus sign), `±0`. */
@@ -229,27 +251,36 @@ export function ratingDiffText(diff) {
 /** The end of a game: to a seated player in their own words (`You lost
  * by checkmate (0-1).`) with the rating it moved; to others the result. */
 function finishedText(s) {
-  // The server's words for the reason; its machine name until they arrive.
-  const why = s.reason_text || s.reason;
-  const general = `Game over: ${s.result}${why ? ` (${why})` : ''}.`;
-  if (!s.you || s.reason === 'abort') return general;
-  const winner = { '1-0': 'white', '0-1': 'black' }[s.result];
-  const how = WON_BY[s.reason] ?? (why ? `: ${why}` : '');
-  const said = winner
-    ? `You ${winner === s.you ? 'won' : 'lost'} ${how}`.trimEnd()
-    : `Draw${why ? ` by ${why}` : ''}`;
+  // The words for the reason once the server's arrive (in the page's
+  // language when the catalogue knows the reason); its machine name until then.
+  const why = s.reason_text ? (REASONS[s.reason] ? t(REASONS[s.reason]) : s.reason_text) : s.reason;
+  const result = s.result;
+  if (!s.you || s.reason === 'abort') return why ? t('game-over-why', { result, why }) : t('game-over', { result });
+  const winner = { '1-0': 'white', '0-1': 'black' }[result];
+  const won = winner === s.you;
+  let said;
+  if (winner && WON_BY[s.reason]) {
+    const how = t(WON_BY[s.reason]);
+    said = won ? t('game-you-won-how', { how, result }) : t('game-you-lost-how', { how, result });
+  } else if (winner && why) {
+    said = won ? t('game-you-won-why', { why, result }) : t('game-you-lost-why', { why, result });
+  } else if (winner) {
+    said = won ? t('game-you-won', { result }) : t('game-you-lost', { result });
+  } else {
+    said = why ? t('game-draw-why', { why, result }) : t('game-draw', { result });
+  }
   const mine = s.players?.[s.you];
-  const rating = mine?.ratingDiff == null ? ''
-    : ` Your rating: ${mine.rating + mine.ratingDiff} (${ratingDiffText(mine.ratingDiff)}).`;
-  return `${said.replace(/ :/, ':')} (${s.result}).${rating}`;
+  if (mine?.ratingDiff == null) return said;
+  const rating = t('game-your-rating', { rating: mine.rating + mine.ratingDiff, diff: ratingDiffText(mine.ratingDiff) });
+  return `${said} ${rating}`;
 }
 
 function statusText(s, sim) {
-  if (s.status === 'waiting') return 'Waiting for the opponent to join.';
+  if (s.status === 'waiting') return t('game-waiting-opponent');
   if (s.status === 'finished') return finishedText(s);
   if (!isSimultaneous(s)) {
-    if (s.to_move === s.you) return 'Your move.';
-    return `${cap(s.to_move)} to move.`;
+    if (s.to_move === s.you) return t('game-your-move');
+    return t('game-to-move', { color: s.to_move });
   }
   return sim.statusLine();
 }
@@ -262,16 +293,16 @@ function notesHtml(turnNumber, entry) {
     const text = entry.notes?.[color]?.text;
     const check = entry.notes?.[color]?.check;
     return `<div class="note ${color}${check ? ' gives-check' : ''}" data-notes="${color}">
-        <b>${cap(color)}</b> ${escapeHtml(move?.san ?? move?.uci ?? '')}${text ? `: <span class="note-text">${escapeHtml(text)}</span>` : ''}</div>`;
+        <b>${escapeHtml(sideName(color))}</b> ${escapeHtml(move?.san ?? move?.uci ?? '')}${text ? `: <span class="note-text">${escapeHtml(text)}</span>` : ''}</div>`;
   };
-  return `<div class="notes-title">Turn ${turnNumber}</div>${side('white')}${side('black')}`;
+  return `<div class="notes-title">${tHtml('game-turn-title', { turn: turnNumber })}</div>${side('white')}${side('black')}`;
 }
 
 /** A turn's notes in one line, each side's named: `White: takes pawn · Black: capture fails`. */
 export function turnNoteText(turn) {
   return ['white', 'black']
     .filter((c) => turn.notes?.[c]?.text)
-    .map((c) => `${cap(c)}: ${turn.notes[c].text}`)
+    .map((c) => t('game-side-note', { color: c, text: turn.notes[c].text }))
     .join(' · ');
 }
 
@@ -335,11 +366,11 @@ function drawControls(root, id, s, sim) {
   };
   const noMovesYet = isSimultaneous(s) ? (s.moves ?? []).length === 0 : (s.moves ?? []).length < 2;
   show('resign', seated && s.status === 'started');
-  show('draw', seated && s.status === 'started' && !s.draw_offer, 'Offer draw');
+  show('draw', seated && s.status === 'started' && !s.draw_offer, t('game-offer-draw'));
   show('abort', seated && s.status !== 'finished' && noMovesYet);
   const theyAsked = s.rematch_offer && s.rematch_offer !== s.you;
   show('rematch', seated && s.status === 'finished' && !s.rematch_game && s.rematch_offer !== s.you,
-    theyAsked ? 'Accept rematch' : 'Rematch');
+    theyAsked ? t('game-accept-rematch') : t('game-rematch'));
   show('claim-victory', sim.canClaim());
   root.querySelector('[data-action="pgn"]').href = api.pgnUrl(id);
   root.querySelector('[data-action="pgn"]').setAttribute('download', `${id}.pgn`);
@@ -347,22 +378,23 @@ function drawControls(root, id, s, sim) {
   const offer = root.querySelector('.offer');
   offer.hidden = !(s.status === 'started' && s.draw_offer);
   if (s.draw_offer === s.you) {
-    offer.innerHTML = 'You offered a draw.';
+    offer.innerHTML = tHtml('game-you-offered-draw');
   } else if (s.draw_offer) {
-    offer.innerHTML = `${cap(s.draw_offer)} offers a draw.` +
-      (seated ? ' <button type="button" data-answer="draw/yes">Accept</button><button type="button" data-answer="draw/no">Decline</button>' : '');
+    offer.innerHTML = tHtml('game-offers-draw', { color: s.draw_offer }) +
+      (seated ? ` <button type="button" data-answer="draw/yes">${tHtml('game-accept')}</button><button type="button" data-answer="draw/no">${tHtml('game-decline')}</button>` : '');
   }
   if (s.rematch_game) {
     offer.hidden = false;
-    offer.innerHTML = `Rematch: <a href="/game/${s.rematch_game}">open the new game</a>`;
+    const link = `<a href="/game/${s.rematch_game}">${tHtml('game-rematch-open')}</a>`;
+    offer.innerHTML = t('game-rematch-link', { link });
   } else if (s.status === 'finished' && s.rematch_offer) {
     offer.hidden = false;
     if (s.rematch_offer === s.you) {
-      offer.innerHTML = 'Rematch offered: waiting for your opponent.' +
-        ' <button type="button" data-answer="rematch/no">Cancel</button>';
+      offer.innerHTML = tHtml('game-rematch-offered') +
+        ` <button type="button" data-answer="rematch/no">${tHtml('game-cancel')}</button>`;
     } else {
-      offer.innerHTML = `${cap(s.rematch_offer)} asks for a rematch.` +
-        (seated ? ' <button type="button" data-answer="rematch/no">Decline</button>' : '');
+      offer.innerHTML = tHtml('game-asks-rematch', { color: s.rematch_offer }) +
+        (seated ? ` <button type="button" data-answer="rematch/no">${tHtml('game-decline')}</button>` : '');
     }
   }
 
@@ -370,8 +402,8 @@ function drawControls(root, id, s, sim) {
   invite.hidden = !(s.invite && s.status === 'waiting');
   if (!invite.hidden && !invite.querySelector('input')) {
     const link = new URL(s.invite, location.origin).href;
-    invite.innerHTML = `<label>Send this link to your friend:
-        <input readonly value="${escapeHtml(link)}"></label><button type="button">Copy</button>`;
+    invite.innerHTML = `<label>${tHtml('game-invite-send')}
+        <input readonly value="${escapeHtml(link)}"></label><button type="button">${tHtml('game-copy')}</button>`;
   }
   root.querySelector('.entry').hidden = !(seated && s.status === 'started');
 }
@@ -384,7 +416,7 @@ function formatClock(ms) {
   if (ms == null) return '';
   const total = Math.max(0, ms);
   const days = Math.floor(total / 86400000);
-  if (days >= 1) return `${days}d ${Math.floor((total % 86400000) / 3600000)}h`;
+  if (days >= 1) return t('game-clock-days', { days, hours: Math.floor((total % 86400000) / 3600000) });
   const h = Math.floor(total / 3600000);
   const m = Math.floor((total % 3600000) / 60000);
   const sec = Math.floor((total % 60000) / 1000);
@@ -441,22 +473,22 @@ export function showNotice(root, text) {
 /** The page for a game id the server does not know: no game page, no feed. */
 export function drawNoSuchGame(root, id) {
   root.innerHTML = `<section class="no-such-game">
-      <h2>No such game</h2>
-      <p>There is no game <code>${escapeHtml(id)}</code> on this server.</p>
-      <p><a class="button" href="/">Back to the lobby</a></p>
+      <h2>${tHtml('game-no-such-game')}</h2>
+      <p>${t('game-no-such-game-text', { id: `<code>${escapeHtml(id)}</code>` })}</p>
+      <p><a class="button" href="/">${tHtml('game-back-to-lobby')}</a></p>
     </section>`;
 }
 
-/** The words for the feed's state, which must not read like a time control. */
+/** The words for the feed's state, which must not read like a time control (the catalogue's ids). */
 const CONNECTION_WORDS = {
-  live: 'connected',
-  reconnecting: 'reconnecting…',
-  polling: 'updating every few seconds',
+  live: 'game-conn-live',
+  reconnecting: 'game-conn-reconnecting',
+  polling: 'game-conn-polling',
 };
 
 /** The feed's state in the footer: `live`, `reconnecting` or `polling`. */
 export function showConnection(root, status) {
   const conn = root.querySelector('.conn');
-  conn.textContent = CONNECTION_WORDS[status] ?? status;
+  conn.textContent = CONNECTION_WORDS[status] ? t(CONNECTION_WORDS[status]) : status;
   conn.dataset.conn = status;
 }

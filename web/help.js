@@ -8,6 +8,7 @@ import { api } from './api.js';
 import { renderBoard } from './board.js';
 import { isSimultaneous } from './gamestate.js';
 import { setMessage } from './html.js';
+import { t } from './i18n.js';
 import { legendHtml } from './legend.js';
 import { parseMove } from './moves.js';
 
@@ -71,14 +72,14 @@ async function loadRules(rules) {
   const text = rules.querySelector('.rules-text');
   if (!rules.open || text.dataset.loaded === rules.dataset.variant) return;
   text.dataset.loaded = rules.dataset.variant;
-  text.textContent = 'loading…';
+  text.textContent = t('help-rules-loading');
   try {
     // The server renders docs/rules and escapes any markup in it.
     text.innerHTML = await api.rules(rules.dataset.variant) + legendHtml(rules.variantInfo ?? {});
     drawDiagrams(text, rules.variantInfo ?? { id: rules.dataset.variant });
   } catch (e) {
     delete text.dataset.loaded;
-    setMessage(text, `the rules could not be loaded: ${e.message}`);
+    setMessage(text, t('help-rules-failed', { error: e.message }));
   }
 }
 
@@ -112,9 +113,9 @@ export async function drawDiagrams(container, variant) {
         files: line.variant.files, ranks: line.variant.ranks, flipped: false, squares, marks,
         onSquare: () => {}, onDragStart: () => false, onDrop: () => {},
       });
-      board.querySelector('svg')?.setAttribute('aria-label', figure.querySelector('figcaption')?.textContent ?? 'diagram');
+      board.querySelector('svg')?.setAttribute('aria-label', figure.querySelector('figcaption')?.textContent ?? t('help-diagram'));
     } catch (e) {
-      setMessage(figure.querySelector('.diagram-board'), `the diagram could not be drawn: ${e.message}`);
+      setMessage(figure.querySelector('.diagram-board'), t('help-diagram-failed', { error: e.message }));
     }
   }
 }

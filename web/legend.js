@@ -6,19 +6,21 @@
 
 import { pieceIcon, pieceSvg } from './pieces.js';
 import { escapeHtml } from './html.js';
+import { t } from './i18n.js';
 
 // Leapers by their offset, sliders by their step; each in all directions.
+// `words`: the id of the move in words (`help-move-...`).
 const ATOMS = {
-  W: { step: [0, 1], slides: false, words: 'one square straight' },
-  F: { step: [1, 1], slides: false, words: 'one square diagonally' },
-  D: { step: [0, 2], slides: false, words: 'a jump of two squares straight' },
-  A: { step: [2, 2], slides: false, words: 'a jump of two squares diagonally' },
-  N: { step: [1, 2], slides: false, words: 'the knight\u2019s jump' },
-  R: { step: [0, 1], slides: true, words: 'as a rook' },
-  B: { step: [1, 1], slides: true, words: 'as a bishop' },
+  W: { step: [0, 1], slides: false, words: 'help-move-one-straight' },
+  F: { step: [1, 1], slides: false, words: 'help-move-one-diagonal' },
+  D: { step: [0, 2], slides: false, words: 'help-move-two-straight' },
+  A: { step: [2, 2], slides: false, words: 'help-move-two-diagonal' },
+  N: { step: [1, 2], slides: false, words: 'help-move-knight' },
+  R: { step: [0, 1], slides: true, words: 'help-move-rook' },
+  B: { step: [1, 1], slides: true, words: 'help-move-bishop' },
 };
 const COMPOUNDS = { Q: ['R', 'B'], K: ['W', 'F'] };
-const WORDS = { Q: 'as a queen', K: 'as a king' };
+const WORDS = { Q: 'help-move-queen', K: 'help-move-king' };
 const CHESS = new Set(['K', 'Q', 'R', 'B', 'N']);
 const RADIUS = 3; // the diagram is 7x7
 
@@ -31,8 +33,10 @@ function atoms(betza) {
 /** A piece's move in words: `as a queen, or the knight's jump`. */
 export function moveWords(betza) {
   const letters = atoms(betza);
-  if (!letters) return `Betza notation ${betza}`;
-  return letters.map((a) => WORDS[a] ?? ATOMS[a].words).join(', or ');
+  if (!letters) return t('help-move-betza', { betza });
+  return letters
+    .map((a) => t(WORDS[a] ?? ATOMS[a].words))
+    .reduce((first, then) => t('help-move-or', { first, then }));
 }
 
 function symmetries([x, y]) {
@@ -72,8 +76,26 @@ function diagram(piece) {
     }
   }
   return `<svg class="legend-board" viewBox="0 0 ${size * 20} ${size * 20}" width="112" height="112"
-      role="img" aria-label="${escapeHtml(`${piece.name}: the squares it reaches`)}">${cells}
+      role="img" aria-label="${escapeHtml(t('help-legend-reach', { piece: piece.name }))}">${cells}
       <svg x="${RADIUS * 20}" y="${RADIUS * 20}" width="20" height="20" viewBox="0 0 100 100">${pieceSvg('white', piece.name, piece.letter)}</svg></svg>`;
+}
+
+/**
+ * `<b>Amazon</b> (<code>A</code>): moves as a queen, or the knight's jump.`:
+ * the message's text escaped, the name and the letter as markup.
+ */
+function pieceLine(p) {
+  const html = {
+    name: `<b>${escapeHtml(p.name.charAt(0).toUpperCase() + p.name.slice(1))}</b>`,
+    letter: `<code>${escapeHtml(p.letter)}</code>`,
+    moves: escapeHtml(moveWords(p.betza)),
+  };
+  const names = Object.keys(html);
+  const marks = Object.fromEntries(names.map((name, i) => [name, `\u0000${i}\u0000`]));
+  return t('help-legend-piece', marks)
+    .split(/\u0000(\d+)\u0000/)
+    .map((part, i) => (i % 2 ? html[names[Number(part)]] : escapeHtml(part)))
+    .join('');
 }
 
 /** The legend of `variant`'s pieces beyond chess's; empty when it has none. */
@@ -83,7 +105,7 @@ export function legendHtml(variant) {
   if (!pieces.length) return '';
   const rows = pieces.map((p) => `<li class="legend-piece" data-letter="${escapeHtml(p.letter)}">
       ${pieceIcon('white', p.name, p.letter, 36)}
-      <div><b>${escapeHtml(p.name.charAt(0).toUpperCase() + p.name.slice(1))}</b> (<code>${escapeHtml(p.letter)}</code>): moves ${escapeHtml(moveWords(p.betza))}.</div>
+      <div>${pieceLine(p)}</div>
       ${atoms(p.betza) ? diagram(p) : ''}</li>`).join('');
-  return `<section class="legend"><h2>Pieces</h2><ul>${rows}</ul></section>`;
+  return `<section class="legend"><h2>${t('help-legend-heading')}</h2><ul>${rows}</ul></section>`;
 }

@@ -9,84 +9,87 @@ import { api, accountEvents } from './api.js';
 import { renderBoard } from './board.js';
 import { escapeHtml, setMessage, messageHtml } from './html.js';
 import { fillVariants, readTerms, termsFields } from './terms.js';
-import { challengeList, CHALLENGE_EVENTS } from './challenges.js';
+import { challengeList, CHALLENGE_EVENTS, markup } from './challenges.js';
+import { t } from './i18n.js';
 
 
 // Lichess's quick-pairing grid, the live ones: minutes + seconds.
 const QUICK_CLOCKS = [[1, 0], [3, 2], [5, 3], [10, 5], [15, 10]];
 
-const TEMPLATE = `
+// Drawn when the page is shown, in the language of the settings.
+const template = () => `
 <section class="lobby">
   <section class="my-games" id="my-games" hidden>
-    <h2>Your games</h2><div class="table-wrap"><table class="my-games-list"></table></div>
+    <h2>${t('lobby-your-games')}</h2><div class="table-wrap"><table class="my-games-list"></table></div>
   </section>
   <div class="variants">
-    <h2>Variants</h2>
+    <h2>${t('lobby-variants')}</h2>
     <div class="variant-cards"></div>
   </div>
   <form class="create">
-    <h2>New game</h2>
-    <label>Variant <select name="variant" required></select></label>
+    <h2>${t('lobby-new-game')}</h2>
+    <label>${t('lobby-variant')} <select name="variant" required></select></label>
     <p class="variant-description"></p>
     <fieldset>
-      <legend>Time</legend>
-      <label><input type="radio" name="timing" value="live" checked> Live clock</label>
-      <label class="inline">minutes <input type="number" name="minutes" min="0" max="180" step="any" value="10"></label>
-      <label class="inline">+ seconds <input type="number" name="increment" min="0" max="180" value="5"></label>
+      <legend>${t('lobby-time')}</legend>
+      <label><input type="radio" name="timing" value="live" checked> ${t('lobby-live-clock')}</label>
+      <label class="inline">${t('lobby-minutes')} <input type="number" name="minutes" min="0" max="180" step="any" value="10"></label>
+      <label class="inline">${t('lobby-increment')} <input type="number" name="increment" min="0" max="180" value="5"></label>
       <br>
-      <label><input type="radio" name="timing" value="days"> Correspondence</label>
-      <label class="inline">days per move <input type="number" name="days" min="1" max="14" value="3"></label>
+      <label><input type="radio" name="timing" value="days"> ${t('lobby-correspondence')}</label>
+      <label class="inline">${t('lobby-days-per-move')} <input type="number" name="days" min="1" max="14" value="3"></label>
     </fieldset>
     <fieldset>
-      <legend>Opponent</legend>
-      <label><input type="radio" name="opponent" value="engine" checked> Engine</label>
-      <label class="inline">level <input type="number" name="level" min="1" max="8" value="3"></label>
+      <legend>${t('lobby-opponent')}</legend>
+      <label><input type="radio" name="opponent" value="engine" checked> ${t('lobby-engine')}</label>
+      <label class="inline">${t('lobby-level')} <input type="number" name="level" min="1" max="8" value="3"></label>
       <span class="level-rating" aria-live="polite"></span>
       <br>
-      <label><input type="radio" name="opponent" value="friend"> A friend (invite link)</label>
+      <label><input type="radio" name="opponent" value="friend"> ${t('lobby-friend')}</label>
     </fieldset>
     <fieldset>
-      <legend>Your colour</legend>
-      <label><input type="radio" name="color" value="white"> White</label>
-      <label><input type="radio" name="color" value="random" checked> Random</label>
-      <label><input type="radio" name="color" value="black"> Black</label>
+      <legend>${t('lobby-your-colour')}</legend>
+      <label><input type="radio" name="color" value="white"> ${t('lobby-white')}</label>
+      <label><input type="radio" name="color" value="random" checked> ${t('lobby-random')}</label>
+      <label><input type="radio" name="color" value="black"> ${t('lobby-black')}</label>
     </fieldset>
-    <label>Start position (FEN, optional) <input name="fen" autocomplete="off" spellcheck="false" placeholder="the variant's start"></label>
-    <label><input type="checkbox" name="public"> List this game publicly</label>
-    <button type="submit">Create game</button>
+    <label>${t('lobby-start-position')} <input name="fen" autocomplete="off" spellcheck="false" placeholder="${escapeHtml(t('lobby-fen-placeholder'))}"></label>
+    <label><input type="checkbox" name="public"> ${t('lobby-list-publicly')}</label>
+    <button type="submit">${t('lobby-create-game')}</button>
     <div class="error" role="alert" hidden></div>
   </form>
   <div class="lists">
-    <h2>Games in progress</h2><div class="table-wrap"><table class="games" data-status="live"></table></div>
-    <h2>Finished games</h2><div class="table-wrap"><table class="games" data-status="finished"></table></div>
+    <h2>${t('lobby-games-in-progress')}</h2><div class="table-wrap"><table class="games" data-status="live"></table></div>
+    <h2>${t('lobby-finished-games')}</h2><div class="table-wrap"><table class="games" data-status="finished"></table></div>
   </div>
   <!-- Shown first by the grid; last in the markup, so the new-game form's fields come first. -->
   <section class="seeks">
     <section class="challenges" hidden>
-      <h2>Challenges</h2>
+      <h2>${t('lobby-challenges')}</h2>
       <div class="table-wrap"><table class="games challenge-list"></table></div>
       <div class="error" role="alert" hidden></div>
     </section>
-    <h2>Open seeks</h2>
+    <h2>${t('lobby-open-seeks')}</h2>
     <div class="quick-pairing" hidden>
-      <span>Quick pairing, rated, <b class="quick-variant"></b>:</span>
+      <span>${markup('lobby-quick-pairing', { variant: '<b class="quick-variant"></b>' })}</span>
       ${QUICK_CLOCKS.map(([m, i]) => `<button type="button" data-quick="${m}+${i}">${m}+${i}</button>`).join('')}
     </div>
     <div class="table-wrap"><table class="games seek-list"></table></div>
     <form class="seek" hidden>
-      ${termsFields('Colour')}
-      <label>opponent rating <input type="number" name="low" min="0" max="4000" placeholder="any"> –
-        <input type="number" name="high" min="0" max="4000" placeholder="any"></label>
-      <button type="submit">Seek a game</button>
+      ${termsFields(t('lobby-colour'))}
+      <label>${t('lobby-opponent-rating')} <input type="number" name="low" min="0" max="4000" placeholder="${escapeHtml(t('lobby-any'))}"> –
+        <input type="number" name="high" min="0" max="4000" placeholder="${escapeHtml(t('lobby-any'))}"></label>
+      <button type="submit">${t('lobby-seek-a-game')}</button>
       <div class="error" role="alert" hidden></div>
     </form>
-    <p class="seek-login" hidden>Log in to post a seek or accept one.</p>
+    <p class="seek-login" hidden>${t('lobby-seek-login')}</p>
   </section>
 </section>`;
 
 function seatText(seat) {
   if (!seat) return '?';
-  return seat.kind === 'engine' ? `engine ${seat.level}` : seat.kind;
+  // The kinds the server names (`human`, `engine`) in words; another as it comes.
+  return t('lobby-seat', { kind: seat.kind, level: seat.level ?? '' });
 }
 
 // Four narrow columns, so that a row fits a phone's width.
@@ -94,16 +97,16 @@ async function fillList(table, variantNames) {
   try {
     const games = await api.games(table.dataset.status);
     table.innerHTML = games.length
-      ? '<tr><th>Game</th><th>Players</th><th>Turn</th><th>Result</th></tr>' +
+      ? `<tr><th>${t('lobby-col-game')}</th><th>${t('lobby-col-players')}</th><th>${t('lobby-col-turn')}</th><th>${t('lobby-col-result')}</th></tr>` +
         games
           .map(
             (g) => `<tr data-game="${escapeHtml(g.id)}"><td><a href="/game/${escapeHtml(g.id)}">${escapeHtml(variantNames.get(g.variant) ?? g.variant)}</a>
               <span class="game-id">${escapeHtml(g.id)}</span></td>
               <td>${escapeHtml(seatText(g.white))} – ${escapeHtml(seatText(g.black))}</td>
-              <td>${escapeHtml(g.turn ?? '')}</td><td>${escapeHtml(g.result ?? g.status)}</td></tr>`,
+              <td>${escapeHtml(g.turn ?? '')}</td><td>${escapeHtml(g.result ?? t('lobby-status', { status: g.status }))}</td></tr>`,
           )
           .join('')
-      : '<tr><td>none</td></tr>';
+      : `<tr><td>${t('lobby-none')}</td></tr>`;
   } catch (e) {
     table.innerHTML = `<tr><td>${messageHtml(e.message)}</td></tr>`;
   }
@@ -111,7 +114,7 @@ async function fillList(table, variantNames) {
 
 function timeControl(seek) {
   if (seek.clock) return `${seek.clock.initial / 60}+${seek.clock.increment}`;
-  return seek.days ? `${seek.days} day${seek.days === 1 ? '' : 's'}` : '∞';
+  return seek.days ? t('lobby-days', { count: seek.days }) : '∞';
 }
 
 // A row per open seek: who (and their rating), what, and the button.
@@ -124,20 +127,20 @@ async function fillSeeks(table, variantNames, me) {
     return;
   }
   if (!seeks.length) {
-    table.innerHTML = '<tr><td>none</td></tr>';
+    table.innerHTML = `<tr><td>${t('lobby-none')}</td></tr>`;
     return;
   }
-  table.innerHTML = '<tr><th>Player</th><th>Game</th><th>Range</th><th></th></tr>' + seeks
+  table.innerHTML = `<tr><th>${t('lobby-col-player')}</th><th>${t('lobby-col-game')}</th><th>${t('lobby-col-range')}</th><th></th></tr>` + seeks
     .map((s) => {
       const own = me && s.user.toLowerCase() === me.id;
       const button = !me ? '' : own
-        ? '<button type="button" data-seek-action="cancel">Cancel</button>'
-        : '<button type="button" data-seek-action="accept">Accept</button>';
-      const range = s.rating_range ? `${s.rating_range[0]}–${s.rating_range[1]}` : 'any';
+        ? `<button type="button" data-seek-action="cancel">${t('lobby-cancel')}</button>`
+        : `<button type="button" data-seek-action="accept">${t('lobby-accept')}</button>`;
+      const range = s.rating_range ? `${s.rating_range[0]}–${s.rating_range[1]}` : t('lobby-any');
       return `<tr data-seek="${escapeHtml(s.id)}"><td><a href="/@/${encodeURIComponent(s.user)}">${escapeHtml(s.user)}</a>
           <span class="game-id">${escapeHtml(s.rating)}${s.provisional ? '?' : ''}</span></td>
         <td>${escapeHtml(variantNames.get(s.variant) ?? s.variant)} ${escapeHtml(timeControl(s))}
-          <span class="game-id">${s.rated ? 'rated' : 'casual'} · ${escapeHtml(s.color)}</span></td>
+          <span class="game-id">${s.rated ? t('lobby-rated') : t('lobby-casual')} · ${escapeHtml(t('lobby-color', { color: s.color }))}</span></td>
         <td>${escapeHtml(range)}</td><td>${button}</td></tr>`;
     })
     .join('');
@@ -220,7 +223,8 @@ function bindSeeks(root, table, variants, refresh) {
   });
 }
 
-const FAMILY_TEXT = { 'turn-based': 'one move at a time', crowd: 'crowds', simultaneous: 'simultaneous moves' };
+// A variant's family in words (`lobby-family`: `turn-based`, `crowd`, `simultaneous`; another as it comes).
+const familyText = (family) => t('lobby-family', { family });
 
 // One card per variant, its start position drawn by the game page's board.
 function drawCards(container, variants, onPick) {
@@ -229,7 +233,7 @@ function drawCards(container, variants, onPick) {
       (v) => `<button type="button" class="variant-card" data-variant="${escapeHtml(v.id)}" aria-pressed="false">
         <span class="mini-board"></span>
         <span class="variant-title">${escapeHtml(v.name)}</span>
-        <span class="variant-facts">${v.files}x${v.ranks} · ${escapeHtml(FAMILY_TEXT[v.family] ?? v.family)}</span>
+        <span class="variant-facts">${v.files}x${v.ranks} · ${escapeHtml(familyText(v.family))}</span>
         <span class="variant-line">${escapeHtml(v.description ?? '')}</span></button>`,
     )
     .join('');
@@ -253,11 +257,11 @@ export const LEVEL_RATINGS = [1323, 1401, 1546, 1712, 1941, 2007, 2314, 2635];
 
 export function levelRatingText(level) {
   const rating = LEVEL_RATINGS[level - 1];
-  return rating ? `about ${Math.round(rating / 50) * 50}` : '';
+  return rating ? t('lobby-level-rating', { rating: Math.round(rating / 50) * 50 }) : '';
 }
 
 export async function showLobby(root, me = null) {
-  root.innerHTML = TEMPLATE;
+  root.innerHTML = template();
   const form = root.querySelector('form.create');
   // Measured in chess: not said for the simultaneous variants, whose
   // levels are no ladder yet (docs/benchmarks.md, "Levels").
@@ -275,7 +279,7 @@ export async function showLobby(root, me = null) {
   try {
     variants = await api.variants();
   } catch (e) {
-    setMessage(error, `cannot load the variants: ${e.message}`);
+    setMessage(error, t('lobby-variants-failed', { error: e.message }));
     error.hidden = false;
   }
   select.innerHTML = variants

@@ -6,6 +6,7 @@
 
 import { api } from './api.js';
 import { escapeHtml } from './html.js';
+import { t } from './i18n.js';
 
 const SEATS_KEY = 'parity-seats';
 /** Seats remembered at most: the oldest go first. */
@@ -42,8 +43,8 @@ const other = (color) => (color === 'white' ? 'black' : 'white');
 /** A guest's game as the `nowPlaying` entry of an account's would say it. */
 function fromState(s) {
   const seat = s[other(s.you)] ?? {};
-  const opponent = seat.kind === 'engine' ? `Engine, level ${seat.level}`
-    : seat.joined === false ? 'Friend (invited)' : 'Anonymous';
+  const opponent = seat.kind === 'engine' ? t('lobby-my-games-engine', { level: seat.level })
+    : seat.joined === false ? t('lobby-my-games-friend-invited') : t('lobby-my-games-anonymous');
   const simultaneous = Boolean(s.committed);
   const isMyTurn = s.status === 'started'
     && (simultaneous ? !s.committed[s.you] : s.to_move === s.you);
@@ -82,15 +83,17 @@ export function timeLeftText(seconds) {
   if (seconds == null) return '';
   if (seconds >= 86400) {
     const days = Math.floor(seconds / 86400);
-    return `${days} day${days === 1 ? '' : 's'} ${Math.floor((seconds % 86400) / 3600)}h`;
+    return t('lobby-time-left-days', { days, hours: Math.floor((seconds % 86400) / 3600) });
   }
-  if (seconds >= 3600) return `${Math.floor(seconds / 3600)}h ${Math.floor((seconds % 3600) / 60)}m`;
+  if (seconds >= 3600) {
+    return t('lobby-time-left-hours', { hours: Math.floor(seconds / 3600), minutes: Math.floor((seconds % 3600) / 60) });
+  }
   return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
 }
 
 function rowsHtml(games) {
   return games.map((g) => `<tr data-game="${escapeHtml(g.gameId)}"${g.isMyTurn ? ' class="my-turn"' : ''}>
-      <td>${g.isMyTurn ? '<strong class="turn-badge">Your turn</strong>' : 'Waiting'}</td>
+      <td>${g.isMyTurn ? `<strong class="turn-badge">${t('lobby-my-games-your-turn')}</strong>` : t('lobby-my-games-waiting')}</td>
       <td><a href="/game/${escapeHtml(g.gameId)}">${escapeHtml(g.variant?.name ?? '')}</a></td>
       <td>${escapeHtml(g.opponent?.username ?? '')}</td>
       <td class="time-left">${escapeHtml(timeLeftText(g.secondsLeft))}</td></tr>`).join('');
@@ -101,11 +104,13 @@ function show(games, { section, badge }) {
   document.title = waiting ? `(${waiting}) Parity` : 'Parity';
   if (badge) {
     badge.hidden = !games.length;
-    badge.innerHTML = `<a href="/#my-games">Your games: ${games.length}${waiting ? ` <strong class="turn-badge">${waiting} your turn</strong>` : ''}</a>`;
+    const turns = waiting ? ` <strong class="turn-badge">${t('lobby-my-games-badge-turns', { count: waiting })}</strong>` : '';
+    badge.innerHTML = `<a href="/#my-games">${t('lobby-my-games-badge', { count: games.length })}${turns}</a>`;
   }
   if (section) {
     section.hidden = !games.length;
-    section.querySelector('table').innerHTML = `<tr><th><span class="visually-hidden">Whose move</span></th><th>Game</th><th>Opponent</th><th>Time left</th></tr>${rowsHtml(games)}`;
+    section.querySelector('table').innerHTML = `<tr><th><span class="visually-hidden">${t('lobby-my-games-whose-move')}</span></th>`
+      + `<th>${t('lobby-col-game')}</th><th>${t('lobby-opponent')}</th><th>${t('lobby-my-games-time-left')}</th></tr>${rowsHtml(games)}`;
   }
 }
 

@@ -3,20 +3,32 @@
 // the list (`[data-ply]`), the arrow keys, Home and End; and the FEN of the
 // position shown, with a button that copies it.
 
-export const NAV_HTML = `
-    <div class="nav" role="group" aria-label="move navigation">
-      <button type="button" data-nav="first" title="first position (Home, ↑)" aria-label="first position">«</button>
-      <button type="button" data-nav="prev" title="previous position (←)" aria-label="previous position">‹</button>
-      <button type="button" data-nav="next" title="next position (→)" aria-label="next position">›</button>
-      <button type="button" data-nav="last" title="last position (End, ↓)" aria-label="last position">»</button>
+import { escapeHtml } from './html.js';
+import { t } from './i18n.js';
+
+const navButton = (nav, label, title, text) => `<button type="button" data-nav="${nav}" title="${escapeHtml(title)}" aria-label="${escapeHtml(label)}">${text}</button>`;
+
+/** The first/previous/next/last buttons, in the language of the settings. */
+export const navHtml = () => `
+    <div class="nav" role="group" aria-label="${escapeHtml(t('lobby-nav-group'))}">
+      ${navButton('first', t('lobby-nav-first'), t('lobby-nav-first-title'), '«')}
+      ${navButton('prev', t('lobby-nav-prev'), t('lobby-nav-prev-title'), '‹')}
+      ${navButton('next', t('lobby-nav-next'), t('lobby-nav-next-title'), '›')}
+      ${navButton('last', t('lobby-nav-last'), t('lobby-nav-last-title'), '»')}
     </div>`;
 
-export const FEN_HTML = `
+/** The FEN of the position shown, its copy button and the analysis link. */
+export const fenHtml = () => `
     <div class="fen-box">
       <label>FEN <input class="fen" readonly spellcheck="false"></label>
-      <button type="button" data-copy="fen">Copy</button>
-      <a class="analyse" href="/analysis">analyse</a>
+      <button type="button" data-copy="fen">${t('lobby-nav-copy')}</button>
+      <a class="analyse" href="/analysis">${t('lobby-nav-analyse')}</a>
     </div>`;
+
+// The same as markup put in a template (`${NAV_HTML}`): made when the
+// template is, so in the language then in force.
+export const NAV_HTML = { toString: navHtml };
+export const FEN_HTML = { toString: fenHtml };
 
 const KEYS = { ArrowLeft: 'prev', ArrowRight: 'next', ArrowUp: 'first', ArrowDown: 'last', Home: 'first', End: 'last' };
 

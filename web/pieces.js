@@ -1,4 +1,5 @@
 import { escapeHtml } from './html.js';
+import { t } from './i18n.js';
 
 // Piece drawings: our own SVG, each in a 100x100 box standing on a common
 // base. Outlines use the class `body` (filled in the piece's colour) and
@@ -62,6 +63,32 @@ bodies.amazon = compound('queen');
 bodies.empress = compound('rook');
 bodies.princess = compound('bishop');
 
+// The catalogue's word for each piece of the variant files, by lower-case
+// name; other pieces are called by the variant's name.
+const PIECE_WORDS = {
+  pawn: 'game-piece-pawn',
+  knight: 'game-piece-knight',
+  bishop: 'game-piece-bishop',
+  rook: 'game-piece-rook',
+  queen: 'game-piece-queen',
+  king: 'game-piece-king',
+  champion: 'game-piece-champion',
+  fad: 'game-piece-fad',
+  amazon: 'game-piece-amazon',
+  empress: 'game-piece-empress',
+  princess: 'game-piece-princess',
+};
+
+/**
+ * A piece in words, as a person reads it: `white king` for a `color`
+ * ("white" or "black"), the bare name (`queen`) without one.
+ */
+export function pieceWords(color, name) {
+  const id = PIECE_WORDS[String(name).toLowerCase()];
+  const which = color ?? 'none';
+  return id ? t(id, { color: which }) : t('game-piece-other', { color: which, name });
+}
+
 /** True when `name` has a drawing of its own (else the letter glyph is used). */
 export function hasDrawing(name) {
   return Object.hasOwn(bodies, name.toLowerCase());
@@ -87,5 +114,5 @@ export function pieceSvg(color, name, letter) {
 /** A standalone <svg> of one piece, for buttons and lists. */
 export function pieceIcon(color, name, letter, size = 40) {
   return `<svg class="piece-icon" viewBox="0 0 100 100" width="${size}" height="${size}"
-    role="img" aria-label="${escapeHtml(color + ' ' + name)}">${pieceSvg(color, name, letter)}</svg>`;
+    role="img" aria-label="${escapeHtml(pieceWords(color, name))}">${pieceSvg(color, name, letter)}</svg>`;
 }

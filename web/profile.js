@@ -8,6 +8,7 @@
 import { api, accountEvents } from './api.js';
 import { escapeHtml, setMessage, messageHtml } from './html.js';
 import { challengeForm } from './challenges.js';
+import { t } from './i18n.js';
 
 const SCOPES = ['board:play', 'bot:play'];
 const COLORS = ['#2b6cb0', '#c05621', '#2f855a', '#9b2c2c', '#6b46c1', '#975a16'];
@@ -19,11 +20,11 @@ function variantName(key, names) {
 
 function ratingsHtml(user, names) {
   const perfs = Object.entries(user.perfs ?? {});
-  if (!perfs.length) return '<p class="none">No rated games yet.</p>';
+  if (!perfs.length) return `<p class="none">${escapeHtml(t('profile-no-rated-games'))}</p>`;
   return `<ul class="ratings">${perfs
     .map(([key, p]) => `<li data-variant="${escapeHtml(key)}"><span class="variant-title">${escapeHtml(variantName(key, names))}</span>
       <span class="rating">${escapeHtml(p.rating)}${p.prov ? '?' : ''}</span>
-      <span class="games-count">${escapeHtml(p.games)} game${p.games === 1 ? '' : 's'}</span></li>`)
+      <span class="games-count">${escapeHtml(t('profile-games-count', { count: Number(p.games) }))}</span></li>`)
     .join('')}</ul>`;
 }
 
@@ -53,14 +54,16 @@ export function ratingGraph(points, names) {
     .map((r) => `<line x1="${pad}" x2="${width - pad}" y1="${y(r)}" y2="${y(r)}" stroke="#ccc"/>
       <text x="${pad - 4}" y="${y(r) + 4}" text-anchor="end" font-size="11" fill="#666">${r}</text>`)
     .join('');
-  return `<svg class="rating-graph" viewBox="0 0 ${width} ${height}" role="img" aria-label="rating history">${grid}${lines.join('')}</svg>`;
+  return `<svg class="rating-graph" viewBox="0 0 ${width} ${height}" role="img" aria-label="${escapeHtml(t('profile-rating-history'))}">${grid}${lines.join('')}</svg>`;
 }
 
 function resultText(game) {
-  if (!game.result) return game.status;
+  if (!game.result) return t('profile-game-status', { status: game.status });
   const won = (game.result === '1-0' && game.color === 'white') || (game.result === '0-1' && game.color === 'black');
   const lost = (game.result === '0-1' && game.color === 'white') || (game.result === '1-0' && game.color === 'black');
-  return `${game.result} ${won ? 'won' : lost ? 'lost' : ''}`.trim();
+  if (won) return t('profile-result-won', { result: game.result });
+  if (lost) return t('profile-result-lost', { result: game.result });
+  return game.result;
 }
 
 /** Games the profile shows at once; "More games" reads the next page. */
@@ -69,16 +72,19 @@ const GAMES_PAGE = 50;
 function gameRows(games, names) {
   return games
     .map((g) => `<tr data-game="${escapeHtml(g.id)}"><td><a href="/game/${escapeHtml(g.id)}">${escapeHtml(names.get(g.variant) ?? g.variant)}</a>
-      ${g.rated ? 'rated' : 'casual'} <span class="game-id">${escapeHtml(new Date(g.created_ms).toLocaleDateString())}</span></td>
-      <td>${g.opponent ? `<a href="/@/${encodeURIComponent(g.opponent)}">${escapeHtml(g.opponent)}</a>` : 'anonymous'}</td>
-      <td>${escapeHtml(g.color)}</td><td>${escapeHtml(resultText(g))}</td></tr>`)
+      ${escapeHtml(g.rated ? t('profile-rated') : t('profile-casual'))} <span class="game-id">${escapeHtml(new Date(g.created_ms).toLocaleDateString())}</span></td>
+      <td>${g.opponent ? `<a href="/@/${encodeURIComponent(g.opponent)}">${escapeHtml(g.opponent)}</a>` : escapeHtml(t('profile-anonymous'))}</td>
+      <td>${escapeHtml(t('profile-color', { color: g.color }))}</td><td>${escapeHtml(resultText(g))}</td></tr>`)
     .join('');
 }
 
 function gamesHtml(games, names) {
-  if (!games.length) return '<p class="none">No games yet.</p>';
-  return `<div class="table-wrap"><table class="user-games"><tr><th>Game</th><th>Opponent</th><th>Colour</th><th>Result</th></tr>${gameRows(games, names)}</table></div>
-    <button type="button" class="more-games" ${games.length < GAMES_PAGE ? 'hidden' : ''}>More games</button>`;
+  if (!games.length) return `<p class="none">${escapeHtml(t('profile-no-games'))}</p>`;
+  const heads = [t('profile-column-game'), t('profile-column-opponent'), t('profile-column-colour'), t('profile-column-result')]
+    .map((head) => `<th>${escapeHtml(head)}</th>`)
+    .join('');
+  return `<div class="table-wrap"><table class="user-games"><tr>${heads}</tr>${gameRows(games, names)}</table></div>
+    <button type="button" class="more-games" ${games.length < GAMES_PAGE ? 'hidden' : ''}>${escapeHtml(t('profile-more-games'))}</button>`;
 }
 
 /** The "More games" button: appends the next page after the last game shown. */
@@ -99,16 +105,16 @@ function bindMoreGames(root, name, games, names) {
   });
 }
 
-const TOKENS = `
+const tokensHtml = () => `
   <section class="tokens">
-    <h2>Personal API tokens</h2>
-    <p>For tools that speak lichess's API (berserk, lichess-bot): send it as <code>Authorization: Bearer</code>.</p>
+    <h2>${escapeHtml(t('profile-tokens-heading'))}</h2>
+    <p>${messageHtml(t('profile-tokens-help', { header: '`Authorization: Bearer`' }))}</p>
     <table class="token-list"></table>
     <form class="new-token">
       ${SCOPES.map((s) => `<label><input type="checkbox" name="scope" value="${s}" ${s === 'board:play' ? 'checked' : ''}> ${s}</label>`).join(' ')}
-      <button type="submit">Make a token</button>
+      <button type="submit">${escapeHtml(t('profile-make-token'))}</button>
     </form>
-    <p class="new-token-shown" hidden>Copy it now, it is not shown again: <input class="token" readonly spellcheck="false"></p>
+    <p class="new-token-shown" hidden>${escapeHtml(t('profile-token-shown'))} <input class="token" readonly spellcheck="false"></p>
     <div class="error" role="alert" hidden></div>
   </section>`;
 
@@ -122,12 +128,12 @@ async function showTokens(section) {
   async function refresh() {
     const tokens = await api.tokens();
     list.innerHTML = tokens.length
-      ? '<tr><th>Token</th><th>Scopes</th><th>Made</th><th></th></tr>' + tokens
-        .map((t) => `<tr data-hash="${escapeHtml(t.hash)}"><td><code>pat_… ${escapeHtml(t.hash.slice(0, 8))}</code></td>
-          <td>${escapeHtml(t.scopes)}</td><td>${escapeHtml(new Date(t.created_ms).toLocaleString())}</td>
-          <td><button type="button" class="revoke">Revoke</button></td></tr>`)
+      ? `<tr><th>${escapeHtml(t('profile-column-token'))}</th><th>${escapeHtml(t('profile-column-scopes'))}</th><th>${escapeHtml(t('profile-column-made'))}</th><th></th></tr>` + tokens
+        .map((token) => `<tr data-hash="${escapeHtml(token.hash)}"><td><code>pat_… ${escapeHtml(token.hash.slice(0, 8))}</code></td>
+          <td>${escapeHtml(token.scopes)}</td><td>${escapeHtml(new Date(token.created_ms).toLocaleString())}</td>
+          <td><button type="button" class="revoke">${escapeHtml(t('profile-revoke'))}</button></td></tr>`)
         .join('')
-      : '<tr><td>none</td></tr>';
+      : `<tr><td>${escapeHtml(t('profile-no-tokens'))}</td></tr>`;
   }
   list.addEventListener('click', async (e) => {
     const row = e.target.closest('.revoke') && e.target.closest('tr');
@@ -157,10 +163,10 @@ async function showTokens(section) {
   await refresh().catch(fail);
 }
 
-const SESSIONS = `
+const sessionsHtml = () => `
   <section class="sessions">
-    <h2>Log-ins</h2>
-    <p>Where this account is logged in. A log-in ends when it goes unused for a while, or here.</p>
+    <h2>${escapeHtml(t('profile-sessions-heading'))}</h2>
+    <p>${escapeHtml(t('profile-sessions-help'))}</p>
     <table class="session-list"></table>
     <div class="error" role="alert" hidden></div>
   </section>`;
@@ -171,10 +177,13 @@ async function showSessions(section) {
   const when = (ms) => escapeHtml(new Date(ms).toLocaleString());
   async function refresh() {
     const sessions = await api.sessions();
-    list.innerHTML = '<tr><th>Browser</th><th>Logged in</th><th>Last used</th><th></th></tr>' + sessions
-      .map((s) => `<tr data-hash="${escapeHtml(s.hash)}"><td>${escapeHtml(s.agent || 'unknown')}</td>
+    const heads = [t('profile-column-browser'), t('profile-column-logged-in'), t('profile-column-last-used')]
+      .map((head) => `<th>${escapeHtml(head)}</th>`)
+      .join('');
+    list.innerHTML = `<tr>${heads}<th></th></tr>` + sessions
+      .map((s) => `<tr data-hash="${escapeHtml(s.hash)}"><td>${escapeHtml(s.agent || t('profile-unknown-browser'))}</td>
         <td>${when(s.created_ms)}</td><td>${when(s.seen_ms)}</td>
-        <td>${s.current ? 'this one' : '<button type="button" class="end-session">Log out</button>'}</td></tr>`)
+        <td>${s.current ? escapeHtml(t('profile-this-session')) : `<button type="button" class="end-session">${escapeHtml(t('profile-log-out'))}</button>`}</td></tr>`)
       .join('');
   }
   list.addEventListener('click', async (e) => {
@@ -210,10 +219,10 @@ export async function showProfile(root, name, me) {
   root.innerHTML = `<section class="profile" data-user="${escapeHtml(user.id)}">
     <h1>${user.title ? `<span class="title">${escapeHtml(user.title)}</span> ` : ''}${escapeHtml(user.username)}</h1>
     ${me && !own ? '<section class="challenge"></section>' : ''}
-    <h2>Ratings</h2><div class="standing">${ratingsHtml(user, names)}
+    <h2>${escapeHtml(t('profile-ratings-heading'))}</h2><div class="standing">${ratingsHtml(user, names)}
     ${ratingGraph(history, names)}</div>
-    <h2>Games</h2>${gamesHtml(games, names)}
-    ${own ? TOKENS + SESSIONS : ''}
+    <h2>${escapeHtml(t('profile-games-heading'))}</h2>${gamesHtml(games, names)}
+    ${own ? tokensHtml() + sessionsHtml() : ''}
   </section>`;
   bindMoreGames(root, name, games, names);
   if (me && !own) {

@@ -5,14 +5,18 @@
 
 import { api } from './api.js';
 import { escapeHtml } from './html.js';
+import { t } from './i18n.js';
 
 const WIDTH = 600;
 const HEIGHT = 120;
 const POLL_MS = 1500;
 
+// The words are put in by `drawReview` (and retranslated by `useLanguage`
+// through the data-i18n marks): this markup is made when the module loads,
+// before the catalogue is.
 export const REVIEW_HTML = `
-<section class="review" aria-label="Computer analysis" hidden>
-  <button type="button" data-action="request-analysis" hidden>Request a computer analysis</button>
+<section class="review" data-i18n-label="analysis-review-label" hidden>
+  <button type="button" data-action="request-analysis" data-i18n="analysis-request" hidden></button>
   <p class="review-status" aria-live="polite"></p>
   <div class="review-graph"></div>
   <div class="review-players"></div>
@@ -33,13 +37,26 @@ export function judgmentGlyph(judgment) {
   return { inaccuracy: '?!', mistake: '?', blunder: '??' }[judgment] ?? '';
 }
 
+/** A judgment's word: Inaccuracy, Mistake, Blunder. */
+export function judgmentName(judgment) {
+  const names = {
+    inaccuracy: t('analysis-inaccuracy'),
+    mistake: t('analysis-mistake'),
+    blunder: t('analysis-blunder'),
+  };
+  return names[judgment] ?? judgment;
+}
+
 /** The judged move's comment, as lichess writes it: "Blunder. e4 was best." */
 export function judgmentComment(review, move) {
   if (!move?.judgment) return '';
-  const name = move.judgment[0].toUpperCase() + move.judgment.slice(1);
+  const judgment = judgmentName(move.judgment);
   const best = review.positions?.[move.ply - 1]?.bestSan;
-  return best ? `${name}. ${best} was best.` : `${name}.`;
+  return best ? t('analysis-judgment-best', { judgment, best }) : t('analysis-judgment', { judgment });
 }
+
+/** A side's name: White, Black. */
+const sideName = (color) => (color === 'white' ? t('analysis-white') : t('analysis-black'));
 
 const percent = (x) => `${Math.round(x * 100)}%`;
 
@@ -49,7 +66,7 @@ const percent = (x) => `${Math.round(x * 100)}%`;
  */
 function series(review) {
   if (review.kind === 'turn-based') return review.positions.map(whiteWinPercent);
-  return review.turns.map((t) => t.value * 100);
+  return review.turns.map((turn) => turn.value * 100);
 }
 
 function graphSvg(review, ply) {
@@ -66,16 +83,20 @@ function graphSvg(review, ply) {
       if (m.judgment) marks.push({ i: m.ply, cls: m.judgment, title: `${m.san}${judgmentGlyph(m.judgment)}` });
     }
   } else {
-    review.turns.forEach((t, i) => {
-      const worst = Math.max(t.white.loss, t.black.loss);
-      if (worst >= 0.1) marks.push({ i, cls: 'mistake', title: `turn ${t.number}` });
+    review.turns.forEach((turn, i) => {
+      const worst = Math.max(turn.white.loss, turn.black.loss);
+      if (worst >= 0.1) marks.push({ i, cls: 'mistake', title: t('analysis-graph-turn', { number: turn.number }) });
     });
   }
   const at = ply ?? values.length - 1;
   const cursorIndex = review.kind === 'turn-based' ? at : Math.max(0, Math.min(values.length - 1, at - 1));
   const label = review.kind === 'turn-based'
-    ? `Evaluation graph of ${review.moves.length} moves; White's winning chances from ${Math.round(values[0])}% to ${Math.round(values.at(-1))}%`
-    : `White's expected score over ${review.turns.length} turns`;
+    ? t('analysis-graph-label', {
+      moves: review.moves.length,
+      from: `${Math.round(values[0])}%`,
+      to: `${Math.round(values.at(-1))}%`,
+    })
+    : t('analysis-graph-label-simultaneous', { turns: review.turns.length });
   return `<svg class="eval-graph" viewBox="0 0 ${WIDTH} ${HEIGHT}" preserveAspectRatio="none" role="img" aria-label="${escapeHtml(label)}">
     <rect class="graph-black" x="0" y="0" width="${WIDTH}" height="${HEIGHT}"></rect>
     <polygon class="graph-white" points="${area}"></polygon>
@@ -87,39 +108,50 @@ function graphSvg(review, ply) {
 }
 
 function playersHtml(review, players) {
-  const name = (color) => escapeHtml(players?.[color]?.user?.name ?? color[0].toUpperCase() + color.slice(1));
-  const count = (n, one, many) => `${n} ${n === 1 ? one : many}`;
+  const name = (color) => escapeHtml(players?.[color]?.user?.name ?? sideName(color));
   if (review.kind === 'turn-based') {
     return ['white', 'black'].map((c) => {
       const p = review[c];
       const accuracy = p.accuracy == null ? '–' : `${Math.round(p.accuracy)}%`;
-      return `<p class="review-player" data-color="${c}"><strong>${name(c)}</strong>: accuracy ${accuracy} ·
-        ${count(p.inaccuracy, 'inaccuracy', 'inaccuracies')} · ${count(p.mistake, 'mistake', 'mistakes')} ·
-        ${count(p.blunder, 'blunder', 'blunders')} · average centipawn loss ${p.acpl}</p>`;
+      const summary = t('analysis-player-turn-based', {
+        accuracy,
+        inaccuracies: p.inaccuracy,
+        mistakes: p.mistake,
+        blunders: p.blunder,
+        acpl: p.acpl,
+      });
+      return `<p class="review-player" data-color="${c}"><strong>${name(c)}</strong>${escapeHtml(summary)}</p>`;
     }).join('');
   }
   return ['white', 'black'].map((c) => {
     const p = review[c];
-    return `<p class="review-player" data-color="${c}"><strong>${name(c)}</strong>: average expected loss
-      ${(p.averageLoss * 100).toFixed(1)}% a turn · ${count(p.costlyTurns, 'costly turn', 'costly turns')}</p>`;
+    const summary = t('analysis-player-simultaneous', {
+      loss: `${(p.averageLoss * 100).toFixed(1)}%`,
+      costly: p.costlyTurns,
+    });
+    return `<p class="review-player" data-color="${c}"><strong>${name(c)}</strong>${escapeHtml(summary)}</p>`;
   }).join('');
 }
 
 function strategyText(side) {
-  return side.strategy.map((c) => `${escapeHtml(c.san)} ${percent(c.probability)}`).join(', ');
+  return side.strategy.map((c) => `${c.san} ${percent(c.probability)}`).join(', ');
 }
 
 /** The shown turn of a simultaneous review: what each side played against the engine's strategy. */
 function turnHtml(review, ply) {
   if (review.kind !== 'simultaneous' || review.turns.length === 0) return '';
   const index = Math.max(1, Math.min(review.turns.length, ply ?? review.turns.length)) - 1;
-  const t = review.turns[index];
+  const turn = review.turns[index];
   const side = (c) => {
-    const s = t[c];
-    return `<li data-color="${c}"><strong>${c === 'white' ? 'White' : 'Black'}</strong> played ${escapeHtml(s.san)}:
-      expected loss ${(s.loss * 100).toFixed(1)}%. Engine's strategy: ${strategyText(s)}.</li>`;
+    const s = turn[c];
+    const played = t('analysis-turn-played', {
+      san: s.san,
+      loss: `${(s.loss * 100).toFixed(1)}%`,
+      strategy: strategyText(s),
+    });
+    return `<li data-color="${c}"><strong>${escapeHtml(sideName(c))}</strong>${escapeHtml(played)}</li>`;
   };
-  return `<h3>Turn ${t.number}</h3><p>White's expected score at the equilibrium: ${percent(t.value)}.</p>
+  return `<h3>${escapeHtml(t('analysis-turn-heading', { number: turn.number }))}</h3><p>${escapeHtml(t('analysis-turn-equilibrium', { score: percent(turn.value) }))}</p>
     <ul>${side('white')}${side('black')}</ul>`;
 }
 
@@ -133,12 +165,14 @@ export function drawReview(root, s, review, running, ply) {
   const finished = s.status === 'finished' && (s.moves ?? []).length > 0;
   section.hidden = !finished;
   if (!finished) return;
+  section.setAttribute('aria-label', t('analysis-review-label'));
   const button = section.querySelector('[data-action="request-analysis"]');
+  button.textContent = t('analysis-request');
   button.hidden = Boolean(review) || running;
   section.querySelector('.review-status').textContent = running
-    ? 'The engine is analysing the game…'
+    ? t('analysis-review-running')
     : review
-      ? `Computer analysis: ${review.msPerPosition} ms a position.`
+      ? t('analysis-review-done', { ms: review.msPerPosition })
       : '';
   section.querySelector('.review-graph').innerHTML = review ? graphSvg(review, ply) : '';
   section.querySelector('.review-players').innerHTML = review ? playersHtml(review, s.players) : '';
@@ -155,9 +189,12 @@ export function moveJudgment(review, ply) {
 /** What a simultaneous turn cost each side, if anything worth saying. */
 export function turnLosses(review, turn) {
   if (review?.kind !== 'simultaneous') return '';
-  const t = review.turns[turn - 1];
-  if (!t || Math.max(t.white.loss, t.black.loss) < 0.02) return '';
-  return `expected loss: White ${(t.white.loss * 100).toFixed(0)}%, Black ${(t.black.loss * 100).toFixed(0)}%`;
+  const losses = review.turns[turn - 1];
+  if (!losses || Math.max(losses.white.loss, losses.black.loss) < 0.02) return '';
+  return t('analysis-turn-losses', {
+    white: `${(losses.white.loss * 100).toFixed(0)}%`,
+    black: `${(losses.black.loss * 100).toFixed(0)}%`,
+  });
 }
 
 /**

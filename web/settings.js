@@ -7,6 +7,7 @@
 import { api } from './api.js';
 import { escapeHtml, setMessage } from './html.js';
 import { pieceIcon } from './pieces.js';
+import { t, useLanguage } from './i18n.js';
 
 const KEY = 'parity-settings';
 /** The defaults, the server's too (`crates/server/src/accounts/preferences.rs`). */
@@ -14,9 +15,13 @@ export const DEFAULTS = {
   theme: 'brown', pieceSet: 'parity', sound: true, animation: true, premove: true, confirmCommit: false, language: 'auto',
   email: '', notifyEmail: false,
 };
-const THEMES = { brown: 'Brown', blue: 'Blue', green: 'Green', grey: 'Grey' };
-const PIECE_SETS = { parity: 'Parity (drawn)', letters: 'Letters' };
-const LANGUAGES = { auto: "The browser's", en: 'English', fr: 'Français' };
+// The choices' words, in the language in force when the page is drawn.
+const themes = () => ({
+  brown: t('settings-theme-brown'), blue: t('settings-theme-blue'), green: t('settings-theme-green'), grey: t('settings-theme-grey'),
+});
+const pieceSets = () => ({ parity: t('settings-pieces-parity'), letters: t('settings-pieces-letters') });
+/** Each language is named in itself. */
+const languages = () => ({ auto: t('settings-language-auto'), en: 'English', fr: 'Français' });
 
 function stored() {
   try {
@@ -93,25 +98,25 @@ export function showSettings(root, me) {
   const s = current;
   root.innerHTML = `
 <section class="settings">
-  <h1>Settings</h1>
-  <p class="where">${me ? `Saved with your account, ${escapeHtml(me.username)}.` : 'Saved in this browser (log in to keep them with an account).'}</p>
+  <h1>${escapeHtml(t('settings-heading'))}</h1>
+  <p class="where">${escapeHtml(me ? t('settings-where-account', { name: me.username }) : t('settings-where-browser'))}</p>
   <form>
-    <fieldset><legend>Board colours</legend>${choices('theme', THEMES, s.theme)}</fieldset>
-    <fieldset><legend>Pieces</legend>${choices('pieceSet', PIECE_SETS, s.pieceSet)}</fieldset>
+    <fieldset><legend>${escapeHtml(t('settings-board-colours'))}</legend>${choices('theme', themes(), s.theme)}</fieldset>
+    <fieldset><legend>${escapeHtml(t('settings-pieces'))}</legend>${choices('pieceSet', pieceSets(), s.pieceSet)}</fieldset>
     <div class="preview" aria-hidden="true">${preview()}</div>
-    <fieldset><legend>Play</legend>
-      ${check('sound', 'Sounds', s.sound)}
-      ${check('animation', 'Animate moves', s.animation, 'Never when the system asks for reduced motion.')}
-      ${check('premove', 'Premoves', s.premove, 'Pick your next move while the opponent thinks (turn-based games).')}
-      ${check('confirmCommit', 'Confirm simultaneous moves', s.confirmCommit, 'Ask before your move of a simultaneous turn is committed.')}
+    <fieldset><legend>${escapeHtml(t('settings-play'))}</legend>
+      ${check('sound', t('settings-sound'), s.sound)}
+      ${check('animation', t('settings-animation'), s.animation, t('settings-animation-help'))}
+      ${check('premove', t('settings-premove'), s.premove, t('settings-premove-help'))}
+      ${check('confirmCommit', t('settings-confirm-commit'), s.confirmCommit, t('settings-confirm-commit-help'))}
     </fieldset>
-    <fieldset><legend>Language</legend>${choices('language', LANGUAGES, s.language)}</fieldset>
-    ${me ? `<fieldset class="notify"><legend>Notifications</legend>
-      <p class="help">The bell in the header tells you when it is your turn in a correspondence game or someone challenges you.</p>
-      <label>E-mail address <input type="email" name="email" autocomplete="email" value="${escapeHtml(s.email ?? '')}"></label>
-      ${check('notifyEmail', 'Also tell me by e-mail (several at once come in one mail)', s.notifyEmail)}
-      <p class="mail-off help" hidden>This server sends no mail.</p>
-      <label class="check"><input type="checkbox" name="push"> Notifications in this browser, even when the page is closed</label>
+    <fieldset><legend>${escapeHtml(t('settings-language'))}</legend>${choices('language', languages(), s.language)}</fieldset>
+    ${me ? `<fieldset class="notify"><legend>${escapeHtml(t('settings-notifications'))}</legend>
+      <p class="help">${escapeHtml(t('settings-notifications-help'))}</p>
+      <label>${escapeHtml(t('settings-email'))} <input type="email" name="email" autocomplete="email" value="${escapeHtml(s.email ?? '')}"></label>
+      ${check('notifyEmail', t('settings-notify-email'), s.notifyEmail)}
+      <p class="mail-off help" hidden>${escapeHtml(t('settings-mail-off'))}</p>
+      <label class="check"><input type="checkbox" name="push"> ${escapeHtml(t('settings-push'))}</label>
       <p class="push-help help"></p>
     </fieldset>` : ''}
   </form>
@@ -133,7 +138,7 @@ export function showSettings(root, me) {
     browserSubscription().then((s) => { push.checked = Boolean(s); }, () => {});
     if (!('serviceWorker' in navigator) || !('PushManager' in window)) {
       push.disabled = true;
-      root.querySelector('.push-help').textContent = 'This browser cannot receive pushed notifications.';
+      root.querySelector('.push-help').textContent = t('settings-push-unsupported');
     }
   }
   form.addEventListener('change', async (e) => {
@@ -142,7 +147,7 @@ export function showSettings(root, me) {
       error.hidden = true;
       try {
         await (input.checked ? subscribeBrowser() : unsubscribeBrowser());
-        saved.textContent = input.checked ? 'This browser will be notified.' : 'This browser will not be notified.';
+        saved.textContent = input.checked ? t('settings-push-on') : t('settings-push-off');
       } catch (err) {
         input.checked = false;
         setMessage(error, err.message);
@@ -154,8 +159,17 @@ export function showSettings(root, me) {
     error.hidden = true;
     try {
       await changeSettings({ [input.name]: value });
+      if (input.name === 'language') {
+        // The page in the new language at once: the header's words
+        // (useLanguage) and this page, drawn again.
+        await useLanguage(current.language);
+        showSettings(root, me);
+        root.querySelector('.saved').textContent = t('settings-saved');
+        root.querySelector(`input[name="language"][value="${value}"]`)?.focus();
+        return;
+      }
       root.querySelector('.preview').innerHTML = preview();
-      saved.textContent = 'Saved.';
+      saved.textContent = t('settings-saved');
     } catch (err) {
       setMessage(error, err.message);
       error.hidden = false;
@@ -178,10 +192,10 @@ function keyBytes(base64url) {
 
 async function subscribeBrowser() {
   if (!('serviceWorker' in navigator) || !('PushManager' in window)) {
-    throw new Error('this browser cannot receive pushed notifications');
+    throw new Error(t('settings-push-unsupported-error'));
   }
   if ((await Notification.requestPermission()) !== 'granted') {
-    throw new Error('notifications are blocked for this site in the browser');
+    throw new Error(t('settings-push-blocked'));
   }
   const registration = await navigator.serviceWorker.register('/sw.js');
   await navigator.serviceWorker.ready;

@@ -6,6 +6,7 @@
 import { api } from './api.js';
 import { makeCommitment, loadSecrets, saveSecret, forgetSecrets } from './commit.js';
 import { isSimultaneous, other } from './gamestate.js';
+import { t } from './i18n.js';
 
 /**
  * The commit-reveal state of game `id`. `page`: state() (the game as
@@ -109,34 +110,32 @@ export function simultaneousTurn(id, page) {
   function commitState(color) {
     const s = page.state();
     if (!(isSimultaneous(s) && s.status === 'started')) return '';
-    if (revealedBy(color)) return 'revealed';
-    return hasCommitted(color) ? 'committed' : 'choosing…';
+    if (revealedBy(color)) return t('game-commit-revealed');
+    return hasCommitted(color) ? t('game-commit-committed') : t('game-commit-choosing');
   }
 
   function elsewhereText(s) {
-    const next = s.clocks
-      ? 'Reveal it on the device you chose it on: your clock runs until it is revealed, and if it runs out you lose on "no reveal".'
-      : 'If it is not revealed from the device you chose it on by the reveal deadline, your opponent may claim the game ("no reveal").';
-    return `Your committed move for turn ${s.turn} is not on this device; it cannot be revealed here. ${next}`;
+    const turn = s.turn;
+    return s.clocks ? t('game-elsewhere-clock', { turn }) : t('game-elsewhere-deadline', { turn });
   }
 
   function waitingText(s) {
     const wait = claimIn();
-    if (wait === null) return `Turn ${s.turn}: both committed, revealing…`;
-    if (wait === 0) return `Turn ${s.turn}: your opponent did not reveal in time; you may claim the game.`;
+    if (wait === null) return t('game-turn-revealing', { turn: s.turn });
+    if (wait === 0) return t('game-turn-claim', { turn: s.turn });
     const at = new Date(Date.now() + wait).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
-    return `Turn ${s.turn}: waiting for your opponent's reveal; if it has not come by ${at}, you may claim the game.`;
+    return t('game-turn-claim-at', { turn: s.turn, time: at });
   }
 
   /** The status line while a simultaneous game is under way. */
   function statusLine() {
     const s = page.state();
-    if (!me()) return `Turn ${s.turn}: both sides choose.`;
+    if (!me()) return t('game-turn-both-choose', { turn: s.turn });
     if (secretElsewhere()) return elsewhereText(s);
     const mine = hasCommitted(me());
     const theirs = hasCommitted(other(me()));
-    if (!mine) return `Turn ${s.turn}: your move${theirs ? ' (opponent has committed)' : ''}.`;
-    if (!theirs) return `Turn ${s.turn}: committed, waiting for opponent.`;
+    if (!mine) return theirs ? t('game-turn-your-move-opponent', { turn: s.turn }) : t('game-turn-your-move', { turn: s.turn });
+    if (!theirs) return t('game-turn-waiting', { turn: s.turn });
     return waitingText(s);
   }
 

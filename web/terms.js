@@ -2,18 +2,19 @@
 // variant, live clock or days per move, the asker's colour, rated.
 
 import { escapeHtml } from './html.js';
+import { t } from './i18n.js';
 
 /** The fields, inside a form of one's own; `colorLabel` names the colour's select. */
 export function termsFields(colorLabel) {
   return `
-    <label>Variant <select name="variant"></select></label>
-    <label><input type="radio" name="timing" value="live" checked> minutes
+    <label>${t('lobby-variant')} <select name="variant"></select></label>
+    <label><input type="radio" name="timing" value="live" checked> ${t('lobby-minutes')}
       <input type="number" name="minutes" min="0" max="180" step="any" value="5"></label>
-    <label>+ s <input type="number" name="increment" min="0" max="180" value="3"></label>
-    <label><input type="radio" name="timing" value="days"> days
+    <label>${t('lobby-terms-increment')} <input type="number" name="increment" min="0" max="180" value="3"></label>
+    <label><input type="radio" name="timing" value="days"> ${t('lobby-terms-days')}
       <input type="number" name="days" min="1" max="14" value="3"></label>
-    <label>${escapeHtml(colorLabel)} <select name="color"><option value="random">random</option><option value="white">white</option><option value="black">black</option></select></label>
-    <label><input type="checkbox" name="rated" checked> rated</label>`;
+    <label>${escapeHtml(colorLabel)} <select name="color">${['random', 'white', 'black'].map((color) => `<option value="${color}">${t('lobby-color', { color })}</option>`).join('')}</select></label>
+    <label><input type="checkbox" name="rated" checked> ${t('lobby-rated')}</label>`;
 }
 
 /** Fills the variant select with `variants` (`{id, name}`), values made by `key`. */

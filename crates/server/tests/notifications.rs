@@ -234,6 +234,26 @@ async fn each_move_mails_the_opponent_once_and_the_mover_never() {
     assert_eq!(mails[4].matches("Ann challenges you to chess").count(), 2, "{}", mails[4]);
     tokio::time::sleep(Duration::from_millis(800)).await;
     assert_eq!(sink.mails().len(), 5);
+
+    // Ann reads French: what she is told from now on is in French.
+    let change = json!({"language": "fr"});
+    let (status, body) = call(&server, put, "/api/account/preferences", &ann, None, Some(change)).await;
+    assert_eq!(status, 200, "{body}");
+    let (status, made) = call(&server, post, "/api/challenge/ann", &ben, Some("days=3"), None).await;
+    assert_eq!(status, 200, "{made}");
+    let mut told = Value::Null;
+    for _ in 0..50 {
+        let (_, bell) = call(&server, get.clone(), "/api/account/notifications", &ann, None, None).await;
+        told = bell["notifications"][0].clone();
+        if told["kind"] == "challenge" {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(told["text"], "Ben vous défie en chess", "{told}");
+    let mails = sink.wait_for(6).await;
+    assert_eq!(header(&mails[5], "X-Rcpt-To"), "ann@example.org");
+    assert!(mails[5].contains("Parity"), "{}", mails[5]);
 }
 
 /// The push service of `tests/python/push_service.py`: its subscription

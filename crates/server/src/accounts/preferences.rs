@@ -39,6 +39,18 @@ pub enum Language {
     Fr,
 }
 
+impl Language {
+    /// The catalogue's language (`base::i18n`); none for the browser's,
+    /// which the server does not know when it writes on its own.
+    pub fn tag(self) -> Option<&'static str> {
+        match self {
+            Language::Auto => None,
+            Language::En => Some("en"),
+            Language::Fr => Some("fr"),
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
 pub struct Preferences {

@@ -14,6 +14,8 @@ use tokio::sync::mpsc;
 pub struct MailItem {
     pub text: String,
     pub url: String,
+    /// The reader's language (`i18n`), for the mail's own words.
+    pub lang: &'static str,
 }
 
 /// Where mail goes: `--smtp` (`smtp://host:port` plain, `smtps://` or
@@ -52,17 +54,24 @@ impl Mailer {
     }
 }
 
-/// The subject and body of one mail of `items`.
+/// The subject and body of one mail of `items`, in the language of the last.
 pub fn compose(items: &[MailItem]) -> (String, String) {
+    let words = super::i18n::catalogue();
+    let lang = items.last().map_or(super::i18n::LANGUAGES[0], |i| i.lang);
     let subject = match items {
-        [one] => format!("Parity: {}", one.text),
-        many => format!("Parity: {} things need you", many.len()),
+        [one] => words.text(lang, "server-mail-subject-one", &[("text", &one.text)]),
+        many => words.text(
+            lang,
+            "server-mail-subject-many",
+            &[("count", &many.len().to_string())],
+        ),
     };
     let mut body = String::new();
     for item in items {
         body.push_str(&format!("{}\n  {}\n\n", item.text, item.url));
     }
-    body.push_str("You get these mails because you asked for them in your Parity settings.\n");
+    body.push_str(&words.text(lang, "server-mail-footer", &[]));
+    body.push('\n');
     (subject, body)
 }
 
@@ -121,16 +130,21 @@ mod tests {
 
     #[test]
     fn one_item_is_the_subject_and_many_are_counted() {
-        let item = |t: &str| MailItem {
+        let item = |t: &str, lang| MailItem {
             text: t.into(),
             url: "http://parity.test/game/abc".into(),
+            lang,
         };
-        let (subject, body) = compose(&[item("Your turn against Bob (chess)")]);
+        let (subject, body) = compose(&[item("Your turn against Bob (chess)", "en")]);
         assert_eq!(subject, "Parity: Your turn against Bob (chess)");
         assert!(body.contains("http://parity.test/game/abc"));
-        let (subject, body) = compose(&[item("a"), item("b"), item("c")]);
+        assert!(body.contains("in your Parity settings"), "{body}");
+        let (subject, body) = compose(&[item("a", "en"), item("b", "en"), item("c", "en")]);
         assert_eq!(subject, "Parity: 3 things need you");
         assert_eq!(body.matches("http://parity.test").count(), 3);
+        let (subject, body) = compose(&[item("a", "fr"), item("b", "fr")]);
+        assert_eq!(subject, "Parity : 2 choses vous attendent");
+        assert!(body.contains("dans vos réglages de Parity"), "{body}");
     }
 
     #[tokio::test]

@@ -1,7 +1,8 @@
 //! What knows nothing of games or storage: secrets and ids, record
-//! signatures, rating arithmetic, limits, the metrics, sending mail, and
-//! why a request was refused.
+//! signatures, a rating's shape, limits, the metrics, sending mail, the
+//! catalogue of words (i18n), and why a request was refused.
 
+pub mod i18n;
 pub mod limits;
 pub mod mail;
 pub mod push;

@@ -45,6 +45,7 @@ const COOKIE_PREFIX: &str = "parity_seat_";
 pub fn router(hub: Arc<Hub>, adapters: Router<Arc<Hub>>) -> Router {
     Router::new()
         .route("/api/variants", get(variants))
+        .route("/api/i18n/{lang}", get(messages))
         .route("/api/variants/{id}/rules", get(variant_rules))
         .route("/api/key", get(public_key))
         .route("/api/games", get(list_games).post(create_game))
@@ -206,6 +207,18 @@ fn with_cookie(mut response: Response, id: &str, token: Option<&str>) -> Respons
 
 async fn variants(State(hub): State<Arc<Hub>>) -> Json<Vec<VariantListing>> {
     Json(hub.registry().iter().map(VariantListing::new).collect())
+}
+
+/// The page's words in one language (`base::i18n`).
+async fn messages(Path(lang): Path<String>) -> Result<Json<serde_json::Value>, Refusal> {
+    let catalogue = crate::base::i18n::catalogue();
+    let messages = catalogue.page_messages(&lang).ok_or_else(|| {
+        Refusal::NotFound(format!(
+            "no language {lang:?} (known: {})",
+            crate::base::i18n::LANGUAGES.join(", ")
+        ))
+    })?;
+    Ok(Json(serde_json::json!({"lang": lang, "messages": messages})))
 }
 
 /// The variant's rules page as HTML (`rules_page`).

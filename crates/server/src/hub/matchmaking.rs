@@ -174,10 +174,11 @@ impl Matchmaking {
         let notice = Notice {
             key: format!("challenge:{}", challenge.id),
             kind: "challenge",
-            text: format!(
-                "{} challenges you to {}",
-                challenge.challenger.name, challenge.terms.variant
-            ),
+            message: "server-notice-challenge",
+            args: vec![
+                ("challenger", challenge.challenger.name.clone()),
+                ("variant", challenge.terms.variant.clone()),
+            ],
             path: "/".into(),
         };
         self.notifier.notify(&challenge.dest.id, notice);

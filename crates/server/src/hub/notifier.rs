@@ -8,6 +8,7 @@
 use std::sync::Arc;
 
 use crate::accounts::preferences;
+use crate::base::i18n;
 use crate::base::mail::{MailItem, Mailer};
 use crate::base::push::{self, Delivery, PushKey, Subscription};
 use crate::game::event::now_ms;
@@ -20,7 +21,10 @@ pub struct Notice {
     pub key: String,
     /// `yourTurn` or `challenge`.
     pub kind: &'static str,
-    pub text: String,
+    /// Its words: a message of the catalogue (`base::i18n`), written in
+    /// the account's language, with its arguments.
+    pub message: &'static str,
+    pub args: Vec<(&'static str, String)>,
     /// A path on this server (`/game/ID`).
     pub path: String,
 }
@@ -77,23 +81,30 @@ impl Notifier {
         self.mailer.is_some()
     }
 
-    /// Tells account `user_id` of `notice` (in the background).
+    /// Tells account `user_id` of `notice` (in the background), in the
+    /// account's language.
     pub fn notify(&self, user_id: &str, notice: Notice) {
         let (store, writer, mailer) = (self.store.clone(), self.writer.clone(), self.mailer.clone());
         let pusher = self.pusher.clone();
         let url = format!("{}{}", self.public_url, notice.path);
-        let row = NotificationRow {
-            id: format!("{}:{user_id}", notice.key),
-            user_id: user_id.to_string(),
-            at_ms: now_ms(),
-            kind: notice.kind.to_string(),
-            text: notice.text,
-            url: notice.path,
-            seen: false,
-        };
+        let user_id = user_id.to_string();
         tokio::spawn(async move {
-            let user_id = row.user_id.clone();
-            let text = row.text.clone();
+            let prefs = match preferences::of(&store, &user_id).await {
+                Ok(prefs) => prefs,
+                Err(e) => return tracing::error!("the preferences of {user_id}: {e}"),
+            };
+            let lang = prefs.language.tag().unwrap_or(i18n::LANGUAGES[0]);
+            let args: Vec<(&str, &str)> = notice.args.iter().map(|(k, v)| (*k, v.as_str())).collect();
+            let text = i18n::catalogue().text(lang, notice.message, &args);
+            let row = NotificationRow {
+                id: format!("{}:{user_id}", notice.key),
+                user_id: user_id.clone(),
+                at_ms: now_ms(),
+                kind: notice.kind.to_string(),
+                text: text.clone(),
+                url: notice.path,
+                seen: false,
+            };
             if let Err(e) = writer.write(vec![Change::Account(AccountChange::Notify(row))]).await {
                 return tracing::error!("a notification of {user_id}: {e}");
             }
@@ -106,13 +117,10 @@ impl Notifier {
                 }
                 Err(e) => tracing::error!("the push subscriptions of {user_id}: {e}"),
             }
-            let Some(mailer) = mailer else { return };
-            match preferences::of(&store, &user_id).await {
-                Ok(p) if p.notify_email && !p.email.is_empty() => {
-                    mailer.send(&p.email, MailItem { text, url });
+            if let Some(mailer) = mailer {
+                if prefs.notify_email && !prefs.email.is_empty() {
+                    mailer.send(&prefs.email, MailItem { text, url, lang });
                 }
-                Ok(_) => {}
-                Err(e) => tracing::error!("the preferences of {user_id}: {e}"),
             }
         });
     }

@@ -109,13 +109,15 @@ impl Hub {
             };
             for color in sides {
                 let Some(player) = players.of(color) else { continue };
-                let opponent = players
-                    .of(!color)
-                    .map_or_else(|| "your opponent".to_string(), |p| p.user.name.clone());
+                let (message, args) = match players.of(!color) {
+                    Some(p) => ("server-notice-your-turn", vec![("opponent", p.user.name.clone())]),
+                    None => ("server-notice-your-turn-anonymous", Vec::new()),
+                };
                 let notice = Notice {
                     key: format!("{game}:{seq}"),
                     kind: "yourTurn",
-                    text: format!("Your turn against {opponent}"),
+                    message,
+                    args,
                     path: format!("/game/{game}"),
                 };
                 hub.notifier().notify(&player.user.id, notice);

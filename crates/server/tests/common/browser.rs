@@ -127,6 +127,18 @@ pub struct Page {
 
 impl Page {
     pub async fn open(driver: &str, base: &str, profile: &Path, size: (u32, u32)) -> Page {
+        Page::open_in(driver, base, profile, size, None).await
+    }
+
+    /// A browser whose languages are `languages` (`fr-FR,fr`), as its
+    /// user set them: `navigator.languages` and `Accept-Language`.
+    pub async fn open_in(
+        driver: &str,
+        base: &str,
+        profile: &Path,
+        size: (u32, u32),
+        languages: Option<&str>,
+    ) -> Page {
         // Flags without which Chromium's background connections fail on a
         // closed network.
         let args = [
@@ -148,6 +160,14 @@ impl Page {
         ])
         .collect::<Vec<_>>();
         let mut options = json!({ "binary": CHROMIUM, "args": args });
+        if let Some(languages) = languages {
+            let first = languages.split(',').next().unwrap_or(languages);
+            options["args"]
+                .as_array_mut()
+                .unwrap()
+                .push(json!(format!("--lang={first}")));
+            options["prefs"] = json!({"intl": {"accept_languages": languages}});
+        }
         // Headless Chromium's windows are at least 500 px wide: a phone's
         // width is emulated.
         if size.0 < 500 {
