@@ -8,7 +8,7 @@
 
 import { request } from './api.js';
 import { escapeHtml, setMessage } from './html.js';
-import { t } from './i18n.js';
+import { t, tMarkup } from './i18n.js';
 import { fillVariants, readTerms, termsFields } from './terms.js';
 
 export const challenges = {
@@ -31,19 +31,6 @@ function termsText(c) {
   // Lichess calls chess `standard`; the page calls it Chess.
   const variant = c.variant?.key === 'standard' ? 'Chess' : c.variant?.name ?? c.variant?.key;
   return `${variant} ${time} · ${c.rated ? t('lobby-rated') : t('lobby-casual')} · ${t('lobby-color', { color: c.color })}`;
-}
-
-/**
- * Message `id` as markup: its text escaped, each of `html`'s variables
- * put in as the markup given (a link, a `<b>` the page fills later).
- */
-export function markup(id, html) {
-  const names = Object.keys(html);
-  const marks = Object.fromEntries(names.map((name, i) => [name, `\u0000${i}\u0000`]));
-  return t(id, marks)
-    .split(/\u0000(\d+)\u0000/)
-    .map((part, i) => (i % 2 ? html[names[Number(part)]] : escapeHtml(part)))
-    .join('');
 }
 
 function who(user) {
@@ -73,11 +60,11 @@ export function challengeList(section) {
     }
     const rows = [
       ...listed.in.map((c) => `<tr data-challenge="${escapeHtml(c.id)}" data-direction="in">
-        <td>${markup('lobby-challenge-from', { player: who(c.challenger) })}</td><td>${escapeHtml(termsText(c))}</td>
+        <td>${tMarkup('lobby-challenge-from', { player: who(c.challenger) })}</td><td>${escapeHtml(termsText(c))}</td>
         <td><button type="button" data-challenge-action="accept">${t('lobby-accept')}</button>
           <button type="button" data-challenge-action="decline">${t('lobby-decline')}</button></td></tr>`),
       ...listed.out.map((c) => `<tr data-challenge="${escapeHtml(c.id)}" data-direction="out">
-        <td>${markup('lobby-challenge-to', { player: who(c.destUser) })}</td><td>${escapeHtml(termsText(c))}</td>
+        <td>${tMarkup('lobby-challenge-to', { player: who(c.destUser) })}</td><td>${escapeHtml(termsText(c))}</td>
         <td><button type="button" data-challenge-action="cancel">${t('lobby-cancel')}</button></td></tr>`),
     ];
     section.hidden = rows.length === 0;

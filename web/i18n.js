@@ -4,6 +4,8 @@
 // (plurals by the language's own rules). `t(id, {name: value})` gives a
 // message in the language of the settings, or of the browser ("auto").
 
+import { escapeHtml } from './html.js';
+
 /** The languages the catalogue has, the first the fallback. */
 export const LANGUAGES = ['en', 'fr'];
 
@@ -44,6 +46,29 @@ export function t(id, args = {}) {
   const pattern = messages[id];
   if (pattern === undefined) return id;
   return format(pattern, args);
+}
+
+/** Message `id` if the catalogue has it, else `fallback` (words that come with the data). */
+export function tOr(id, fallback, args = {}) {
+  return messages[id] === undefined ? fallback : t(id, args);
+}
+
+/**
+ * Message `id` as markup: its text escaped, and the variables named in
+ * `html` put in as the markup given (a link, a bold name).
+ */
+export function tMarkup(id, html, args = {}) {
+  const names = Object.keys(html);
+  const marks = Object.fromEntries(names.map((name, i) => [name, `\u0000${i}\u0000`]));
+  return t(id, { ...args, ...marks })
+    .split(/\u0000(\d+)\u0000/)
+    .map((part, i) => (i % 2 ? html[names[Number(part)]] : escapeHtml(part)))
+    .join('');
+}
+
+/** A variant's description: the catalogue's for a built-in one, else its own. */
+export function variantDescription(variant) {
+  return tOr(`variant-${variant.id}-description`, variant.description ?? '');
 }
 
 function format(pattern, args) {

@@ -6,7 +6,7 @@
 
 import { pieceIcon, pieceSvg } from './pieces.js';
 import { escapeHtml } from './html.js';
-import { t } from './i18n.js';
+import { t, tMarkup } from './i18n.js';
 
 // Leapers by their offset, sliders by their step; each in all directions.
 // `words`: the id of the move in words (`help-move-...`).
@@ -90,12 +90,7 @@ function pieceLine(p) {
     letter: `<code>${escapeHtml(p.letter)}</code>`,
     moves: escapeHtml(moveWords(p.betza)),
   };
-  const names = Object.keys(html);
-  const marks = Object.fromEntries(names.map((name, i) => [name, `\u0000${i}\u0000`]));
-  return t('help-legend-piece', marks)
-    .split(/\u0000(\d+)\u0000/)
-    .map((part, i) => (i % 2 ? html[names[Number(part)]] : escapeHtml(part)))
-    .join('');
+  return tMarkup('help-legend-piece', html);
 }
 
 /** The legend of `variant`'s pieces beyond chess's; empty when it has none. */

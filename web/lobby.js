@@ -9,8 +9,8 @@ import { api, accountEvents } from './api.js';
 import { renderBoard } from './board.js';
 import { escapeHtml, setMessage, messageHtml } from './html.js';
 import { fillVariants, readTerms, termsFields } from './terms.js';
-import { challengeList, CHALLENGE_EVENTS, markup } from './challenges.js';
-import { t } from './i18n.js';
+import { challengeList, CHALLENGE_EVENTS } from './challenges.js';
+import { t, tMarkup, variantDescription } from './i18n.js';
 
 
 // Lichess's quick-pairing grid, the live ones: minutes + seconds.
@@ -71,7 +71,7 @@ const template = () => `
     </section>
     <h2>${t('lobby-open-seeks')}</h2>
     <div class="quick-pairing" hidden>
-      <span>${markup('lobby-quick-pairing', { variant: '<b class="quick-variant"></b>' })}</span>
+      <span>${tMarkup('lobby-quick-pairing', { variant: '<b class="quick-variant"></b>' })}</span>
       ${QUICK_CLOCKS.map(([m, i]) => `<button type="button" data-quick="${m}+${i}">${m}+${i}</button>`).join('')}
     </div>
     <div class="table-wrap"><table class="games seek-list"></table></div>
@@ -234,7 +234,7 @@ function drawCards(container, variants, onPick) {
         <span class="mini-board"></span>
         <span class="variant-title">${escapeHtml(v.name)}</span>
         <span class="variant-facts">${v.files}x${v.ranks} · ${escapeHtml(familyText(v.family))}</span>
-        <span class="variant-line">${escapeHtml(v.description ?? '')}</span></button>`,
+        <span class="variant-line">${escapeHtml(variantDescription(v))}</span></button>`,
     )
     .join('');
   for (const v of variants) {
@@ -287,7 +287,8 @@ export async function showLobby(root, me = null) {
     .join('');
   const cards = root.querySelector('.variant-cards');
   const describe = () => {
-    description.textContent = variants.find((v) => v.id === select.value)?.description ?? '';
+    const chosen = variants.find((v) => v.id === select.value);
+    description.textContent = chosen ? variantDescription(chosen) : '';
     for (const card of cards.querySelectorAll('.variant-card')) {
       card.setAttribute('aria-pressed', String(card.dataset.variant === select.value));
     }

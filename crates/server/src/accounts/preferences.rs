@@ -136,6 +136,15 @@ mod tests {
     use serde_json::json;
 
     #[test]
+    fn each_language_of_the_catalogue_is_a_setting() {
+        for lang in crate::base::i18n::LANGUAGES {
+            let setting: Language = serde_json::from_value(serde_json::json!(lang)).unwrap();
+            assert_eq!(setting.tag(), Some(*lang));
+        }
+        assert_eq!(Language::Auto.tag(), None);
+    }
+
+    #[test]
     fn a_change_sets_only_its_fields() {
         let p = Preferences::default()
             .changed(&json!({"theme": "blue", "confirmCommit": true}))

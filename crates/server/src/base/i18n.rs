@@ -296,6 +296,19 @@ mod tests {
         assert_eq!(json[3], json!("{x}"));
     }
 
+    /// The page lists the same languages (`web/i18n.js`), and each has its folder.
+    #[test]
+    fn the_page_knows_the_same_languages() {
+        let web = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../web");
+        let script = std::fs::read_to_string(web.join("i18n.js")).unwrap();
+        let quoted: Vec<String> = LANGUAGES.iter().map(|l| format!("'{l}'")).collect();
+        let line = format!("export const LANGUAGES = [{}];", quoted.join(", "));
+        assert!(script.contains(&line), "web/i18n.js lacks `{line}`");
+        for lang in LANGUAGES {
+            assert!(web.join("locales").join(lang).is_dir(), "web/locales/{lang}");
+        }
+    }
+
     #[test]
     fn a_browsers_languages_pick_the_first_the_catalogue_has() {
         assert_eq!(negotiate("fr-CH, fr;q=0.9, en;q=0.8"), "fr");
