@@ -2,7 +2,7 @@
 // seat token travels as the HttpOnly cookie the server sets, so requests
 // only need `credentials: 'same-origin'` (the default).
 
-import { t } from './i18n.js';
+import { language, t } from './i18n.js';
 
 export class ApiError extends Error {
   constructor(status, message) {
@@ -69,7 +69,7 @@ export const api = {
   setPreferences: (change) => request('PUT', '/api/account/preferences', change),
   /** A variant's rules as HTML, rendered and escaped by the server. */
   rules: async (variant) => {
-    const response = await fetch(`/api/variants/${encodeURIComponent(variant)}/rules`);
+    const response = await fetch(`/api/variants/${encodeURIComponent(variant)}/rules?lang=${language()}`);
     if (!response.ok) throw new ApiError(response.status, response.statusText || t('settings-http-error', { status: response.status }));
     return response.text();
   },

@@ -221,13 +221,25 @@ async fn messages(Path(lang): Path<String>) -> Result<Json<serde_json::Value>, R
     Ok(Json(serde_json::json!({"lang": lang, "messages": messages})))
 }
 
-/// The variant's rules page as HTML (`rules_page`).
+/// The variant's rules page as HTML (`rules_page`), in `?lang=` or the
+/// browser's language.
 async fn variant_rules(
     State(hub): State<Arc<Hub>>,
     Path(id): Path<String>,
+    Query(query): Query<HashMap<String, String>>,
+    headers: HeaderMap,
 ) -> Result<Response, Refusal> {
+    let lang = match query.get("lang") {
+        Some(lang) => lang.as_str(),
+        None => crate::base::i18n::negotiate(
+            headers
+                .get(axum::http::header::ACCEPT_LANGUAGE)
+                .and_then(|v| v.to_str().ok())
+                .unwrap_or_default(),
+        ),
+    };
     let known = hub.registry().get(&id).is_some();
-    let page = known.then(|| crate::http::rules_page::html(&id)).flatten();
+    let page = known.then(|| crate::http::rules_page::html(&id, lang)).flatten();
     let page = page.ok_or_else(|| Refusal::NotFound(format!("no rules for variant {id:?}")))?;
     Ok(([(CONTENT_TYPE, "text/html; charset=utf-8")], page).into_response())
 }

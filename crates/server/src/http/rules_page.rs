@@ -1,5 +1,6 @@
 //! `GET /api/variants/VARIANT/rules`: the variant's rules written for
-//! players (`docs/rules/play/VARIANT.md`, embedded in the binary) as HTML
+//! players (`docs/rules/play/VARIANT.md`, in French
+//! `docs/rules/play/fr/VARIANT.md`, embedded in the binary) as HTML
 //! for the game page's rules panel; the full rulings beside them
 //! (`docs/rules/VARIANT.md`) are for developers and stay out of it. The
 //! page inserts it as it is, so nothing of the markdown passes as markup:
@@ -16,8 +17,14 @@ use pulldown_cmark::{html, CodeBlockKind, CowStr, Event, Options, Parser, Tag, T
 #[folder = "../../docs/rules/"]
 struct RulesDocs;
 
-/// The rules of `variant` as HTML, or None when it has no rules page.
-pub fn html(variant: &str) -> Option<String> {
+/// The rules of `variant` as HTML in `lang` (English where that language
+/// has no page), or None when it has no rules page.
+pub fn html(variant: &str, lang: &str) -> Option<String> {
+    source(variant, lang).map(|text| render(&text))
+}
+
+/// The markdown of `variant`'s rules in `lang`, else in English.
+fn source(variant: &str, lang: &str) -> Option<String> {
     // Variant ids are plain names; anything else would name another file.
     if !variant
         .bytes()
@@ -25,9 +32,11 @@ pub fn html(variant: &str) -> Option<String> {
     {
         return None;
     }
-    let file = RulesDocs::get(&format!("play/{variant}.md"))?;
-    let text = String::from_utf8_lossy(&file.data);
-    Some(render(&text))
+    let translated = crate::base::i18n::known(lang)
+        .filter(|l| *l != crate::base::i18n::LANGUAGES[0])
+        .and_then(|l| RulesDocs::get(&format!("play/{l}/{variant}.md")));
+    let file = translated.or_else(|| RulesDocs::get(&format!("play/{variant}.md")))?;
+    Some(String::from_utf8_lossy(&file.data).into_owned())
 }
 
 /// A diagram as its code block writes it.
@@ -84,11 +93,10 @@ fn escape(text: &str) -> String {
 
 /// The diagrams of `variant`'s rules page (for the tests that play them).
 #[cfg(test)]
-fn diagrams(variant: &str) -> Vec<Diagram> {
-    let Some(file) = RulesDocs::get(&format!("play/{variant}.md")) else {
+fn diagrams(variant: &str, lang: &str) -> Vec<Diagram> {
+    let Some(text) = source(variant, lang) else {
         return Vec::new();
     };
-    let text = String::from_utf8_lossy(&file.data).into_owned();
     let mut found = Vec::new();
     let mut inside: Option<String> = None;
     for event in Parser::new(&text) {
@@ -143,15 +151,36 @@ mod tests {
     #[test]
     fn every_builtin_variant_has_its_rules() {
         for v in parity_rules::Registry::builtin().iter() {
-            let page = html(v.id()).unwrap_or_else(|| panic!("no rules for {}", v.id()));
+            let page = html(v.id(), "en").unwrap_or_else(|| panic!("no rules for {}", v.id()));
             assert!(page.starts_with("<h1>"), "{}: {}", v.id(), &page[..40]);
             // Written for players: no source files, tests or perft.
             for developer in ["crates/", ".rs", "perft", "Tests:", "Fairy-Stockfish"] {
                 assert!(!page.contains(developer), "{}: {developer}", v.id());
             }
         }
-        assert!(html("../README").is_none());
-        assert!(html("rulings/x").is_none());
+        assert!(html("../README", "en").is_none());
+        assert!(html("rulings/x", "fr").is_none());
+        assert!(html("chess", "../x").is_some(), "an unknown language reads English");
+    }
+
+    /// Every built-in variant's page exists in French, with the same
+    /// diagrams (positions and moves) in the same order, captions translated.
+    #[test]
+    fn every_page_is_in_french_with_the_same_diagrams() {
+        for v in parity_rules::Registry::builtin().iter() {
+            let id = v.id();
+            assert!(
+                RulesDocs::get(&format!("play/fr/{id}.md")).is_some(),
+                "docs/rules/play/fr/{id}.md"
+            );
+            let (en, fr) = (diagrams(id, "en"), diagrams(id, "fr"));
+            assert_eq!(en.len(), fr.len(), "{id}");
+            for (a, b) in en.iter().zip(&fr) {
+                assert_eq!((&a.fen, &a.moves), (&b.fen, &b.moves), "{id}");
+                assert_ne!(a.caption, b.caption, "{id}: a caption left in English");
+            }
+            assert_ne!(html(id, "en"), html(id, "fr"), "{id}");
+        }
     }
 
     #[test]
@@ -159,7 +188,7 @@ mod tests {
         let registry = parity_rules::Registry::builtin();
         let mut count = 0;
         for v in registry.iter() {
-            for d in diagrams(v.id()) {
+            for d in diagrams(v.id(), "en") {
                 let mut game = parity_rules::AnyGame::from_fen(v, Some(&d.fen))
                     .unwrap_or_else(|e| panic!("{}: {}: {e}", v.id(), d.fen));
                 for mv in &d.moves {
@@ -171,7 +200,7 @@ mod tests {
             }
         }
         for (variant, least) in [("parity", 4), ("safety-in-numbers", 3)] {
-            assert!(diagrams(variant).len() >= least, "{variant}");
+            assert!(diagrams(variant, "en").len() >= least, "{variant}");
         }
         assert!(count >= 7);
     }
