@@ -89,10 +89,11 @@ impl Notifier {
         let url = format!("{}{}", self.public_url, notice.path);
         let user_id = user_id.to_string();
         tokio::spawn(async move {
-            let prefs = match preferences::of(&store, &user_id).await {
-                Ok(prefs) => prefs,
-                Err(e) => return tracing::error!("the preferences of {user_id}: {e}"),
-            };
+            // Unread preferences still leave the notice, in English, unmailed.
+            let prefs = preferences::of(&store, &user_id).await.unwrap_or_else(|e| {
+                tracing::error!("the preferences of {user_id}: {e}");
+                preferences::Preferences::default()
+            });
             let lang = prefs.language.tag().unwrap_or(i18n::LANGUAGES[0]);
             let args: Vec<(&str, &str)> = notice.args.iter().map(|(k, v)| (*k, v.as_str())).collect();
             let text = i18n::catalogue().text(lang, notice.message, &args);
