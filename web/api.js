@@ -13,7 +13,8 @@ export class ApiError extends Error {
 
 /** Sends a request and returns the parsed JSON answer, or throws ApiError. */
 export async function request(method, path, body) {
-  const init = { method, headers: {} };
+  // The server words its refusals in the page's language.
+  const init = { method, headers: { 'Accept-Language': language() } };
   if (body !== undefined) {
     init.headers['Content-Type'] = 'application/json';
     init.body = JSON.stringify(body);
@@ -192,7 +193,7 @@ export class GameFeed {
   connect() {
     if (this.closed) return;
     const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
-    const url = `${scheme}://${location.host}/api/ws/game/${this.gameId}?since=${this.seq}`;
+    const url = `${scheme}://${location.host}/api/ws/game/${this.gameId}?since=${this.seq}&lang=${language()}`;
     const socket = new WebSocket(url);
     this.socket = socket;
     socket.onopen = () => {

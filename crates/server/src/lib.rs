@@ -193,6 +193,7 @@ pub async fn start(
             hub.clone(),
             config.metrics_token.clone(),
         ))
+        .layer(axum::middleware::from_fn(crate::http::language::middleware))
         .layer(RequestBodyLimitLayer::new(limits.max_body_bytes))
         .layer(TimeoutLayer::with_status_code(
             StatusCode::REQUEST_TIMEOUT,

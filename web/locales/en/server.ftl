@@ -10,3 +10,6 @@ server-mail-subject-many = { $count ->
    *[other] Parity: { $count } things need you
  }
 server-mail-footer = You get these mails because you asked for them in your Parity settings.
+
+# A refusal whose words come from elsewhere (a database, the rules), as they are.
+server-as-is = { $text }

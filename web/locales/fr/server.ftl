@@ -10,3 +10,6 @@ server-mail-subject-many = { $count ->
    *[other] Parity : { $count } choses vous attendent
  }
 server-mail-footer = Vous recevez ces courriels parce que vous les avez demandés dans vos réglages de Parity.
+
+# A refusal whose words come from elsewhere (a database, the rules), as they are.
+server-as-is = { $text }

@@ -18,7 +18,7 @@ pub async fn check_rated_pair(
     if store.rated_games_between(a, b, since).await? >= most {
         return Err(Refusal::NotNow(format!(
             "at most {most} rated games a day between the same two players; play casual"
-        )));
+        ).into()));
     }
     Ok(())
 }

@@ -35,6 +35,23 @@ pub struct Catalogue {
     languages: BTreeMap<&'static str, Language>,
 }
 
+tokio::task_local! {
+    static LANGUAGE: &'static str;
+}
+
+/// The language of the answer being made (`within`), else the fallback.
+pub fn current() -> &'static str {
+    LANGUAGE.try_with(|lang| *lang).unwrap_or(LANGUAGES[0])
+}
+
+/// Runs `work` with `lang` as the language of its answers.
+pub fn within<F: std::future::Future>(
+    lang: &'static str,
+    work: F,
+) -> impl std::future::Future<Output = F::Output> {
+    LANGUAGE.scope(lang, work)
+}
+
 /// The catalogue, read once; `check` names any fault at start-up.
 pub fn catalogue() -> &'static Catalogue {
     static CATALOGUE: OnceLock<Catalogue> = OnceLock::new();
@@ -129,8 +146,8 @@ impl Catalogue {
             for (name, value) in args {
                 // A count selects its plural form only as a number.
                 let value = match value.parse::<i64>() {
-                    Ok(number) => FluentValue::from(number),
-                    Err(_) => FluentValue::from(*value),
+                    Ok(number) if number.to_string() == *value => FluentValue::from(number),
+                    _ => FluentValue::from(*value),
                 };
                 fluent_args.set(*name, value);
             }

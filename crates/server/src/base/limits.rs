@@ -314,7 +314,7 @@ fn too_many(
 ) -> Refusal {
     metrics::refused(limit);
     Refusal::TooMany {
-        message,
+        message: message.into(),
         retry_after: not_until.wait_time_from(DefaultClock::default().now()),
     }
 }

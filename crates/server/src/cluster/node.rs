@@ -133,7 +133,7 @@ impl NodeReply {
             reply => {
                 let kind = reply.kind();
                 take(reply).ok_or_else(|| {
-                    Refusal::Internal(format!("the game's node answered {kind} to {what}"))
+                    Refusal::Internal(format!("the game's node answered {kind} to {what}").into())
                 })
             }
         }
@@ -214,12 +214,14 @@ impl Remote {
             version: VERSION,
             message: request,
         })
-        .map_err(|e| Unreached::Failed(Refusal::Internal(format!("a node request: {e}"))))?;
+        .map_err(|e| Unreached::Failed(Refusal::Internal(format!("a node request: {e}").into())))?;
         let response = self
             .http
             .post(format!("{url}{PATH}"))
             .header(SECRET_HEADER, &self.secret)
             .header(reqwest::header::CONTENT_TYPE, "application/json")
+            // The owner words its refusals in the asking client's language.
+            .header(reqwest::header::ACCEPT_LANGUAGE, crate::base::i18n::current())
             .body(body)
             .send()
             .await
@@ -227,28 +229,28 @@ impl Remote {
                 if e.is_connect() {
                     Unreached::Gone
                 } else {
-                    Unreached::Failed(Refusal::Busy(format!("the game's node: {e}")))
+                    Unreached::Failed(Refusal::Busy(format!("the game's node: {e}").into()))
                 }
             })?;
         let status = response.status();
         let bytes = response
             .bytes()
             .await
-            .map_err(|e| Unreached::Failed(Refusal::Busy(format!("the game's node: {e}"))))?;
+            .map_err(|e| Unreached::Failed(Refusal::Busy(format!("the game's node: {e}").into())))?;
         if !status.is_success() {
             return Err(Unreached::Failed(Refusal::Internal(format!(
                 "the game's node refused a node request ({status}): {}",
                 String::from_utf8_lossy(&bytes[..bytes.len().min(160)])
-            ))));
+            ).into())));
         }
         let envelope: Envelope<NodeReply> = serde_json::from_slice(&bytes).map_err(|e| {
-            Unreached::Failed(Refusal::Internal(format!("the game's node's reply: {e}")))
+            Unreached::Failed(Refusal::Internal(format!("the game's node's reply: {e}").into()))
         })?;
         if envelope.version != VERSION {
             return Err(Unreached::Failed(Refusal::Internal(format!(
                 "the game's node speaks version {} of the node protocol, this one {VERSION}",
                 envelope.version
-            ))));
+            ).into())));
         }
         Ok(envelope.message)
     }

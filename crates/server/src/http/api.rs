@@ -216,31 +216,21 @@ async fn messages(Path(lang): Path<String>) -> Result<Json<serde_json::Value>, R
         Refusal::NotFound(format!(
             "no language {lang:?} (known: {})",
             crate::base::i18n::LANGUAGES.join(", ")
-        ))
+        ).into())
     })?;
     Ok(Json(serde_json::json!({"lang": lang, "messages": messages})))
 }
 
-/// The variant's rules page as HTML (`rules_page`), in `?lang=` or the
-/// browser's language.
+/// The variant's rules page as HTML (`rules_page`), in the request's
+/// language (`?lang=` or `Accept-Language`).
 async fn variant_rules(
     State(hub): State<Arc<Hub>>,
     Path(id): Path<String>,
-    Query(query): Query<HashMap<String, String>>,
-    headers: HeaderMap,
 ) -> Result<Response, Refusal> {
-    let lang = match query.get("lang") {
-        Some(lang) => lang.as_str(),
-        None => crate::base::i18n::negotiate(
-            headers
-                .get(axum::http::header::ACCEPT_LANGUAGE)
-                .and_then(|v| v.to_str().ok())
-                .unwrap_or_default(),
-        ),
-    };
+    let lang = crate::base::i18n::current();
     let known = hub.registry().get(&id).is_some();
     let page = known.then(|| crate::http::rules_page::html(&id, lang)).flatten();
-    let page = page.ok_or_else(|| Refusal::NotFound(format!("no rules for variant {id:?}")))?;
+    let page = page.ok_or_else(|| Refusal::NotFound(format!("no rules for variant {id:?}").into()))?;
     Ok(([(CONTENT_TYPE, "text/html; charset=utf-8")], page).into_response())
 }
 
@@ -285,7 +275,7 @@ fn opponent_of(value: &serde_json::Value) -> Result<Opponent, Refusal> {
         }),
         _ => Err(Refusal::Malformed(format!(
             "opponent must be \"friend\" or {{\"engine\": {{\"level\": 1..8}}}}, not {value}"
-        ))),
+        ).into())),
     }
 }
 
@@ -323,7 +313,7 @@ async fn list_games(
         Some(other) => {
             return Err(Refusal::Malformed(format!(
                 "status must be live or finished, not {other:?}"
-            )))
+            ).into()))
         }
     };
     Ok(Json(hub.list(finished).await?).into_response())
@@ -334,7 +324,7 @@ fn since_of(query: &HashMap<String, String>) -> Result<Option<u64>, Refusal> {
         .get("since")
         .map(|s| {
             s.parse::<u64>()
-                .map_err(|_| Refusal::Malformed(format!("since must be a seq number, not {s:?}")))
+                .map_err(|_| Refusal::Malformed(format!("since must be a seq number, not {s:?}").into()))
         })
         .transpose()
 }
@@ -350,7 +340,7 @@ async fn game_full(
     check_viewer(&hub, ip, &credentials, watching.seat)?;
     let full = watching
         .full
-        .ok_or_else(|| Refusal::Internal(format!("game {id}: no state")))?;
+        .ok_or_else(|| Refusal::Internal(format!("game {id}: no state").into()))?;
     Ok(with_cookie(Json(full).into_response(), &id, watching.cookie.as_deref()))
 }
 
@@ -489,7 +479,7 @@ async fn request_game_analysis(
     if state.status() != Status::Finished {
         return Err(Refusal::NotNow(
             "the game is not over: it can be analysed once it ends".into(),
-        ));
+    ));
     }
     if state.play().played() == 0 {
         return Err(Refusal::NotNow("the game has no move to analyse".into()));
@@ -563,7 +553,7 @@ pub(crate) async fn play_move(
         Some(other) => {
             return Err(Refusal::Malformed(format!(
                 "offeringDraw is true or false, not {other:?}"
-            )))
+            ).into()))
         }
     };
     let moved = act(&hub, ip, &id, &headers, Action::Move(uci)).await?;
@@ -634,7 +624,7 @@ fn yes_or_no(answer: &str, yes: Action, no: Action, route: &str) -> Result<Actio
     match answer {
         "yes" => Ok(yes),
         "no" => Ok(no),
-        _ => Err(Refusal::NotFound(format!("{route}/yes or {route}/no"))),
+        _ => Err(Refusal::NotFound(format!("{route}/yes or {route}/no").into())),
     }
 }
 
@@ -661,7 +651,7 @@ pub(crate) async fn other_action(
         "abort" => Action::Abort,
         "rematch" => Action::Rematch,
         "claim-victory" => Action::ClaimVictory,
-        _ => return Err(Refusal::NotFound(format!("no action {name:?}"))),
+        _ => return Err(Refusal::NotFound(format!("no action {name:?}").into())),
     };
     act(&hub, ip, &id, &headers, action).await
 }
@@ -753,7 +743,7 @@ pub(crate) async fn open_feed(
     check_viewer(hub, ip, &credentials, watching.seat)?;
     let full = watching
         .full
-        .ok_or_else(|| Refusal::Internal(format!("game {id}: no state")))?;
+        .ok_or_else(|| Refusal::Internal(format!("game {id}: no state").into()))?;
     let live = watching
         .live
         .ok_or_else(|| Refusal::Internal("no live feed".into()))?;
@@ -843,7 +833,8 @@ impl From<WsCommand> for Action {
 }
 
 fn ws_error(request: &serde_json::Value, e: &Refusal) -> String {
-    let mut error = serde_json::json!({"type": "error", "id": request, "status": crate::http::error::status(e).as_u16(), "error": e.message()});
+    let message = e.message_in(crate::base::i18n::current());
+    let mut error = serde_json::json!({"type": "error", "id": request, "status": crate::http::error::status(e).as_u16(), "error": message});
     if let Some(secs) = e.retry_after_secs() {
         error["retry_after"] = secs.into();
     }
@@ -861,13 +852,13 @@ async fn ws_action(
     let value: serde_json::Value = match serde_json::from_str(text) {
         Ok(v) => v,
         Err(e) => {
-            let e = Refusal::Malformed(format!("bad JSON: {e}"));
+            let e = Refusal::Malformed(format!("bad JSON: {e}").into());
             return ws_error(&serde_json::Value::Null, &e);
         }
     };
     let request = value.get("id").cloned().unwrap_or_default();
     match serde_json::from_value::<WsCommand>(value) {
-        Err(e) => ws_error(&request, &Refusal::Malformed(format!("bad action: {e}"))),
+        Err(e) => ws_error(&request, &Refusal::Malformed(format!("bad action: {e}").into())),
         Ok(command) => match seat_action(hub, ip, id, credentials, command.into()).await {
             Ok(acted) => {
                 let mut ack = serde_json::json!({"type": "ack", "id": request, "seq": acted.seq});
@@ -911,6 +902,8 @@ async fn websocket(
         _slot: slot.map(|Extension(slot)| slot),
     };
     let size = hub.limits().max_ws_message_bytes;
+    // The session outlives the request: it keeps the request's language.
+    let lang = crate::base::i18n::current();
     Ok(upgrade
         .max_message_size(size)
         .max_frame_size(size)
@@ -918,7 +911,8 @@ async fn websocket(
         .on_upgrade(move |socket| async move {
             let _open = metrics::socket(metrics::WEBSOCKET);
             let first = opened.first_lines();
-            ws_session(socket, hub, id, viewer, first, opened.feed, chat).await;
+            let session = ws_session(socket, hub, id, viewer, first, opened.feed, chat);
+            crate::base::i18n::within(lang, session).await;
         }))
 }
 

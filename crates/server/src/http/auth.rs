@@ -35,12 +35,12 @@ impl Holder {
         if !self.user.bot {
             return Err(Refusal::Forbidden(
                 "the Bot API is for bot accounts (`parity user add NAME --bot`)".into(),
-            ));
+        ));
         }
         if !self.scopes.iter().any(|s| s == "bot:play") {
             return Err(Refusal::Forbidden(
                 "this token lacks the scope bot:play".into(),
-            ));
+        ));
         }
         Ok(())
     }
@@ -127,7 +127,7 @@ pub async fn require_scope(State(hub): State<Arc<Hub>>, request: Request, next: 
     };
     match hub.store().api_token(&secret::token_hash(token)).await {
         Ok(Some((_, scopes))) if !scopes.split(',').any(|s| s == scope) => {
-            Refusal::Forbidden(format!("this token lacks the scope {scope}")).into_response()
+            Refusal::Forbidden(format!("this token lacks the scope {scope}").into()).into_response()
         }
         Err(e) => Refusal::from(e).into_response(),
         _ => next.run(request).await,

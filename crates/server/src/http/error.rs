@@ -7,12 +7,13 @@ use axum::response::{IntoResponse, Response};
 use axum::Json;
 
 use crate::base::refusal::Refusal;
+use crate::base::i18n;
 
 /// Reads a JSON body; anything unreadable is a 400.
 pub(crate) fn json_body<T: serde::de::DeserializeOwned>(
     body: &axum::body::Bytes,
 ) -> Result<T, Refusal> {
-    serde_json::from_slice(body).map_err(|e| Refusal::Malformed(format!("bad JSON: {e}")))
+    serde_json::from_slice(body).map_err(|e| Refusal::Malformed(format!("bad JSON: {e}").into()))
 }
 
 pub fn status(refusal: &Refusal) -> StatusCode {
@@ -42,7 +43,7 @@ pub fn error_response(status: StatusCode, message: &str) -> Response {
 
 impl IntoResponse for Refusal {
     fn into_response(self) -> Response {
-        let mut response = error_response(status(&self), &self.message());
+        let mut response = error_response(status(&self), &self.message_in(i18n::current()));
         if let Some(secs) = self.retry_after_secs() {
             response
                 .headers_mut()

@@ -7,6 +7,7 @@ pub mod auth;
 pub mod connections;
 pub mod edge;
 pub mod error;
+pub mod language;
 pub mod monitoring;
 pub mod node;
 pub mod ndjson;

@@ -45,11 +45,11 @@ async fn health() -> &'static str {
 async fn ready(State(monitoring): State<Arc<Monitoring>>) -> Response {
     match tokio::time::timeout(READY_TIMEOUT, monitoring.hub.readiness()).await {
         Ok(Ok(())) => "ready".into_response(),
-        Ok(Err(reason)) => Refusal::Busy(reason).into_response(),
+        Ok(Err(reason)) => Refusal::Busy(reason.into()).into_response(),
         Err(_) => Refusal::Busy(format!(
             "the database did not answer within {} s",
             READY_TIMEOUT.as_secs()
-        ))
+        ).into())
         .into_response(),
     }
 }

@@ -26,13 +26,13 @@ pub async fn serve(State(hub): State<Arc<Hub>>, headers: HeaderMap, body: Bytes)
     }
     let envelope: Envelope<NodeRequest> = match serde_json::from_slice(&body) {
         Ok(envelope) => envelope,
-        Err(e) => return Refusal::Malformed(format!("a node request: {e}")).into_response(),
+        Err(e) => return Refusal::Malformed(format!("a node request: {e}").into()).into_response(),
     };
     if envelope.version != VERSION {
         return Refusal::Malformed(format!(
             "node protocol version {}; this node speaks {VERSION}",
             envelope.version
-        ))
+        ).into())
         .into_response();
     }
     let reply = hub.serve_node(envelope.message).await;

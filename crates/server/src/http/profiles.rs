@@ -79,10 +79,10 @@ async fn subscribe(
 ) -> Result<Json<Value>, Refusal> {
     let user = logged_in(&hub, ip, &headers).await?;
     let subscription: Subscription =
-        serde_json::from_slice(&body).map_err(|e| Refusal::Malformed(format!("bad subscription: {e}")))?;
+        serde_json::from_slice(&body).map_err(|e| Refusal::Malformed(format!("bad subscription: {e}").into()))?;
     hub.notifier()
         .check_subscription(&subscription)
-        .map_err(Refusal::Malformed)?;
+        .map_err(|e| Refusal::Malformed(e.into()))?;
     let mut changes = vec![Change::Account(AccountChange::AddPushSubscription {
         user_id: user.id.clone(),
         subscription: subscription.clone(),
@@ -138,7 +138,7 @@ async fn user_named(hub: &Hub, name: &str) -> Result<UserRow, Refusal> {
     hub.store()
         .user(&accounts::user_id(name))
         .await?
-        .ok_or_else(|| Refusal::NotFound(format!("no user {name}")))
+        .ok_or_else(|| Refusal::NotFound(format!("no user {name}").into()))
 }
 
 /// `GET /api/user/{name}/rating-history`: the rating after each rated
@@ -172,7 +172,7 @@ async fn games(
                 .split_once(':')
                 .and_then(|(ms, id)| Some((ms.parse::<i64>().ok()?, id.to_string())))
                 .ok_or_else(|| {
-                    Refusal::Malformed(format!("before is a game's cursor MS:ID, not {cursor:?}"))
+                    Refusal::Malformed(format!("before is a game's cursor MS:ID, not {cursor:?}").into())
                 })
         })
         .transpose()?;
@@ -253,7 +253,7 @@ async fn end_own(
     change: AccountChange,
 ) -> Result<Json<Value>, Refusal> {
     if !own {
-        return Err(Refusal::NotFound(format!("no such {what} of yours")));
+        return Err(Refusal::NotFound(format!("no such {what} of yours").into()));
     }
     hub.writer.write(vec![Change::Account(change)]).await?;
     Ok(Json(json!({"ok": true})))
@@ -295,7 +295,7 @@ async fn set_preferences(
     let prefs = preferences::of(hub.store(), &user.id)
         .await?
         .changed(&change)
-        .map_err(Refusal::Malformed)?;
+        .map_err(|e| Refusal::Malformed(e.into()))?;
     preferences::set(&hub.writer, &user.id, &prefs).await?;
     Ok(Json(preferences_json(&prefs)))
 }

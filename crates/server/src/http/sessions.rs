@@ -42,19 +42,19 @@ struct Credentials {
 }
 
 fn read_credentials(body: &Bytes) -> Result<Credentials, Refusal> {
-    serde_json::from_slice(body).map_err(|e| Refusal::Malformed(format!("bad JSON: {e}")))
+    serde_json::from_slice(body).map_err(|e| Refusal::Malformed(format!("bad JSON: {e}").into()))
 }
 
 impl From<AccountError> for Refusal {
     fn from(e: AccountError) -> Refusal {
         match e {
             AccountError::NameTaken(_) | AccountError::LooksLike(..) => {
-                Refusal::NotNow(e.to_string())
+                Refusal::NotNow(e.to_string().into())
             }
-            AccountError::NoSuchUser(_) => Refusal::NotFound(e.to_string()),
-            AccountError::Hash(_) | AccountError::Store(_) => Refusal::Internal(e.to_string()),
-            AccountError::Busy => Refusal::Busy(e.to_string()),
-            _ => Refusal::Malformed(e.to_string()),
+            AccountError::NoSuchUser(_) => Refusal::NotFound(e.to_string().into()),
+            AccountError::Hash(_) | AccountError::Store(_) => Refusal::Internal(e.to_string().into()),
+            AccountError::Busy => Refusal::Busy(e.to_string().into()),
+            _ => Refusal::Malformed(e.to_string().into()),
         }
     }
 }

@@ -57,6 +57,6 @@ pub fn room(text: Option<&str>) -> Result<&'static str, Refusal> {
         "spectator" => Ok("spectator"),
         other => Err(Refusal::Malformed(format!(
             "room is player or spectator, not {other:?}"
-        ))),
+        ).into())),
     }
 }

@@ -56,7 +56,7 @@ impl EngineDesk {
             metrics::refused("engine_queue");
             return Err(Refusal::Busy(
                 "the engines are all busy; try again in a minute".into(),
-            ));
+        ));
         }
         Ok(())
     }
@@ -66,7 +66,7 @@ impl EngineDesk {
         if !(MIN_LEVEL..=MAX_LEVEL).contains(&level) {
             return Err(Refusal::Malformed(format!(
                 "engine level must be {MIN_LEVEL} to {MAX_LEVEL}"
-            )));
+            ).into()));
         }
         self.check_queue()
     }
@@ -101,7 +101,7 @@ impl EngineDesk {
             if reviewing.len() >= self.pool.load().0 {
                 return Err(Refusal::Busy(
                     "the engines are analysing other games; try again in a few minutes".into(),
-                ));
+            ));
             }
             reviewing.insert(id.to_string());
         }

@@ -69,12 +69,12 @@ impl Matchmaking {
         let variant = self
             .registry
             .get_or_err(&terms.variant)
-            .map_err(|e| Refusal::Malformed(e.to_string()))?;
+            .map_err(|e| Refusal::Malformed(e.to_string().into()))?;
         if let Some(fen) = &terms.fen {
             start_position(variant, fen)?;
         }
         crate::game::clock::TimeControl::new(terms.clock, terms.days)
-            .map_err(Refusal::Malformed)?;
+            .map_err(|e| Refusal::Malformed(e.into()))?;
         Ok(())
     }
 
@@ -131,12 +131,12 @@ impl Matchmaking {
         if sent.len() >= MAX_CHALLENGES_PER_USER {
             return Err(Refusal::NotNow(format!(
                 "at most {MAX_CHALLENGES_PER_USER} open challenges at once"
-            )));
+            ).into()));
         }
         if sent.iter().filter(|c| c.dest.id == dest.id).count() >= MAX_CHALLENGES_PER_PAIR {
             return Err(Refusal::NotNow(format!(
                 "at most {MAX_CHALLENGES_PER_PAIR} open challenges to one player"
-            )));
+            ).into()));
         }
         let challenger_rating = glicko::shown_rating(&self.store, &challenger.id, &terms.variant).await?;
         let dest_rating = glicko::shown_rating(&self.store, &dest.id, &terms.variant).await?;
@@ -193,7 +193,7 @@ impl Matchmaking {
         by: &str,
         outcome: ChallengeOutcome,
     ) -> Result<Challenge, Refusal> {
-        let no_challenge = || Refusal::NotFound(format!("no open challenge {id}"));
+        let no_challenge = || Refusal::NotFound(format!("no open challenge {id}").into());
         let mut challenge = self
             .find_challenge(id)
             .await?
@@ -204,7 +204,7 @@ impl Matchmaking {
         if !allowed {
             return Err(Refusal::Forbidden(
                 "this challenge is not yours to answer".into(),
-            ));
+        ));
         }
         self.lobby_write(LobbyChange::EndChallenge {
             id: id.to_string(),
@@ -326,7 +326,7 @@ impl Matchmaking {
         if request.terms.fen.is_some() {
             return Err(Refusal::Malformed(
                 "a seek starts from the variant's own position".into(),
-            ));
+        ));
         }
         let (rating, provisional) = glicko::shown_rating(&self.store, &user.id, &request.terms.variant).await?;
         let terms = request.terms;
@@ -350,7 +350,7 @@ impl Matchmaking {
         if open.iter().filter(|s| s.owner.id == seek.owner.id).count() >= MAX_SEEKS_PER_USER {
             return Err(Refusal::NotNow(format!(
                 "at most {MAX_SEEKS_PER_USER} open seeks at once"
-            )));
+            ).into()));
         }
         // Listed first, then matched: of two fitting seeks made at once
         // (on any nodes), the later sees the earlier. Both are taken in one
@@ -384,7 +384,7 @@ impl Matchmaking {
         id: &str,
         by: UserRow,
     ) -> Result<String, Refusal> {
-        let no_seek = || Refusal::NotFound(format!("no open seek {id}"));
+        let no_seek = || Refusal::NotFound(format!("no open seek {id}").into());
         let open = self
             .open_seeks()
             .await?
@@ -399,7 +399,7 @@ impl Matchmaking {
             return Err(Refusal::Forbidden(format!(
                 "this seek takes ratings {:?}, not {by_rating}",
                 open.rating_range.unwrap_or_default()
-            )));
+            ).into()));
         }
         self.lobby_write(LobbyChange::TakeSeek { id: id.to_string() })
             .await?;

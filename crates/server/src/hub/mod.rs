@@ -231,7 +231,7 @@ impl Hub {
         )
         .map_err(|e| {
             tracing::error!("{e}");
-            Refusal::Internal(format!("game {id} does not replay: {e}"))
+            Refusal::Internal(format!("game {id} does not replay: {e}").into())
         })?;
         Ok((state, stored.seats))
     }
@@ -355,7 +355,7 @@ impl Hub {
                 Lease::Taken => Ok(()),
                 Lease::HeldBy(_) => Err(Refusal::Internal(format!(
                     "new game {id} is leased already"
-                ))),
+                ).into())),
             },
             None => Ok(()),
         }
@@ -395,7 +395,7 @@ impl Hub {
                 Owner::There(_) => {
                     return Err(Refusal::Busy(format!(
                         "game {id} is played on another node; try again"
-                    )))
+                    ).into()))
                 }
             };
             let (reply, answer) = oneshot::channel();
@@ -407,7 +407,7 @@ impl Hub {
                 return Ok(value);
             }
         }
-        Err(Refusal::Internal(format!("game {id} is not answering")))
+        Err(Refusal::Internal(format!("game {id} is not answering").into()))
     }
 
     /// A seat's action. A token that belongs to no seat of this game is a
@@ -448,7 +448,7 @@ impl Hub {
                 Err(if known {
                     Refusal::Forbidden("spectators cannot act in this game".into())
                 } else {
-                    Refusal::Unauthenticated(message)
+                    Refusal::Unauthenticated(message.into())
                 })
             }
             other => other,
@@ -495,7 +495,7 @@ impl Hub {
             if *readers > self.limits.max_watchers_per_game {
                 return Err(Refusal::Busy(
                     "this game has as many spectators as it takes".into(),
-                ));
+            ));
             }
         }
         let catchup = match since {
@@ -633,7 +633,7 @@ impl Hub {
         };
         serde_json::from_str(&body)
             .map(Some)
-            .map_err(|e| Refusal::Internal(format!("game {id}'s analysis does not read: {e}")))
+            .map_err(|e| Refusal::Internal(format!("game {id}'s analysis does not read: {e}").into()))
     }
 
     /// The PGN of a finished game with its computer analysis' evaluations
@@ -658,7 +658,7 @@ impl Hub {
             return reply.expect("a line", NodeReply::json);
         }
         let line = self.ask(id, |reply| Msg::Line { reply }).await?;
-        serde_json::to_string(&line).map_err(|e| Refusal::Internal(format!("a line: {e}")))
+        serde_json::to_string(&line).map_err(|e| Refusal::Internal(format!("a line: {e}").into()))
     }
 
     pub async fn list(&self, finished: bool) -> Result<Vec<Listing>, Refusal> {
@@ -670,7 +670,7 @@ impl Hub {
         let variant = self
             .registry
             .get_or_err(&request.variant)
-            .map_err(|e| Refusal::Malformed(e.to_string()))?;
+            .map_err(|e| Refusal::Malformed(e.to_string().into()))?;
         let opponent = match request.opponent {
             Opponent::Engine { level } => {
                 self.engines.check_level(level)?;
@@ -734,9 +734,9 @@ impl Hub {
         if self.shutdown.has_begun() {
             return Err(Refusal::Busy(
                 "this server is shutting down; try again in a moment".into(),
-            ));
+        ));
         }
-        let mut state = GameState::new(id, setup.clone(), now).map_err(Refusal::Malformed)?;
+        let mut state = GameState::new(id, setup.clone(), now).map_err(|e| Refusal::Malformed(e.into()))?;
         let mut changes = vec![Change::NewGame {
             id: id.to_string(),
             variant: setup.variant.id().to_string(),
@@ -762,7 +762,7 @@ impl Hub {
             };
             state
                 .apply(&event, now)
-                .map_err(|e| Refusal::Internal(e.to_string()))?;
+                .map_err(|e| Refusal::Internal(e.to_string().into()))?;
             changes.push(Change::Event {
                 game: id.to_string(),
                 event,

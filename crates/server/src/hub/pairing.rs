@@ -27,7 +27,7 @@ impl Hub {
         let variant = self
             .registry
             .get_or_err(&pairing.variant)
-            .map_err(|e| Refusal::Malformed(e.to_string()))?;
+            .map_err(|e| Refusal::Malformed(e.to_string().into()))?;
         let fen = pairing
             .fen
             .as_deref()

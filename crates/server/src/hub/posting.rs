@@ -49,12 +49,12 @@ impl Posting {
         if text.chars().count() > MAX_CHAT_CHARS {
             return Err(Refusal::Malformed(format!(
                 "a chat line has at most {MAX_CHAT_CHARS} characters"
-            )));
+            ).into()));
         }
         if text.chars().any(|c| c.is_control() || is_bidi_control(c)) {
             return Err(Refusal::Malformed(
                 "control or text-direction characters in a chat line".into(),
-            ));
+        ));
         }
         if self.store.load(game).await?.is_none() {
             return Err(Refusal::no_game(game));
@@ -63,7 +63,7 @@ impl Posting {
         if self.store.chat(game).await?.len() >= most {
             return Err(Refusal::NotNow(format!(
                 "this game's chat is full ({most} lines)"
-            )));
+            ).into()));
         }
         let line = ChatLine {
             at_ms: now_ms(),

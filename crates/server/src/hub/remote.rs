@@ -59,7 +59,7 @@ impl Hub {
             if Instant::now() >= deadline {
                 return Err(Refusal::Busy(format!(
                     "game {id}: its node does not answer"
-                )));
+                ).into()));
             }
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
@@ -92,7 +92,7 @@ impl Hub {
                     .and_then(|w| {
                         Ok(NodeReply::State {
                             full: Box::new(w.full.ok_or_else(|| {
-                                Refusal::Internal(format!("game {game}: no state"))
+                                Refusal::Internal(format!("game {game}: no state").into())
                             })?),
                             seq: w.seq,
                             cookie: w.cookie,

@@ -50,7 +50,7 @@ fn flag(given: &HashMap<String, String>, key: &str) -> Result<bool, Refusal> {
         Some("true") => Ok(true),
         Some(other) => Err(Refusal::Malformed(format!(
             "{key} is true or false, not {other:?}"
-        ))),
+        ).into())),
     }
 }
 
@@ -62,7 +62,7 @@ fn number<T: std::str::FromStr>(
         .get(key)
         .map(|text| {
             text.parse().map_err(|_| {
-                Refusal::Malformed(format!("{key} must be a whole number, not {text:?}"))
+                Refusal::Malformed(format!("{key} must be a whole number, not {text:?}").into())
             })
         })
         .transpose()
@@ -75,7 +75,7 @@ fn color(given: &HashMap<String, String>) -> Result<ColorChoice, Refusal> {
         Some("black") => Ok(ColorChoice::Black),
         Some(other) => Err(Refusal::Malformed(format!(
             "color is white, black or random, not {other:?}"
-        ))),
+        ).into())),
     }
 }
 
@@ -137,7 +137,7 @@ async fn challenge(
         .store()
         .user(&crate::accounts::user_id(&name))
         .await?
-        .ok_or_else(|| Refusal::NotFound(format!("no user {name}")))?;
+        .ok_or_else(|| Refusal::NotFound(format!("no user {name}").into()))?;
     let me = holder.user.id.clone();
     let c = hub.matchmaking().challenge(holder.user, dest, terms).await?;
     let event = challenge_event(&hub, "challenge", &c, origin.as_deref(), &me);
@@ -241,7 +241,7 @@ fn rating_range(text: Option<&String>) -> Result<Option<(i64, i64)>, Refusal> {
     let Some(text) = text.filter(|t| !t.is_empty()) else {
         return Ok(None);
     };
-    let bad = || Refusal::Malformed(format!("ratingRange is LOW-HIGH, not {text:?}"));
+    let bad = || Refusal::Malformed(format!("ratingRange is LOW-HIGH, not {text:?}").into());
     let (low, high) = text.split_once('-').ok_or_else(bad)?;
     let (low, high): (i64, i64) = (
         low.trim().parse().map_err(|_| bad())?,
@@ -270,7 +270,7 @@ async fn board_seek(
         .get("time")
         .map(|t| {
             t.parse()
-                .map_err(|_| Refusal::Malformed(format!("time is minutes, not {t:?}")))
+                .map_err(|_| Refusal::Malformed(format!("time is minutes, not {t:?}").into()))
         })
         .transpose()?;
     let days: Option<u32> = number(&given, "days")?;
@@ -283,7 +283,7 @@ async fn board_seek(
         _ => {
             return Err(Refusal::Malformed(
                 "give time and increment, or days".into(),
-            ))
+        ))
         }
     };
     let terms = Terms {
@@ -387,7 +387,7 @@ async fn page_seek(
 ) -> Result<Json<Value>, Refusal> {
     let holder = token_user(&hub, ip, &headers).await?;
     let seek: PageSeek =
-        serde_json::from_slice(&body).map_err(|e| Refusal::Malformed(format!("bad JSON: {e}")))?;
+        serde_json::from_slice(&body).map_err(|e| Refusal::Malformed(format!("bad JSON: {e}").into()))?;
     let request = SeekRequest {
         terms: Terms {
             variant: seek.variant,

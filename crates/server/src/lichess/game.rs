@@ -139,7 +139,7 @@ pub async fn view_of(hub: &Arc<Hub>, user_id: &str, id: &str) -> Result<Seen, Re
     let watching = hub.watch(id, &credentials, None, true, false).await?;
     let full = watching
         .full
-        .ok_or_else(|| Refusal::Internal(format!("game {id}: no state")))?;
+        .ok_or_else(|| Refusal::Internal(format!("game {id}: no state").into()))?;
     let players = hub.store().players(id).await?;
     Ok(Seen {
         view: GameView::new(&full),
@@ -245,7 +245,7 @@ async fn takeback(
     if seen.full.you.is_none() {
         return Err(Refusal::Forbidden(
             "spectators cannot act in this game".into(),
-        ));
+    ));
     }
     Ok(Json(json!({"ok": true})))
 }
@@ -261,7 +261,7 @@ async fn chat(
     let after: usize = match query.get("after") {
         Some(text) => text
             .parse()
-            .map_err(|_| Refusal::Malformed(format!("after is a line number, not {text:?}")))?,
+            .map_err(|_| Refusal::Malformed(format!("after is a line number, not {text:?}").into()))?,
         None => 0,
     };
     let lines = hub.store().chat(&id).await?;
@@ -304,13 +304,13 @@ async fn say(
         (None, None) => {
             return Err(Refusal::Unauthenticated(
                 "log in or hold a seat to chat".into(),
-            ))
+        ))
         }
     };
     if room == "player" && seat.is_none() {
         return Err(Refusal::Forbidden(
             "only the game's players write in the players' room".into(),
-        ));
+    ));
     }
     hub.quotas().chat(&author, ip)?;
     hub.posting().post_chat(&id, &author, room, text).await?;

@@ -51,7 +51,7 @@ pub fn fields(headers: &HeaderMap, body: &Bytes) -> Result<HashMap<String, Strin
         .is_some_and(|v| v.starts_with("application/json"));
     if is_json {
         let value: Value = serde_json::from_slice(body)
-            .map_err(|e| Refusal::Malformed(format!("bad JSON: {e}")))?;
+            .map_err(|e| Refusal::Malformed(format!("bad JSON: {e}").into()))?;
         let object = value
             .as_object()
             .ok_or_else(|| Refusal::Malformed("the body must be a JSON object".into()))?;
@@ -118,7 +118,7 @@ async fn user(
         .store()
         .user(&crate::accounts::user_id(&name))
         .await?
-        .ok_or_else(|| Refusal::NotFound(format!("no user {name}")))?;
+        .ok_or_else(|| Refusal::NotFound(format!("no user {name}").into()))?;
     Ok(Json(user_json(&hub, &user, origin.as_deref()).await?))
 }
 
@@ -154,7 +154,7 @@ async fn upgrade(
         true => Ok(Json(json!({"ok": true}))),
         false => Err(Refusal::Malformed(
             "only the operator makes bot accounts here: parity user add NAME --bot".into(),
-        )),
+    )),
     }
 }
 

@@ -153,7 +153,7 @@ impl<H: Host> GameActor<H> {
                     }
                     None => Err(Refusal::Unauthenticated(
                         "this token holds no seat of this game".into(),
-                    )),
+                )),
                 };
                 let _ = reply.send(result);
                 self.duties().await;
@@ -177,7 +177,7 @@ impl<H: Host> GameActor<H> {
                 if live && you.is_none() && self.feed.receiver_count() >= self.host.max_watchers() {
                     let _ = reply.send(Err(Refusal::Busy(
                         "this game has as many spectators as it takes".into(),
-                    )));
+                )));
                     return;
                 }
                 let full = full.then(|| self.state.full(you, self.invite_for(you), now));
@@ -279,7 +279,7 @@ impl<H: Host> GameActor<H> {
             quote(&self.state.play().start_fen()),
             events.join(",")
         );
-        signing::sign_record(self.host.record_key(), &unsigned).map_err(Refusal::Internal)
+        signing::sign_record(self.host.record_key(), &unsigned).map_err(|e| Refusal::Internal(e.into()))
     }
 
     /// Checks and commits `color`'s action; returns the last seq and the
@@ -430,7 +430,7 @@ impl<H: Host> GameActor<H> {
                 .write(changes)
                 .await
                 .map_err(Refusal::from),
-            Err(e) => Err(Refusal::Internal(e.to_string())),
+            Err(e) => Err(Refusal::Internal(e.to_string().into())),
         };
         if let Err(e) = written {
             tracing::error!("game {id}: {e}; reloading it");

@@ -27,10 +27,10 @@ impl From<StoreError> for crate::base::refusal::Refusal {
     fn from(e: StoreError) -> Self {
         use crate::base::refusal::Refusal;
         if let StoreError::Gone(what) = e {
-            return Refusal::NotFound(what);
+            return Refusal::NotFound(what.into());
         }
         tracing::error!("{e}");
-        Refusal::Internal(format!("storage failed: {e}"))
+        Refusal::Internal(format!("storage failed: {e}").into())
     }
 }
 

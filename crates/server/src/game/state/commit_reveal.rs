@@ -21,12 +21,12 @@ impl GameState {
         if !self.play.is_simultaneous() {
             return Err(Refusal::NotNow(
                 "this game is turn-based: send moves, not commitments".into(),
-            ));
+        ));
         }
         if !secret::is_commitment(commitment) {
             return Err(Refusal::Malformed(
                 "a commitment is 64 lowercase hex characters (SHA-256)".into(),
-            ));
+        ));
         }
         if self.committed(color) {
             return Err(Refusal::NotNow("you already committed this turn".into()));
@@ -63,12 +63,12 @@ impl GameState {
         if !self.play.is_simultaneous() {
             return Err(Refusal::NotNow(
                 "this game is turn-based: nothing to reveal".into(),
-            ));
+        ));
         }
         if !self.committed(Color::White) || !self.committed(Color::Black) {
             return Err(Refusal::NotNow(
                 "reveal only once both commitments are in".into(),
-            ));
+        ));
         }
         if self.revealed(color) {
             return Err(Refusal::NotNow("you already revealed this turn".into()));
@@ -76,28 +76,28 @@ impl GameState {
         if !secret::is_nonce(nonce) {
             return Err(Refusal::Malformed(
                 "a nonce is 32 lowercase hex characters".into(),
-            ));
+        ));
         }
         if !play::is_move_text(text) {
             return Err(Refusal::Malformed(format!(
                 "a revealed move is its coordinates as the rules write them: \
                  1 to {} printable ASCII characters, no spaces",
                 play::MAX_MOVE_TEXT
-            )));
+            ).into()));
         }
         let turn = self.play.turn();
         let commitment = self.commitment(color).unwrap_or_default();
         if secret::commitment(&self.id, turn, color, text, nonce) != commitment {
             return Err(Refusal::Unacceptable(
                 "the move and nonce do not match your commitment".into(),
-            ));
+        ));
         }
         if self.nonce_used(nonce, color) {
             return Err(Refusal::Unacceptable(
                 "this nonce was already used in this game: a commitment over a reused \
                  nonce gives the move away, so it cannot be revealed"
                     .into(),
-            ));
+        ));
         }
         let mv = play::read_canonical_move(&self.play, color, text)?;
         let hidden = Hidden {
@@ -122,7 +122,7 @@ impl GameState {
             let Some(theirs) = self.hidden(other) else {
                 return Err(Refusal::NotNow(
                     "the other reveal is not at hand; try again".into(),
-                ));
+            ));
             };
             let their_mv = play::read_move(&self.play, other, &theirs.mv)?;
             events.extend(self.resolve_turn(&hidden, mv, theirs, their_mv, now)?);
@@ -152,7 +152,7 @@ impl GameState {
                 "a victory is claimed only in a game without a clock, \
                  once both commitments are in"
                     .into(),
-            ));
+        ));
         };
         if !self.revealed(color) {
             return Err(Refusal::NotNow("reveal your own move first".into()));
@@ -161,7 +161,7 @@ impl GameState {
             let wait = (deadline - now).as_secs() + 1;
             return Err(Refusal::NotNow(format!(
                 "your opponent may still reveal for {wait} s"
-            )));
+            ).into()));
         }
         Ok(Decision {
             events: vec![self.finished(Some(color), Reason::NoReveal, now)],

@@ -81,7 +81,7 @@ impl GameState {
                 if self.play.played() >= moved {
                     return Err(Refusal::NotNow(
                         "both sides have moved: resign instead of aborting".into(),
-                    ));
+                ));
                 }
                 events(vec![self.finished_by(
                     Some(color),
@@ -121,7 +121,7 @@ impl GameState {
         if self.play.is_simultaneous() {
             return Err(Refusal::NotNow(
                 "both sides move at once here: commit, then reveal".into(),
-            ));
+        ));
         }
         if self.play.to_move() != Some(color) {
             return Err(Refusal::NotNow("it is not your turn".into()));

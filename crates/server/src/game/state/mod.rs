@@ -81,8 +81,8 @@ impl From<parity_rules::GameError> for Refusal {
 impl From<MoveError> for Refusal {
     fn from(e: MoveError) -> Refusal {
         match e {
-            MoveError::Garbled(_) => Refusal::Malformed(e.to_string()),
-            MoveError::Illegal(_) => Refusal::Unacceptable(e.to_string()),
+            MoveError::Garbled(_) => Refusal::Malformed(e.to_string().into()),
+            MoveError::Illegal(_) => Refusal::Unacceptable(e.to_string().into()),
         }
     }
 }
@@ -406,7 +406,7 @@ impl GameState {
         if self.status != Status::Waiting {
             return Err(Refusal::NotNow(
                 "the game is not waiting for a player".into(),
-            ));
+        ));
         }
         if self.joined(color) {
             return Err(Refusal::NotNow("the seat is taken".into()));
@@ -1009,7 +1009,7 @@ mod tests {
         for (color, mv) in [(White, "d2d4"), (Black, "d7d5")] {
             let refused = act(&mut s, color, reveal(mv, &nw), now);
             assert!(
-                matches!(&refused, Err(Refusal::Unacceptable(m)) if m.contains("nonce was already used")),
+                matches!(&refused, Err(Refusal::Unacceptable(m)) if m.to_string().contains("nonce was already used")),
                 "{refused:?}"
             );
         }
