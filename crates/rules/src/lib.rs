@@ -25,7 +25,7 @@ pub use game::{Game, GameError, SimGame, TurnPosition};
 pub use outcome::{Outcome, Reason};
 pub use view::PieceView;
 pub use geometry::{Bitboard, Shape, Square};
-pub use notation::NotationError;
+pub use notation::{IllegalHint, NotationError};
 pub use position::{Position, PositionError, Setup};
 pub use types::{ByColor, Color, Kind, Move, Piece, Special};
 pub use registry::{Registry, VariantError};

@@ -500,3 +500,39 @@ async fn only_a_node_is_heard_on_the_internal_endpoint() {
     assert!(seq > 0);
     assert_ne!(record(&s, &id).await, before);
 }
+
+/// A refusal is told in the request's language: `?lang=`, else
+/// `Accept-Language`, else English (as API clients read it); a refused
+/// move names the rules' reason in that language too.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn refusals_are_told_in_the_requests_language() {
+    let s = start().await;
+    let english = s.get("/api/games/nosuchgame", None).await;
+    assert_eq!(english.status, 404);
+    assert_eq!(english.body["error"], "no game nosuchgame");
+    let french = s
+        .send(
+            s.http
+                .get(s.url("/api/games/nosuchgame"))
+                .header("Accept-Language", "fr-CH, fr;q=0.9, en;q=0.5"),
+        )
+        .await;
+    assert_eq!(french.body["error"], "aucune partie nosuchgame", "{}", french.text);
+    let asked = s.get("/api/games/nosuchgame?lang=fr", None).await;
+    assert_eq!(asked.body["error"], "aucune partie nosuchgame");
+
+    let (id, white, _) = s.friend_game("chess", json!({"initial": 300, "increment": 0})).await;
+    let before = record(&s, &id).await;
+    let illegal = s.act(&id, &white, "move/e2e5", None).await;
+    assert_eq!(illegal.body["error"], "`e2e5` is not a legal move here", "{}", illegal.text);
+    let illegal = s.act(&id, &white, "move/e2e5?lang=fr", None).await;
+    assert_eq!(illegal.body["error"], "`e2e5` n'est pas un coup légal ici", "{}", illegal.text);
+    let theirs = s.act(&id, &white, "move/e7e5?lang=fr", None).await;
+    assert_eq!(
+        theirs.body["error"],
+        "`e7e5` n'est pas un coup légal ici : la pièce en e7 n'est pas aux Blancs",
+        "{}",
+        theirs.text
+    );
+    refused(&s, &id, &before, theirs, 422, "a black pawn moved by White").await;
+}

@@ -1,8 +1,8 @@
 //! The page's languages in headless Chromium (issue 29): a browser set to
 //! French gets the lobby in French by itself ("auto"); choosing English in
 //! the settings switches the page at once and stays; an English browser
-//! that chooses French gets the settings, then a game and its rules in
-//! French.
+//! that chooses French gets the settings, then a game, a refused move's
+//! reason and the rules in French.
 //!
 //! Needs Debian's `chromium` and `chromium-driver`; without them this test
 //! fails, it never skips.
@@ -66,10 +66,15 @@ async fn the_page_speaks_the_browsers_language_or_the_chosen_one() {
     english.wait_text(".settings legend", "Thème du plateau").await;
     english.create_game("chess", "days", "engine", "white").await;
     assert_eq!(html_lang(&english).await, "fr");
+    assert!(english.console_errors().await.is_empty());
+    // A refused move is told in French (its 422 is the only console line).
+    english.type_move("e2e5").await;
+    english.wait_text(".game .error", "n'est pas un coup légal ici").await;
     // The rules for players, in French too.
     english.click("details.rules summary").await;
     english.wait_text(".rules-text h1", "Échecs").await;
     english.wait_text(".rules-text", "Prise en passant").await;
     english.screenshot("game-fr.png").await;
-    assert!(english.console_errors().await.is_empty());
+    let logged = english.console_errors().await;
+    assert!(logged.iter().all(|line| line.contains("422")), "{logged:?}");
 }

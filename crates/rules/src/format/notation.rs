@@ -31,12 +31,31 @@ pub enum NotationError {
     #[error("no piece has the letter `{0}` in this variant")]
     UnknownPiece(char),
     #[error("`{text}` is not a legal move here{}", hint.as_ref().map(|h| format!(": {h}")).unwrap_or_default())]
-    Illegal { text: String, hint: Option<String> },
+    Illegal {
+        text: String,
+        hint: Option<IllegalHint>,
+    },
     #[error("`{text}` is ambiguous: it could be {}", candidates.join(" or "))]
     Ambiguous {
         text: String,
         candidates: Vec<String>,
     },
+}
+
+/// Why a move is not legal, where the usual mistake is easy to spot.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum IllegalHint {
+    /// Crowd family: a piece never joins its own side alone.
+    #[error("a piece may not join its own side's pieces on {0} alone: a crowd forms only where an enemy piece stands")]
+    JoinsOwnAlone(String),
+    #[error("the piece on {square} is not {}'s", color.name())]
+    NotYours { square: String, color: Color },
+    #[error("no piece on {0}")]
+    NoPiece(String),
+    #[error("this variant has no castling")]
+    NoCastling,
+    #[error("castling that way is not possible now (the king or rook has moved, or the way is blocked or attacked)")]
+    CastlingBlocked,
 }
 
 /// What notation needs from a position, seen by the side whose move is written.
@@ -201,21 +220,16 @@ fn illegal<C: MoveContext + ?Sized>(
             let own_only = to.filter(|&to| {
                 ctx.kind_at(me, to).is_some() && ctx.kind_at(me.other(), to).is_none()
             });
-            own_only.filter(|_| v.spec.family == Family::Crowd).map(|to| {
-                format!(
-                    "a piece may not join its own side's pieces on {} alone: a crowd forms \
-                     only where an enemy piece stands",
-                    shape.name(to)
-                )
-            })
+            own_only
+                .filter(|_| v.spec.family == Family::Crowd)
+                .map(|to| IllegalHint::JoinsOwnAlone(shape.name(to).to_string()))
         } else if ctx.kind_at(me.other(), from).is_some() {
-            Some(format!(
-                "the piece on {} is not {}'s",
-                shape.name(from),
-                me.name()
-            ))
+            Some(IllegalHint::NotYours {
+                square: shape.name(from).to_string(),
+                color: me,
+            })
         } else {
-            Some(format!("no piece on {}", shape.name(from)))
+            Some(IllegalHint::NoPiece(shape.name(from).to_string()))
         }
     });
     NotationError::Illegal {
@@ -402,14 +416,13 @@ pub fn parse_san<C: MoveContext + ?Sized>(ctx: &C, text: &str) -> Result<Move, N
             .collect::<Vec<Move>>();
         if candidates.is_empty() {
             let why = if v.spec.castling == CastlingStyle::None {
-                "this variant has no castling"
+                IllegalHint::NoCastling
             } else {
-                "castling that way is not possible now (the king or rook has moved, or \
-                 the way is blocked or attacked)"
+                IllegalHint::CastlingBlocked
             };
             return Err(NotationError::Illegal {
                 text: original.to_string(),
-                hint: Some(why.to_string()),
+                hint: Some(why),
             });
         }
         return pick(candidates);

@@ -1,7 +1,7 @@
 //! Fair play: limits on rated games that only farm ratings.
 
 use crate::base::limits::Limits;
-use crate::base::refusal::Refusal;
+use crate::base::refusal::{Refusal, Said};
 use crate::game::event::now_ms;
 use crate::store::Store;
 
@@ -16,9 +16,7 @@ pub async fn check_rated_pair(
     let most = limits.rated_games_per_pair_per_day;
     let since = now_ms() - 24 * 3600 * 1000;
     if store.rated_games_between(a, b, since).await? >= most {
-        return Err(Refusal::NotNow(format!(
-            "at most {most} rated games a day between the same two players; play casual"
-        ).into()));
+        return Err(Refusal::NotNow(Said::new("server-refusal-most-rated-games-day-between").with("most", &most)));
     }
     Ok(())
 }

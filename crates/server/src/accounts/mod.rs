@@ -18,6 +18,7 @@ use std::time::Duration;
 
 use tokio::sync::Semaphore;
 
+use crate::base::refusal::Said;
 use crate::base::secret;
 use crate::game::event::now_ms;
 use crate::store::{AccountChange, Change, Database, Store, StoreError, UserRow};
@@ -50,6 +51,28 @@ pub enum AccountError {
     Busy,
     #[error("{0}")]
     Store(#[from] StoreError),
+}
+
+impl AccountError {
+    /// The error in the catalogue's words (`base::i18n`).
+    pub fn said(&self) -> Said {
+        let said = Said::new;
+        match self {
+            AccountError::BadName => said("server-account-bad-name"),
+            AccountError::NameTaken(name) => said("server-account-name-taken").with("name", name),
+            AccountError::NoSuchUser(name) => said("server-account-no-such-user").with("name", name),
+            AccountError::BadScope(scope) => said("server-account-bad-scope")
+                .with("scope", format!("{scope:?}"))
+                .with("known", SCOPES.join(", ")),
+            AccountError::ShortPassword => said("server-account-short-password"),
+            AccountError::Reserved(name) => said("server-account-reserved").with("name", name),
+            AccountError::LooksLike(name, other) => said("server-account-looks-like")
+                .with("name", name)
+                .with("other", other),
+            AccountError::Busy => said("server-account-busy"),
+            AccountError::Hash(_) | AccountError::Store(_) => Said::as_is(self),
+        }
+    }
 }
 
 /// Lichess's rule for user names.

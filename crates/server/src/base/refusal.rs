@@ -36,7 +36,7 @@ impl Said {
 
     /// Text that is not the catalogue's, told as it is in every language.
     pub fn as_is(text: impl fmt::Display) -> Said {
-        Said::new(AS_IS).with("text", text)
+        Said::new(AS_IS).with("text", &text)
     }
 
     /// The words in `lang` (English where the catalogue lacks the language).
@@ -154,7 +154,7 @@ impl Refusal {
     }
 
     pub fn no_game(id: &str) -> Refusal {
-        Refusal::NotFound(format!("no game {id}").into())
+        Refusal::NotFound(Said::new("server-refusal-no-game").with("id", &id))
     }
 }
 

@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-use crate::base::refusal::Refusal;
+use crate::base::refusal::{Refusal, Said};
 use crate::game::event::Side;
 use crate::game::play::TypedMove;
 use crate::game::state::{Action, GameFull};
@@ -133,7 +133,7 @@ impl NodeReply {
             reply => {
                 let kind = reply.kind();
                 take(reply).ok_or_else(|| {
-                    Refusal::Internal(format!("the game's node answered {kind} to {what}").into())
+                    Refusal::Internal(Said::new("server-refusal-game-s-node-answered").with("kind", &kind).with("what", &what))
                 })
             }
         }
@@ -214,7 +214,7 @@ impl Remote {
             version: VERSION,
             message: request,
         })
-        .map_err(|e| Unreached::Failed(Refusal::Internal(format!("a node request: {e}").into())))?;
+        .map_err(|e| Unreached::Failed(Refusal::Internal(Said::new("server-refusal-node-request").with("e", &e))))?;
         let response = self
             .http
             .post(format!("{url}{PATH}"))
@@ -229,28 +229,22 @@ impl Remote {
                 if e.is_connect() {
                     Unreached::Gone
                 } else {
-                    Unreached::Failed(Refusal::Busy(format!("the game's node: {e}").into()))
+                    Unreached::Failed(Refusal::Busy(Said::new("server-refusal-game-s-node").with("e", &e)))
                 }
             })?;
         let status = response.status();
         let bytes = response
             .bytes()
             .await
-            .map_err(|e| Unreached::Failed(Refusal::Busy(format!("the game's node: {e}").into())))?;
+            .map_err(|e| Unreached::Failed(Refusal::Busy(Said::new("server-refusal-game-s-node").with("e", &e))))?;
         if !status.is_success() {
-            return Err(Unreached::Failed(Refusal::Internal(format!(
-                "the game's node refused a node request ({status}): {}",
-                String::from_utf8_lossy(&bytes[..bytes.len().min(160)])
-            ).into())));
+            return Err(Unreached::Failed(Refusal::Internal(Said::new("server-refusal-game-s-node-refused-node").with("status", &status).with("min", &(String::from_utf8_lossy(&bytes[..bytes.len().min(160)]))))));
         }
         let envelope: Envelope<NodeReply> = serde_json::from_slice(&bytes).map_err(|e| {
-            Unreached::Failed(Refusal::Internal(format!("the game's node's reply: {e}").into()))
+            Unreached::Failed(Refusal::Internal(Said::new("server-refusal-game-s-node-s-reply").with("e", &e)))
         })?;
         if envelope.version != VERSION {
-            return Err(Unreached::Failed(Refusal::Internal(format!(
-                "the game's node speaks version {} of the node protocol, this one {VERSION}",
-                envelope.version
-            ).into())));
+            return Err(Unreached::Failed(Refusal::Internal(Said::new("server-refusal-game-s-node-speaks-version").with("version", &envelope.version).with("VERSION", &VERSION))));
         }
         Ok(envelope.message)
     }

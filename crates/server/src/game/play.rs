@@ -1,39 +1,68 @@
 //! What the server adds to the rules' [`AnyGame`]: how a refused move is
 //! answered, and the board as the page and bots receive it.
 
-use parity_rules::notation::NotationError;
+use parity_rules::notation::{IllegalHint, NotationError};
 use parity_rules::{AnyGame, Color};
 use serde::{Deserialize, Serialize};
 
+use crate::base::refusal::Said;
 use crate::game::event::Side;
 
-/// Why a move text is refused.
+/// Why a move text is refused, in the catalogue's words (`base::i18n`).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum MoveError {
     /// Not a move at all (400).
-    #[error("bad move text: {0}")]
-    Garbled(String),
+    #[error("{0}")]
+    Garbled(Said),
     /// A move, but not a legal one here (422).
     #[error("{0}")]
-    Illegal(String),
+    Illegal(Said),
 }
 
 impl From<NotationError> for MoveError {
     fn from(e: NotationError) -> MoveError {
         match e {
-            NotationError::Empty | NotationError::Garbled(_) | NotationError::UnknownPiece(_) => {
-                MoveError::Garbled(e.to_string())
+            NotationError::Empty => MoveError::Garbled(Said::new("server-move-empty")),
+            NotationError::Garbled(text) => {
+                MoveError::Garbled(Said::new("server-move-garbled").with("text", &text))
             }
-            NotationError::Illegal { .. } | NotationError::Ambiguous { .. } => {
-                MoveError::Illegal(e.to_string())
+            NotationError::UnknownPiece(letter) => {
+                MoveError::Garbled(Said::new("server-move-unknown-piece").with("letter", letter))
             }
+            NotationError::Illegal { text, hint: None } => {
+                MoveError::Illegal(Said::new("server-move-illegal").with("text", &text))
+            }
+            NotationError::Illegal {
+                text,
+                hint: Some(hint),
+            } => MoveError::Illegal(hint_said(hint).with("text", &text)),
+            NotationError::Ambiguous { text, candidates } => MoveError::Illegal(
+                Said::new("server-move-ambiguous")
+                    .with("text", &text)
+                    .with("candidates", candidates.join(" / ")),
+            ),
         }
+    }
+}
+
+/// An illegal move's message with its hint.
+fn hint_said(hint: IllegalHint) -> Said {
+    match hint {
+        IllegalHint::JoinsOwnAlone(square) => {
+            Said::new("server-move-illegal-joins-own-alone").with("square", &square)
+        }
+        IllegalHint::NotYours { square, color } => Said::new("server-move-illegal-not-yours")
+            .with("square", &square)
+            .with("color", color.name()),
+        IllegalHint::NoPiece(square) => Said::new("server-move-illegal-no-piece").with("square", &square),
+        IllegalHint::NoCastling => Said::new("server-move-illegal-no-castling"),
+        IllegalHint::CastlingBlocked => Said::new("server-move-illegal-castling-blocked"),
     }
 }
 
 impl From<parity_rules::GameError> for MoveError {
     fn from(e: parity_rules::GameError) -> MoveError {
-        MoveError::Illegal(e.to_string())
+        MoveError::Illegal(Said::as_is(e))
     }
 }
 
@@ -108,9 +137,11 @@ pub fn read_canonical_move(
     let mv = read_move(game, color, text)?;
     let canonical = game.uci(color, mv);
     if text != canonical {
-        return Err(MoveError::Garbled(format!(
-            "{text:?} is not the coordinates the rules write for this move: {canonical:?}"
-        )));
+        return Err(MoveError::Garbled(
+            Said::new("server-move-not-canonical")
+                .with("text", format!("{text:?}"))
+                .with("canonical", format!("{canonical:?}")),
+        ));
     }
     Ok(mv)
 }

@@ -20,7 +20,7 @@ use tokio::sync::broadcast;
 use tokio::sync::broadcast::error::RecvError;
 
 use crate::base::metrics;
-use crate::base::refusal::Refusal;
+use crate::base::refusal::{Refusal, Said};
 use crate::base::secret;
 use crate::game::event::{EventLine, LiveClock, Logged, Side};
 use crate::game::line::{Line, LineRequest};
@@ -84,7 +84,7 @@ pub fn router(hub: Arc<Hub>, adapters: Router<Arc<Hub>>) -> Router {
 }
 
 async fn no_such_endpoint() -> Refusal {
-    Refusal::NotFound("no such endpoint".into())
+    Refusal::NotFound(Said::new("server-refusal-no-such-endpoint"))
 }
 
 fn json_text(status: StatusCode, text: String) -> Response {
@@ -182,7 +182,7 @@ fn check_viewer(
     if seat.is_some() || !claims_a_seat {
         return Ok(());
     }
-    let refusal = Refusal::Unauthenticated("this token holds no seat in this game".into());
+    let refusal = Refusal::Unauthenticated(Said::new("server-refusal-token-holds-no-seat-game"));
     match hub.quotas().auth_failure(ip, refusal) {
         Refusal::Unauthenticated(_) if !credentials.bearer => Ok(()),
         refused => Err(refused),
@@ -213,10 +213,7 @@ async fn variants(State(hub): State<Arc<Hub>>) -> Json<Vec<VariantListing>> {
 async fn messages(Path(lang): Path<String>) -> Result<Json<serde_json::Value>, Refusal> {
     let catalogue = crate::base::i18n::catalogue();
     let messages = catalogue.page_messages(&lang).ok_or_else(|| {
-        Refusal::NotFound(format!(
-            "no language {lang:?} (known: {})",
-            crate::base::i18n::LANGUAGES.join(", ")
-        ).into())
+        Refusal::NotFound(Said::new("server-refusal-no-language-known").with("lang", &format!("{:?}", lang)).with("LANGUAGES", &(crate::base::i18n::LANGUAGES.join(", "))))
     })?;
     Ok(Json(serde_json::json!({"lang": lang, "messages": messages})))
 }
@@ -230,7 +227,7 @@ async fn variant_rules(
     let lang = crate::base::i18n::current();
     let known = hub.registry().get(&id).is_some();
     let page = known.then(|| crate::http::rules_page::html(&id, lang)).flatten();
-    let page = page.ok_or_else(|| Refusal::NotFound(format!("no rules for variant {id:?}").into()))?;
+    let page = page.ok_or_else(|| Refusal::NotFound(Said::new("server-refusal-no-rules-variant").with("id", &format!("{:?}", id))))?;
     Ok(([(CONTENT_TYPE, "text/html; charset=utf-8")], page).into_response())
 }
 
@@ -273,9 +270,7 @@ fn opponent_of(value: &serde_json::Value) -> Result<Opponent, Refusal> {
         (None, Some(level)) => Ok(Opponent::Engine {
             level: u8::try_from(level).unwrap_or(u8::MAX),
         }),
-        _ => Err(Refusal::Malformed(format!(
-            "opponent must be \"friend\" or {{\"engine\": {{\"level\": 1..8}}}}, not {value}"
-        ).into())),
+        _ => Err(Refusal::Malformed(Said::new("server-refusal-opponent-must-friend-not").with("value", &value))),
     }
 }
 
@@ -311,9 +306,7 @@ async fn list_games(
         None | Some("live") => false,
         Some("finished") => true,
         Some(other) => {
-            return Err(Refusal::Malformed(format!(
-                "status must be live or finished, not {other:?}"
-            ).into()))
+            return Err(Refusal::Malformed(Said::new("server-refusal-status-must-live-finished-not").with("other", &format!("{:?}", other))))
         }
     };
     Ok(Json(hub.list(finished).await?).into_response())
@@ -324,7 +317,7 @@ fn since_of(query: &HashMap<String, String>) -> Result<Option<u64>, Refusal> {
         .get("since")
         .map(|s| {
             s.parse::<u64>()
-                .map_err(|_| Refusal::Malformed(format!("since must be a seq number, not {s:?}").into()))
+                .map_err(|_| Refusal::Malformed(Said::new("server-refusal-since-must-seq-number-not").with("s", &format!("{:?}", s))))
         })
         .transpose()
 }
@@ -340,7 +333,7 @@ async fn game_full(
     check_viewer(&hub, ip, &credentials, watching.seat)?;
     let full = watching
         .full
-        .ok_or_else(|| Refusal::Internal(format!("game {id}: no state").into()))?;
+        .ok_or_else(|| Refusal::Internal(Said::new("server-refusal-game-no-state").with("id", &id)))?;
     Ok(with_cookie(Json(full).into_response(), &id, watching.cookie.as_deref()))
 }
 
@@ -388,7 +381,7 @@ async fn read_move(
     Query(query): Query<ReadMoveQuery>,
 ) -> Result<Response, Refusal> {
     if query.text.len() > MAX_TYPED_MOVE {
-        return Err(Refusal::Malformed("move text too long".into()));
+        return Err(Refusal::Malformed(Said::new("server-refusal-move-text-too-long")));
     }
     let read = hub.read_move(&id, query.color.color(), &query.text).await?;
     Ok(Json(read).into_response())
@@ -478,11 +471,10 @@ async fn request_game_analysis(
     let (state, _) = hub.replay(&id).await?;
     if state.status() != Status::Finished {
         return Err(Refusal::NotNow(
-            "the game is not over: it can be analysed once it ends".into(),
-    ));
+            Said::new("server-refusal-game-not-over-can-analysed")));
     }
     if state.play().played() == 0 {
-        return Err(Refusal::NotNow("the game has no move to analyse".into()));
+        return Err(Refusal::NotNow(Said::new("server-refusal-game-has-no-move-analyse")));
     }
     hub.quotas().game_analysis(ip)?;
     hub.engines()
@@ -551,9 +543,7 @@ pub(crate) async fn play_move(
         None | Some("false") => false,
         Some("true") => true,
         Some(other) => {
-            return Err(Refusal::Malformed(format!(
-                "offeringDraw is true or false, not {other:?}"
-            ).into()))
+            return Err(Refusal::Malformed(Said::new("server-refusal-offeringdraw-true-false-not").with("other", &format!("{:?}", other))))
         }
     };
     let moved = act(&hub, ip, &id, &headers, Action::Move(uci)).await?;
@@ -624,7 +614,7 @@ fn yes_or_no(answer: &str, yes: Action, no: Action, route: &str) -> Result<Actio
     match answer {
         "yes" => Ok(yes),
         "no" => Ok(no),
-        _ => Err(Refusal::NotFound(format!("{route}/yes or {route}/no").into())),
+        _ => Err(Refusal::NotFound(Said::new("server-refusal-yes-no").with("route", &route).with("route", &route))),
     }
 }
 
@@ -651,7 +641,7 @@ pub(crate) async fn other_action(
         "abort" => Action::Abort,
         "rematch" => Action::Rematch,
         "claim-victory" => Action::ClaimVictory,
-        _ => return Err(Refusal::NotFound(format!("no action {name:?}").into())),
+        _ => return Err(Refusal::NotFound(Said::new("server-refusal-no-action").with("name", &format!("{:?}", name)))),
     };
     act(&hub, ip, &id, &headers, action).await
 }
@@ -686,14 +676,14 @@ impl Feed {
                     self.last = logged.seq;
                     return Ok(vec![logged]);
                 }
-                Err(RecvError::Lagged(_)) => return Err(Refusal::Busy("too slow a reader".into())),
+                Err(RecvError::Lagged(_)) => return Err(Refusal::Busy(Said::new("server-refusal-too-slow-reader"))),
                 Err(RecvError::Closed) => {
                     let watching = self
                         .hub
                         .watch(&self.id, &self.credentials, Some(self.last), false, true)
                         .await?;
                     let Some(live) = watching.live else {
-                        return Err(Refusal::Internal("no live feed".into()));
+                        return Err(Refusal::Internal(Said::new("server-refusal-no-live-feed")));
                     };
                     self.live = live;
                     let missed: Vec<Logged> = watching
@@ -743,10 +733,10 @@ pub(crate) async fn open_feed(
     check_viewer(hub, ip, &credentials, watching.seat)?;
     let full = watching
         .full
-        .ok_or_else(|| Refusal::Internal(format!("game {id}: no state").into()))?;
+        .ok_or_else(|| Refusal::Internal(Said::new("server-refusal-game-no-state").with("id", &id)))?;
     let live = watching
         .live
-        .ok_or_else(|| Refusal::Internal("no live feed".into()))?;
+        .ok_or_else(|| Refusal::Internal(Said::new("server-refusal-no-live-feed")))?;
     let feed = Feed {
         hub: hub.clone(),
         id: id.to_string(),
@@ -852,13 +842,13 @@ async fn ws_action(
     let value: serde_json::Value = match serde_json::from_str(text) {
         Ok(v) => v,
         Err(e) => {
-            let e = Refusal::Malformed(format!("bad JSON: {e}").into());
+            let e = Refusal::Malformed(Said::new("server-refusal-bad-json").with("e", &e));
             return ws_error(&serde_json::Value::Null, &e);
         }
     };
     let request = value.get("id").cloned().unwrap_or_default();
     match serde_json::from_value::<WsCommand>(value) {
-        Err(e) => ws_error(&request, &Refusal::Malformed(format!("bad action: {e}").into())),
+        Err(e) => ws_error(&request, &Refusal::Malformed(Said::new("server-refusal-bad-action").with("e", &e))),
         Ok(command) => match seat_action(hub, ip, id, credentials, command.into()).await {
             Ok(acted) => {
                 let mut ack = serde_json::json!({"type": "ack", "id": request, "seq": acted.seq});
@@ -943,7 +933,7 @@ async fn ws_session(
             return;
         }
     }
-    let spectating = Refusal::Forbidden("spectators cannot act in this game".into());
+    let spectating = Refusal::Forbidden(Said::new("server-refusal-spectators-cannot-act-game"));
     let mut closed = std::pin::pin!(hub.shutdown().begun());
     let mut keepalive =
         tokio::time::interval_at(tokio::time::Instant::now() + KEEPALIVE, KEEPALIVE);

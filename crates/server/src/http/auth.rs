@@ -13,7 +13,7 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
 use crate::base::limits::Limits;
-use crate::base::refusal::Refusal;
+use crate::base::refusal::{Refusal, Said};
 use crate::base::secret;
 use crate::game::event::now_ms;
 use crate::hub::Hub;
@@ -34,13 +34,11 @@ impl Holder {
     pub fn check_bot(&self) -> Result<(), Refusal> {
         if !self.user.bot {
             return Err(Refusal::Forbidden(
-                "the Bot API is for bot accounts (`parity user add NAME --bot`)".into(),
-        ));
+                Said::new("server-refusal-bot-api-bot-accounts-parity")));
         }
         if !self.scopes.iter().any(|s| s == "bot:play") {
             return Err(Refusal::Forbidden(
-                "this token lacks the scope bot:play".into(),
-        ));
+                Said::new("server-refusal-token-lacks-scope-bot-play")));
         }
         Ok(())
     }
@@ -88,7 +86,7 @@ pub async fn holder(hub: &Hub, ip: IpAddr, headers: &HeaderMap) -> Result<Option
             })),
             None => Err(hub
                 .quotas()
-                .auth_failure(ip, Refusal::Unauthenticated("no such token".into()))),
+                .auth_failure(ip, Refusal::Unauthenticated(Said::new("server-refusal-no-such-token")))),
         };
     }
     if session_token(headers).is_none() {
@@ -127,7 +125,7 @@ pub async fn require_scope(State(hub): State<Arc<Hub>>, request: Request, next: 
     };
     match hub.store().api_token(&secret::token_hash(token)).await {
         Ok(Some((_, scopes))) if !scopes.split(',').any(|s| s == scope) => {
-            Refusal::Forbidden(format!("this token lacks the scope {scope}").into()).into_response()
+            Refusal::Forbidden(Said::new("server-refusal-token-lacks-scope").with("scope", &scope)).into_response()
         }
         Err(e) => Refusal::from(e).into_response(),
         _ => next.run(request).await,
@@ -137,7 +135,7 @@ pub async fn require_scope(State(hub): State<Arc<Hub>>, request: Request, next: 
 /// The account of the request, which must have one.
 pub async fn token_user(hub: &Hub, ip: IpAddr, headers: &HeaderMap) -> Result<Holder, Refusal> {
     holder(hub, ip, headers).await?.ok_or_else(|| {
-        Refusal::Unauthenticated("a personal API token or a log-in is needed".into())
+        Refusal::Unauthenticated(Said::new("server-refusal-personal-api-token-log-needed"))
     })
 }
 
@@ -156,7 +154,7 @@ pub async fn current_session(
 ) -> Result<(UserRow, SessionRow), Refusal> {
     const SEEN_EVERY_MS: i64 = 3600 * 1000;
     let Some(token) = session_token(headers) else {
-        return Err(Refusal::Unauthenticated("not logged in".into()));
+        return Err(Refusal::Unauthenticated(Said::new("server-refusal-not-logged")));
     };
     let token_hash = secret::token_hash(token);
     let now = now_ms();
@@ -178,7 +176,7 @@ pub async fn current_session(
             }
             Err(hub
                 .quotas()
-                .auth_failure(ip, Refusal::Unauthenticated("this log-in has ended".into())))
+                .auth_failure(ip, Refusal::Unauthenticated(Said::new("server-refusal-log-has-ended"))))
         }
     }
 }

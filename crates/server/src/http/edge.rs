@@ -16,7 +16,7 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
 use crate::base::limits::Config;
-use crate::base::refusal::{clip, Refusal};
+use crate::base::refusal::{clip, Refusal, Said};
 use crate::http::error::error_response;
 
 /// The page is ES modules, a style sheet and SVG from this origin; the
@@ -62,7 +62,7 @@ pub async fn edge(State(config): State<Arc<Config>>, mut request: Request, next:
             ),
         )
     } else if cross_site(request.method(), headers, proxied) {
-        Refusal::Forbidden("cross-site requests may not act or open a WebSocket".into())
+        Refusal::Forbidden(Said::new("server-refusal-cross-site-requests-may-not"))
             .into_response()
     } else {
         let ip = match proxied {

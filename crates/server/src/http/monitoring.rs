@@ -13,7 +13,7 @@ use axum::routing::get;
 use axum::Router;
 
 use crate::base::metrics::{self, MetricsToken};
-use crate::base::refusal::Refusal;
+use crate::base::refusal::{Refusal, Said};
 use crate::hub::Hub;
 
 /// Longest wait for the database's answer before `/ready` says 503, well
@@ -46,17 +46,14 @@ async fn ready(State(monitoring): State<Arc<Monitoring>>) -> Response {
     match tokio::time::timeout(READY_TIMEOUT, monitoring.hub.readiness()).await {
         Ok(Ok(())) => "ready".into_response(),
         Ok(Err(reason)) => Refusal::Busy(reason.into()).into_response(),
-        Err(_) => Refusal::Busy(format!(
-            "the database did not answer within {} s",
-            READY_TIMEOUT.as_secs()
-        ).into())
+        Err(_) => Refusal::Busy(Said::new("server-refusal-database-did-not-answer-within").with("as_secs", &READY_TIMEOUT.as_secs()))
         .into_response(),
     }
 }
 
 async fn scrape(State(monitoring): State<Arc<Monitoring>>, headers: HeaderMap) -> Response {
     let Some(token) = &monitoring.token else {
-        return Refusal::NotFound("no such page".into()).into_response();
+        return Refusal::NotFound(Said::new("server-refusal-no-such-page")).into_response();
     };
     let presented = headers
         .get(AUTHORIZATION)
@@ -64,7 +61,7 @@ async fn scrape(State(monitoring): State<Arc<Monitoring>>, headers: HeaderMap) -
         .and_then(|v| v.strip_prefix("Bearer "))
         .map(str::trim);
     if !presented.is_some_and(|p| token.admits(p)) {
-        let mut refused = Refusal::Unauthenticated("the metrics token is required (Bearer)".into())
+        let mut refused = Refusal::Unauthenticated(Said::new("server-refusal-metrics-token-required-bearer"))
             .into_response();
         refused
             .headers_mut()
@@ -74,6 +71,6 @@ async fn scrape(State(monitoring): State<Arc<Monitoring>>, headers: HeaderMap) -
     monitoring.hub.measure_now().await;
     match metrics::render() {
         Some(text) => ([(CONTENT_TYPE, TEXT_FORMAT)], text).into_response(),
-        None => Refusal::Internal("the metrics recorder is not installed".into()).into_response(),
+        None => Refusal::Internal(Said::new("server-refusal-metrics-recorder-not-installed")).into_response(),
     }
 }

@@ -10,29 +10,26 @@ use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 
-use crate::base::refusal::Refusal;
+use crate::base::refusal::{Refusal, Said};
 use crate::cluster::node::{self, Envelope, NodeRequest, SECRET_HEADER, VERSION};
 use crate::hub::Hub;
 
 pub async fn serve(State(hub): State<Arc<Hub>>, headers: HeaderMap, body: Bytes) -> Response {
     let Some(cluster) = hub.cluster() else {
-        return Refusal::Unauthenticated("this server is not a node of a cluster".into())
+        return Refusal::Unauthenticated(Said::new("server-refusal-server-not-node-cluster"))
             .into_response();
     };
     let presented = headers.get(SECRET_HEADER).map_or(&[][..], |v| v.as_bytes());
     if !node::secret_matches(presented, &cluster.remote().secret) {
-        return Refusal::Unauthenticated("only the cluster's nodes may ask here".into())
+        return Refusal::Unauthenticated(Said::new("server-refusal-only-cluster-s-nodes-may"))
             .into_response();
     }
     let envelope: Envelope<NodeRequest> = match serde_json::from_slice(&body) {
         Ok(envelope) => envelope,
-        Err(e) => return Refusal::Malformed(format!("a node request: {e}").into()).into_response(),
+        Err(e) => return Refusal::Malformed(Said::new("server-refusal-node-request").with("e", &e)).into_response(),
     };
     if envelope.version != VERSION {
-        return Refusal::Malformed(format!(
-            "node protocol version {}; this node speaks {VERSION}",
-            envelope.version
-        ).into())
+        return Refusal::Malformed(Said::new("server-refusal-node-protocol-version-node-speaks").with("version", &envelope.version).with("VERSION", &VERSION))
         .into_response();
     }
     let reply = hub.serve_node(envelope.message).await;

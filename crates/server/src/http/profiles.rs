@@ -13,7 +13,7 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use crate::accounts;
-use crate::base::refusal::Refusal;
+use crate::base::refusal::{Refusal, Said};
 use crate::game::state::variant_key;
 use crate::game::event::now_ms;
 use crate::accounts::preferences::{self, Language};
@@ -79,7 +79,7 @@ async fn subscribe(
 ) -> Result<Json<Value>, Refusal> {
     let user = logged_in(&hub, ip, &headers).await?;
     let subscription: Subscription =
-        serde_json::from_slice(&body).map_err(|e| Refusal::Malformed(format!("bad subscription: {e}").into()))?;
+        serde_json::from_slice(&body).map_err(|e| Refusal::Malformed(Said::new("server-refusal-bad-subscription").with("e", &e)))?;
     hub.notifier()
         .check_subscription(&subscription)
         .map_err(|e| Refusal::Malformed(e.into()))?;
@@ -138,7 +138,7 @@ async fn user_named(hub: &Hub, name: &str) -> Result<UserRow, Refusal> {
     hub.store()
         .user(&accounts::user_id(name))
         .await?
-        .ok_or_else(|| Refusal::NotFound(format!("no user {name}").into()))
+        .ok_or_else(|| Refusal::NotFound(Said::new("server-refusal-no-user").with("name", &name)))
 }
 
 /// `GET /api/user/{name}/rating-history`: the rating after each rated
@@ -172,7 +172,7 @@ async fn games(
                 .split_once(':')
                 .and_then(|(ms, id)| Some((ms.parse::<i64>().ok()?, id.to_string())))
                 .ok_or_else(|| {
-                    Refusal::Malformed(format!("before is a game's cursor MS:ID, not {cursor:?}").into())
+                    Refusal::Malformed(Said::new("server-refusal-before-game-s-cursor-ms").with("cursor", &format!("{:?}", cursor)))
                 })
         })
         .transpose()?;
@@ -253,7 +253,7 @@ async fn end_own(
     change: AccountChange,
 ) -> Result<Json<Value>, Refusal> {
     if !own {
-        return Err(Refusal::NotFound(format!("no such {what} of yours").into()));
+        return Err(Refusal::NotFound(Said::new("server-refusal-no-such-yours").with("what", &what)));
     }
     hub.writer.write(vec![Change::Account(change)]).await?;
     Ok(Json(json!({"ok": true})))

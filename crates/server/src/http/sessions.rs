@@ -17,7 +17,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use crate::accounts::{self, AccountError};
-use crate::base::refusal::Refusal;
+use crate::base::refusal::{Refusal, Said};
 use crate::base::secret;
 use crate::game::event::now_ms;
 use crate::http::auth::{logged_in, session_token, SESSION_COOKIE};
@@ -42,19 +42,18 @@ struct Credentials {
 }
 
 fn read_credentials(body: &Bytes) -> Result<Credentials, Refusal> {
-    serde_json::from_slice(body).map_err(|e| Refusal::Malformed(format!("bad JSON: {e}").into()))
+    serde_json::from_slice(body).map_err(|e| Refusal::Malformed(Said::new("server-refusal-bad-json").with("e", &e)))
 }
 
 impl From<AccountError> for Refusal {
     fn from(e: AccountError) -> Refusal {
+        let said = e.said();
         match e {
-            AccountError::NameTaken(_) | AccountError::LooksLike(..) => {
-                Refusal::NotNow(e.to_string().into())
-            }
-            AccountError::NoSuchUser(_) => Refusal::NotFound(e.to_string().into()),
-            AccountError::Hash(_) | AccountError::Store(_) => Refusal::Internal(e.to_string().into()),
-            AccountError::Busy => Refusal::Busy(e.to_string().into()),
-            _ => Refusal::Malformed(e.to_string().into()),
+            AccountError::NameTaken(_) | AccountError::LooksLike(..) => Refusal::NotNow(said),
+            AccountError::NoSuchUser(_) => Refusal::NotFound(said),
+            AccountError::Hash(_) | AccountError::Store(_) => Refusal::Internal(said),
+            AccountError::Busy => Refusal::Busy(said),
+            _ => Refusal::Malformed(said),
         }
     }
 }
@@ -153,7 +152,7 @@ async fn login(
 fn refused(hub: &Hub, ip: IpAddr) -> Refusal {
     hub.quotas().auth_failure(
         ip,
-        Refusal::Unauthenticated("wrong user name or password".into()),
+        Refusal::Unauthenticated(Said::new("server-refusal-wrong-user-name-password")),
     )
 }
 

@@ -6,7 +6,7 @@ use std::sync::Mutex;
 
 use tokio::sync::broadcast;
 
-use crate::base::refusal::Refusal;
+use crate::base::refusal::{Refusal, Said};
 use crate::store::ChatLine;
 
 /// The longest chat line taken, in characters (lichess's limit).
@@ -55,8 +55,6 @@ pub fn room(text: Option<&str>) -> Result<&'static str, Refusal> {
     match text.unwrap_or("player") {
         "player" => Ok("player"),
         "spectator" => Ok("spectator"),
-        other => Err(Refusal::Malformed(format!(
-            "room is player or spectator, not {other:?}"
-        ).into())),
+        other => Err(Refusal::Malformed(Said::new("server-refusal-room-player-spectator-not").with("other", &format!("{:?}", other)))),
     }
 }

@@ -9,7 +9,7 @@ use parity_rules::AnyGame;
 
 use crate::base::limits::Limits;
 use crate::base::metrics;
-use crate::base::refusal::Refusal;
+use crate::base::refusal::{Refusal, Said};
 use crate::game::event::now_ms;
 use crate::game::analysis::{self, Evaluation};
 use crate::game::engine_seat::{EnginePool, MAX_LEVEL, MIN_LEVEL};
@@ -55,8 +55,7 @@ impl EngineDesk {
         if self.pool.queued() >= self.queue {
             metrics::refused("engine_queue");
             return Err(Refusal::Busy(
-                "the engines are all busy; try again in a minute".into(),
-        ));
+                Said::new("server-refusal-engines-are-all-busy-try")));
         }
         Ok(())
     }
@@ -64,9 +63,7 @@ impl EngineDesk {
     /// An engine seat of `level` can be had now.
     pub fn check_level(&self, level: u8) -> Result<(), Refusal> {
         if !(MIN_LEVEL..=MAX_LEVEL).contains(&level) {
-            return Err(Refusal::Malformed(format!(
-                "engine level must be {MIN_LEVEL} to {MAX_LEVEL}"
-            ).into()));
+            return Err(Refusal::Malformed(Said::new("server-refusal-engine-level-must").with("MIN_LEVEL", &MIN_LEVEL).with("MAX_LEVEL", &MAX_LEVEL)));
         }
         self.check_queue()
     }
@@ -79,7 +76,7 @@ impl EngineDesk {
         self.pool
             .run(move || analysis::evaluate(&game, time))
             .await
-            .ok_or_else(|| Refusal::Internal("the analysis failed".into()))
+            .ok_or_else(|| Refusal::Internal(Said::new("server-refusal-analysis-failed")))
     }
 
     /// Whether finished game `id`'s computer analysis runs on this node.
@@ -100,8 +97,7 @@ impl EngineDesk {
             // One analysis per worker at most: engine seats keep their share.
             if reviewing.len() >= self.pool.load().0 {
                 return Err(Refusal::Busy(
-                    "the engines are analysing other games; try again in a few minutes".into(),
-            ));
+                    Said::new("server-refusal-engines-are-analysing-other-games")));
             }
             reviewing.insert(id.to_string());
         }

@@ -11,7 +11,7 @@ use parity_rules::Registry;
 use crate::accounts::events::AccountEvent;
 use crate::accounts::{fair_play, glicko};
 use crate::base::limits::Limits;
-use crate::base::refusal::Refusal;
+use crate::base::refusal::{Refusal, Said};
 use crate::base::secret::new_game_id;
 use crate::game::event::now_ms;
 use crate::hub::lobby::{
@@ -116,7 +116,7 @@ impl Matchmaking {
         terms: Terms,
     ) -> Result<Challenge, Refusal> {
         if challenger.id == dest.id {
-            return Err(Refusal::Malformed("you cannot challenge yourself".into()));
+            return Err(Refusal::Malformed(Said::new("server-refusal-you-cannot-challenge-yourself")));
         }
         self.check_terms(&terms)?;
         if terms.rated {
@@ -129,14 +129,10 @@ impl Matchmaking {
             .filter(|c| c.challenger.id == challenger.id)
             .collect();
         if sent.len() >= MAX_CHALLENGES_PER_USER {
-            return Err(Refusal::NotNow(format!(
-                "at most {MAX_CHALLENGES_PER_USER} open challenges at once"
-            ).into()));
+            return Err(Refusal::NotNow(Said::new("server-refusal-most-open-challenges-once").with("MAX_CHALLENGES_PER_USER", &MAX_CHALLENGES_PER_USER)));
         }
         if sent.iter().filter(|c| c.dest.id == dest.id).count() >= MAX_CHALLENGES_PER_PAIR {
-            return Err(Refusal::NotNow(format!(
-                "at most {MAX_CHALLENGES_PER_PAIR} open challenges to one player"
-            ).into()));
+            return Err(Refusal::NotNow(Said::new("server-refusal-most-open-challenges-one-player").with("MAX_CHALLENGES_PER_PAIR", &MAX_CHALLENGES_PER_PAIR)));
         }
         let challenger_rating = glicko::shown_rating(&self.store, &challenger.id, &terms.variant).await?;
         let dest_rating = glicko::shown_rating(&self.store, &dest.id, &terms.variant).await?;
@@ -193,7 +189,7 @@ impl Matchmaking {
         by: &str,
         outcome: ChallengeOutcome,
     ) -> Result<Challenge, Refusal> {
-        let no_challenge = || Refusal::NotFound(format!("no open challenge {id}").into());
+        let no_challenge = || Refusal::NotFound(Said::new("server-refusal-no-open-challenge").with("id", &id));
         let mut challenge = self
             .find_challenge(id)
             .await?
@@ -203,8 +199,7 @@ impl Matchmaking {
         let allowed = challenge.dest.id == by || (cancel && challenge.challenger.id == by);
         if !allowed {
             return Err(Refusal::Forbidden(
-                "this challenge is not yours to answer".into(),
-        ));
+                Said::new("server-refusal-challenge-not-yours-answer")));
         }
         self.lobby_write(LobbyChange::EndChallenge {
             id: id.to_string(),
@@ -325,8 +320,7 @@ impl Matchmaking {
         self.check_terms(&request.terms)?;
         if request.terms.fen.is_some() {
             return Err(Refusal::Malformed(
-                "a seek starts from the variant's own position".into(),
-        ));
+                Said::new("server-refusal-seek-starts-from-variant-s")));
         }
         let (rating, provisional) = glicko::shown_rating(&self.store, &user.id, &request.terms.variant).await?;
         let terms = request.terms;
@@ -348,9 +342,7 @@ impl Matchmaking {
         };
         let open = self.open_seeks().await?;
         if open.iter().filter(|s| s.owner.id == seek.owner.id).count() >= MAX_SEEKS_PER_USER {
-            return Err(Refusal::NotNow(format!(
-                "at most {MAX_SEEKS_PER_USER} open seeks at once"
-            ).into()));
+            return Err(Refusal::NotNow(Said::new("server-refusal-most-open-seeks-once").with("MAX_SEEKS_PER_USER", &MAX_SEEKS_PER_USER)));
         }
         // Listed first, then matched: of two fitting seeks made at once
         // (on any nodes), the later sees the earlier. Both are taken in one
@@ -384,7 +376,7 @@ impl Matchmaking {
         id: &str,
         by: UserRow,
     ) -> Result<String, Refusal> {
-        let no_seek = || Refusal::NotFound(format!("no open seek {id}").into());
+        let no_seek = || Refusal::NotFound(Said::new("server-refusal-no-open-seek").with("id", &id));
         let open = self
             .open_seeks()
             .await?
@@ -392,14 +384,11 @@ impl Matchmaking {
             .find(|s| s.id == id)
             .ok_or_else(no_seek)?;
         if open.owner.id == by.id {
-            return Err(Refusal::Malformed("that is your own seek".into()));
+            return Err(Refusal::Malformed(Said::new("server-refusal-your-own-seek")));
         }
         let (by_rating, _) = glicko::shown_rating(&self.store, &by.id, &open.variant).await?;
         if !open.takes(by_rating) {
-            return Err(Refusal::Forbidden(format!(
-                "this seek takes ratings {:?}, not {by_rating}",
-                open.rating_range.unwrap_or_default()
-            ).into()));
+            return Err(Refusal::Forbidden(Said::new("server-refusal-seek-takes-ratings-not").with("rating_range", &format!("{:?}", open.rating_range.unwrap_or_default())).with("by_rating", &by_rating)));
         }
         self.lobby_write(LobbyChange::TakeSeek { id: id.to_string() })
             .await?;

@@ -27,7 +27,7 @@ use tokio::sync::{mpsc, oneshot};
 use crate::accounts::glicko;
 use crate::base::limits::{Limits, Quotas};
 use crate::base::metrics;
-use crate::base::refusal::Refusal;
+use crate::base::refusal::{Refusal, Said};
 use crate::base::secret;
 use crate::cluster::node::{self, NodeReply, NodeRequest};
 use crate::cluster::{Cluster, Lease};
@@ -231,7 +231,7 @@ impl Hub {
         )
         .map_err(|e| {
             tracing::error!("{e}");
-            Refusal::Internal(format!("game {id} does not replay: {e}").into())
+            Refusal::Internal(Said::new("server-refusal-game-does-not-replay").with("id", &id).with("e", &e))
         })?;
         Ok((state, stored.seats))
     }
@@ -353,9 +353,7 @@ impl Hub {
         match &self.cluster {
             Some(cluster) => match cluster.acquire(id).await? {
                 Lease::Taken => Ok(()),
-                Lease::HeldBy(_) => Err(Refusal::Internal(format!(
-                    "new game {id} is leased already"
-                ).into())),
+                Lease::HeldBy(_) => Err(Refusal::Internal(Said::new("server-refusal-new-game-leased-already").with("id", &id))),
             },
             None => Ok(()),
         }
@@ -393,9 +391,7 @@ impl Hub {
             let tx = match self.owner(id).await? {
                 Owner::Here(tx) => tx,
                 Owner::There(_) => {
-                    return Err(Refusal::Busy(format!(
-                        "game {id} is played on another node; try again"
-                    ).into()))
+                    return Err(Refusal::Busy(Said::new("server-refusal-game-played-another-node-try").with("id", &id)))
                 }
             };
             let (reply, answer) = oneshot::channel();
@@ -407,7 +403,7 @@ impl Hub {
                 return Ok(value);
             }
         }
-        Err(Refusal::Internal(format!("game {id} is not answering").into()))
+        Err(Refusal::Internal(Said::new("server-refusal-game-not-answering").with("id", &id)))
     }
 
     /// A seat's action. A token that belongs to no seat of this game is a
@@ -438,7 +434,7 @@ impl Hub {
             .await?;
         match result {
             Err(Refusal::Unauthenticated(_)) if credentials.is_empty() => Err(
-                Refusal::Unauthenticated("a seat token is required (Bearer or cookie)".into()),
+                Refusal::Unauthenticated(Said::new("server-refusal-seat-token-required-bearer-cookie")),
             ),
             Err(Refusal::Unauthenticated(message)) => {
                 let mut known = false;
@@ -446,7 +442,7 @@ impl Hub {
                     known = known || self.store.token_known(&hash).await?;
                 }
                 Err(if known {
-                    Refusal::Forbidden("spectators cannot act in this game".into())
+                    Refusal::Forbidden(Said::new("server-refusal-spectators-cannot-act-game"))
                 } else {
                     Refusal::Unauthenticated(message.into())
                 })
@@ -494,8 +490,7 @@ impl Hub {
         if let (Some((_, readers)), None) = (&relay, seat) {
             if *readers > self.limits.max_watchers_per_game {
                 return Err(Refusal::Busy(
-                    "this game has as many spectators as it takes".into(),
-            ));
+                    Said::new("server-refusal-game-has-many-spectators-takes")));
             }
         }
         let catchup = match since {
@@ -633,7 +628,7 @@ impl Hub {
         };
         serde_json::from_str(&body)
             .map(Some)
-            .map_err(|e| Refusal::Internal(format!("game {id}'s analysis does not read: {e}").into()))
+            .map_err(|e| Refusal::Internal(Said::new("server-refusal-game-s-analysis-does-not").with("id", &id).with("e", &e)))
     }
 
     /// The PGN of a finished game with its computer analysis' evaluations
@@ -658,7 +653,7 @@ impl Hub {
             return reply.expect("a line", NodeReply::json);
         }
         let line = self.ask(id, |reply| Msg::Line { reply }).await?;
-        serde_json::to_string(&line).map_err(|e| Refusal::Internal(format!("a line: {e}").into()))
+        serde_json::to_string(&line).map_err(|e| Refusal::Internal(Said::new("server-refusal-line").with("e", &e)))
     }
 
     pub async fn list(&self, finished: bool) -> Result<Vec<Listing>, Refusal> {
@@ -733,8 +728,7 @@ impl Hub {
     ) -> Result<Prepared, Refusal> {
         if self.shutdown.has_begun() {
             return Err(Refusal::Busy(
-                "this server is shutting down; try again in a moment".into(),
-        ));
+                Said::new("server-refusal-server-shutting-down-try-again")));
         }
         let mut state = GameState::new(id, setup.clone(), now).map_err(|e| Refusal::Malformed(e.into()))?;
         let mut changes = vec![Change::NewGame {

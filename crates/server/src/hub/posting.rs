@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use crate::base::limits::Limits;
-use crate::base::refusal::Refusal;
+use crate::base::refusal::{Refusal, Said};
 use crate::game::event::now_ms;
 use crate::hub::chat::MAX_CHAT_CHARS;
 use crate::hub::notices::Notices;
@@ -44,26 +44,21 @@ impl Posting {
     ) -> Result<(), Refusal> {
         let text = text.trim();
         if text.is_empty() {
-            return Err(Refusal::Malformed("an empty chat line".into()));
+            return Err(Refusal::Malformed(Said::new("server-refusal-empty-chat-line")));
         }
         if text.chars().count() > MAX_CHAT_CHARS {
-            return Err(Refusal::Malformed(format!(
-                "a chat line has at most {MAX_CHAT_CHARS} characters"
-            ).into()));
+            return Err(Refusal::Malformed(Said::new("server-refusal-chat-line-has-most-characters").with("MAX_CHAT_CHARS", &MAX_CHAT_CHARS)));
         }
         if text.chars().any(|c| c.is_control() || is_bidi_control(c)) {
             return Err(Refusal::Malformed(
-                "control or text-direction characters in a chat line".into(),
-        ));
+                Said::new("server-refusal-control-text-direction-characters-chat")));
         }
         if self.store.load(game).await?.is_none() {
             return Err(Refusal::no_game(game));
         }
         let most = self.limits.chat_lines_per_game;
         if self.store.chat(game).await?.len() >= most {
-            return Err(Refusal::NotNow(format!(
-                "this game's chat is full ({most} lines)"
-            ).into()));
+            return Err(Refusal::NotNow(Said::new("server-refusal-game-s-chat-full-lines").with("most", &most)));
         }
         let line = ChatLine {
             at_ms: now_ms(),

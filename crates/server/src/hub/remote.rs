@@ -6,7 +6,7 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crate::base::refusal::Refusal;
+use crate::base::refusal::{Refusal, Said};
 use crate::cluster::news::News;
 use crate::cluster::node::{self, NodeReply, NodeRequest, Unreached, OWNER_PATIENCE};
 use crate::cluster::NodeHub;
@@ -57,9 +57,7 @@ impl Hub {
                 }
             }
             if Instant::now() >= deadline {
-                return Err(Refusal::Busy(format!(
-                    "game {id}: its node does not answer"
-                ).into()));
+                return Err(Refusal::Busy(Said::new("server-refusal-game-node-does-not-answer").with("id", &id)));
             }
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
@@ -92,7 +90,7 @@ impl Hub {
                     .and_then(|w| {
                         Ok(NodeReply::State {
                             full: Box::new(w.full.ok_or_else(|| {
-                                Refusal::Internal(format!("game {game}: no state").into())
+                                Refusal::Internal(Said::new("server-refusal-game-no-state-2").with("game", &game))
                             })?),
                             seq: w.seq,
                             cookie: w.cookie,

@@ -18,7 +18,7 @@ use super::events::challenge_event;
 use super::game::{view_of, KEEPALIVE};
 use super::{fields, token_user};
 use crate::accounts::events::AccountEvent;
-use crate::base::refusal::Refusal;
+use crate::base::refusal::{Refusal, Said};
 use crate::game::event::LiveClock;
 use crate::game::state::variant_id;
 use crate::http::edge::{ClientIp, PublicOrigin};
@@ -48,9 +48,7 @@ fn flag(given: &HashMap<String, String>, key: &str) -> Result<bool, Refusal> {
     match given.get(key).map(String::as_str) {
         None | Some("false") => Ok(false),
         Some("true") => Ok(true),
-        Some(other) => Err(Refusal::Malformed(format!(
-            "{key} is true or false, not {other:?}"
-        ).into())),
+        Some(other) => Err(Refusal::Malformed(Said::new("server-refusal-true-false-not").with("key", &key).with("other", &format!("{:?}", other)))),
     }
 }
 
@@ -62,7 +60,7 @@ fn number<T: std::str::FromStr>(
         .get(key)
         .map(|text| {
             text.parse().map_err(|_| {
-                Refusal::Malformed(format!("{key} must be a whole number, not {text:?}").into())
+                Refusal::Malformed(Said::new("server-refusal-must-whole-number-not").with("key", &key).with("text", &format!("{:?}", text)))
             })
         })
         .transpose()
@@ -73,9 +71,7 @@ fn color(given: &HashMap<String, String>) -> Result<ColorChoice, Refusal> {
         None | Some("random") => Ok(ColorChoice::Random),
         Some("white") => Ok(ColorChoice::White),
         Some("black") => Ok(ColorChoice::Black),
-        Some(other) => Err(Refusal::Malformed(format!(
-            "color is white, black or random, not {other:?}"
-        ).into())),
+        Some(other) => Err(Refusal::Malformed(Said::new("server-refusal-color-white-black-random-not").with("other", &format!("{:?}", other)))),
     }
 }
 
@@ -137,7 +133,7 @@ async fn challenge(
         .store()
         .user(&crate::accounts::user_id(&name))
         .await?
-        .ok_or_else(|| Refusal::NotFound(format!("no user {name}").into()))?;
+        .ok_or_else(|| Refusal::NotFound(Said::new("server-refusal-no-user").with("name", &name)))?;
     let me = holder.user.id.clone();
     let c = hub.matchmaking().challenge(holder.user, dest, terms).await?;
     let event = challenge_event(&hub, "challenge", &c, origin.as_deref(), &me);
@@ -154,7 +150,7 @@ async fn ai(
     let holder = token_user(&hub, ip, &headers).await?;
     let given = fields(&headers, &body)?;
     let level: u8 = number(&given, "level")?
-        .ok_or_else(|| Refusal::Malformed("level (1 to 8) is required".into()))?;
+        .ok_or_else(|| Refusal::Malformed(Said::new("server-refusal-level-1-8-required")))?;
     let terms = challenge_terms(&given)?;
     // The same allowance as `POST /api/games` against the engine.
     hub.quotas().create_game(ip, true)?;
@@ -241,7 +237,7 @@ fn rating_range(text: Option<&String>) -> Result<Option<(i64, i64)>, Refusal> {
     let Some(text) = text.filter(|t| !t.is_empty()) else {
         return Ok(None);
     };
-    let bad = || Refusal::Malformed(format!("ratingRange is LOW-HIGH, not {text:?}").into());
+    let bad = || Refusal::Malformed(Said::new("server-refusal-ratingrange-low-high-not").with("text", &format!("{:?}", text)));
     let (low, high) = text.split_once('-').ok_or_else(bad)?;
     let (low, high): (i64, i64) = (
         low.trim().parse().map_err(|_| bad())?,
@@ -270,7 +266,7 @@ async fn board_seek(
         .get("time")
         .map(|t| {
             t.parse()
-                .map_err(|_| Refusal::Malformed(format!("time is minutes, not {t:?}").into()))
+                .map_err(|_| Refusal::Malformed(Said::new("server-refusal-time-minutes-not").with("t", &format!("{:?}", t))))
         })
         .transpose()?;
     let days: Option<u32> = number(&given, "days")?;
@@ -282,8 +278,7 @@ async fn board_seek(
         (None, Some(_)) => None,
         _ => {
             return Err(Refusal::Malformed(
-                "give time and increment, or days".into(),
-        ))
+                Said::new("server-refusal-give-time-increment-days")))
         }
     };
     let terms = Terms {
@@ -387,7 +382,7 @@ async fn page_seek(
 ) -> Result<Json<Value>, Refusal> {
     let holder = token_user(&hub, ip, &headers).await?;
     let seek: PageSeek =
-        serde_json::from_slice(&body).map_err(|e| Refusal::Malformed(format!("bad JSON: {e}").into()))?;
+        serde_json::from_slice(&body).map_err(|e| Refusal::Malformed(Said::new("server-refusal-bad-json").with("e", &e)))?;
     let request = SeekRequest {
         terms: Terms {
             variant: seek.variant,

@@ -19,7 +19,7 @@ use tokio::sync::broadcast::error::RecvError;
 
 use super::shapes::GameView;
 use super::{fields, token_user};
-use crate::base::refusal::Refusal;
+use crate::base::refusal::{Refusal, Said};
 use crate::game::event::EventBody;
 use crate::game::event::Seat;
 use crate::game::state::{variant_key, GameFull, MoveEntry};
@@ -139,7 +139,7 @@ pub async fn view_of(hub: &Arc<Hub>, user_id: &str, id: &str) -> Result<Seen, Re
     let watching = hub.watch(id, &credentials, None, true, false).await?;
     let full = watching
         .full
-        .ok_or_else(|| Refusal::Internal(format!("game {id}: no state").into()))?;
+        .ok_or_else(|| Refusal::Internal(Said::new("server-refusal-game-no-state").with("id", &id)))?;
     let players = hub.store().players(id).await?;
     Ok(Seen {
         view: GameView::new(&full),
@@ -238,14 +238,13 @@ async fn takeback(
     headers: HeaderMap,
 ) -> Result<Json<Value>, Refusal> {
     if !matches!(answer.as_str(), "yes" | "no" | "true" | "false") {
-        return Err(Refusal::NotFound("takeback/yes or takeback/no".into()));
+        return Err(Refusal::NotFound(Said::new("server-refusal-takeback-yes-takeback-no")));
     }
     let holder = token_user(&hub, ip, &headers).await?;
     let seen = view_of(&hub, &holder.user.id, &id).await?;
     if seen.full.you.is_none() {
         return Err(Refusal::Forbidden(
-            "spectators cannot act in this game".into(),
-    ));
+            Said::new("server-refusal-spectators-cannot-act-game")));
     }
     Ok(Json(json!({"ok": true})))
 }
@@ -261,7 +260,7 @@ async fn chat(
     let after: usize = match query.get("after") {
         Some(text) => text
             .parse()
-            .map_err(|_| Refusal::Malformed(format!("after is a line number, not {text:?}").into()))?,
+            .map_err(|_| Refusal::Malformed(Said::new("server-refusal-after-line-number-not").with("text", &format!("{:?}", text))))?,
         None => 0,
     };
     let lines = hub.store().chat(&id).await?;
@@ -292,7 +291,7 @@ async fn say(
     given.extend(query);
     let text = given
         .get("text")
-        .ok_or_else(|| Refusal::Malformed("text is required".into()))?;
+        .ok_or_else(|| Refusal::Malformed(Said::new("server-refusal-text-required")))?;
     let room = crate::hub::chat::room(given.get("room").map(String::as_str))?;
     let holder = crate::http::auth::holder(&hub, ip, &headers).await?;
     let credentials = api::credentials(&hub, ip, &headers, &id).await?;
@@ -303,14 +302,12 @@ async fn say(
         (None, Some(Color::Black)) => "Black".to_string(),
         (None, None) => {
             return Err(Refusal::Unauthenticated(
-                "log in or hold a seat to chat".into(),
-        ))
+                Said::new("server-refusal-log-hold-seat-chat")))
         }
     };
     if room == "player" && seat.is_none() {
         return Err(Refusal::Forbidden(
-            "only the game's players write in the players' room".into(),
-    ));
+            Said::new("server-refusal-only-game-s-players-write")));
     }
     hub.quotas().chat(&author, ip)?;
     hub.posting().post_chat(&id, &author, room, text).await?;

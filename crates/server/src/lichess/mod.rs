@@ -21,7 +21,7 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde_json::{json, Value};
 
-use crate::base::refusal::Refusal;
+use crate::base::refusal::{Refusal, Said};
 use crate::base::secret;
 use crate::http::auth::token_user;
 use crate::http::edge::{ClientIp, PublicOrigin};
@@ -51,10 +51,10 @@ pub fn fields(headers: &HeaderMap, body: &Bytes) -> Result<HashMap<String, Strin
         .is_some_and(|v| v.starts_with("application/json"));
     if is_json {
         let value: Value = serde_json::from_slice(body)
-            .map_err(|e| Refusal::Malformed(format!("bad JSON: {e}").into()))?;
+            .map_err(|e| Refusal::Malformed(Said::new("server-refusal-bad-json").with("e", &e)))?;
         let object = value
             .as_object()
-            .ok_or_else(|| Refusal::Malformed("the body must be a JSON object".into()))?;
+            .ok_or_else(|| Refusal::Malformed(Said::new("server-refusal-body-must-json-object")))?;
         return Ok(object
             .iter()
             .filter_map(|(k, v)| {
@@ -76,7 +76,7 @@ pub fn fields(headers: &HeaderMap, body: &Bytes) -> Result<HashMap<String, Strin
 /// its scopes and user, or null.
 async fn token_test(State(hub): State<Arc<Hub>>, body: Bytes) -> Result<Json<Value>, Refusal> {
     let text = std::str::from_utf8(&body)
-        .map_err(|_| Refusal::Malformed("the body is tokens separated by commas".into()))?;
+        .map_err(|_| Refusal::Malformed(Said::new("server-refusal-body-tokens-separated-commas")))?;
     let mut answer = BTreeMap::new();
     for token in text
         .split(',')
@@ -118,7 +118,7 @@ async fn user(
         .store()
         .user(&crate::accounts::user_id(&name))
         .await?
-        .ok_or_else(|| Refusal::NotFound(format!("no user {name}").into()))?;
+        .ok_or_else(|| Refusal::NotFound(Said::new("server-refusal-no-user").with("name", &name)))?;
     Ok(Json(user_json(&hub, &user, origin.as_deref()).await?))
 }
 
@@ -153,8 +153,7 @@ async fn upgrade(
     match holder.user.bot {
         true => Ok(Json(json!({"ok": true}))),
         false => Err(Refusal::Malformed(
-            "only the operator makes bot accounts here: parity user add NAME --bot".into(),
-    )),
+            Said::new("server-refusal-only-operator-makes-bot-accounts"))),
     }
 }
 

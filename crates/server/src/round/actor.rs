@@ -11,7 +11,7 @@ use parity_rules::{Color, Move};
 use tokio::sync::{broadcast, mpsc};
 
 use crate::base::metrics;
-use crate::base::refusal::Refusal;
+use crate::base::refusal::{Refusal, Said};
 use crate::base::secret;
 use crate::base::signing;
 use crate::game::engine_seat::Job;
@@ -152,8 +152,7 @@ impl<H: Host> GameActor<H> {
                         acted.map(|(seq, game)| Acted { seq, game, cookie })
                     }
                     None => Err(Refusal::Unauthenticated(
-                        "this token holds no seat of this game".into(),
-                )),
+                        Said::new("server-refusal-token-holds-no-seat-game-2"))),
                 };
                 let _ = reply.send(result);
                 self.duties().await;
@@ -176,8 +175,7 @@ impl<H: Host> GameActor<H> {
                 // Seats always get in; spectators up to the cap.
                 if live && you.is_none() && self.feed.receiver_count() >= self.host.max_watchers() {
                     let _ = reply.send(Err(Refusal::Busy(
-                        "this game has as many spectators as it takes".into(),
-                )));
+                        Said::new("server-refusal-game-has-many-spectators-takes"))));
                     return;
                 }
                 let full = full.then(|| self.state.full(you, self.invite_for(you), now));
@@ -336,7 +334,7 @@ impl<H: Host> GameActor<H> {
             .into_iter()
             .find(|c| self.seats[c.index()].invite.as_deref() == Some(invite))
             .ok_or_else(|| {
-                Refusal::Forbidden("this invite is not valid (wrong or already used)".into())
+                Refusal::Forbidden(Said::new("server-refusal-invite-not-valid-wrong-already"))
             })?;
         let events = self.state.decide_join(color, now)?;
         let token = secret::new_token();

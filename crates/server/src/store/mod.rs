@@ -25,12 +25,12 @@ pub use postgres_tls::check_url as check_postgres_url;
 
 impl From<StoreError> for crate::base::refusal::Refusal {
     fn from(e: StoreError) -> Self {
-        use crate::base::refusal::Refusal;
+        use crate::base::refusal::{Refusal, Said};
         if let StoreError::Gone(what) = e {
             return Refusal::NotFound(what.into());
         }
         tracing::error!("{e}");
-        Refusal::Internal(format!("storage failed: {e}").into())
+        Refusal::Internal(Said::new("server-refusal-storage-failed").with("e", &e))
     }
 }
 

@@ -2,6 +2,7 @@
 //! turn resolved by the rules once both moves are known, and the claim of
 //! a game without a clock whose opponent does not reveal.
 
+use crate::base::refusal::Said;
 use std::time::Instant;
 
 use parity_rules::{Color, Reason};
@@ -20,16 +21,14 @@ impl GameState {
     ) -> Result<Decision, Refusal> {
         if !self.play.is_simultaneous() {
             return Err(Refusal::NotNow(
-                "this game is turn-based: send moves, not commitments".into(),
-        ));
+                Said::new("server-refusal-game-turn-based-send-moves")));
         }
         if !secret::is_commitment(commitment) {
             return Err(Refusal::Malformed(
-                "a commitment is 64 lowercase hex characters (SHA-256)".into(),
-        ));
+                Said::new("server-refusal-commitment-64-lowercase-hex-characters")));
         }
         if self.committed(color) {
-            return Err(Refusal::NotNow("you already committed this turn".into()));
+            return Err(Refusal::NotNow(Said::new("server-refusal-you-already-committed-turn")));
         }
         // The first commitment stops its side's clock (it cannot reveal
         // yet); the second starts both again for the reveals, after the grace.
@@ -62,42 +61,31 @@ impl GameState {
     ) -> Result<Decision, Refusal> {
         if !self.play.is_simultaneous() {
             return Err(Refusal::NotNow(
-                "this game is turn-based: nothing to reveal".into(),
-        ));
+                Said::new("server-refusal-game-turn-based-nothing-reveal")));
         }
         if !self.committed(Color::White) || !self.committed(Color::Black) {
             return Err(Refusal::NotNow(
-                "reveal only once both commitments are in".into(),
-        ));
+                Said::new("server-refusal-reveal-only-once-both-commitments")));
         }
         if self.revealed(color) {
-            return Err(Refusal::NotNow("you already revealed this turn".into()));
+            return Err(Refusal::NotNow(Said::new("server-refusal-you-already-revealed-turn")));
         }
         if !secret::is_nonce(nonce) {
             return Err(Refusal::Malformed(
-                "a nonce is 32 lowercase hex characters".into(),
-        ));
+                Said::new("server-refusal-nonce-32-lowercase-hex-characters")));
         }
         if !play::is_move_text(text) {
-            return Err(Refusal::Malformed(format!(
-                "a revealed move is its coordinates as the rules write them: \
-                 1 to {} printable ASCII characters, no spaces",
-                play::MAX_MOVE_TEXT
-            ).into()));
+            return Err(Refusal::Malformed(Said::new("server-refusal-revealed-move-coordinates-rules-write").with("MAX_MOVE_TEXT", &play::MAX_MOVE_TEXT)));
         }
         let turn = self.play.turn();
         let commitment = self.commitment(color).unwrap_or_default();
         if secret::commitment(&self.id, turn, color, text, nonce) != commitment {
             return Err(Refusal::Unacceptable(
-                "the move and nonce do not match your commitment".into(),
-        ));
+                Said::new("server-refusal-move-nonce-do-not-match")));
         }
         if self.nonce_used(nonce, color) {
             return Err(Refusal::Unacceptable(
-                "this nonce was already used in this game: a commitment over a reused \
-                 nonce gives the move away, so it cannot be revealed"
-                    .into(),
-        ));
+                Said::new("server-refusal-nonce-was-already-used-game")));
         }
         let mv = play::read_canonical_move(&self.play, color, text)?;
         let hidden = Hidden {
@@ -121,8 +109,7 @@ impl GameState {
         if self.revealed(other) {
             let Some(theirs) = self.hidden(other) else {
                 return Err(Refusal::NotNow(
-                    "the other reveal is not at hand; try again".into(),
-            ));
+                    Said::new("server-refusal-other-reveal-not-hand-try")));
             };
             let their_mv = play::read_move(&self.play, other, &theirs.mv)?;
             events.extend(self.resolve_turn(&hidden, mv, theirs, their_mv, now)?);
@@ -149,19 +136,14 @@ impl GameState {
     ) -> Result<Decision, Refusal> {
         let Some(deadline) = self.sim.reveal_deadline else {
             return Err(Refusal::NotNow(
-                "a victory is claimed only in a game without a clock, \
-                 once both commitments are in"
-                    .into(),
-        ));
+                Said::new("server-refusal-victory-claimed-only-game-without")));
         };
         if !self.revealed(color) {
-            return Err(Refusal::NotNow("reveal your own move first".into()));
+            return Err(Refusal::NotNow(Said::new("server-refusal-reveal-your-own-move-first")));
         }
         if now < deadline {
             let wait = (deadline - now).as_secs() + 1;
-            return Err(Refusal::NotNow(format!(
-                "your opponent may still reveal for {wait} s"
-            ).into()));
+            return Err(Refusal::NotNow(Said::new("server-refusal-your-opponent-may-still-reveal").with("wait", &wait)));
         }
         Ok(Decision {
             events: vec![self.finished(Some(color), Reason::NoReveal, now)],

@@ -6,7 +6,7 @@ use std::time::Instant;
 use parity_rules::{Color, Reason};
 
 use super::{Action, Decision, GameState, Status};
-use crate::base::refusal::Refusal;
+use crate::base::refusal::{Refusal, Said};
 use crate::game::event::EventBody;
 use crate::game::play;
 
@@ -32,7 +32,7 @@ impl GameState {
                 || self.rematch.is_some()
                 || self.rematch_offer.is_none()
             {
-                return Err(Refusal::NotNow("there is no rematch offer".into()));
+                return Err(Refusal::NotNow(Said::new("server-refusal-there-no-rematch-offer")));
             }
             return events(vec![EventBody::RematchCancelled {
                 color: color.into(),
@@ -40,25 +40,25 @@ impl GameState {
         }
         if let Action::Rematch = action {
             if self.status != Status::Finished {
-                return Err(Refusal::NotNow("the game is not over".into()));
+                return Err(Refusal::NotNow(Said::new("server-refusal-game-not-over")));
             }
             if self.rematch.is_some() {
-                return Err(Refusal::NotNow("the rematch is already made".into()));
+                return Err(Refusal::NotNow(Said::new("server-refusal-rematch-already-made")));
             }
             return match self.rematch_offer {
                 Some(c) if c == other => events(vec![EventBody::Rematch {
                     game: new_game.to_string(),
                 }]),
-                Some(_) => Err(Refusal::NotNow("you already asked for a rematch".into())),
+                Some(_) => Err(Refusal::NotNow(Said::new("server-refusal-you-already-asked-rematch"))),
                 None => events(vec![EventBody::RematchOffer {
                     color: color.into(),
                 }]),
             };
         }
         match self.status {
-            Status::Finished => return Err(Refusal::NotNow("the game is over".into())),
+            Status::Finished => return Err(Refusal::NotNow(Said::new("server-refusal-game-over"))),
             Status::Waiting if *action != Action::Abort => {
-                return Err(Refusal::NotNow("the game has not started".into()))
+                return Err(Refusal::NotNow(Said::new("server-refusal-game-has-not-started")))
             }
             _ => {}
         }
@@ -80,8 +80,7 @@ impl GameState {
                 let moved = if self.play.is_simultaneous() { 1 } else { 2 };
                 if self.play.played() >= moved {
                     return Err(Refusal::NotNow(
-                        "both sides have moved: resign instead of aborting".into(),
-                ));
+                        Said::new("server-refusal-both-sides-have-moved-resign")));
                 }
                 events(vec![self.finished_by(
                     Some(color),
@@ -97,7 +96,7 @@ impl GameState {
                     Reason::Agreement,
                     now,
                 )]),
-                Some(_) => Err(Refusal::NotNow("you already offered a draw".into())),
+                Some(_) => Err(Refusal::NotNow(Said::new("server-refusal-you-already-offered-draw"))),
                 None => events(vec![EventBody::DrawOffer {
                     color: color.into(),
                 }]),
@@ -106,7 +105,7 @@ impl GameState {
                 Some(c) if c == other => events(vec![EventBody::DrawDeclined {
                     color: color.into(),
                 }]),
-                _ => Err(Refusal::NotNow("there is no draw offer to decline".into())),
+                _ => Err(Refusal::NotNow(Said::new("server-refusal-there-no-draw-offer-decline"))),
             },
             Action::Rematch | Action::RematchNo => unreachable!("handled above"),
         }
@@ -120,11 +119,10 @@ impl GameState {
     ) -> Result<Vec<EventBody>, Refusal> {
         if self.play.is_simultaneous() {
             return Err(Refusal::NotNow(
-                "both sides move at once here: commit, then reveal".into(),
-        ));
+                Said::new("server-refusal-both-sides-move-once-here")));
         }
         if self.play.to_move() != Some(color) {
-            return Err(Refusal::NotNow("it is not your turn".into()));
+            return Err(Refusal::NotNow(Said::new("server-refusal-not-your-turn")));
         }
         let mv = play::read_move(&self.play, color, text)?;
         let (uci, san) = (self.play.uci(color, mv), self.play.san(color, mv));

@@ -13,7 +13,7 @@ use std::time::Instant;
 use parity_rules::{AnyGame, Color, Outcome, Reason, Variant};
 use serde::{Deserialize, Serialize};
 
-use crate::base::refusal::Refusal;
+use crate::base::refusal::{Refusal, Said};
 use crate::game::clock::{Clock, TimeControl, Timeline, UNTIMED_REVEAL_DEADLINE};
 use crate::game::event::{
     Clocks, Event, EventBody, LiveClock, Logged, RevealedMove, Seat, Side, SideNotesPair,
@@ -81,8 +81,8 @@ impl From<parity_rules::GameError> for Refusal {
 impl From<MoveError> for Refusal {
     fn from(e: MoveError) -> Refusal {
         match e {
-            MoveError::Garbled(_) => Refusal::Malformed(e.to_string().into()),
-            MoveError::Illegal(_) => Refusal::Unacceptable(e.to_string().into()),
+            MoveError::Garbled(said) => Refusal::Malformed(said),
+            MoveError::Illegal(said) => Refusal::Unacceptable(said),
         }
     }
 }
@@ -405,11 +405,10 @@ impl GameState {
     pub fn decide_join(&self, color: Color, now: Instant) -> Result<Vec<EventBody>, Refusal> {
         if self.status != Status::Waiting {
             return Err(Refusal::NotNow(
-                "the game is not waiting for a player".into(),
-        ));
+                Said::new("server-refusal-game-not-waiting-player")));
         }
         if self.joined(color) {
-            return Err(Refusal::NotNow("the seat is taken".into()));
+            return Err(Refusal::NotNow(Said::new("server-refusal-seat-taken")));
         }
         let mut events = vec![EventBody::Joined {
             color: color.into(),
