@@ -311,7 +311,11 @@ async fn open_seeks_and_challenges_outlive_a_restart() {
         accounts::add_user(&store, &writer, name, Some("long enough"), false)
             .await
             .unwrap();
-        tokens.push(accounts::add_token(&store, &writer, name, "board:play").await.unwrap());
+        tokens.push(
+            accounts::add_token(&store, &writer, name, "board:play")
+                .await
+                .unwrap(),
+        );
     }
     let (ada, bob) = (&tokens[0], &tokens[1]);
     let config = parity_server::base::limits::Config::default();
@@ -338,19 +342,46 @@ async fn open_seeks_and_challenges_outlive_a_restart() {
     assert_eq!(listed.body[0]["id"], seek_id.as_str(), "{}", listed.text);
     assert_eq!(listed.body[0]["user"], "Ada");
     let incoming = s.get("/api/challenge", Some(bob)).await;
-    assert_eq!(incoming.body["in"][0]["id"], challenge_id.as_str(), "{}", incoming.text);
+    assert_eq!(
+        incoming.body["in"][0]["id"],
+        challenge_id.as_str(),
+        "{}",
+        incoming.text
+    );
     let declined = s
-        .post(&format!("/api/challenge/{challenge_id}/decline"), Some(bob), None)
+        .post(
+            &format!("/api/challenge/{challenge_id}/decline"),
+            Some(bob),
+            None,
+        )
         .await;
     assert_eq!(declined.status, 200, "{}", declined.text);
-    let accepted = s.post(&format!("/api/lobby/seeks/{seek_id}/accept"), Some(bob), None).await;
+    let accepted = s
+        .post(
+            &format!("/api/lobby/seeks/{seek_id}/accept"),
+            Some(bob),
+            None,
+        )
+        .await;
     assert_eq!(accepted.status, 200, "{}", accepted.text);
     let game = accepted.body["game"].as_str().unwrap();
     assert_eq!(s.full(game, None).await["variant"]["id"], "chess");
-    let twice = s.post(&format!("/api/lobby/seeks/{seek_id}/accept"), Some(bob), None).await;
+    let twice = s
+        .post(
+            &format!("/api/lobby/seeks/{seek_id}/accept"),
+            Some(bob),
+            None,
+        )
+        .await;
     assert_eq!(twice.status, 404, "{}", twice.text);
-    assert_eq!(s.get("/api/lobby/seeks", None).await.body, serde_json::json!([]));
-    assert_eq!(s.get("/api/challenge", Some(bob)).await.body["in"], serde_json::json!([]));
+    assert_eq!(
+        s.get("/api/lobby/seeks", None).await.body,
+        serde_json::json!([])
+    );
+    assert_eq!(
+        s.get("/api/challenge", Some(bob)).await.body["in"],
+        serde_json::json!([])
+    );
 }
 
 /// A server stopped between the summary that ends a rated game and the
@@ -408,7 +439,10 @@ async fn a_game_ended_before_a_crash_is_rated_on_the_next_start() {
     let perf = |user: Value| user["perfs"]["standard"].clone();
     let bob = perf(s.get("/api/user/bob", None).await.body);
     let ada = perf(s.get("/api/user/ada", None).await.body);
-    assert_eq!((ada["games"].as_i64(), bob["games"].as_i64()), (Some(1), Some(1)));
+    assert_eq!(
+        (ada["games"].as_i64(), bob["games"].as_i64()),
+        (Some(1), Some(1))
+    );
     assert!(bob["rating"].as_i64().unwrap() > 1500, "the winner: {bob}");
     assert!(ada["rating"].as_i64().unwrap() < 1500, "the loser: {ada}");
 }

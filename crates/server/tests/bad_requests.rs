@@ -517,16 +517,30 @@ async fn refusals_are_told_in_the_requests_language() {
                 .header("Accept-Language", "fr-CH, fr;q=0.9, en;q=0.5"),
         )
         .await;
-    assert_eq!(french.body["error"], "aucune partie nosuchgame", "{}", french.text);
+    assert_eq!(
+        french.body["error"], "aucune partie nosuchgame",
+        "{}",
+        french.text
+    );
     let asked = s.get("/api/games/nosuchgame?lang=fr", None).await;
     assert_eq!(asked.body["error"], "aucune partie nosuchgame");
 
-    let (id, white, _) = s.friend_game("chess", json!({"initial": 300, "increment": 0})).await;
+    let (id, white, _) = s
+        .friend_game("chess", json!({"initial": 300, "increment": 0}))
+        .await;
     let before = record(&s, &id).await;
     let illegal = s.act(&id, &white, "move/e2e5", None).await;
-    assert_eq!(illegal.body["error"], "`e2e5` is not a legal move here", "{}", illegal.text);
+    assert_eq!(
+        illegal.body["error"], "`e2e5` is not a legal move here",
+        "{}",
+        illegal.text
+    );
     let illegal = s.act(&id, &white, "move/e2e5?lang=fr", None).await;
-    assert_eq!(illegal.body["error"], "`e2e5` n'est pas un coup légal ici", "{}", illegal.text);
+    assert_eq!(
+        illegal.body["error"], "`e2e5` n'est pas un coup légal ici",
+        "{}",
+        illegal.text
+    );
     let theirs = s.act(&id, &white, "move/e7e5?lang=fr", None).await;
     assert_eq!(
         theirs.body["error"],

@@ -40,14 +40,18 @@ async fn the_page_speaks_the_browsers_language_or_the_chosen_one() {
     french.goto("/").await;
     french.wait_text("form.create h2", "Nouvelle partie").await;
     french.wait_text(".settings-link", "Réglages").await;
-    french.wait_text("form.create button[type='submit']", "Créer la partie").await;
+    french
+        .wait_text("form.create button[type='submit']", "Créer la partie")
+        .await;
     assert_eq!(html_lang(&french).await, "fr");
     french.screenshot("lobby-fr.png").await;
     assert!(french.console_errors().await.is_empty());
 
     // English chosen in the settings: the page switches at once, and stays.
     french.goto("/settings").await;
-    french.wait_text(".settings legend", "Thème du plateau").await;
+    french
+        .wait_text(".settings legend", "Thème du plateau")
+        .await;
     french.click("input[name='language'][value='en']").await;
     french.wait_text(".settings-link", "Settings").await;
     french.wait_text(".settings legend", "Board colours").await;
@@ -63,13 +67,19 @@ async fn the_page_speaks_the_browsers_language_or_the_chosen_one() {
     english.goto("/settings").await;
     english.click("input[name='language'][value='fr']").await;
     english.wait_text(".settings-link", "Réglages").await;
-    english.wait_text(".settings legend", "Thème du plateau").await;
-    english.create_game("chess", "days", "engine", "white").await;
+    english
+        .wait_text(".settings legend", "Thème du plateau")
+        .await;
+    english
+        .create_game("chess", "days", "engine", "white")
+        .await;
     assert_eq!(html_lang(&english).await, "fr");
     assert!(english.console_errors().await.is_empty());
     // A refused move is told in French (its 422 is the only console line).
     english.type_move("e2e5").await;
-    english.wait_text(".game .error", "n'est pas un coup légal ici").await;
+    english
+        .wait_text(".game .error", "n'est pas un coup légal ici")
+        .await;
     // The rules for players, in French too.
     english.click("details.rules summary").await;
     english.wait_text(".rules-text h1", "Échecs").await;

@@ -38,7 +38,9 @@ fn run_python(script: &str, dir: &Path) -> (Child, u16, String) {
         .local_addr()
         .unwrap()
         .port();
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/python").join(script);
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/python")
+        .join(script);
     let mut child = Command::new("python3")
         .arg(&path)
         .arg(port.to_string())
@@ -56,7 +58,11 @@ fn run_python(script: &str, dir: &Path) -> (Child, u16, String) {
 /// Starts the SMTP server on a free port; returns it and its port.
 fn start_sink(dir: &Path) -> (Sink, u16) {
     let (child, port, line) = run_python("smtp_sink.py", dir);
-    assert_eq!(line.trim(), "ready", "the SMTP sink did not start (is aiosmtpd installed?)");
+    assert_eq!(
+        line.trim(),
+        "ready",
+        "the SMTP sink did not start (is aiosmtpd installed?)"
+    );
     (
         Sink {
             child,
@@ -90,7 +96,11 @@ impl Sink {
             }
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
-        panic!("{n} mails expected, {} came: {:?}", self.mails().len(), self.mails());
+        panic!(
+            "{n} mails expected, {} came: {:?}",
+            self.mails().len(),
+            self.mails()
+        );
     }
 }
 
@@ -128,7 +138,10 @@ async fn call(
     form: Option<&str>,
     body: Option<Value>,
 ) -> (u16, Value) {
-    let mut request = server.http.request(method, server.url(path)).header("Cookie", cookie);
+    let mut request = server
+        .http
+        .request(method, server.url(path))
+        .header("Cookie", cookie);
     if let Some(form) = form {
         request = request
             .header("Content-Type", "application/x-www-form-urlencoded")
@@ -165,24 +178,54 @@ async fn each_move_mails_the_opponent_once_and_the_mover_never() {
     let ben = sign_up(&server, "Ben").await;
     for (cookie, email) in [(&ann, "ann@example.org"), (&ben, "ben@example.org")] {
         let change = json!({"email": email, "notifyEmail": true});
-        let (status, body) =
-            call(&server, put.clone(), "/api/account/preferences", cookie, None, Some(change)).await;
+        let (status, body) = call(
+            &server,
+            put.clone(),
+            "/api/account/preferences",
+            cookie,
+            None,
+            Some(change),
+        )
+        .await;
         assert_eq!(status, 200, "{body}");
     }
 
     // A challenge: Ben hears of it.
-    let (status, made) =
-        call(&server, post.clone(), "/api/challenge/ben", &ann, Some("days=3&color=white"), None).await;
+    let (status, made) = call(
+        &server,
+        post.clone(),
+        "/api/challenge/ben",
+        &ann,
+        Some("days=3&color=white"),
+        None,
+    )
+    .await;
     assert_eq!(status, 200, "{made}");
     let id = made["id"].as_str().unwrap().to_string();
     let mails = sink.wait_for(1).await;
     assert_eq!(header(&mails[0], "X-Rcpt-To"), "ben@example.org");
-    assert!(header(&mails[0], "Subject").contains("Ann challenges you to chess"), "{}", mails[0]);
-    let (status, _) = call(&server, post.clone(), &format!("/api/challenge/{id}/accept"), &ben, None, None).await;
+    assert!(
+        header(&mails[0], "Subject").contains("Ann challenges you to chess"),
+        "{}",
+        mails[0]
+    );
+    let (status, _) = call(
+        &server,
+        post.clone(),
+        &format!("/api/challenge/{id}/accept"),
+        &ben,
+        None,
+        None,
+    )
+    .await;
     assert_eq!(status, 200);
 
     // Three moves: each mails the side to move next, and only it.
-    let moves = [(&ann, "e2e4", "ben"), (&ben, "e7e5", "ann"), (&ann, "g1f3", "ben")];
+    let moves = [
+        (&ann, "e2e4", "ben"),
+        (&ben, "e7e5", "ann"),
+        (&ann, "g1f3", "ben"),
+    ];
     for (n, (mover, mv, told)) in moves.into_iter().enumerate() {
         let (status, body) = call(
             &server,
@@ -196,54 +239,140 @@ async fn each_move_mails_the_opponent_once_and_the_mover_never() {
         assert_eq!(status, 200, "{mv}: {body}");
         let mails = sink.wait_for(n + 2).await;
         let mail = &mails[n + 1];
-        assert_eq!(header(mail, "X-Rcpt-To"), format!("{told}@example.org"), "{mail}");
+        assert_eq!(
+            header(mail, "X-Rcpt-To"),
+            format!("{told}@example.org"),
+            "{mail}"
+        );
         let opponent = if told == "ben" { "Ann" } else { "Ben" };
-        assert!(header(mail, "Subject").contains(&format!("Your turn against {opponent}")), "{mail}");
-        assert!(mail.contains(&format!("https://parity.test/game/{id}")), "{mail}");
+        assert!(
+            header(mail, "Subject").contains(&format!("Your turn against {opponent}")),
+            "{mail}"
+        );
+        assert!(
+            mail.contains(&format!("https://parity.test/game/{id}")),
+            "{mail}"
+        );
     }
     // Nothing more: no mail for one's own move, none twice.
     tokio::time::sleep(Duration::from_millis(1000)).await;
     let mails = sink.mails();
     assert_eq!(mails.len(), 4, "{mails:?}");
-    let to_ann = mails.iter().filter(|m| header(m, "X-Rcpt-To") == "ann@example.org").count();
+    let to_ann = mails
+        .iter()
+        .filter(|m| header(m, "X-Rcpt-To") == "ann@example.org")
+        .count();
     assert_eq!(to_ann, 1, "Ann is mailed for Ben's move only");
 
     // The bell: Ben's notifications, newest first, unread until read.
-    let (status, bell) = call(&server, get.clone(), "/api/account/notifications", &ben, None, None).await;
+    let (status, bell) = call(
+        &server,
+        get.clone(),
+        "/api/account/notifications",
+        &ben,
+        None,
+        None,
+    )
+    .await;
     assert_eq!(status, 200, "{bell}");
     assert_eq!(bell["unread"], 3, "{bell}");
     let list = bell["notifications"].as_array().unwrap();
     assert_eq!(list[0]["kind"], "yourTurn");
     assert_eq!(list[0]["url"], format!("/game/{id}"));
     assert_eq!(list.last().unwrap()["kind"], "challenge");
-    let (status, _) = call(&server, post.clone(), "/api/account/notifications/read", &ben, None, None).await;
+    let (status, _) = call(
+        &server,
+        post.clone(),
+        "/api/account/notifications/read",
+        &ben,
+        None,
+        None,
+    )
+    .await;
     assert_eq!(status, 200);
-    let (_, bell) = call(&server, get.clone(), "/api/account/notifications", &ben, None, None).await;
+    let (_, bell) = call(
+        &server,
+        get.clone(),
+        "/api/account/notifications",
+        &ben,
+        None,
+        None,
+    )
+    .await;
     assert_eq!(bell["unread"], 0, "{bell}");
-    let (status, _) = call(&server, get.clone(), "/api/account/notifications", "parity_session=nobody", None, None).await;
+    let (status, _) = call(
+        &server,
+        get.clone(),
+        "/api/account/notifications",
+        "parity_session=nobody",
+        None,
+        None,
+    )
+    .await;
     assert_eq!(status, 401);
 
     // Two challenges at once: one mail that lists both.
     for _ in 0..2 {
-        let (status, made) =
-            call(&server, post.clone(), "/api/challenge/ben", &ann, Some("days=3"), None).await;
+        let (status, made) = call(
+            &server,
+            post.clone(),
+            "/api/challenge/ben",
+            &ann,
+            Some("days=3"),
+            None,
+        )
+        .await;
         assert_eq!(status, 200, "{made}");
     }
     let mails = sink.wait_for(5).await;
-    assert_eq!(header(&mails[4], "Subject"), "Parity: 2 things need you", "{}", mails[4]);
-    assert_eq!(mails[4].matches("Ann challenges you to chess").count(), 2, "{}", mails[4]);
+    assert_eq!(
+        header(&mails[4], "Subject"),
+        "Parity: 2 things need you",
+        "{}",
+        mails[4]
+    );
+    assert_eq!(
+        mails[4].matches("Ann challenges you to chess").count(),
+        2,
+        "{}",
+        mails[4]
+    );
     tokio::time::sleep(Duration::from_millis(800)).await;
     assert_eq!(sink.mails().len(), 5);
 
     // Ann reads French: what she is told from now on is in French.
     let change = json!({"language": "fr"});
-    let (status, body) = call(&server, put, "/api/account/preferences", &ann, None, Some(change)).await;
+    let (status, body) = call(
+        &server,
+        put,
+        "/api/account/preferences",
+        &ann,
+        None,
+        Some(change),
+    )
+    .await;
     assert_eq!(status, 200, "{body}");
-    let (status, made) = call(&server, post, "/api/challenge/ann", &ben, Some("days=3"), None).await;
+    let (status, made) = call(
+        &server,
+        post,
+        "/api/challenge/ann",
+        &ben,
+        Some("days=3"),
+        None,
+    )
+    .await;
     assert_eq!(status, 200, "{made}");
     let mut told = Value::Null;
     for _ in 0..50 {
-        let (_, bell) = call(&server, get.clone(), "/api/account/notifications", &ann, None, None).await;
+        let (_, bell) = call(
+            &server,
+            get.clone(),
+            "/api/account/notifications",
+            &ann,
+            None,
+            None,
+        )
+        .await;
         told = bell["notifications"][0].clone();
         if told["kind"] == "challenge" {
             break;
@@ -274,8 +403,9 @@ impl Drop for PushService {
 impl PushService {
     fn start(dir: &Path) -> PushService {
         let (child, port, line) = run_python("push_service.py", dir);
-        let subscription: Value = serde_json::from_str(&line)
-            .unwrap_or_else(|_| panic!("the push service did not start (is http-ece installed?): {line}"));
+        let subscription: Value = serde_json::from_str(&line).unwrap_or_else(|_| {
+            panic!("the push service did not start (is http-ece installed?): {line}")
+        });
         // The service listens once it has printed; wait for its port.
         for _ in 0..100 {
             if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
@@ -323,8 +453,12 @@ async fn a_subscribed_browser_is_pushed_its_turn_encrypted_and_signed() {
         public_url: Some("https://parity.test".into()),
         ..Default::default()
     };
-    let (server, _) =
-        common::start_configured(tempfile::tempdir().unwrap(), &dir.path().join("push.sqlite"), config).await;
+    let (server, _) = common::start_configured(
+        tempfile::tempdir().unwrap(),
+        &dir.path().join("push.sqlite"),
+        config,
+    )
+    .await;
     let post = reqwest::Method::POST;
     let del = reqwest::Method::DELETE;
     let ann = sign_up(&server, "Ann").await;
@@ -337,25 +471,65 @@ async fn a_subscribed_browser_is_pushed_its_turn_encrypted_and_signed() {
     // Bad subscriptions are refused by name.
     let mut bad = service.subscription.clone();
     bad["keys"]["auth"] = json!("c2hvcnQ");
-    let (status, body) = call(&server, post.clone(), "/api/account/push", &ben, None, Some(bad)).await;
+    let (status, body) = call(
+        &server,
+        post.clone(),
+        "/api/account/push",
+        &ben,
+        None,
+        Some(bad),
+    )
+    .await;
     assert_eq!(status, 400, "{body}");
-    assert!(body["error"].as_str().unwrap().contains("16 bytes"), "{body}");
-    let (status, _) =
-        call(&server, post.clone(), "/api/account/push", "parity_session=x", None, Some(service.subscription.clone())).await;
+    assert!(
+        body["error"].as_str().unwrap().contains("16 bytes"),
+        "{body}"
+    );
+    let (status, _) = call(
+        &server,
+        post.clone(),
+        "/api/account/push",
+        "parity_session=x",
+        None,
+        Some(service.subscription.clone()),
+    )
+    .await;
     assert_eq!(status, 401);
 
-    let (status, body) =
-        call(&server, post.clone(), "/api/account/push", &ben, None, Some(service.subscription.clone())).await;
+    let (status, body) = call(
+        &server,
+        post.clone(),
+        "/api/account/push",
+        &ben,
+        None,
+        Some(service.subscription.clone()),
+    )
+    .await;
     assert_eq!(status, 200, "{body}");
 
     // A correspondence game: Ben is pushed the challenge and Ann's move,
     // never his own.
-    let (status, made) =
-        call(&server, post.clone(), "/api/challenge/ben", &ann, Some("days=3&color=white"), None).await;
+    let (status, made) = call(
+        &server,
+        post.clone(),
+        "/api/challenge/ben",
+        &ann,
+        Some("days=3&color=white"),
+        None,
+    )
+    .await;
     assert_eq!(status, 200, "{made}");
     let id = made["id"].as_str().unwrap().to_string();
     service.wait_for(1).await;
-    call(&server, post.clone(), &format!("/api/challenge/{id}/accept"), &ben, None, None).await;
+    call(
+        &server,
+        post.clone(),
+        &format!("/api/challenge/{id}/accept"),
+        &ben,
+        None,
+        None,
+    )
+    .await;
     for (mover, mv) in [(&ann, "e2e4"), (&ben, "e7e5")] {
         let path = format!("/api/board/game/{id}/move/{mv}");
         let (status, body) = call(&server, post.clone(), &path, mover, None, None).await;
@@ -364,12 +538,19 @@ async fn a_subscribed_browser_is_pushed_its_turn_encrypted_and_signed() {
     let pushes = service.wait_for(2).await;
     tokio::time::sleep(Duration::from_millis(800)).await;
     let pushes_now = service.received();
-    assert_eq!(pushes_now.len(), 2, "one push per event, none for Ben's own move: {pushes_now:?}");
+    assert_eq!(
+        pushes_now.len(),
+        2,
+        "one push per event, none for Ben's own move: {pushes_now:?}"
+    );
     for push in &pushes {
         assert!(push["error"].is_null(), "the payload decrypts: {push}");
         assert_eq!(push["encoding"], "aes128gcm");
         let auth = push["authorization"].as_str().unwrap();
-        assert!(auth.starts_with("vapid t=") && auth.contains(&format!("k={public}")), "{auth}");
+        assert!(
+            auth.starts_with("vapid t=") && auth.contains(&format!("k={public}")),
+            "{auth}"
+        );
     }
     let first: Value = serde_json::from_str(pushes[0]["text"].as_str().unwrap()).unwrap();
     assert_eq!(first["body"], "Ann challenges you to chess");
@@ -379,7 +560,15 @@ async fn a_subscribed_browser_is_pushed_its_turn_encrypted_and_signed() {
 
     // Unsubscribed: nothing more.
     let endpoint = json!({"endpoint": service.subscription["endpoint"]});
-    let (status, _) = call(&server, del, "/api/account/push", &ben, None, Some(endpoint)).await;
+    let (status, _) = call(
+        &server,
+        del,
+        "/api/account/push",
+        &ben,
+        None,
+        Some(endpoint),
+    )
+    .await;
     assert_eq!(status, 200);
     let path = format!("/api/board/game/{id}/move/g1f3");
     call(&server, post.clone(), &path, &ann, None, None).await;

@@ -306,7 +306,11 @@ pub fn san_plain<C: MoveContext + ?Sized>(ctx: &C, mv: Move) -> String {
 /// Crowd family: the move lands where pieces stand and captures none, so it
 /// joins them (SAN marks it `&`).
 fn is_crowd_join<C: MoveContext + ?Sized>(ctx: &C, mv: Move) -> bool {
-    let occupied = || Color::ALL.into_iter().any(|c| ctx.kind_at(c, mv.to).is_some());
+    let occupied = || {
+        Color::ALL
+            .into_iter()
+            .any(|c| ctx.kind_at(c, mv.to).is_some())
+    };
     ctx.variant().spec.family == Family::Crowd
         && !mv.is_castle()
         && ctx.captured(mv).is_none()
@@ -576,7 +580,10 @@ mod tests {
         let pos = chess("r3k2r/8/8/8/8/8/8/R3K2R w - - 0 1");
         for text in ["O-O", "0-0-0"] {
             let err = parse_lenient(&pos, text).unwrap_err().to_string();
-            assert!(err.contains("not a legal move here: castling that way"), "{err}");
+            assert!(
+                err.contains("not a legal move here: castling that way"),
+                "{err}"
+            );
         }
         let pos = chess("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
         assert_eq!(pos.san(parse_lenient(&pos, "O-O").unwrap()), "O-O");

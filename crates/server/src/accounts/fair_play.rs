@@ -16,7 +16,9 @@ pub async fn check_rated_pair(
     let most = limits.rated_games_per_pair_per_day;
     let since = now_ms() - 24 * 3600 * 1000;
     if store.rated_games_between(a, b, since).await? >= most {
-        return Err(Refusal::NotNow(Said::new("server-refusal-most-rated-games-day-between").with("most", &most)));
+        return Err(Refusal::NotNow(
+            Said::new("server-refusal-most-rated-games-day-between").with("most", most),
+        ));
     }
     Ok(())
 }

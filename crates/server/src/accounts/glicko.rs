@@ -36,7 +36,6 @@ pub fn after_game(white: &Rating, black: &Rating, result: &str) -> Option<(Ratin
     Some((white.after(w), black.after(b)))
 }
 
-
 /// Rates finished game `game` if it is due: reads both ratings, computes
 /// and writes them, again if another game changed one in between.
 pub async fn rate(store: &Store, writer: &Writer, game: &str) -> Result<(), StoreError> {
@@ -64,10 +63,14 @@ pub async fn rate(store: &Store, writer: &Writer, game: &str) -> Result<(), Stor
                             },
                         ],
                     }),
-                    None => AccountChange::NotRated { game: game.to_string() },
+                    None => AccountChange::NotRated {
+                        game: game.to_string(),
+                    },
                 }
             }
-            _ => AccountChange::NotRated { game: game.to_string() },
+            _ => AccountChange::NotRated {
+                game: game.to_string(),
+            },
         };
         match writer.write(vec![Change::Account(change)]).await {
             // Gone: another node rated the game, or a rating changed since

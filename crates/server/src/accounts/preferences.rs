@@ -98,7 +98,9 @@ impl Preferences {
             serde_json::from_value(merged).map_err(|e| format!("bad preferences: {e}"))?;
         let email = changed.email.trim();
         if !email.is_empty() && email.parse::<lettre::Address>().is_err() {
-            return Err(format!("bad preferences: {email:?} is not an e-mail address"));
+            return Err(format!(
+                "bad preferences: {email:?} is not an e-mail address"
+            ));
         }
         if changed.notify_email && email.is_empty() {
             return Err("bad preferences: mail needs an e-mail address".into());
@@ -120,8 +122,13 @@ pub async fn of(store: &Store, user_id: &str) -> Result<Preferences, StoreError>
 }
 
 /// Stores account `user_id`'s preferences.
-pub async fn set(writer: &Writer, user_id: &str, preferences: &Preferences) -> Result<(), StoreError> {
-    let body = serde_json::to_string(preferences).map_err(|e| StoreError::Corrupt(e.to_string()))?;
+pub async fn set(
+    writer: &Writer,
+    user_id: &str,
+    preferences: &Preferences,
+) -> Result<(), StoreError> {
+    let body =
+        serde_json::to_string(preferences).map_err(|e| StoreError::Corrupt(e.to_string()))?;
     writer
         .write(vec![Change::Account(AccountChange::SetPreferences {
             user_id: user_id.to_string(),
@@ -181,6 +188,9 @@ mod tests {
         let text = serde_json::to_string(&Preferences::default()).unwrap();
         assert!(text.contains(r#""pieceSet":"parity""#), "{text}");
         assert!(text.contains(r#""confirmCommit":false"#), "{text}");
-        assert_eq!(serde_json::from_str::<Preferences>(&text).unwrap(), Preferences::default());
+        assert_eq!(
+            serde_json::from_str::<Preferences>(&text).unwrap(),
+            Preferences::default()
+        );
     }
 }

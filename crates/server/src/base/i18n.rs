@@ -55,7 +55,8 @@ pub fn within<F: std::future::Future>(
 /// The catalogue, read once; `check` names any fault at start-up.
 pub fn catalogue() -> &'static Catalogue {
     static CATALOGUE: OnceLock<Catalogue> = OnceLock::new();
-    CATALOGUE.get_or_init(|| Catalogue::load().expect("the embedded catalogue reads (tests check it)"))
+    CATALOGUE
+        .get_or_init(|| Catalogue::load().expect("the embedded catalogue reads (tests check it)"))
 }
 
 /// Reads the embedded catalogue, or says which file is broken and how.
@@ -99,8 +100,8 @@ impl Catalogue {
                     message,
                 };
                 let bytes = Files::get(&file).expect("listed").data;
-                let text = String::from_utf8(bytes.to_vec())
-                    .map_err(|_| broken("not UTF-8".into()))?;
+                let text =
+                    String::from_utf8(bytes.to_vec()).map_err(|_| broken("not UTF-8".into()))?;
                 let syntax = fluent_syntax::parser::parse(text.as_str())
                     .map_err(|(_, errors)| broken(format!("{:?}", errors[0])))?;
                 for entry in &syntax.body {
@@ -176,7 +177,9 @@ fn pattern_json(pattern: &ast::Pattern<&str>) -> Value {
     for element in &pattern.elements {
         match element {
             ast::PatternElement::TextElement { value } => push_text(&mut parts, value),
-            ast::PatternElement::Placeable { expression } => expression_json(&mut parts, expression),
+            ast::PatternElement::Placeable { expression } => {
+                expression_json(&mut parts, expression)
+            }
         }
     }
     match parts.as_slice() {
@@ -221,9 +224,10 @@ fn expression_json(parts: &mut Vec<Value>, expression: &ast::Expression<&str>) {
 
 fn inline_json(parts: &mut Vec<Value>, inline: &ast::InlineExpression<&str>) {
     match inline {
-        ast::InlineExpression::StringLiteral { value } => {
-            push_text(parts, &fluent_syntax::unicode::unescape_unicode_to_string(value))
-        }
+        ast::InlineExpression::StringLiteral { value } => push_text(
+            parts,
+            &fluent_syntax::unicode::unescape_unicode_to_string(value),
+        ),
         ast::InlineExpression::NumberLiteral { value } => push_text(parts, value),
         ast::InlineExpression::VariableReference { id } => parts.push(json!({"var": id.name})),
         ast::InlineExpression::Placeable { expression } => expression_json(parts, expression),
@@ -265,7 +269,10 @@ mod tests {
     #[test]
     fn each_message_has_the_same_variables_in_both_languages() {
         let c = catalogue();
-        let (en, fr) = (c.page_messages("en").unwrap(), c.page_messages("fr").unwrap());
+        let (en, fr) = (
+            c.page_messages("en").unwrap(),
+            c.page_messages("fr").unwrap(),
+        );
         for (id, pattern) in en.as_object().unwrap() {
             let (mut a, mut b) = Default::default();
             variables(pattern, &mut a);
@@ -285,7 +292,11 @@ mod tests {
             c.text("fr", "common-invite-failed", &[("error", "gone")]),
             "impossible de rejoindre avec cette invitation : gone"
         );
-        assert_eq!(c.text("de", "common-settings", &[]), "Settings", "the fallback");
+        assert_eq!(
+            c.text("de", "common-settings", &[]),
+            "Settings",
+            "the fallback"
+        );
         assert_eq!(c.text("fr", "no-such-message", &[]), "no-such-message");
     }
 
@@ -322,7 +333,10 @@ mod tests {
         let line = format!("export const LANGUAGES = [{}];", quoted.join(", "));
         assert!(script.contains(&line), "web/i18n.js lacks `{line}`");
         for lang in LANGUAGES {
-            assert!(web.join("locales").join(lang).is_dir(), "web/locales/{lang}");
+            assert!(
+                web.join("locales").join(lang).is_dir(),
+                "web/locales/{lang}"
+            );
         }
     }
 

@@ -155,8 +155,14 @@ mod tests {
             batch: Duration::from_secs(1),
         };
         assert!(Mailer::start(&config("nonsense", "a@b.c")).is_err());
-        let e = Mailer::start(&config("smtp://127.0.0.1:2525", "not an address")).err().unwrap();
+        let e = Mailer::start(&config("smtp://127.0.0.1:2525", "not an address"))
+            .err()
+            .unwrap();
         assert!(e.contains("--mail-from"), "{e}");
-        assert!(Mailer::start(&config("smtp://127.0.0.1:2525", "Parity <parity@example.org>")).is_ok());
+        assert!(Mailer::start(&config(
+            "smtp://127.0.0.1:2525",
+            "Parity <parity@example.org>"
+        ))
+        .is_ok());
     }
 }

@@ -41,7 +41,11 @@ impl Said {
 
     /// The words in `lang` (English where the catalogue lacks the language).
     pub fn in_language(&self, lang: &str) -> String {
-        let args: Vec<(&str, &str)> = self.args.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+        let args: Vec<(&str, &str)> = self
+            .args
+            .iter()
+            .map(|(k, v)| (k.as_str(), v.as_str()))
+            .collect();
         i18n::catalogue().text(lang, &self.id, &args)
     }
 }
@@ -154,7 +158,7 @@ impl Refusal {
     }
 
     pub fn no_game(id: &str) -> Refusal {
-        Refusal::NotFound(Said::new("server-refusal-no-game").with("id", &id))
+        Refusal::NotFound(Said::new("server-refusal-no-game").with("id", id))
     }
 }
 

@@ -133,7 +133,11 @@ impl NodeReply {
             reply => {
                 let kind = reply.kind();
                 take(reply).ok_or_else(|| {
-                    Refusal::Internal(Said::new("server-refusal-game-s-node-answered").with("kind", &kind).with("what", &what))
+                    Refusal::Internal(
+                        Said::new("server-refusal-game-s-node-answered")
+                            .with("kind", kind)
+                            .with("what", what),
+                    )
                 })
             }
         }
@@ -214,14 +218,21 @@ impl Remote {
             version: VERSION,
             message: request,
         })
-        .map_err(|e| Unreached::Failed(Refusal::Internal(Said::new("server-refusal-node-request").with("e", &e))))?;
+        .map_err(|e| {
+            Unreached::Failed(Refusal::Internal(
+                Said::new("server-refusal-node-request").with("e", &e),
+            ))
+        })?;
         let response = self
             .http
             .post(format!("{url}{PATH}"))
             .header(SECRET_HEADER, &self.secret)
             .header(reqwest::header::CONTENT_TYPE, "application/json")
             // The owner words its refusals in the asking client's language.
-            .header(reqwest::header::ACCEPT_LANGUAGE, crate::base::i18n::current())
+            .header(
+                reqwest::header::ACCEPT_LANGUAGE,
+                crate::base::i18n::current(),
+            )
             .body(body)
             .send()
             .await
@@ -229,22 +240,38 @@ impl Remote {
                 if e.is_connect() {
                     Unreached::Gone
                 } else {
-                    Unreached::Failed(Refusal::Busy(Said::new("server-refusal-game-s-node").with("e", &e)))
+                    Unreached::Failed(Refusal::Busy(
+                        Said::new("server-refusal-game-s-node").with("e", &e),
+                    ))
                 }
             })?;
         let status = response.status();
-        let bytes = response
-            .bytes()
-            .await
-            .map_err(|e| Unreached::Failed(Refusal::Busy(Said::new("server-refusal-game-s-node").with("e", &e))))?;
+        let bytes = response.bytes().await.map_err(|e| {
+            Unreached::Failed(Refusal::Busy(
+                Said::new("server-refusal-game-s-node").with("e", &e),
+            ))
+        })?;
         if !status.is_success() {
-            return Err(Unreached::Failed(Refusal::Internal(Said::new("server-refusal-game-s-node-refused-node").with("status", &status).with("min", &(String::from_utf8_lossy(&bytes[..bytes.len().min(160)]))))));
+            return Err(Unreached::Failed(Refusal::Internal(
+                Said::new("server-refusal-game-s-node-refused-node")
+                    .with("status", status)
+                    .with(
+                        "min",
+                        String::from_utf8_lossy(&bytes[..bytes.len().min(160)]),
+                    ),
+            )));
         }
         let envelope: Envelope<NodeReply> = serde_json::from_slice(&bytes).map_err(|e| {
-            Unreached::Failed(Refusal::Internal(Said::new("server-refusal-game-s-node-s-reply").with("e", &e)))
+            Unreached::Failed(Refusal::Internal(
+                Said::new("server-refusal-game-s-node-s-reply").with("e", &e),
+            ))
         })?;
         if envelope.version != VERSION {
-            return Err(Unreached::Failed(Refusal::Internal(Said::new("server-refusal-game-s-node-speaks-version").with("version", &envelope.version).with("VERSION", &VERSION))));
+            return Err(Unreached::Failed(Refusal::Internal(
+                Said::new("server-refusal-game-s-node-speaks-version")
+                    .with("version", envelope.version)
+                    .with("VERSION", VERSION),
+            )));
         }
         Ok(envelope.message)
     }

@@ -141,20 +141,24 @@ impl LineRequest {
             return Err(bad(format!("at most {MAX_LINE} moves").into()));
         }
         if let Some(text) = self.pgn.as_deref().filter(|t| !t.trim().is_empty()) {
-            let mut parsed = record::parse(text).map_err(|e| bad(format!("bad PGN: {e}").into()))?;
+            let mut parsed =
+                record::parse(text).map_err(|e| bad(format!("bad PGN: {e}").into()))?;
             if parsed.tag("Variant").is_none() {
                 let id = self.variant.as_deref().unwrap_or("chess");
                 parsed.tags.push(("Variant".into(), id.into()));
             }
-            let variant = record::variant_of(registry, &parsed).map_err(|e| bad(e.to_string().into()))?;
+            let variant =
+                record::variant_of(registry, &parsed).map_err(|e| bad(e.to_string().into()))?;
             return record::replay_with(variant, &parsed, |_, _| {})
                 .map_err(|e| bad(format!("bad PGN: {e}").into()));
         }
         let id = self.variant.as_deref().unwrap_or("chess");
-        let variant = registry.get_or_err(id).map_err(|e| bad(e.to_string().into()))?;
+        let variant = registry
+            .get_or_err(id)
+            .map_err(|e| bad(e.to_string().into()))?;
         let fen = self.fen.as_deref().map(str::trim).filter(|f| !f.is_empty());
-        let mut game =
-            AnyGame::from_fen(variant, fen).map_err(|e| bad(format!("bad FEN for {id}: {e}").into()))?;
+        let mut game = AnyGame::from_fen(variant, fen)
+            .map_err(|e| bad(format!("bad FEN for {id}: {e}").into()))?;
         for text in &self.moves {
             game.play_text(text, false).map_err(|e| bad(e.into()))?;
         }

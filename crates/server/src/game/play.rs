@@ -54,7 +54,9 @@ fn hint_said(hint: IllegalHint) -> Said {
         IllegalHint::NotYours { square, color } => Said::new("server-move-illegal-not-yours")
             .with("square", &square)
             .with("color", color.name()),
-        IllegalHint::NoPiece(square) => Said::new("server-move-illegal-no-piece").with("square", &square),
+        IllegalHint::NoPiece(square) => {
+            Said::new("server-move-illegal-no-piece").with("square", &square)
+        }
         IllegalHint::NoCastling => Said::new("server-move-illegal-no-castling"),
         IllegalHint::CastlingBlocked => Said::new("server-move-illegal-castling-blocked"),
     }

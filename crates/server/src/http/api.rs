@@ -213,9 +213,15 @@ async fn variants(State(hub): State<Arc<Hub>>) -> Json<Vec<VariantListing>> {
 async fn messages(Path(lang): Path<String>) -> Result<Json<serde_json::Value>, Refusal> {
     let catalogue = crate::base::i18n::catalogue();
     let messages = catalogue.page_messages(&lang).ok_or_else(|| {
-        Refusal::NotFound(Said::new("server-refusal-no-language-known").with("lang", &format!("{:?}", lang)).with("LANGUAGES", &(crate::base::i18n::LANGUAGES.join(", "))))
+        Refusal::NotFound(
+            Said::new("server-refusal-no-language-known")
+                .with("lang", format!("{:?}", lang))
+                .with("LANGUAGES", crate::base::i18n::LANGUAGES.join(", ")),
+        )
     })?;
-    Ok(Json(serde_json::json!({"lang": lang, "messages": messages})))
+    Ok(Json(
+        serde_json::json!({"lang": lang, "messages": messages}),
+    ))
 }
 
 /// The variant's rules page as HTML (`rules_page`), in the request's
@@ -226,8 +232,14 @@ async fn variant_rules(
 ) -> Result<Response, Refusal> {
     let lang = crate::base::i18n::current();
     let known = hub.registry().get(&id).is_some();
-    let page = known.then(|| crate::http::rules_page::html(&id, lang)).flatten();
-    let page = page.ok_or_else(|| Refusal::NotFound(Said::new("server-refusal-no-rules-variant").with("id", &format!("{:?}", id))))?;
+    let page = known
+        .then(|| crate::http::rules_page::html(&id, lang))
+        .flatten();
+    let page = page.ok_or_else(|| {
+        Refusal::NotFound(
+            Said::new("server-refusal-no-rules-variant").with("id", format!("{:?}", id)),
+        )
+    })?;
     Ok(([(CONTENT_TYPE, "text/html; charset=utf-8")], page).into_response())
 }
 
@@ -270,7 +282,9 @@ fn opponent_of(value: &serde_json::Value) -> Result<Opponent, Refusal> {
         (None, Some(level)) => Ok(Opponent::Engine {
             level: u8::try_from(level).unwrap_or(u8::MAX),
         }),
-        _ => Err(Refusal::Malformed(Said::new("server-refusal-opponent-must-friend-not").with("value", &value))),
+        _ => Err(Refusal::Malformed(
+            Said::new("server-refusal-opponent-must-friend-not").with("value", value),
+        )),
     }
 }
 
@@ -306,7 +320,10 @@ async fn list_games(
         None | Some("live") => false,
         Some("finished") => true,
         Some(other) => {
-            return Err(Refusal::Malformed(Said::new("server-refusal-status-must-live-finished-not").with("other", &format!("{:?}", other))))
+            return Err(Refusal::Malformed(
+                Said::new("server-refusal-status-must-live-finished-not")
+                    .with("other", format!("{:?}", other)),
+            ))
         }
     };
     Ok(Json(hub.list(finished).await?).into_response())
@@ -316,8 +333,12 @@ fn since_of(query: &HashMap<String, String>) -> Result<Option<u64>, Refusal> {
     query
         .get("since")
         .map(|s| {
-            s.parse::<u64>()
-                .map_err(|_| Refusal::Malformed(Said::new("server-refusal-since-must-seq-number-not").with("s", &format!("{:?}", s))))
+            s.parse::<u64>().map_err(|_| {
+                Refusal::Malformed(
+                    Said::new("server-refusal-since-must-seq-number-not")
+                        .with("s", format!("{:?}", s)),
+                )
+            })
         })
         .transpose()
 }
@@ -331,10 +352,14 @@ async fn game_full(
     let credentials = credentials(&hub, ip, &headers, &id).await?;
     let watching = hub.watch(&id, &credentials, None, true, false).await?;
     check_viewer(&hub, ip, &credentials, watching.seat)?;
-    let full = watching
-        .full
-        .ok_or_else(|| Refusal::Internal(Said::new("server-refusal-game-no-state").with("id", &id)))?;
-    Ok(with_cookie(Json(full).into_response(), &id, watching.cookie.as_deref()))
+    let full = watching.full.ok_or_else(|| {
+        Refusal::Internal(Said::new("server-refusal-game-no-state").with("id", &id))
+    })?;
+    Ok(with_cookie(
+        Json(full).into_response(),
+        &id,
+        watching.cookie.as_deref(),
+    ))
 }
 
 #[derive(Deserialize)]
@@ -381,7 +406,9 @@ async fn read_move(
     Query(query): Query<ReadMoveQuery>,
 ) -> Result<Response, Refusal> {
     if query.text.len() > MAX_TYPED_MOVE {
-        return Err(Refusal::Malformed(Said::new("server-refusal-move-text-too-long")));
+        return Err(Refusal::Malformed(Said::new(
+            "server-refusal-move-text-too-long",
+        )));
     }
     let read = hub.read_move(&id, query.color.color(), &query.text).await?;
     Ok(Json(read).into_response())
@@ -470,11 +497,14 @@ async fn request_game_analysis(
     }
     let (state, _) = hub.replay(&id).await?;
     if state.status() != Status::Finished {
-        return Err(Refusal::NotNow(
-            Said::new("server-refusal-game-not-over-can-analysed")));
+        return Err(Refusal::NotNow(Said::new(
+            "server-refusal-game-not-over-can-analysed",
+        )));
     }
     if state.play().played() == 0 {
-        return Err(Refusal::NotNow(Said::new("server-refusal-game-has-no-move-analyse")));
+        return Err(Refusal::NotNow(Said::new(
+            "server-refusal-game-has-no-move-analyse",
+        )));
     }
     hub.quotas().game_analysis(ip)?;
     hub.engines()
@@ -543,7 +573,10 @@ pub(crate) async fn play_move(
         None | Some("false") => false,
         Some("true") => true,
         Some(other) => {
-            return Err(Refusal::Malformed(Said::new("server-refusal-offeringdraw-true-false-not").with("other", &format!("{:?}", other))))
+            return Err(Refusal::Malformed(
+                Said::new("server-refusal-offeringdraw-true-false-not")
+                    .with("other", format!("{:?}", other)),
+            ))
         }
     };
     let moved = act(&hub, ip, &id, &headers, Action::Move(uci)).await?;
@@ -614,7 +647,11 @@ fn yes_or_no(answer: &str, yes: Action, no: Action, route: &str) -> Result<Actio
     match answer {
         "yes" => Ok(yes),
         "no" => Ok(no),
-        _ => Err(Refusal::NotFound(Said::new("server-refusal-yes-no").with("route", &route).with("route", &route))),
+        _ => Err(Refusal::NotFound(
+            Said::new("server-refusal-yes-no")
+                .with("route", route)
+                .with("route", route),
+        )),
     }
 }
 
@@ -641,7 +678,11 @@ pub(crate) async fn other_action(
         "abort" => Action::Abort,
         "rematch" => Action::Rematch,
         "claim-victory" => Action::ClaimVictory,
-        _ => return Err(Refusal::NotFound(Said::new("server-refusal-no-action").with("name", &format!("{:?}", name)))),
+        _ => {
+            return Err(Refusal::NotFound(
+                Said::new("server-refusal-no-action").with("name", format!("{:?}", name)),
+            ))
+        }
     };
     act(&hub, ip, &id, &headers, action).await
 }
@@ -676,7 +717,9 @@ impl Feed {
                     self.last = logged.seq;
                     return Ok(vec![logged]);
                 }
-                Err(RecvError::Lagged(_)) => return Err(Refusal::Busy(Said::new("server-refusal-too-slow-reader"))),
+                Err(RecvError::Lagged(_)) => {
+                    return Err(Refusal::Busy(Said::new("server-refusal-too-slow-reader")))
+                }
                 Err(RecvError::Closed) => {
                     let watching = self
                         .hub
@@ -731,9 +774,9 @@ pub(crate) async fn open_feed(
 ) -> Result<Opened, Refusal> {
     let watching = hub.watch(id, &credentials, since, true, true).await?;
     check_viewer(hub, ip, &credentials, watching.seat)?;
-    let full = watching
-        .full
-        .ok_or_else(|| Refusal::Internal(Said::new("server-refusal-game-no-state").with("id", &id)))?;
+    let full = watching.full.ok_or_else(|| {
+        Refusal::Internal(Said::new("server-refusal-game-no-state").with("id", id))
+    })?;
     let live = watching
         .live
         .ok_or_else(|| Refusal::Internal(Said::new("server-refusal-no-live-feed")))?;
@@ -848,7 +891,10 @@ async fn ws_action(
     };
     let request = value.get("id").cloned().unwrap_or_default();
     match serde_json::from_value::<WsCommand>(value) {
-        Err(e) => ws_error(&request, &Refusal::Malformed(Said::new("server-refusal-bad-action").with("e", &e))),
+        Err(e) => ws_error(
+            &request,
+            &Refusal::Malformed(Said::new("server-refusal-bad-action").with("e", &e)),
+        ),
         Ok(command) => match seat_action(hub, ip, id, credentials, command.into()).await {
             Ok(acted) => {
                 let mut ack = serde_json::json!({"type": "ack", "id": request, "seq": acted.seq});

@@ -33,12 +33,14 @@ impl Holder {
     /// `bot:play` on a bot account, as lichess's Bot API requires.
     pub fn check_bot(&self) -> Result<(), Refusal> {
         if !self.user.bot {
-            return Err(Refusal::Forbidden(
-                Said::new("server-refusal-bot-api-bot-accounts-parity")));
+            return Err(Refusal::Forbidden(Said::new(
+                "server-refusal-bot-api-bot-accounts-parity",
+            )));
         }
         if !self.scopes.iter().any(|s| s == "bot:play") {
-            return Err(Refusal::Forbidden(
-                Said::new("server-refusal-token-lacks-scope-bot-play")));
+            return Err(Refusal::Forbidden(Said::new(
+                "server-refusal-token-lacks-scope-bot-play",
+            )));
         }
         Ok(())
     }
@@ -84,9 +86,10 @@ pub async fn holder(hub: &Hub, ip: IpAddr, headers: &HeaderMap) -> Result<Option
                 user,
                 scopes: scopes.split(',').map(str::to_string).collect(),
             })),
-            None => Err(hub
-                .quotas()
-                .auth_failure(ip, Refusal::Unauthenticated(Said::new("server-refusal-no-such-token")))),
+            None => Err(hub.quotas().auth_failure(
+                ip,
+                Refusal::Unauthenticated(Said::new("server-refusal-no-such-token")),
+            )),
         };
     }
     if session_token(headers).is_none() {
@@ -125,7 +128,8 @@ pub async fn require_scope(State(hub): State<Arc<Hub>>, request: Request, next: 
     };
     match hub.store().api_token(&secret::token_hash(token)).await {
         Ok(Some((_, scopes))) if !scopes.split(',').any(|s| s == scope) => {
-            Refusal::Forbidden(Said::new("server-refusal-token-lacks-scope").with("scope", &scope)).into_response()
+            Refusal::Forbidden(Said::new("server-refusal-token-lacks-scope").with("scope", scope))
+                .into_response()
         }
         Err(e) => Refusal::from(e).into_response(),
         _ => next.run(request).await,
@@ -154,7 +158,9 @@ pub async fn current_session(
 ) -> Result<(UserRow, SessionRow), Refusal> {
     const SEEN_EVERY_MS: i64 = 3600 * 1000;
     let Some(token) = session_token(headers) else {
-        return Err(Refusal::Unauthenticated(Said::new("server-refusal-not-logged")));
+        return Err(Refusal::Unauthenticated(Said::new(
+            "server-refusal-not-logged",
+        )));
     };
     let token_hash = secret::token_hash(token);
     let now = now_ms();
@@ -174,9 +180,10 @@ pub async fn current_session(
                 let ended = AccountChange::EndSession { token_hash };
                 hub.writer.write(vec![Change::Account(ended)]).await?;
             }
-            Err(hub
-                .quotas()
-                .auth_failure(ip, Refusal::Unauthenticated(Said::new("server-refusal-log-has-ended"))))
+            Err(hub.quotas().auth_failure(
+                ip,
+                Refusal::Unauthenticated(Said::new("server-refusal-log-has-ended")),
+            ))
         }
     }
 }

@@ -43,7 +43,9 @@ pub async fn edge(State(config): State<Arc<Config>>, mut request: Request, next:
     let peer = request
         .extensions()
         .get::<ConnectInfo<SocketAddr>>()
-        .map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |ConnectInfo(addr)| addr.ip());
+        .map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |ConnectInfo(addr)| {
+            addr.ip()
+        });
     let proxied = config.trusts(peer);
     let headers = request.headers();
     let secure = config.secure_cookies || (proxied && forwarded_https(headers));
@@ -62,8 +64,7 @@ pub async fn edge(State(config): State<Arc<Config>>, mut request: Request, next:
             ),
         )
     } else if cross_site(request.method(), headers, proxied) {
-        Refusal::Forbidden(Said::new("server-refusal-cross-site-requests-may-not"))
-            .into_response()
+        Refusal::Forbidden(Said::new("server-refusal-cross-site-requests-may-not")).into_response()
     } else {
         let ip = match proxied {
             true => forwarded_client(headers, &config).unwrap_or(peer),

@@ -6,14 +6,15 @@ use axum::http::{HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 
-use crate::base::refusal::{Refusal, Said};
 use crate::base::i18n;
+use crate::base::refusal::{Refusal, Said};
 
 /// Reads a JSON body; anything unreadable is a 400.
 pub(crate) fn json_body<T: serde::de::DeserializeOwned>(
     body: &axum::body::Bytes,
 ) -> Result<T, Refusal> {
-    serde_json::from_slice(body).map_err(|e| Refusal::Malformed(Said::new("server-refusal-bad-json").with("e", &e)))
+    serde_json::from_slice(body)
+        .map_err(|e| Refusal::Malformed(Said::new("server-refusal-bad-json").with("e", &e)))
 }
 
 pub fn status(refusal: &Refusal) -> StatusCode {

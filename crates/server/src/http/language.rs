@@ -15,9 +15,10 @@ use crate::base::i18n;
 
 /// The language a request asks for.
 pub fn of(query: Option<&str>, headers: &HeaderMap) -> &'static str {
-    let asked = query.into_iter().flat_map(|q| form_urlencoded::parse(q.as_bytes())).find_map(
-        |(key, value)| (key == "lang").then(|| i18n::known(&value)).flatten(),
-    );
+    let asked = query
+        .into_iter()
+        .flat_map(|q| form_urlencoded::parse(q.as_bytes()))
+        .find_map(|(key, value)| (key == "lang").then(|| i18n::known(&value)).flatten());
     asked.unwrap_or_else(|| {
         i18n::negotiate(
             headers
@@ -45,7 +46,11 @@ mod tests {
         headers.insert(ACCEPT_LANGUAGE, "fr-FR,fr;q=0.9".parse().unwrap());
         assert_eq!(of(None, &headers), "fr");
         assert_eq!(of(Some("since=3&lang=en"), &headers), "en");
-        assert_eq!(of(Some("lang=xx"), &headers), "fr", "an unknown language is not asked");
+        assert_eq!(
+            of(Some("lang=xx"), &headers),
+            "fr",
+            "an unknown language is not asked"
+        );
     }
 
     #[tokio::test]

@@ -46,7 +46,10 @@ async fn ready(State(monitoring): State<Arc<Monitoring>>) -> Response {
     match tokio::time::timeout(READY_TIMEOUT, monitoring.hub.readiness()).await {
         Ok(Ok(())) => "ready".into_response(),
         Ok(Err(reason)) => Refusal::Busy(reason.into()).into_response(),
-        Err(_) => Refusal::Busy(Said::new("server-refusal-database-did-not-answer-within").with("as_secs", &READY_TIMEOUT.as_secs()))
+        Err(_) => Refusal::Busy(
+            Said::new("server-refusal-database-did-not-answer-within")
+                .with("as_secs", READY_TIMEOUT.as_secs()),
+        )
         .into_response(),
     }
 }
@@ -61,8 +64,9 @@ async fn scrape(State(monitoring): State<Arc<Monitoring>>, headers: HeaderMap) -
         .and_then(|v| v.strip_prefix("Bearer "))
         .map(str::trim);
     if !presented.is_some_and(|p| token.admits(p)) {
-        let mut refused = Refusal::Unauthenticated(Said::new("server-refusal-metrics-token-required-bearer"))
-            .into_response();
+        let mut refused =
+            Refusal::Unauthenticated(Said::new("server-refusal-metrics-token-required-bearer"))
+                .into_response();
         refused
             .headers_mut()
             .insert(WWW_AUTHENTICATE, "Bearer".parse().expect("a header value"));
@@ -71,6 +75,7 @@ async fn scrape(State(monitoring): State<Arc<Monitoring>>, headers: HeaderMap) -
     monitoring.hub.measure_now().await;
     match metrics::render() {
         Some(text) => ([(CONTENT_TYPE, TEXT_FORMAT)], text).into_response(),
-        None => Refusal::Internal(Said::new("server-refusal-metrics-recorder-not-installed")).into_response(),
+        None => Refusal::Internal(Said::new("server-refusal-metrics-recorder-not-installed"))
+            .into_response(),
     }
 }

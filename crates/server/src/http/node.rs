@@ -26,10 +26,17 @@ pub async fn serve(State(hub): State<Arc<Hub>>, headers: HeaderMap, body: Bytes)
     }
     let envelope: Envelope<NodeRequest> = match serde_json::from_slice(&body) {
         Ok(envelope) => envelope,
-        Err(e) => return Refusal::Malformed(Said::new("server-refusal-node-request").with("e", &e)).into_response(),
+        Err(e) => {
+            return Refusal::Malformed(Said::new("server-refusal-node-request").with("e", &e))
+                .into_response()
+        }
     };
     if envelope.version != VERSION {
-        return Refusal::Malformed(Said::new("server-refusal-node-protocol-version-node-speaks").with("version", &envelope.version).with("VERSION", &VERSION))
+        return Refusal::Malformed(
+            Said::new("server-refusal-node-protocol-version-node-speaks")
+                .with("version", envelope.version)
+                .with("VERSION", VERSION),
+        )
         .into_response();
     }
     let reply = hub.serve_node(envelope.message).await;

@@ -13,14 +13,14 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use crate::accounts;
-use crate::base::refusal::{Refusal, Said};
-use crate::game::state::variant_key;
-use crate::game::event::now_ms;
 use crate::accounts::preferences::{self, Language};
 use crate::base::push::Subscription;
-use crate::http::error::json_body;
+use crate::base::refusal::{Refusal, Said};
+use crate::game::event::now_ms;
+use crate::game::state::variant_key;
 use crate::http::auth::{current_session, logged_in, session_alive, token_user};
 use crate::http::edge::ClientIp;
+use crate::http::error::json_body;
 use crate::hub::Hub;
 use crate::store::{AccountChange, Change, UserRow};
 
@@ -56,9 +56,14 @@ async fn notifications(
     headers: HeaderMap,
 ) -> Result<Json<Value>, Refusal> {
     let user = logged_in(&hub, ip, &headers).await?;
-    let list = hub.store().notifications(&user.id, MAX_NOTIFICATIONS).await?;
+    let list = hub
+        .store()
+        .notifications(&user.id, MAX_NOTIFICATIONS)
+        .await?;
     let unread = list.iter().filter(|n| !n.seen).count();
-    Ok(Json(json!({"unread": unread, "notifications": list, "mail": hub.notifier().mails()})))
+    Ok(Json(
+        json!({"unread": unread, "notifications": list, "mail": hub.notifier().mails()}),
+    ))
 }
 
 /// `GET /api/push/key`: the key a browser subscribes to our pushes with.
@@ -78,8 +83,9 @@ async fn subscribe(
     body: Bytes,
 ) -> Result<Json<Value>, Refusal> {
     let user = logged_in(&hub, ip, &headers).await?;
-    let subscription: Subscription =
-        serde_json::from_slice(&body).map_err(|e| Refusal::Malformed(Said::new("server-refusal-bad-subscription").with("e", &e)))?;
+    let subscription: Subscription = serde_json::from_slice(&body).map_err(|e| {
+        Refusal::Malformed(Said::new("server-refusal-bad-subscription").with("e", &e))
+    })?;
     hub.notifier()
         .check_subscription(&subscription)
         .map_err(|e| Refusal::Malformed(e.into()))?;
@@ -112,8 +118,7 @@ async fn unsubscribe(
     body: Bytes,
 ) -> Result<Json<Value>, Refusal> {
     let user = logged_in(&hub, ip, &headers).await?;
-    let asked: Unsubscribe =
-        json_body(&body)?;
+    let asked: Unsubscribe = json_body(&body)?;
     let own = hub.store().push_subscriptions(&user.id).await?;
     let own = own.iter().any(|s| s.endpoint == asked.endpoint);
     let gone = AccountChange::RemovePushSubscription {
@@ -138,7 +143,7 @@ async fn user_named(hub: &Hub, name: &str) -> Result<UserRow, Refusal> {
     hub.store()
         .user(&accounts::user_id(name))
         .await?
-        .ok_or_else(|| Refusal::NotFound(Said::new("server-refusal-no-user").with("name", &name)))
+        .ok_or_else(|| Refusal::NotFound(Said::new("server-refusal-no-user").with("name", name)))
 }
 
 /// `GET /api/user/{name}/rating-history`: the rating after each rated
@@ -172,7 +177,10 @@ async fn games(
                 .split_once(':')
                 .and_then(|(ms, id)| Some((ms.parse::<i64>().ok()?, id.to_string())))
                 .ok_or_else(|| {
-                    Refusal::Malformed(Said::new("server-refusal-before-game-s-cursor-ms").with("cursor", &format!("{:?}", cursor)))
+                    Refusal::Malformed(
+                        Said::new("server-refusal-before-game-s-cursor-ms")
+                            .with("cursor", format!("{:?}", cursor)),
+                    )
                 })
         })
         .transpose()?;
@@ -223,8 +231,7 @@ async fn new_token(
     body: Bytes,
 ) -> Result<Json<Value>, Refusal> {
     let user = logged_in(&hub, ip, &headers).await?;
-    let asked: NewToken =
-        json_body(&body)?;
+    let asked: NewToken = json_body(&body)?;
     let token =
         accounts::add_token(hub.store(), &hub.writer, &user.id, &asked.scopes.join(",")).await?;
     Ok(Json(json!({"token": token})))
@@ -253,7 +260,9 @@ async fn end_own(
     change: AccountChange,
 ) -> Result<Json<Value>, Refusal> {
     if !own {
-        return Err(Refusal::NotFound(Said::new("server-refusal-no-such-yours").with("what", &what)));
+        return Err(Refusal::NotFound(
+            Said::new("server-refusal-no-such-yours").with("what", what),
+        ));
     }
     hub.writer.write(vec![Change::Account(change)]).await?;
     Ok(Json(json!({"ok": true})))
@@ -290,8 +299,7 @@ async fn set_preferences(
     body: Bytes,
 ) -> Result<Json<Value>, Refusal> {
     let user = logged_in(&hub, ip, &headers).await?;
-    let change: Value =
-        json_body(&body)?;
+    let change: Value = json_body(&body)?;
     let prefs = preferences::of(hub.store(), &user.id)
         .await?
         .changed(&change)
@@ -335,7 +343,13 @@ async fn end_session(
     let user = logged_in(&hub, ip, &headers).await?;
     let own = hub.store().sessions_of(&user.id).await?;
     let own = own.iter().any(|s| s.hash == hash);
-    end_own(&hub, own, "log-in", AccountChange::EndSession { token_hash: hash }).await
+    end_own(
+        &hub,
+        own,
+        "log-in",
+        AccountChange::EndSession { token_hash: hash },
+    )
+    .await
 }
 
 /// A user as lichess's `GET /api/account` and `GET /api/user/{name}`

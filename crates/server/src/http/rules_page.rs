@@ -160,7 +160,10 @@ mod tests {
         }
         assert!(html("../README", "en").is_none());
         assert!(html("rulings/x", "fr").is_none());
-        assert!(html("chess", "../x").is_some(), "an unknown language reads English");
+        assert!(
+            html("chess", "../x").is_some(),
+            "an unknown language reads English"
+        );
     }
 
     /// Every built-in variant's page exists in French, with the same
@@ -207,9 +210,19 @@ mod tests {
 
     #[test]
     fn a_diagram_becomes_a_figure_with_its_data_escaped() {
-        let page = render("# T\n\n```diagram\n8/8 w - - 0 1\nmoves: e2e4:e7e5\nA <b>bold</b> \"caption\"\n```\n");
-        assert!(page.contains(r#"<figure class="diagram" data-fen="8/8 w - - 0 1" data-moves="e2e4:e7e5">"#), "{page}");
-        assert!(page.contains("<figcaption>A &lt;b&gt;bold&lt;/b&gt; &quot;caption&quot;</figcaption>"), "{page}");
+        let page = render(
+            "# T\n\n```diagram\n8/8 w - - 0 1\nmoves: e2e4:e7e5\nA <b>bold</b> \"caption\"\n```\n",
+        );
+        assert!(
+            page.contains(
+                r#"<figure class="diagram" data-fen="8/8 w - - 0 1" data-moves="e2e4:e7e5">"#
+            ),
+            "{page}"
+        );
+        assert!(
+            page.contains("<figcaption>A &lt;b&gt;bold&lt;/b&gt; &quot;caption&quot;</figcaption>"),
+            "{page}"
+        );
         assert!(!page.contains("<pre>"), "{page}");
     }
 

@@ -42,7 +42,8 @@ struct Credentials {
 }
 
 fn read_credentials(body: &Bytes) -> Result<Credentials, Refusal> {
-    serde_json::from_slice(body).map_err(|e| Refusal::Malformed(Said::new("server-refusal-bad-json").with("e", &e)))
+    serde_json::from_slice(body)
+        .map_err(|e| Refusal::Malformed(Said::new("server-refusal-bad-json").with("e", &e)))
 }
 
 impl From<AccountError> for Refusal {
@@ -81,12 +82,10 @@ async fn open_session(
         })])
         .await?;
     let mut response = Json(user_json(hub, user, origin).await?).into_response();
-    response
-        .headers_mut()
-        .append(
-            SET_COOKIE,
-            session_cookie(&token, hub.limits().session_lifetime.as_secs()),
-        );
+    response.headers_mut().append(
+        SET_COOKIE,
+        session_cookie(&token, hub.limits().session_lifetime.as_secs()),
+    );
     Ok(response)
 }
 

@@ -55,6 +55,9 @@ pub fn room(text: Option<&str>) -> Result<&'static str, Refusal> {
     match text.unwrap_or("player") {
         "player" => Ok("player"),
         "spectator" => Ok("spectator"),
-        other => Err(Refusal::Malformed(Said::new("server-refusal-room-player-spectator-not").with("other", &format!("{:?}", other)))),
+        other => Err(Refusal::Malformed(
+            Said::new("server-refusal-room-player-spectator-not")
+                .with("other", format!("{:?}", other)),
+        )),
     }
 }

@@ -10,9 +10,9 @@ use parity_rules::AnyGame;
 use crate::base::limits::Limits;
 use crate::base::metrics;
 use crate::base::refusal::{Refusal, Said};
-use crate::game::event::now_ms;
 use crate::game::analysis::{self, Evaluation};
 use crate::game::engine_seat::{EnginePool, MAX_LEVEL, MIN_LEVEL};
+use crate::game::event::now_ms;
 use crate::game::review::{self, Review};
 use crate::store::{Change, Writer};
 
@@ -54,8 +54,9 @@ impl EngineDesk {
     fn check_queue(&self) -> Result<(), Refusal> {
         if self.pool.queued() >= self.queue {
             metrics::refused("engine_queue");
-            return Err(Refusal::Busy(
-                Said::new("server-refusal-engines-are-all-busy-try")));
+            return Err(Refusal::Busy(Said::new(
+                "server-refusal-engines-are-all-busy-try",
+            )));
         }
         Ok(())
     }
@@ -63,7 +64,11 @@ impl EngineDesk {
     /// An engine seat of `level` can be had now.
     pub fn check_level(&self, level: u8) -> Result<(), Refusal> {
         if !(MIN_LEVEL..=MAX_LEVEL).contains(&level) {
-            return Err(Refusal::Malformed(Said::new("server-refusal-engine-level-must").with("MIN_LEVEL", &MIN_LEVEL).with("MAX_LEVEL", &MAX_LEVEL)));
+            return Err(Refusal::Malformed(
+                Said::new("server-refusal-engine-level-must")
+                    .with("MIN_LEVEL", MIN_LEVEL)
+                    .with("MAX_LEVEL", MAX_LEVEL),
+            ));
         }
         self.check_queue()
     }
@@ -81,7 +86,10 @@ impl EngineDesk {
 
     /// Whether finished game `id`'s computer analysis runs on this node.
     pub fn is_reviewing(&self, id: &str) -> bool {
-        self.reviewing.lock().expect("the set of analyses").contains(id)
+        self.reviewing
+            .lock()
+            .expect("the set of analyses")
+            .contains(id)
     }
 
     /// Starts the computer analysis of finished game `id` (unless it runs
@@ -96,8 +104,9 @@ impl EngineDesk {
             }
             // One analysis per worker at most: engine seats keep their share.
             if reviewing.len() >= self.pool.load().0 {
-                return Err(Refusal::Busy(
-                    Said::new("server-refusal-engines-are-analysing-other-games")));
+                return Err(Refusal::Busy(Said::new(
+                    "server-refusal-engines-are-analysing-other-games",
+                )));
             }
             reviewing.insert(id.to_string());
         }

@@ -87,7 +87,8 @@ impl Host for Arc<Hub> {
         });
         let mut prepared = self.prepare(&id, setup, seats, None, now)?;
         for (color, user_id) in accounts {
-            let (rating, provisional) = glicko::shown_rating(self.store(), &user_id, old.setup.variant.id()).await?;
+            let (rating, provisional) =
+                glicko::shown_rating(self.store(), &user_id, old.setup.variant.id()).await?;
             prepared.changes.push(Change::Player {
                 game: id.clone(),
                 color,

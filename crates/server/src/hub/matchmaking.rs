@@ -19,8 +19,8 @@ use crate::hub::lobby::{
     MAX_CHALLENGES_PER_PAIR, MAX_CHALLENGES_PER_USER, MAX_SEEKS_PER_USER,
 };
 use crate::hub::new_game::start_position;
-use crate::hub::notifier::Notice;
 use crate::hub::notices::Notices;
+use crate::hub::notifier::Notice;
 use crate::hub::notifier::Notifier;
 use crate::hub::players::{Pairing, Player};
 use crate::store::lobby::LobbyChange;
@@ -116,11 +116,14 @@ impl Matchmaking {
         terms: Terms,
     ) -> Result<Challenge, Refusal> {
         if challenger.id == dest.id {
-            return Err(Refusal::Malformed(Said::new("server-refusal-you-cannot-challenge-yourself")));
+            return Err(Refusal::Malformed(Said::new(
+                "server-refusal-you-cannot-challenge-yourself",
+            )));
         }
         self.check_terms(&terms)?;
         if terms.rated {
-            fair_play::check_rated_pair(&self.store, &self.limits, &challenger.id, &dest.id).await?;
+            fair_play::check_rated_pair(&self.store, &self.limits, &challenger.id, &dest.id)
+                .await?;
         }
         let sent: Vec<Challenge> = self
             .open_challenges_of(&challenger.id)
@@ -129,12 +132,19 @@ impl Matchmaking {
             .filter(|c| c.challenger.id == challenger.id)
             .collect();
         if sent.len() >= MAX_CHALLENGES_PER_USER {
-            return Err(Refusal::NotNow(Said::new("server-refusal-most-open-challenges-once").with("MAX_CHALLENGES_PER_USER", &MAX_CHALLENGES_PER_USER)));
+            return Err(Refusal::NotNow(
+                Said::new("server-refusal-most-open-challenges-once")
+                    .with("MAX_CHALLENGES_PER_USER", MAX_CHALLENGES_PER_USER),
+            ));
         }
         if sent.iter().filter(|c| c.dest.id == dest.id).count() >= MAX_CHALLENGES_PER_PAIR {
-            return Err(Refusal::NotNow(Said::new("server-refusal-most-open-challenges-one-player").with("MAX_CHALLENGES_PER_PAIR", &MAX_CHALLENGES_PER_PAIR)));
+            return Err(Refusal::NotNow(
+                Said::new("server-refusal-most-open-challenges-one-player")
+                    .with("MAX_CHALLENGES_PER_PAIR", MAX_CHALLENGES_PER_PAIR),
+            ));
         }
-        let challenger_rating = glicko::shown_rating(&self.store, &challenger.id, &terms.variant).await?;
+        let challenger_rating =
+            glicko::shown_rating(&self.store, &challenger.id, &terms.variant).await?;
         let dest_rating = glicko::shown_rating(&self.store, &dest.id, &terms.variant).await?;
         let created_ms = now_ms();
         let challenge = Challenge {
@@ -189,7 +199,8 @@ impl Matchmaking {
         by: &str,
         outcome: ChallengeOutcome,
     ) -> Result<Challenge, Refusal> {
-        let no_challenge = || Refusal::NotFound(Said::new("server-refusal-no-open-challenge").with("id", &id));
+        let no_challenge =
+            || Refusal::NotFound(Said::new("server-refusal-no-open-challenge").with("id", id));
         let mut challenge = self
             .find_challenge(id)
             .await?
@@ -198,8 +209,9 @@ impl Matchmaking {
         let cancel = outcome == ChallengeOutcome::Canceled;
         let allowed = challenge.dest.id == by || (cancel && challenge.challenger.id == by);
         if !allowed {
-            return Err(Refusal::Forbidden(
-                Said::new("server-refusal-challenge-not-yours-answer")));
+            return Err(Refusal::Forbidden(Said::new(
+                "server-refusal-challenge-not-yours-answer",
+            )));
         }
         self.lobby_write(LobbyChange::EndChallenge {
             id: id.to_string(),
@@ -319,10 +331,12 @@ impl Matchmaking {
     ) -> Result<Sought, Refusal> {
         self.check_terms(&request.terms)?;
         if request.terms.fen.is_some() {
-            return Err(Refusal::Malformed(
-                Said::new("server-refusal-seek-starts-from-variant-s")));
+            return Err(Refusal::Malformed(Said::new(
+                "server-refusal-seek-starts-from-variant-s",
+            )));
         }
-        let (rating, provisional) = glicko::shown_rating(&self.store, &user.id, &request.terms.variant).await?;
+        let (rating, provisional) =
+            glicko::shown_rating(&self.store, &user.id, &request.terms.variant).await?;
         let terms = request.terms;
         let created_ms = now_ms();
         let seek = Seek {
@@ -342,7 +356,10 @@ impl Matchmaking {
         };
         let open = self.open_seeks().await?;
         if open.iter().filter(|s| s.owner.id == seek.owner.id).count() >= MAX_SEEKS_PER_USER {
-            return Err(Refusal::NotNow(Said::new("server-refusal-most-open-seeks-once").with("MAX_SEEKS_PER_USER", &MAX_SEEKS_PER_USER)));
+            return Err(Refusal::NotNow(
+                Said::new("server-refusal-most-open-seeks-once")
+                    .with("MAX_SEEKS_PER_USER", MAX_SEEKS_PER_USER),
+            ));
         }
         // Listed first, then matched: of two fitting seeks made at once
         // (on any nodes), the later sees the earlier. Both are taken in one
@@ -376,7 +393,7 @@ impl Matchmaking {
         id: &str,
         by: UserRow,
     ) -> Result<String, Refusal> {
-        let no_seek = || Refusal::NotFound(Said::new("server-refusal-no-open-seek").with("id", &id));
+        let no_seek = || Refusal::NotFound(Said::new("server-refusal-no-open-seek").with("id", id));
         let open = self
             .open_seeks()
             .await?
@@ -384,11 +401,20 @@ impl Matchmaking {
             .find(|s| s.id == id)
             .ok_or_else(no_seek)?;
         if open.owner.id == by.id {
-            return Err(Refusal::Malformed(Said::new("server-refusal-your-own-seek")));
+            return Err(Refusal::Malformed(Said::new(
+                "server-refusal-your-own-seek",
+            )));
         }
         let (by_rating, _) = glicko::shown_rating(&self.store, &by.id, &open.variant).await?;
         if !open.takes(by_rating) {
-            return Err(Refusal::Forbidden(Said::new("server-refusal-seek-takes-ratings-not").with("rating_range", &format!("{:?}", open.rating_range.unwrap_or_default())).with("by_rating", &by_rating)));
+            return Err(Refusal::Forbidden(
+                Said::new("server-refusal-seek-takes-ratings-not")
+                    .with(
+                        "rating_range",
+                        format!("{:?}", open.rating_range.unwrap_or_default()),
+                    )
+                    .with("by_rating", by_rating),
+            ));
         }
         self.lobby_write(LobbyChange::TakeSeek { id: id.to_string() })
             .await?;
@@ -410,11 +436,12 @@ impl Matchmaking {
         open: &Seek,
         other: UserRow,
     ) -> Result<String, Refusal> {
-        pairer.pair(open.terms().pairing(
-            None,
-            Player::Account(open.owner.clone()),
-            Player::Account(other),
-        ))
-        .await
+        pairer
+            .pair(open.terms().pairing(
+                None,
+                Player::Account(open.owner.clone()),
+                Player::Account(other),
+            ))
+            .await
     }
 }

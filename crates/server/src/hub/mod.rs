@@ -231,7 +231,7 @@ impl Hub {
         )
         .map_err(|e| {
             tracing::error!("{e}");
-            Refusal::Internal(Said::new("server-refusal-game-does-not-replay").with("id", &id).with("e", &e))
+            Refusal::Internal(Said::new("server-refusal-game-does-not-replay").with("id", id).with("e", &e))
         })?;
         Ok((state, stored.seats))
     }
@@ -353,7 +353,7 @@ impl Hub {
         match &self.cluster {
             Some(cluster) => match cluster.acquire(id).await? {
                 Lease::Taken => Ok(()),
-                Lease::HeldBy(_) => Err(Refusal::Internal(Said::new("server-refusal-new-game-leased-already").with("id", &id))),
+                Lease::HeldBy(_) => Err(Refusal::Internal(Said::new("server-refusal-new-game-leased-already").with("id", id))),
             },
             None => Ok(()),
         }
@@ -391,7 +391,7 @@ impl Hub {
             let tx = match self.owner(id).await? {
                 Owner::Here(tx) => tx,
                 Owner::There(_) => {
-                    return Err(Refusal::Busy(Said::new("server-refusal-game-played-another-node-try").with("id", &id)))
+                    return Err(Refusal::Busy(Said::new("server-refusal-game-played-another-node-try").with("id", id)))
                 }
             };
             let (reply, answer) = oneshot::channel();
@@ -403,7 +403,7 @@ impl Hub {
                 return Ok(value);
             }
         }
-        Err(Refusal::Internal(Said::new("server-refusal-game-not-answering").with("id", &id)))
+        Err(Refusal::Internal(Said::new("server-refusal-game-not-answering").with("id", id)))
     }
 
     /// A seat's action. A token that belongs to no seat of this game is a
@@ -444,7 +444,7 @@ impl Hub {
                 Err(if known {
                     Refusal::Forbidden(Said::new("server-refusal-spectators-cannot-act-game"))
                 } else {
-                    Refusal::Unauthenticated(message.into())
+                    Refusal::Unauthenticated(message)
                 })
             }
             other => other,
@@ -628,7 +628,7 @@ impl Hub {
         };
         serde_json::from_str(&body)
             .map(Some)
-            .map_err(|e| Refusal::Internal(Said::new("server-refusal-game-s-analysis-does-not").with("id", &id).with("e", &e)))
+            .map_err(|e| Refusal::Internal(Said::new("server-refusal-game-s-analysis-does-not").with("id", id).with("e", &e)))
     }
 
     /// The PGN of a finished game with its computer analysis' evaluations

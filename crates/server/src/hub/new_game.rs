@@ -51,7 +51,13 @@ pub struct CreatedGame {
 /// The canonical FEN of a game's start position read from `text`; none
 /// for the variant's own start. A position the rules already end is refused.
 pub fn start_position(variant: &'static Variant, text: &str) -> Result<Option<String>, Refusal> {
-    let bad = |e: String| Refusal::Malformed(Said::new("server-refusal-bad-fen").with("id", &variant.id()).with("e", &e));
+    let bad = |e: String| {
+        Refusal::Malformed(
+            Said::new("server-refusal-bad-fen")
+                .with("id", variant.id())
+                .with("e", &e),
+        )
+    };
     let game = AnyGame::from_fen(variant, Some(text.trim())).map_err(|e| bad(e.to_string()))?;
     if let Some(outcome) = game.outcome() {
         return Err(bad(format!("the game is already over there ({outcome})")));

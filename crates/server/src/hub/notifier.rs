@@ -84,7 +84,8 @@ impl Notifier {
     /// Tells account `user_id` of `notice` (in the background), in the
     /// account's language.
     pub fn notify(&self, user_id: &str, notice: Notice) {
-        let (store, writer, mailer) = (self.store.clone(), self.writer.clone(), self.mailer.clone());
+        let (store, writer, mailer) =
+            (self.store.clone(), self.writer.clone(), self.mailer.clone());
         let pusher = self.pusher.clone();
         let url = format!("{}{}", self.public_url, notice.path);
         let user_id = user_id.to_string();
@@ -95,7 +96,8 @@ impl Notifier {
                 preferences::Preferences::default()
             });
             let lang = prefs.language.tag().unwrap_or(i18n::LANGUAGES[0]);
-            let args: Vec<(&str, &str)> = notice.args.iter().map(|(k, v)| (*k, v.as_str())).collect();
+            let args: Vec<(&str, &str)> =
+                notice.args.iter().map(|(k, v)| (*k, v.as_str())).collect();
             let text = i18n::catalogue().text(lang, notice.message, &args);
             let row = NotificationRow {
                 id: format!("{}:{user_id}", notice.key),
@@ -106,10 +108,14 @@ impl Notifier {
                 url: notice.path,
                 seen: false,
             };
-            if let Err(e) = writer.write(vec![Change::Account(AccountChange::Notify(row))]).await {
+            if let Err(e) = writer
+                .write(vec![Change::Account(AccountChange::Notify(row))])
+                .await
+            {
                 return tracing::error!("a notification of {user_id}: {e}");
             }
-            let payload = serde_json::json!({"title": "Parity", "body": text, "url": url}).to_string();
+            let payload =
+                serde_json::json!({"title": "Parity", "body": text, "url": url}).to_string();
             match store.push_subscriptions(&user_id).await {
                 Ok(subscriptions) => {
                     for subscription in subscriptions {
@@ -129,7 +135,15 @@ impl Notifier {
 
 /// Pushes to one subscription; one the push service no longer knows is forgotten.
 async fn push_one(pusher: &Pusher, writer: &Writer, subscription: &Subscription, payload: &[u8]) {
-    match push::send(&pusher.http, &pusher.key, &pusher.contact, subscription, payload).await {
+    match push::send(
+        &pusher.http,
+        &pusher.key,
+        &pusher.contact,
+        subscription,
+        payload,
+    )
+    .await
+    {
         Delivery::Sent => {}
         Delivery::Gone => {
             let gone = AccountChange::RemovePushSubscription {

@@ -48,7 +48,8 @@ impl Hub {
                 Player::Account(user) => {
                     let token = self.keys.account_seat_token(&user.id, &id, color);
                     rows[color.index()].token_hash = Some(secret::token_hash(&token));
-                    let (rating, provisional) = glicko::shown_rating(self.store(), &user.id, variant.id()).await?;
+                    let (rating, provisional) =
+                        glicko::shown_rating(self.store(), &user.id, variant.id()).await?;
                     extra.push(Change::Player {
                         game: id.clone(),
                         color,
@@ -108,9 +109,14 @@ impl Hub {
                 Err(e) => return tracing::error!("game {game}: its players not read: {e}"),
             };
             for color in sides {
-                let Some(player) = players.of(color) else { continue };
+                let Some(player) = players.of(color) else {
+                    continue;
+                };
                 let (message, args) = match players.of(!color) {
-                    Some(p) => ("server-notice-your-turn", vec![("opponent", p.user.name.clone())]),
+                    Some(p) => (
+                        "server-notice-your-turn",
+                        vec![("opponent", p.user.name.clone())],
+                    ),
                     None => ("server-notice-your-turn-anonymous", Vec::new()),
                 };
                 let notice = Notice {

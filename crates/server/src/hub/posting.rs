@@ -25,7 +25,12 @@ pub struct Posting {
 }
 
 impl Posting {
-    pub fn new(store: Arc<Store>, writer: Writer, limits: Limits, notices: Arc<Notices>) -> Posting {
+    pub fn new(
+        store: Arc<Store>,
+        writer: Writer,
+        limits: Limits,
+        notices: Arc<Notices>,
+    ) -> Posting {
         Posting {
             store,
             writer,
@@ -44,21 +49,29 @@ impl Posting {
     ) -> Result<(), Refusal> {
         let text = text.trim();
         if text.is_empty() {
-            return Err(Refusal::Malformed(Said::new("server-refusal-empty-chat-line")));
+            return Err(Refusal::Malformed(Said::new(
+                "server-refusal-empty-chat-line",
+            )));
         }
         if text.chars().count() > MAX_CHAT_CHARS {
-            return Err(Refusal::Malformed(Said::new("server-refusal-chat-line-has-most-characters").with("MAX_CHAT_CHARS", &MAX_CHAT_CHARS)));
+            return Err(Refusal::Malformed(
+                Said::new("server-refusal-chat-line-has-most-characters")
+                    .with("MAX_CHAT_CHARS", MAX_CHAT_CHARS),
+            ));
         }
         if text.chars().any(|c| c.is_control() || is_bidi_control(c)) {
-            return Err(Refusal::Malformed(
-                Said::new("server-refusal-control-text-direction-characters-chat")));
+            return Err(Refusal::Malformed(Said::new(
+                "server-refusal-control-text-direction-characters-chat",
+            )));
         }
         if self.store.load(game).await?.is_none() {
             return Err(Refusal::no_game(game));
         }
         let most = self.limits.chat_lines_per_game;
         if self.store.chat(game).await?.len() >= most {
-            return Err(Refusal::NotNow(Said::new("server-refusal-game-s-chat-full-lines").with("most", &most)));
+            return Err(Refusal::NotNow(
+                Said::new("server-refusal-game-s-chat-full-lines").with("most", most),
+            ));
         }
         let line = ChatLine {
             at_ms: now_ms(),

@@ -57,7 +57,9 @@ impl Hub {
                 }
             }
             if Instant::now() >= deadline {
-                return Err(Refusal::Busy(Said::new("server-refusal-game-node-does-not-answer").with("id", &id)));
+                return Err(Refusal::Busy(
+                    Said::new("server-refusal-game-node-does-not-answer").with("id", id),
+                ));
             }
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
@@ -90,7 +92,9 @@ impl Hub {
                     .and_then(|w| {
                         Ok(NodeReply::State {
                             full: Box::new(w.full.ok_or_else(|| {
-                                Refusal::Internal(Said::new("server-refusal-game-no-state-2").with("game", &game))
+                                Refusal::Internal(
+                                    Said::new("server-refusal-game-no-state-2").with("game", &game),
+                                )
                             })?),
                             seq: w.seq,
                             cookie: w.cookie,

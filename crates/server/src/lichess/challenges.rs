@@ -48,7 +48,11 @@ fn flag(given: &HashMap<String, String>, key: &str) -> Result<bool, Refusal> {
     match given.get(key).map(String::as_str) {
         None | Some("false") => Ok(false),
         Some("true") => Ok(true),
-        Some(other) => Err(Refusal::Malformed(Said::new("server-refusal-true-false-not").with("key", &key).with("other", &format!("{:?}", other)))),
+        Some(other) => Err(Refusal::Malformed(
+            Said::new("server-refusal-true-false-not")
+                .with("key", key)
+                .with("other", format!("{:?}", other)),
+        )),
     }
 }
 
@@ -60,7 +64,11 @@ fn number<T: std::str::FromStr>(
         .get(key)
         .map(|text| {
             text.parse().map_err(|_| {
-                Refusal::Malformed(Said::new("server-refusal-must-whole-number-not").with("key", &key).with("text", &format!("{:?}", text)))
+                Refusal::Malformed(
+                    Said::new("server-refusal-must-whole-number-not")
+                        .with("key", key)
+                        .with("text", format!("{:?}", text)),
+                )
             })
         })
         .transpose()
@@ -71,7 +79,10 @@ fn color(given: &HashMap<String, String>) -> Result<ColorChoice, Refusal> {
         None | Some("random") => Ok(ColorChoice::Random),
         Some("white") => Ok(ColorChoice::White),
         Some("black") => Ok(ColorChoice::Black),
-        Some(other) => Err(Refusal::Malformed(Said::new("server-refusal-color-white-black-random-not").with("other", &format!("{:?}", other)))),
+        Some(other) => Err(Refusal::Malformed(
+            Said::new("server-refusal-color-white-black-random-not")
+                .with("other", format!("{:?}", other)),
+        )),
     }
 }
 
@@ -133,9 +144,14 @@ async fn challenge(
         .store()
         .user(&crate::accounts::user_id(&name))
         .await?
-        .ok_or_else(|| Refusal::NotFound(Said::new("server-refusal-no-user").with("name", &name)))?;
+        .ok_or_else(|| {
+            Refusal::NotFound(Said::new("server-refusal-no-user").with("name", &name))
+        })?;
     let me = holder.user.id.clone();
-    let c = hub.matchmaking().challenge(holder.user, dest, terms).await?;
+    let c = hub
+        .matchmaking()
+        .challenge(holder.user, dest, terms)
+        .await?;
     let event = challenge_event(&hub, "challenge", &c, origin.as_deref(), &me);
     Ok(Json(event["challenge"].clone()))
 }
@@ -203,7 +219,9 @@ async fn accept(
     headers: HeaderMap,
 ) -> Result<Json<Value>, Refusal> {
     let holder = token_user(&hub, ip, &headers).await?;
-    hub.matchmaking().accept_challenge(&hub, &id, &holder.user.id).await?;
+    hub.matchmaking()
+        .accept_challenge(&hub, &id, &holder.user.id)
+        .await?;
     Ok(Json(json!({"ok": true})))
 }
 
@@ -217,7 +235,9 @@ async fn decline(
     let holder = token_user(&hub, ip, &headers).await?;
     let given = fields(&headers, &body)?;
     let reason = given.get("reason").map_or("generic", String::as_str);
-    hub.matchmaking().decline_challenge(&id, &holder.user.id, reason).await?;
+    hub.matchmaking()
+        .decline_challenge(&id, &holder.user.id, reason)
+        .await?;
     Ok(Json(json!({"ok": true})))
 }
 
@@ -228,7 +248,9 @@ async fn cancel(
     headers: HeaderMap,
 ) -> Result<Json<Value>, Refusal> {
     let holder = token_user(&hub, ip, &headers).await?;
-    hub.matchmaking().cancel_challenge(&id, &holder.user.id).await?;
+    hub.matchmaking()
+        .cancel_challenge(&id, &holder.user.id)
+        .await?;
     Ok(Json(json!({"ok": true})))
 }
 
@@ -237,7 +259,12 @@ fn rating_range(text: Option<&String>) -> Result<Option<(i64, i64)>, Refusal> {
     let Some(text) = text.filter(|t| !t.is_empty()) else {
         return Ok(None);
     };
-    let bad = || Refusal::Malformed(Said::new("server-refusal-ratingrange-low-high-not").with("text", &format!("{:?}", text)));
+    let bad = || {
+        Refusal::Malformed(
+            Said::new("server-refusal-ratingrange-low-high-not")
+                .with("text", format!("{:?}", text)),
+        )
+    };
     let (low, high) = text.split_once('-').ok_or_else(bad)?;
     let (low, high): (i64, i64) = (
         low.trim().parse().map_err(|_| bad())?,
@@ -265,8 +292,11 @@ async fn board_seek(
     let minutes: Option<f64> = given
         .get("time")
         .map(|t| {
-            t.parse()
-                .map_err(|_| Refusal::Malformed(Said::new("server-refusal-time-minutes-not").with("t", &format!("{:?}", t))))
+            t.parse().map_err(|_| {
+                Refusal::Malformed(
+                    Said::new("server-refusal-time-minutes-not").with("t", format!("{:?}", t)),
+                )
+            })
         })
         .transpose()?;
     let days: Option<u32> = number(&given, "days")?;
@@ -277,8 +307,9 @@ async fn board_seek(
         }),
         (None, Some(_)) => None,
         _ => {
-            return Err(Refusal::Malformed(
-                Said::new("server-refusal-give-time-increment-days")))
+            return Err(Refusal::Malformed(Said::new(
+                "server-refusal-give-time-increment-days",
+            )))
         }
     };
     let terms = Terms {
@@ -327,7 +358,11 @@ async fn board_seek(
         }
         Vec::new()
     });
-    Ok(crate::http::ndjson::stream(KEEPALIVE, source, hub.shutdown().begun()))
+    Ok(crate::http::ndjson::stream(
+        KEEPALIVE,
+        source,
+        hub.shutdown().begun(),
+    ))
 }
 
 /// Withdraws an open board seek when its request ends; after its game
@@ -381,8 +416,8 @@ async fn page_seek(
     body: Bytes,
 ) -> Result<Json<Value>, Refusal> {
     let holder = token_user(&hub, ip, &headers).await?;
-    let seek: PageSeek =
-        serde_json::from_slice(&body).map_err(|e| Refusal::Malformed(Said::new("server-refusal-bad-json").with("e", &e)))?;
+    let seek: PageSeek = serde_json::from_slice(&body)
+        .map_err(|e| Refusal::Malformed(Said::new("server-refusal-bad-json").with("e", &e)))?;
     let request = SeekRequest {
         terms: Terms {
             variant: seek.variant,
@@ -395,10 +430,12 @@ async fn page_seek(
         rating_range: seek.rating_range,
         lifetime: SEEK_LIFETIME,
     };
-    Ok(Json(match hub.matchmaking().seek(&hub, holder.user, request).await? {
-        Sought::Paired { game } => json!({"game": game}),
-        Sought::Open { id } => json!({"id": id}),
-    }))
+    Ok(Json(
+        match hub.matchmaking().seek(&hub, holder.user, request).await? {
+            Sought::Paired { game } => json!({"game": game}),
+            Sought::Open { id } => json!({"id": id}),
+        },
+    ))
 }
 
 async fn accept_seek(
@@ -408,7 +445,10 @@ async fn accept_seek(
     headers: HeaderMap,
 ) -> Result<Json<Value>, Refusal> {
     let holder = token_user(&hub, ip, &headers).await?;
-    let game = hub.matchmaking().accept_seek(&hub, &id, holder.user).await?;
+    let game = hub
+        .matchmaking()
+        .accept_seek(&hub, &id, holder.user)
+        .await?;
     Ok(Json(json!({"game": game})))
 }
 

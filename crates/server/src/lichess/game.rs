@@ -137,9 +137,9 @@ fn credentials_of(hub: &Hub, user_id: &str, id: &str) -> Credentials {
 pub async fn view_of(hub: &Arc<Hub>, user_id: &str, id: &str) -> Result<Seen, Refusal> {
     let credentials = credentials_of(hub, user_id, id);
     let watching = hub.watch(id, &credentials, None, true, false).await?;
-    let full = watching
-        .full
-        .ok_or_else(|| Refusal::Internal(Said::new("server-refusal-game-no-state").with("id", &id)))?;
+    let full = watching.full.ok_or_else(|| {
+        Refusal::Internal(Said::new("server-refusal-game-no-state").with("id", id))
+    })?;
     let players = hub.store().players(id).await?;
     Ok(Seen {
         view: GameView::new(&full),
@@ -238,13 +238,16 @@ async fn takeback(
     headers: HeaderMap,
 ) -> Result<Json<Value>, Refusal> {
     if !matches!(answer.as_str(), "yes" | "no" | "true" | "false") {
-        return Err(Refusal::NotFound(Said::new("server-refusal-takeback-yes-takeback-no")));
+        return Err(Refusal::NotFound(Said::new(
+            "server-refusal-takeback-yes-takeback-no",
+        )));
     }
     let holder = token_user(&hub, ip, &headers).await?;
     let seen = view_of(&hub, &holder.user.id, &id).await?;
     if seen.full.you.is_none() {
-        return Err(Refusal::Forbidden(
-            Said::new("server-refusal-spectators-cannot-act-game")));
+        return Err(Refusal::Forbidden(Said::new(
+            "server-refusal-spectators-cannot-act-game",
+        )));
     }
     Ok(Json(json!({"ok": true})))
 }
@@ -258,13 +261,20 @@ async fn chat(
     Query(query): Query<HashMap<String, String>>,
 ) -> Result<Json<Value>, Refusal> {
     let after: usize = match query.get("after") {
-        Some(text) => text
-            .parse()
-            .map_err(|_| Refusal::Malformed(Said::new("server-refusal-after-line-number-not").with("text", &format!("{:?}", text))))?,
+        Some(text) => text.parse().map_err(|_| {
+            Refusal::Malformed(
+                Said::new("server-refusal-after-line-number-not")
+                    .with("text", format!("{:?}", text)),
+            )
+        })?,
         None => 0,
     };
     let lines = hub.store().chat(&id).await?;
-    let first = after.max(lines.len().saturating_sub(crate::hub::chat::CHAT_LINES_SHOWN));
+    let first = after.max(
+        lines
+            .len()
+            .saturating_sub(crate::hub::chat::CHAT_LINES_SHOWN),
+    );
     Ok(Json(Value::Array(
         lines
             .into_iter()
@@ -301,13 +311,15 @@ async fn say(
         (None, Some(Color::White)) => "White".to_string(),
         (None, Some(Color::Black)) => "Black".to_string(),
         (None, None) => {
-            return Err(Refusal::Unauthenticated(
-                Said::new("server-refusal-log-hold-seat-chat")))
+            return Err(Refusal::Unauthenticated(Said::new(
+                "server-refusal-log-hold-seat-chat",
+            )))
         }
     };
     if room == "player" && seat.is_none() {
-        return Err(Refusal::Forbidden(
-            Said::new("server-refusal-only-game-s-players-write")));
+        return Err(Refusal::Forbidden(Said::new(
+            "server-refusal-only-game-s-players-write",
+        )));
     }
     hub.quotas().chat(&author, ip)?;
     hub.posting().post_chat(&id, &author, room, text).await?;

@@ -151,8 +151,9 @@ impl<H: Host> GameActor<H> {
                         }
                         acted.map(|(seq, game)| Acted { seq, game, cookie })
                     }
-                    None => Err(Refusal::Unauthenticated(
-                        Said::new("server-refusal-token-holds-no-seat-game-2"))),
+                    None => Err(Refusal::Unauthenticated(Said::new(
+                        "server-refusal-token-holds-no-seat-game-2",
+                    ))),
                 };
                 let _ = reply.send(result);
                 self.duties().await;
@@ -174,8 +175,9 @@ impl<H: Host> GameActor<H> {
                 let you = seat.map(|(c, _)| c);
                 // Seats always get in; spectators up to the cap.
                 if live && you.is_none() && self.feed.receiver_count() >= self.host.max_watchers() {
-                    let _ = reply.send(Err(Refusal::Busy(
-                        Said::new("server-refusal-game-has-many-spectators-takes"))));
+                    let _ = reply.send(Err(Refusal::Busy(Said::new(
+                        "server-refusal-game-has-many-spectators-takes",
+                    ))));
                     return;
                 }
                 let full = full.then(|| self.state.full(you, self.invite_for(you), now));
@@ -221,8 +223,8 @@ impl<H: Host> GameActor<H> {
                 let _ = reply.send(crate::game::line::Line::of(self.state.play()));
             }
             Msg::ReadMove { color, text, reply } => {
-                let read = play::read_typed_move(self.state.play(), color, &text)
-                    .map_err(Refusal::from);
+                let read =
+                    play::read_typed_move(self.state.play(), color, &text).map_err(Refusal::from);
                 let _ = reply.send(read);
             }
             Msg::Thought { color, epoch, mv } => {
@@ -277,7 +279,8 @@ impl<H: Host> GameActor<H> {
             quote(&self.state.play().start_fen()),
             events.join(",")
         );
-        signing::sign_record(self.host.record_key(), &unsigned).map_err(|e| Refusal::Internal(e.into()))
+        signing::sign_record(self.host.record_key(), &unsigned)
+            .map_err(|e| Refusal::Internal(e.into()))
     }
 
     /// Checks and commits `color`'s action; returns the last seq and the
@@ -438,7 +441,8 @@ impl<H: Host> GameActor<H> {
         metrics::moves_applied(moves);
         // Correspondence: the sides to move now hear of it (a turn-based
         // game's mover never does; a simultaneous turn waits for both).
-        if moves > 0 && self.state.status() == Status::Started && self.state.setup().days.is_some() {
+        if moves > 0 && self.state.status() == Status::Started && self.state.setup().days.is_some()
+        {
             let sides = match self.state.play().to_move() {
                 Some(color) => vec![color],
                 None => Color::ALL.to_vec(),

@@ -292,7 +292,6 @@ fn rating_of(r: &Row, first: usize) -> Result<Rating, StoreError> {
     })
 }
 
-
 /// Users, their tokens, sessions and ratings.
 impl Store {
     /// The ids of every user (a new name is checked against them).
@@ -414,7 +413,10 @@ impl Store {
     pub async fn server_key(&self, name: &str) -> Result<Option<String>, StoreError> {
         let row = self
             .reader
-            .query_opt("SELECT value FROM server_keys WHERE name = $1", &params![name])
+            .query_opt(
+                "SELECT value FROM server_keys WHERE name = $1",
+                &params![name],
+            )
             .await?;
         row.map(|r| r.text(0)).transpose()
     }
@@ -452,7 +454,10 @@ impl Store {
     pub async fn preferences(&self, user_id: &str) -> Result<Option<String>, StoreError> {
         let row = self
             .reader
-            .query_opt("SELECT body FROM preferences WHERE user_id = $1", &params![user_id])
+            .query_opt(
+                "SELECT body FROM preferences WHERE user_id = $1",
+                &params![user_id],
+            )
             .await?;
         row.map(|r| r.text(0)).transpose()
     }

@@ -361,12 +361,17 @@ impl Store {
             // after their previous rated game (another may have ended
             // since this one began), else the rating shown at its start.
             let after = r.maybe_real(8)?.map(f64::round);
-            let before = r.maybe_real(9)?.map(f64::round).or(rating.map(|r| r as f64));
+            let before = r
+                .maybe_real(9)?
+                .map(f64::round)
+                .or(rating.map(|r| r as f64));
             let row = PlayerRow {
                 user: user_row(&r, 0)?,
                 rating,
                 provisional: r.flag(6)?,
-                rating_diff: after.zip(before).map(|(after, before)| (after - before) as i64),
+                rating_diff: after
+                    .zip(before)
+                    .map(|(after, before)| (after - before) as i64),
             };
             match color_of(&r.text(7)?)? {
                 Color::White => players.white = Some(row),
@@ -421,7 +426,10 @@ impl Store {
     pub async fn analysis(&self, game: &str) -> Result<Option<String>, StoreError> {
         let row = self
             .reader
-            .query_opt("SELECT body FROM analyses WHERE game_id = $1", &params![game])
+            .query_opt(
+                "SELECT body FROM analyses WHERE game_id = $1",
+                &params![game],
+            )
             .await?;
         row.map(|r| r.text(0)).transpose()
     }

@@ -20,15 +20,19 @@ impl GameState {
         now: Instant,
     ) -> Result<Decision, Refusal> {
         if !self.play.is_simultaneous() {
-            return Err(Refusal::NotNow(
-                Said::new("server-refusal-game-turn-based-send-moves")));
+            return Err(Refusal::NotNow(Said::new(
+                "server-refusal-game-turn-based-send-moves",
+            )));
         }
         if !secret::is_commitment(commitment) {
-            return Err(Refusal::Malformed(
-                Said::new("server-refusal-commitment-64-lowercase-hex-characters")));
+            return Err(Refusal::Malformed(Said::new(
+                "server-refusal-commitment-64-lowercase-hex-characters",
+            )));
         }
         if self.committed(color) {
-            return Err(Refusal::NotNow(Said::new("server-refusal-you-already-committed-turn")));
+            return Err(Refusal::NotNow(Said::new(
+                "server-refusal-you-already-committed-turn",
+            )));
         }
         // The first commitment stops its side's clock (it cannot reveal
         // yet); the second starts both again for the reveals, after the grace.
@@ -60,32 +64,42 @@ impl GameState {
         now: Instant,
     ) -> Result<Decision, Refusal> {
         if !self.play.is_simultaneous() {
-            return Err(Refusal::NotNow(
-                Said::new("server-refusal-game-turn-based-nothing-reveal")));
+            return Err(Refusal::NotNow(Said::new(
+                "server-refusal-game-turn-based-nothing-reveal",
+            )));
         }
         if !self.committed(Color::White) || !self.committed(Color::Black) {
-            return Err(Refusal::NotNow(
-                Said::new("server-refusal-reveal-only-once-both-commitments")));
+            return Err(Refusal::NotNow(Said::new(
+                "server-refusal-reveal-only-once-both-commitments",
+            )));
         }
         if self.revealed(color) {
-            return Err(Refusal::NotNow(Said::new("server-refusal-you-already-revealed-turn")));
+            return Err(Refusal::NotNow(Said::new(
+                "server-refusal-you-already-revealed-turn",
+            )));
         }
         if !secret::is_nonce(nonce) {
-            return Err(Refusal::Malformed(
-                Said::new("server-refusal-nonce-32-lowercase-hex-characters")));
+            return Err(Refusal::Malformed(Said::new(
+                "server-refusal-nonce-32-lowercase-hex-characters",
+            )));
         }
         if !play::is_move_text(text) {
-            return Err(Refusal::Malformed(Said::new("server-refusal-revealed-move-coordinates-rules-write").with("MAX_MOVE_TEXT", &play::MAX_MOVE_TEXT)));
+            return Err(Refusal::Malformed(
+                Said::new("server-refusal-revealed-move-coordinates-rules-write")
+                    .with("MAX_MOVE_TEXT", play::MAX_MOVE_TEXT),
+            ));
         }
         let turn = self.play.turn();
         let commitment = self.commitment(color).unwrap_or_default();
         if secret::commitment(&self.id, turn, color, text, nonce) != commitment {
-            return Err(Refusal::Unacceptable(
-                Said::new("server-refusal-move-nonce-do-not-match")));
+            return Err(Refusal::Unacceptable(Said::new(
+                "server-refusal-move-nonce-do-not-match",
+            )));
         }
         if self.nonce_used(nonce, color) {
-            return Err(Refusal::Unacceptable(
-                Said::new("server-refusal-nonce-was-already-used-game")));
+            return Err(Refusal::Unacceptable(Said::new(
+                "server-refusal-nonce-was-already-used-game",
+            )));
         }
         let mv = play::read_canonical_move(&self.play, color, text)?;
         let hidden = Hidden {
@@ -108,8 +122,9 @@ impl GameState {
         }];
         if self.revealed(other) {
             let Some(theirs) = self.hidden(other) else {
-                return Err(Refusal::NotNow(
-                    Said::new("server-refusal-other-reveal-not-hand-try")));
+                return Err(Refusal::NotNow(Said::new(
+                    "server-refusal-other-reveal-not-hand-try",
+                )));
             };
             let their_mv = play::read_move(&self.play, other, &theirs.mv)?;
             events.extend(self.resolve_turn(&hidden, mv, theirs, their_mv, now)?);
@@ -135,15 +150,20 @@ impl GameState {
         now: Instant,
     ) -> Result<Decision, Refusal> {
         let Some(deadline) = self.sim.reveal_deadline else {
-            return Err(Refusal::NotNow(
-                Said::new("server-refusal-victory-claimed-only-game-without")));
+            return Err(Refusal::NotNow(Said::new(
+                "server-refusal-victory-claimed-only-game-without",
+            )));
         };
         if !self.revealed(color) {
-            return Err(Refusal::NotNow(Said::new("server-refusal-reveal-your-own-move-first")));
+            return Err(Refusal::NotNow(Said::new(
+                "server-refusal-reveal-your-own-move-first",
+            )));
         }
         if now < deadline {
             let wait = (deadline - now).as_secs() + 1;
-            return Err(Refusal::NotNow(Said::new("server-refusal-your-opponent-may-still-reveal").with("wait", &wait)));
+            return Err(Refusal::NotNow(
+                Said::new("server-refusal-your-opponent-may-still-reveal").with("wait", wait),
+            ));
         }
         Ok(Decision {
             events: vec![self.finished(Some(color), Reason::NoReveal, now)],

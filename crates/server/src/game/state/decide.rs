@@ -32,7 +32,9 @@ impl GameState {
                 || self.rematch.is_some()
                 || self.rematch_offer.is_none()
             {
-                return Err(Refusal::NotNow(Said::new("server-refusal-there-no-rematch-offer")));
+                return Err(Refusal::NotNow(Said::new(
+                    "server-refusal-there-no-rematch-offer",
+                )));
             }
             return events(vec![EventBody::RematchCancelled {
                 color: color.into(),
@@ -43,13 +45,17 @@ impl GameState {
                 return Err(Refusal::NotNow(Said::new("server-refusal-game-not-over")));
             }
             if self.rematch.is_some() {
-                return Err(Refusal::NotNow(Said::new("server-refusal-rematch-already-made")));
+                return Err(Refusal::NotNow(Said::new(
+                    "server-refusal-rematch-already-made",
+                )));
             }
             return match self.rematch_offer {
                 Some(c) if c == other => events(vec![EventBody::Rematch {
                     game: new_game.to_string(),
                 }]),
-                Some(_) => Err(Refusal::NotNow(Said::new("server-refusal-you-already-asked-rematch"))),
+                Some(_) => Err(Refusal::NotNow(Said::new(
+                    "server-refusal-you-already-asked-rematch",
+                ))),
                 None => events(vec![EventBody::RematchOffer {
                     color: color.into(),
                 }]),
@@ -58,7 +64,9 @@ impl GameState {
         match self.status {
             Status::Finished => return Err(Refusal::NotNow(Said::new("server-refusal-game-over"))),
             Status::Waiting if *action != Action::Abort => {
-                return Err(Refusal::NotNow(Said::new("server-refusal-game-has-not-started")))
+                return Err(Refusal::NotNow(Said::new(
+                    "server-refusal-game-has-not-started",
+                )))
             }
             _ => {}
         }
@@ -79,8 +87,9 @@ impl GameState {
             Action::Abort => {
                 let moved = if self.play.is_simultaneous() { 1 } else { 2 };
                 if self.play.played() >= moved {
-                    return Err(Refusal::NotNow(
-                        Said::new("server-refusal-both-sides-have-moved-resign")));
+                    return Err(Refusal::NotNow(Said::new(
+                        "server-refusal-both-sides-have-moved-resign",
+                    )));
                 }
                 events(vec![self.finished_by(
                     Some(color),
@@ -96,7 +105,9 @@ impl GameState {
                     Reason::Agreement,
                     now,
                 )]),
-                Some(_) => Err(Refusal::NotNow(Said::new("server-refusal-you-already-offered-draw"))),
+                Some(_) => Err(Refusal::NotNow(Said::new(
+                    "server-refusal-you-already-offered-draw",
+                ))),
                 None => events(vec![EventBody::DrawOffer {
                     color: color.into(),
                 }]),
@@ -105,7 +116,9 @@ impl GameState {
                 Some(c) if c == other => events(vec![EventBody::DrawDeclined {
                     color: color.into(),
                 }]),
-                _ => Err(Refusal::NotNow(Said::new("server-refusal-there-no-draw-offer-decline"))),
+                _ => Err(Refusal::NotNow(Said::new(
+                    "server-refusal-there-no-draw-offer-decline",
+                ))),
             },
             Action::Rematch | Action::RematchNo => unreachable!("handled above"),
         }
@@ -118,8 +131,9 @@ impl GameState {
         now: Instant,
     ) -> Result<Vec<EventBody>, Refusal> {
         if self.play.is_simultaneous() {
-            return Err(Refusal::NotNow(
-                Said::new("server-refusal-both-sides-move-once-here")));
+            return Err(Refusal::NotNow(Said::new(
+                "server-refusal-both-sides-move-once-here",
+            )));
         }
         if self.play.to_move() != Some(color) {
             return Err(Refusal::NotNow(Said::new("server-refusal-not-your-turn")));
