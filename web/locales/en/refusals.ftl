@@ -147,3 +147,15 @@ server-account-short-password = a password needs at least 8 characters
 server-account-reserved = the name { $name } is kept for the game's seats and the server
 server-account-looks-like = the name { $name } reads like the player { $other }'s
 server-account-busy = the server is busy checking passwords; try again in a moment
+
+# A rate limit (429), by the limit's name.
+server-too-many-engine-games = too many engine games created from your address; try again later
+server-too-many-games = too many games created from your address; try again later
+server-too-many-analyses = too many analyses from your address; try again later
+server-too-many-game-analyses = too many game analyses from your address; try again later
+server-too-many-signups = too many sign-ups from your address; try again later
+server-too-many-logins = too many log-in attempts from your address; try again later
+server-too-many-logins-per-account = too many log-in attempts for this account; try again later
+server-too-many-chat-lines = too many chat lines; try again later
+server-too-many-actions = too many actions from your address; try again later
+server-too-many-auth-failures = too many refused tokens from your address; try again later

@@ -150,3 +150,15 @@ server-account-short-password = un mot de passe fait au moins 8 caractères
 server-account-reserved = le nom { $name } est réservé aux places de jeu et au serveur
 server-account-looks-like = le nom { $name } ressemble à celui du joueur { $other }
 server-account-busy = le serveur vérifie beaucoup de mots de passe ; réessayez dans un instant
+
+# Une limite de fréquence (429), selon le nom de la limite.
+server-too-many-engine-games = trop de parties contre l'ordinateur créées depuis votre adresse ; réessayez plus tard
+server-too-many-games = trop de parties créées depuis votre adresse ; réessayez plus tard
+server-too-many-analyses = trop d'analyses depuis votre adresse ; réessayez plus tard
+server-too-many-game-analyses = trop d'analyses de parties depuis votre adresse ; réessayez plus tard
+server-too-many-signups = trop d'inscriptions depuis votre adresse ; réessayez plus tard
+server-too-many-logins = trop de tentatives de connexion depuis votre adresse ; réessayez plus tard
+server-too-many-logins-per-account = trop de tentatives de connexion pour ce compte ; réessayez plus tard
+server-too-many-chat-lines = trop de messages de discussion ; réessayez plus tard
+server-too-many-actions = trop d'actions depuis votre adresse ; réessayez plus tard
+server-too-many-auth-failures = trop de jetons refusés depuis votre adresse ; réessayez plus tard

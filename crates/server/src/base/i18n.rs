@@ -348,6 +348,45 @@ mod tests {
         assert_eq!(negotiate(""), "en");
     }
 
+    /// Every message the server names with a literal, `Said::new("id")`
+    /// or `"server-..."`, is in English (a missing one would show its id).
+    #[test]
+    fn every_message_the_server_names_exists() {
+        let en: std::collections::BTreeSet<String> = catalogue().ids("en").into_iter().collect();
+        let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+        let mut missing = Vec::new();
+        let mut stack = vec![src];
+        let mut named = 0;
+        while let Some(dir) = stack.pop() {
+            for entry in std::fs::read_dir(&dir).unwrap() {
+                let path = entry.unwrap().path();
+                if path.is_dir() {
+                    stack.push(path);
+                    continue;
+                }
+                let source = std::fs::read_to_string(&path).unwrap();
+                for (at, _) in source.match_indices("\"server-") {
+                    let rest = &source[at + 1..];
+                    let id = &rest[..rest.find('"').unwrap_or(0)];
+                    // Not an id (`server-too-many-{}` is completed by the
+                    // limit's name, limits.rs; this comment's `server-...`).
+                    let id_like = id
+                        .chars()
+                        .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-');
+                    if !id_like || id.ends_with('-') {
+                        continue;
+                    }
+                    named += 1;
+                    if !en.contains(id) {
+                        missing.push(format!("{}: {id}", path.display()));
+                    }
+                }
+            }
+        }
+        assert!(named > 100, "{named}");
+        assert!(missing.is_empty(), "not in web/locales/en: {missing:?}");
+    }
+
     /// Every id the page asks for with a literal, `t('id'`, is in English.
     #[test]
     fn every_message_the_page_asks_for_exists() {

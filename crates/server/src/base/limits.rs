@@ -10,7 +10,7 @@ use governor::clock::{Clock, DefaultClock};
 use governor::{DefaultKeyedRateLimiter, NotUntil, Quota, RateLimiter};
 
 use crate::base::metrics::{self, MetricsToken};
-use crate::base::refusal::Refusal;
+use crate::base::refusal::{Refusal, Said};
 
 /// Every limit the server enforces.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -200,45 +200,34 @@ impl Quotas {
     /// Takes one game creation from `ip`'s allowance.
     pub fn create_game(&self, ip: IpAddr, engine: bool) -> Result<(), Refusal> {
         if engine {
-            take(
-                &self.engine_games,
-                ip,
-                "engine_games",
-                "engine games created",
-            )
+            take(&self.engine_games, ip, "engine_games")
         } else {
-            take(&self.games, ip, "games", "games created")
+            take(&self.games, ip, "games")
         }
     }
 
     /// Takes one analysis from `ip`'s allowance.
     pub fn analysis(&self, ip: IpAddr) -> Result<(), Refusal> {
-        take(&self.analyses, ip, "analyses", "analyses")
+        take(&self.analyses, ip, "analyses")
     }
 
     /// Takes one finished game's computer analysis from `ip`'s allowance.
     pub fn game_analysis(&self, ip: IpAddr) -> Result<(), Refusal> {
-        take(&self.game_analyses, ip, "game_analyses", "game analyses")
+        take(&self.game_analyses, ip, "game_analyses")
     }
 
     /// Takes one sign-up from `ip`'s allowance.
     pub fn signup(&self, ip: IpAddr) -> Result<(), Refusal> {
-        take(&self.signups, ip, "signups", "sign-ups")
+        take(&self.signups, ip, "signups")
     }
 
     /// Takes one log-in attempt from `ip`'s allowance and from account
     /// `user_id`'s (a guess at one password from many addresses counts too).
     pub fn login(&self, ip: IpAddr, user_id: &str) -> Result<(), Refusal> {
-        take(&self.logins, ip, "logins", "log-in attempts")?;
+        take(&self.logins, ip, "logins")?;
         self.logins_per_account
             .check_key(&user_id.to_string())
-            .map_err(|not_until| {
-                too_many(
-                    "logins_per_account",
-                    "too many log-in attempts for this account; try again later".into(),
-                    not_until,
-                )
-            })
+            .map_err(|not_until| too_many("logins_per_account", not_until))
     }
 
     /// Takes one chat line from its author's allowance (an account by its
@@ -248,24 +237,20 @@ impl Quotas {
             "White" | "Black" => ip.to_string(),
             account => account.to_ascii_lowercase(),
         };
-        self.chat_lines.check_key(&key).map_err(|not_until| {
-            too_many(
-                "chat_lines",
-                "too many chat lines; try again later".into(),
-                not_until,
-            )
-        })
+        self.chat_lines
+            .check_key(&key)
+            .map_err(|not_until| too_many("chat_lines", not_until))
     }
 
     /// Takes one seat action from `ip`'s allowance.
     pub fn action(&self, ip: IpAddr) -> Result<(), Refusal> {
-        take(&self.actions, ip, "actions", "actions")
+        take(&self.actions, ip, "actions")
     }
 
     /// Counts a refused token or invite: `refusal` while `ip` has
     /// allowance left, a 429 after.
     pub fn auth_failure(&self, ip: IpAddr, refusal: Refusal) -> Refusal {
-        match take(&self.auth_failures, ip, "auth_failures", "refused tokens") {
+        match take(&self.auth_failures, ip, "auth_failures") {
             Ok(()) => refusal,
             Err(too_many) => too_many,
         }
@@ -295,26 +280,23 @@ impl Quotas {
 }
 
 /// Takes one from `ip`'s allowance of the limit named `limit` (the
-/// label of its refusals in the metrics); `what` is said in the refusal.
-fn take(limiter: &PerIp, ip: IpAddr, limit: &'static str, what: &str) -> Result<(), Refusal> {
-    limiter.check_key(&ip).map_err(|not_until| {
-        too_many(
-            limit,
-            format!("too many {what} from your address; try again later"),
-            not_until,
-        )
-    })
+/// label of its refusals in the metrics).
+fn take(limiter: &PerIp, ip: IpAddr, limit: &'static str) -> Result<(), Refusal> {
+    limiter
+        .check_key(&ip)
+        .map_err(|not_until| too_many(limit, not_until))
+}
+
+/// The catalogue's message of a refusal by the limit named `limit`.
+fn too_many_said(limit: &str) -> Said {
+    Said::new(&format!("server-too-many-{}", limit.replace('_', "-")))
 }
 
 /// A 429 of the limit named `limit`, counted in the metrics.
-fn too_many(
-    limit: &'static str,
-    message: String,
-    not_until: NotUntil<<DefaultClock as Clock>::Instant>,
-) -> Refusal {
+fn too_many(limit: &'static str, not_until: NotUntil<<DefaultClock as Clock>::Instant>) -> Refusal {
     metrics::refused(limit);
     Refusal::TooMany {
-        message: message.into(),
+        message: too_many_said(limit),
         retry_after: not_until.wait_time_from(DefaultClock::default().now()),
     }
 }
@@ -322,6 +304,33 @@ fn too_many(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_limit_says_its_refusal_in_each_language() {
+        let limits = [
+            "engine_games",
+            "games",
+            "analyses",
+            "game_analyses",
+            "signups",
+            "logins",
+            "logins_per_account",
+            "chat_lines",
+            "actions",
+            "auth_failures",
+        ];
+        for limit in limits {
+            let said = too_many_said(limit);
+            for lang in crate::base::i18n::LANGUAGES {
+                let text = said.in_language(lang);
+                assert!(!text.starts_with("server-"), "{limit} in {lang}: {text}");
+            }
+        }
+        assert_eq!(
+            too_many_said("games").to_string(),
+            "too many games created from your address; try again later"
+        );
+    }
 
     #[test]
     fn a_quota_refuses_with_the_time_to_wait() {
