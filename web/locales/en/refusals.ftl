@@ -4,7 +4,6 @@
 server-refusal-after-line-number-not = after is a line number, not { $text }
 server-refusal-analysis-failed = the analysis failed
 server-refusal-bad-action = bad action: { $e }
-server-refusal-bad-fen = bad FEN for { $id }: { $e }
 server-refusal-bad-json = bad JSON: { $e }
 server-refusal-bad-subscription = bad subscription: { $e }
 server-refusal-before-game-s-cursor-ms = before is a game's cursor MS:ID, not { $cursor }
@@ -159,3 +158,25 @@ server-too-many-logins-per-account = too many log-in attempts for this account; 
 server-too-many-chat-lines = too many chat lines; try again later
 server-too-many-actions = too many actions from your address; try again later
 server-too-many-auth-failures = too many refused tokens from your address; try again later
+
+# A start position (FEN) refused.
+server-fen-empty = bad FEN for { $variant }: empty FEN
+server-fen-rank-count = bad FEN for { $variant }: board has { $found } ranks, the variant has { $expected }
+server-fen-rank-width = bad FEN for { $variant }: rank { $rank } covers { $found } files, the variant has { $expected }
+server-fen-unknown-piece = bad FEN for { $variant }: unknown piece letter `{ $letter }`
+server-fen-bad-side = bad FEN for { $variant }: side to move must be `w` or `b`, got `{ $side }`
+server-fen-bad-castling = bad FEN for { $variant }: bad castling field `{ $field }`
+server-fen-bad-en-passant = bad FEN for { $variant }: bad en passant field `{ $field }`
+server-fen-bad-clock = bad FEN for { $variant }: bad move counter `{ $field }`
+server-fen-too-many-fields = bad FEN for { $variant }: too many fields after the move counters
+server-fen-no-king = bad FEN for { $variant }: { $color } has no king
+server-fen-too-many-kings = bad FEN for { $variant }: { $color } has more than one king
+server-fen-pawn-last-rank = bad FEN for { $variant }: a { $color } pawn stands on { $square }, its promotion rank
+server-fen-square-taken = bad FEN for { $variant }: two pieces stand on { $square }
+server-fen-opposite-check = bad FEN for { $variant }: { $color } is in check but it is { $color ->
+        [white] black
+       *[black] white
+    }'s turn
+server-fen-castling-right = bad FEN for { $variant }: castling right on { $square } has no unmoved king and partner to go with it
+server-fen-en-passant-square = bad FEN for { $variant }: en passant square { $square } does not follow a double step
+server-fen-over = bad FEN for { $variant }: the game is already over there ({ $outcome })

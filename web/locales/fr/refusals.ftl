@@ -4,7 +4,6 @@
 server-refusal-after-line-number-not = after est un numéro de ligne, pas { $text }
 server-refusal-analysis-failed = l'analyse a échoué
 server-refusal-bad-action = action invalide : { $e }
-server-refusal-bad-fen = FEN invalide pour { $id } : { $e }
 server-refusal-bad-json = JSON invalide : { $e }
 server-refusal-bad-subscription = abonnement invalide : { $e }
 server-refusal-before-game-s-cursor-ms = before est le curseur MS:ID d'une partie, pas { $cursor }
@@ -162,3 +161,34 @@ server-too-many-logins-per-account = trop de tentatives de connexion pour ce com
 server-too-many-chat-lines = trop de messages de discussion ; réessayez plus tard
 server-too-many-actions = trop d'actions depuis votre adresse ; réessayez plus tard
 server-too-many-auth-failures = trop de jetons refusés depuis votre adresse ; réessayez plus tard
+
+# Une position de départ (FEN) refusée.
+server-fen-empty = FEN invalide pour { $variant } : FEN vide
+server-fen-rank-count = FEN invalide pour { $variant } : l'échiquier a { $found } rangées, la variante en a { $expected }
+server-fen-rank-width = FEN invalide pour { $variant } : la rangée { $rank } couvre { $found } colonnes, la variante en a { $expected }
+server-fen-unknown-piece = FEN invalide pour { $variant } : lettre de pièce inconnue `{ $letter }`
+server-fen-bad-side = FEN invalide pour { $variant } : le camp au trait doit être `w` ou `b`, pas `{ $side }`
+server-fen-bad-castling = FEN invalide pour { $variant } : champ de roque invalide `{ $field }`
+server-fen-bad-en-passant = FEN invalide pour { $variant } : champ de prise en passant invalide `{ $field }`
+server-fen-bad-clock = FEN invalide pour { $variant } : compteur de coups invalide `{ $field }`
+server-fen-too-many-fields = FEN invalide pour { $variant } : trop de champs après les compteurs de coups
+server-fen-no-king = FEN invalide pour { $variant } : { $color ->
+        [white] les Blancs n'ont
+       *[black] les Noirs n'ont
+    } pas de roi
+server-fen-too-many-kings = FEN invalide pour { $variant } : { $color ->
+        [white] les Blancs ont
+       *[black] les Noirs ont
+    } plus d'un roi
+server-fen-pawn-last-rank = FEN invalide pour { $variant } : un pion { $color ->
+        [white] blanc
+       *[black] noir
+    } se trouve en { $square }, sa rangée de promotion
+server-fen-square-taken = FEN invalide pour { $variant } : deux pièces se trouvent en { $square }
+server-fen-opposite-check = FEN invalide pour { $variant } : { $color ->
+        [white] les Blancs sont en échec mais c'est aux Noirs
+       *[black] les Noirs sont en échec mais c'est aux Blancs
+    } de jouer
+server-fen-castling-right = FEN invalide pour { $variant } : le droit de roque en { $square } n'a ni roi ni tour non déplacés pour l'accompagner
+server-fen-en-passant-square = FEN invalide pour { $variant } : la case de prise en passant { $square } ne suit pas une avance de deux cases
+server-fen-over = FEN invalide pour { $variant } : la partie y est déjà finie ({ $outcome })

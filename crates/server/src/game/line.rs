@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::base::refusal::Refusal;
 use crate::game::event::{Notes, Side, SideNotesPair};
-use crate::game::play::{self, BoardSquare};
+use crate::game::play::{self, fen_refused, BoardSquare};
 use crate::game::state::{Legal, MoveEntry, MoveNames, VariantInfo};
 
 /// One position of a line, drawn as `gameFull` draws the current one.
@@ -157,8 +157,7 @@ impl LineRequest {
             .get_or_err(id)
             .map_err(|e| bad(e.to_string().into()))?;
         let fen = self.fen.as_deref().map(str::trim).filter(|f| !f.is_empty());
-        let mut game = AnyGame::from_fen(variant, fen)
-            .map_err(|e| bad(format!("bad FEN for {id}: {e}").into()))?;
+        let mut game = AnyGame::from_fen(variant, fen).map_err(|e| bad(fen_refused(id, &e)))?;
         for text in &self.moves {
             game.play_text(text, false).map_err(|e| bad(e.into()))?;
         }

@@ -2,7 +2,7 @@
 //! answered, and the board as the page and bots receive it.
 
 use parity_rules::notation::{IllegalHint, NotationError};
-use parity_rules::{AnyGame, Color};
+use parity_rules::{AnyGame, Color, FenError, PositionError};
 use serde::{Deserialize, Serialize};
 
 use crate::base::refusal::Said;
@@ -59,6 +59,52 @@ fn hint_said(hint: IllegalHint) -> Said {
         }
         IllegalHint::NoCastling => Said::new("server-move-illegal-no-castling"),
         IllegalHint::CastlingBlocked => Said::new("server-move-illegal-castling-blocked"),
+    }
+}
+
+/// Why a FEN is refused, in the catalogue's words: `bad FEN for VARIANT: ...`.
+pub fn fen_refused(variant: &str, e: &FenError) -> Said {
+    let said = |id: &str| Said::new(id).with("variant", variant);
+    match e {
+        FenError::Empty => said("server-fen-empty"),
+        FenError::WrongRankCount { expected, found } => said("server-fen-rank-count")
+            .with("found", found)
+            .with("expected", expected),
+        FenError::RankWidth {
+            rank,
+            expected,
+            found,
+        } => said("server-fen-rank-width")
+            .with("rank", rank)
+            .with("found", found)
+            .with("expected", expected),
+        FenError::UnknownPiece(letter) => said("server-fen-unknown-piece").with("letter", letter),
+        FenError::BadSide(side) => said("server-fen-bad-side").with("side", side),
+        FenError::BadCastling(field) => said("server-fen-bad-castling").with("field", field),
+        FenError::BadEnPassant(field) => said("server-fen-bad-en-passant").with("field", field),
+        FenError::BadClock(field) => said("server-fen-bad-clock").with("field", field),
+        FenError::TooManyFields => said("server-fen-too-many-fields"),
+        FenError::Position(p) => match p {
+            PositionError::MissingKing(c) => said("server-fen-no-king").with("color", c.name()),
+            PositionError::TooManyKings(c) => {
+                said("server-fen-too-many-kings").with("color", c.name())
+            }
+            PositionError::PawnOnLastRank { color, square } => said("server-fen-pawn-last-rank")
+                .with("color", color.name())
+                .with("square", square),
+            PositionError::SquareTaken(square) => {
+                said("server-fen-square-taken").with("square", square)
+            }
+            PositionError::OppositeCheck(c) => {
+                said("server-fen-opposite-check").with("color", c.name())
+            }
+            PositionError::BadCastling(square) => {
+                said("server-fen-castling-right").with("square", square)
+            }
+            PositionError::BadEnPassant(square) => {
+                said("server-fen-en-passant-square").with("square", square)
+            }
+        },
     }
 }
 
@@ -221,5 +267,44 @@ mod tests {
         assert_eq!(e5.last_moved, vec![Side::White, Side::Black]);
         assert_eq!(game.turn(), 4);
         assert_eq!(game.to_move(), None);
+    }
+}
+
+#[cfg(test)]
+mod words {
+    use super::*;
+
+    /// A refused FEN and a refused move say the rules' reason in English as
+    /// the rules word it, and in French.
+    #[test]
+    fn refusals_name_the_rules_reason_in_each_language() {
+        let chess = parity_rules::Registry::builtin().get("chess").unwrap();
+        let e = AnyGame::from_fen(chess, Some("8/8/8/8/8/8/8/K6k w - - 0 1 x"))
+            .err()
+            .unwrap();
+        let said = fen_refused("chess", &e);
+        assert_eq!(said.to_string(), format!("bad FEN for chess: {e}"));
+        let e = AnyGame::from_fen(chess, Some("8/8/8/8/8/8/8/8 w - - 0 1"))
+            .err()
+            .unwrap();
+        let said = fen_refused("chess", &e);
+        assert_eq!(said.to_string(), format!("bad FEN for chess: {e}"));
+        assert_eq!(
+            said.in_language("fr"),
+            "FEN invalide pour chess : les Blancs n'ont pas de roi"
+        );
+        let game = AnyGame::new(chess);
+        let e = MoveError::from(game.parse_uci(Color::White, "e7e5").err().unwrap());
+        let MoveError::Illegal(said) = e else {
+            panic!("{e}")
+        };
+        assert_eq!(
+            said.to_string(),
+            "`e7e5` is not a legal move here: the piece on e7 is not white's"
+        );
+        assert_eq!(
+            said.in_language("fr"),
+            "`e7e5` n'est pas un coup légal ici : la pièce en e7 n'est pas aux Blancs"
+        );
     }
 }

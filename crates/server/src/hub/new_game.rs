@@ -5,6 +5,7 @@ use parity_rules::{AnyGame, Variant};
 
 use crate::base::refusal::{Refusal, Said};
 use crate::game::event::{LiveClock, Side};
+use crate::game::play::fen_refused;
 
 /// Who the creator plays against.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -51,16 +52,14 @@ pub struct CreatedGame {
 /// The canonical FEN of a game's start position read from `text`; none
 /// for the variant's own start. A position the rules already end is refused.
 pub fn start_position(variant: &'static Variant, text: &str) -> Result<Option<String>, Refusal> {
-    let bad = |e: String| {
-        Refusal::Malformed(
-            Said::new("server-refusal-bad-fen")
-                .with("id", variant.id())
-                .with("e", &e),
-        )
-    };
-    let game = AnyGame::from_fen(variant, Some(text.trim())).map_err(|e| bad(e.to_string()))?;
+    let game = AnyGame::from_fen(variant, Some(text.trim()))
+        .map_err(|e| Refusal::Malformed(fen_refused(variant.id(), &e)))?;
     if let Some(outcome) = game.outcome() {
-        return Err(bad(format!("the game is already over there ({outcome})")));
+        return Err(Refusal::Malformed(
+            Said::new("server-fen-over")
+                .with("variant", variant.id())
+                .with("outcome", outcome),
+        ));
     }
     let fen = game.start_fen();
     Ok((fen != AnyGame::new(variant).start_fen()).then_some(fen))
