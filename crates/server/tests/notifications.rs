@@ -155,6 +155,20 @@ async fn call(
     (status, response.json().await.unwrap_or(Value::Null))
 }
 
+/// `call` that must answer 200; its JSON body.
+async fn call_ok(
+    server: &common::TestServer,
+    method: reqwest::Method,
+    path: &str,
+    cookie: &str,
+    form: Option<&str>,
+    body: Option<Value>,
+) -> Value {
+    let (status, answer) = call(server, method, path, cookie, form, body).await;
+    assert_eq!(status, 200, "{path}: {answer}");
+    answer
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn each_move_mails_the_opponent_once_and_the_mover_never() {
     let dir = tempfile::tempdir().unwrap();
@@ -178,7 +192,7 @@ async fn each_move_mails_the_opponent_once_and_the_mover_never() {
     let ben = sign_up(&server, "Ben").await;
     for (cookie, email) in [(&ann, "ann@example.org"), (&ben, "ben@example.org")] {
         let change = json!({"email": email, "notifyEmail": true});
-        let (status, body) = call(
+        call_ok(
             &server,
             put.clone(),
             "/api/account/preferences",
@@ -187,11 +201,10 @@ async fn each_move_mails_the_opponent_once_and_the_mover_never() {
             Some(change),
         )
         .await;
-        assert_eq!(status, 200, "{body}");
     }
 
     // A challenge: Ben hears of it.
-    let (status, made) = call(
+    let made = call_ok(
         &server,
         post.clone(),
         "/api/challenge/ben",
@@ -200,7 +213,6 @@ async fn each_move_mails_the_opponent_once_and_the_mover_never() {
         None,
     )
     .await;
-    assert_eq!(status, 200, "{made}");
     let id = made["id"].as_str().unwrap().to_string();
     let mails = sink.wait_for(1).await;
     assert_eq!(header(&mails[0], "X-Rcpt-To"), "ben@example.org");
@@ -209,7 +221,7 @@ async fn each_move_mails_the_opponent_once_and_the_mover_never() {
         "{}",
         mails[0]
     );
-    let (status, _) = call(
+    call_ok(
         &server,
         post.clone(),
         &format!("/api/challenge/{id}/accept"),
@@ -218,7 +230,6 @@ async fn each_move_mails_the_opponent_once_and_the_mover_never() {
         None,
     )
     .await;
-    assert_eq!(status, 200);
 
     // Three moves: each mails the side to move next, and only it.
     let moves = [
@@ -227,7 +238,7 @@ async fn each_move_mails_the_opponent_once_and_the_mover_never() {
         (&ann, "g1f3", "ben"),
     ];
     for (n, (mover, mv, told)) in moves.into_iter().enumerate() {
-        let (status, body) = call(
+        call_ok(
             &server,
             post.clone(),
             &format!("/api/board/game/{id}/move/{mv}"),
@@ -236,7 +247,6 @@ async fn each_move_mails_the_opponent_once_and_the_mover_never() {
             None,
         )
         .await;
-        assert_eq!(status, 200, "{mv}: {body}");
         let mails = sink.wait_for(n + 2).await;
         let mail = &mails[n + 1];
         assert_eq!(
@@ -265,7 +275,7 @@ async fn each_move_mails_the_opponent_once_and_the_mover_never() {
     assert_eq!(to_ann, 1, "Ann is mailed for Ben's move only");
 
     // The bell: Ben's notifications, newest first, unread until read.
-    let (status, bell) = call(
+    let bell = call_ok(
         &server,
         get.clone(),
         "/api/account/notifications",
@@ -274,13 +284,12 @@ async fn each_move_mails_the_opponent_once_and_the_mover_never() {
         None,
     )
     .await;
-    assert_eq!(status, 200, "{bell}");
     assert_eq!(bell["unread"], 3, "{bell}");
     let list = bell["notifications"].as_array().unwrap();
     assert_eq!(list[0]["kind"], "yourTurn");
     assert_eq!(list[0]["url"], format!("/game/{id}"));
     assert_eq!(list.last().unwrap()["kind"], "challenge");
-    let (status, _) = call(
+    call_ok(
         &server,
         post.clone(),
         "/api/account/notifications/read",
@@ -289,7 +298,6 @@ async fn each_move_mails_the_opponent_once_and_the_mover_never() {
         None,
     )
     .await;
-    assert_eq!(status, 200);
     let (_, bell) = call(
         &server,
         get.clone(),
@@ -313,7 +321,7 @@ async fn each_move_mails_the_opponent_once_and_the_mover_never() {
 
     // Two challenges at once: one mail that lists both.
     for _ in 0..2 {
-        let (status, made) = call(
+        call_ok(
             &server,
             post.clone(),
             "/api/challenge/ben",
@@ -322,7 +330,6 @@ async fn each_move_mails_the_opponent_once_and_the_mover_never() {
             None,
         )
         .await;
-        assert_eq!(status, 200, "{made}");
     }
     let mails = sink.wait_for(5).await;
     assert_eq!(
@@ -342,7 +349,7 @@ async fn each_move_mails_the_opponent_once_and_the_mover_never() {
 
     // Ann reads French: what she is told from now on is in French.
     let change = json!({"language": "fr"});
-    let (status, body) = call(
+    call_ok(
         &server,
         put,
         "/api/account/preferences",
@@ -351,8 +358,7 @@ async fn each_move_mails_the_opponent_once_and_the_mover_never() {
         Some(change),
     )
     .await;
-    assert_eq!(status, 200, "{body}");
-    let (status, made) = call(
+    call_ok(
         &server,
         post,
         "/api/challenge/ann",
@@ -361,7 +367,6 @@ async fn each_move_mails_the_opponent_once_and_the_mover_never() {
         None,
     )
     .await;
-    assert_eq!(status, 200, "{made}");
     let mut told = Value::Null;
     for _ in 0..50 {
         let (_, bell) = call(
@@ -496,7 +501,7 @@ async fn a_subscribed_browser_is_pushed_its_turn_encrypted_and_signed() {
     .await;
     assert_eq!(status, 401);
 
-    let (status, body) = call(
+    call_ok(
         &server,
         post.clone(),
         "/api/account/push",
@@ -505,11 +510,10 @@ async fn a_subscribed_browser_is_pushed_its_turn_encrypted_and_signed() {
         Some(service.subscription.clone()),
     )
     .await;
-    assert_eq!(status, 200, "{body}");
 
     // A correspondence game: Ben is pushed the challenge and Ann's move,
     // never his own.
-    let (status, made) = call(
+    let made = call_ok(
         &server,
         post.clone(),
         "/api/challenge/ben",
@@ -518,7 +522,6 @@ async fn a_subscribed_browser_is_pushed_its_turn_encrypted_and_signed() {
         None,
     )
     .await;
-    assert_eq!(status, 200, "{made}");
     let id = made["id"].as_str().unwrap().to_string();
     service.wait_for(1).await;
     call(
@@ -532,8 +535,7 @@ async fn a_subscribed_browser_is_pushed_its_turn_encrypted_and_signed() {
     .await;
     for (mover, mv) in [(&ann, "e2e4"), (&ben, "e7e5")] {
         let path = format!("/api/board/game/{id}/move/{mv}");
-        let (status, body) = call(&server, post.clone(), &path, mover, None, None).await;
-        assert_eq!(status, 200, "{body}");
+        call_ok(&server, post.clone(), &path, mover, None, None).await;
     }
     let pushes = service.wait_for(2).await;
     tokio::time::sleep(Duration::from_millis(800)).await;
@@ -560,7 +562,7 @@ async fn a_subscribed_browser_is_pushed_its_turn_encrypted_and_signed() {
 
     // Unsubscribed: nothing more.
     let endpoint = json!({"endpoint": service.subscription["endpoint"]});
-    let (status, _) = call(
+    call_ok(
         &server,
         del,
         "/api/account/push",
@@ -569,7 +571,6 @@ async fn a_subscribed_browser_is_pushed_its_turn_encrypted_and_signed() {
         Some(endpoint),
     )
     .await;
-    assert_eq!(status, 200);
     let path = format!("/api/board/game/{id}/move/g1f3");
     call(&server, post.clone(), &path, &ann, None, None).await;
     tokio::time::sleep(Duration::from_millis(800)).await;
