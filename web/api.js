@@ -78,10 +78,12 @@ export const api = {
   readMove: (id, color, text) =>
     request('GET', `/api/games/${id}/read-move?color=${color}&text=${encodeURIComponent(text)}`),
   /** The accounts of a game's seats (lichess's export): `{white: {user: {name}, rating, provisional}, black}`. */
-  players: async (id) => {
+  players: async (id) => (await api.exported(id)).players ?? {},
+  /** Lichess's export of a game: `{players, tournament, ...}`. */
+  exported: async (id) => {
     const response = await fetch(`/game/export/${id}`, { headers: { Accept: 'application/json' } });
     if (!response.ok) throw new ApiError(response.status, response.statusText);
-    return (await response.json()).players ?? {};
+    return response.json();
   },
   /** The game's chat after line `after`, oldest first: `[{n, user, room, text, at}]`. */
   chat: (id, after = 0) => request('GET', `/api/games/${id}/chat?after=${after}`),

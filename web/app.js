@@ -1,4 +1,5 @@
-// Entry point: `/` is the lobby, `/game/ID` a game, `/analysis` the
+// Entry point: `/` is the lobby, `/game/ID` a game, `/tournaments` and
+// `/tournament/ID` the tournaments, `/analysis` the
 // analysis board, `/@/NAME` a player's profile, `/settings` the player's
 // settings (applied on every page, `settings.js`); the header shows the
 // log-in and the player's games in progress (`mygames.js`). An invite link
@@ -11,6 +12,7 @@ import { showGame } from './game.js';
 import { showAnalysis } from './analysis.js';
 import { showAccount } from './account.js';
 import { showProfile } from './profile.js';
+import { showTournament, showTournaments } from './tournaments.js';
 import { setMessage } from './html.js';
 import { followMyGames } from './mygames.js';
 import { loadSettings, settings, showSettings } from './settings.js';
@@ -48,6 +50,15 @@ async function show(root, me) {
     const account = await me;
     await loadSettings(account);
     showSettings(root, account);
+    return;
+  }
+  if (location.pathname === '/tournaments') {
+    await showTournaments(root, await me);
+    return;
+  }
+  const tournament = /^\/tournament\/([A-Za-z0-9]+)\/?$/.exec(location.pathname);
+  if (tournament) {
+    await showTournament(root, tournament[1], await me);
     return;
   }
   const profile = /^\/@\/([A-Za-z0-9_-]+)\/?$/.exec(location.pathname);

@@ -506,8 +506,14 @@ export async function showGame(root, id) {
   // Seats held by accounts show their names and ratings, and once a rated
   // game is over what it moved them by (written with its end: read again).
   function readPlayers() {
-    api.players(id).then((players) => {
-      g.players = players;
+    api.exported(id).then((exported) => {
+      g.players = exported.players ?? {};
+      // A tournament's game leads back to its tournament.
+      const back = root.querySelector('.tournament-link');
+      if (exported.tournament && back) {
+        back.querySelector('a').href = `/tournament/${encodeURIComponent(exported.tournament)}`;
+        back.hidden = false;
+      }
       update();
     }, () => {});
   }

@@ -56,7 +56,7 @@ export const gameTemplate = () => `
     <h2>${tHtml('game-moves')}</h2>
     <ol class="moves"></ol>
     ${NAV_HTML}${FEN_HTML}
-    <div class="meta"><span class="variant-name"></span> · <span class="conn">${tHtml('game-connecting')}</span> · <a href="/">${tHtml('game-lobby')}</a></div>
+    <div class="meta"><span class="variant-name"></span> · <span class="conn">${tHtml('game-connecting')}</span> · <a href="/">${tHtml('game-lobby')}</a><span class="tournament-link" hidden> · <a href="">${tHtml('tournament-back')}</a></span></div>
   </aside>
 </section>`;
 

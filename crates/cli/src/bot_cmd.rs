@@ -26,6 +26,10 @@ pub struct BotArgs {
     /// Trust this CA (PEM) for an https server, beside the system's roots.
     #[arg(long, value_name = "FILE")]
     ca_file: Option<std::path::PathBuf>,
+    /// Join this tournament (an arena's or a Swiss event's id) at the
+    /// start and play its games; may be given more than once.
+    #[arg(long = "tournament", value_name = "ID")]
+    tournaments: Vec<String>,
 }
 
 pub fn run(registry: Registry, args: BotArgs) -> Result<(), String> {
@@ -37,6 +41,7 @@ pub fn run(registry: Registry, args: BotArgs) -> Result<(), String> {
         concurrency: args.concurrency,
         games: args.games,
         ca_file: args.ca_file,
+        tournaments: args.tournaments,
     };
     bot::run_blocking(config, registry).map_err(|e| format!("bot: {}", with_causes(&e)))
 }

@@ -125,6 +125,9 @@ struct LimitFlags {
     /// Chat lines one account (or one seat's address) may post per minute (429 beyond).
     #[arg(long, value_name = "N", default_value_t = Limits::default().chat_lines_per_minute)]
     chat_lines_per_minute: NonZeroU32,
+    /// Tournaments and teams one account may create per hour (429 beyond).
+    #[arg(long, value_name = "N", default_value_t = Limits::default().tournaments_per_hour)]
+    tournaments_per_hour: NonZeroU32,
     /// Lines kept in one game's chat; more are refused (409).
     #[arg(long, value_name = "N", default_value_t = Limits::default().chat_lines_per_game)]
     chat_lines_per_game: usize,
@@ -190,6 +193,7 @@ impl LimitFlags {
             logins_per_minute: self.logins_per_minute,
             chat_lines_per_minute: self.chat_lines_per_minute,
             chat_lines_per_game: self.chat_lines_per_game,
+            tournaments_per_hour: self.tournaments_per_hour,
             session_lifetime: Duration::from_secs(self.session_days.max(1) * 86_400),
             session_idle: Duration::from_secs(self.session_idle_days.max(1) * 86_400),
             rated_games_per_pair_per_day: self.rated_games_per_pair_per_day,

@@ -48,6 +48,9 @@ pub struct BotConfig {
     pub games: Option<usize>,
     /// A CA file (PEM) trusted for an https server, beside the system's roots.
     pub ca_file: Option<std::path::PathBuf>,
+    /// Tournaments (arenas or Swiss events) to join at the start; their
+    /// games come as any other.
+    pub tournaments: Vec<String>,
 }
 
 /// Times a rate-limited request is tried again.
@@ -179,6 +182,10 @@ pub async fn run(config: BotConfig, registry: Registry) -> Result<(), BotError> 
         return Err(BotError::NotABot(me));
     }
     tracing::info!("playing as {me} on {}", server.base);
+    for id in &config.tournaments {
+        join_tournament(&server, id).await?;
+        tracing::info!("joined tournament {id}");
+    }
     let registry = Arc::new(registry);
     let level = config.level.clamp(MIN_LEVEL, MAX_LEVEL);
     let playing: Arc<Mutex<HashSet<String>>> = Arc::default();
@@ -283,6 +290,16 @@ pub async fn run(config: BotConfig, registry: Registry) -> Result<(), BotError> 
             }
         }
         tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+}
+
+/// Joins tournament `id`: an arena, else a Swiss event of that id.
+async fn join_tournament(server: &Server, id: &str) -> Result<(), BotError> {
+    match server.post(&format!("/api/tournament/{id}/join"), None).await {
+        Err(BotError::Refused { status: 404, .. }) => {
+            server.post(&format!("/api/swiss/{id}/join"), None).await
+        }
+        other => other,
     }
 }
 

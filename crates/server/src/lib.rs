@@ -16,6 +16,7 @@ pub mod lichess;
 pub mod loadtest;
 pub mod round;
 pub mod store;
+pub mod tournament;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -188,7 +189,8 @@ pub async fn start(
         cluster.keep_watch(Arc::downgrade(&hub));
         cluster.hear_news(Arc::downgrade(&hub));
     }
-    let app = api::router(hub.clone(), crate::lichess::routes())
+    let tournaments = crate::tournament::Tournaments::start(hub.clone());
+    let app = api::router(hub.clone(), crate::lichess::routes(tournaments))
         .merge(monitoring::routes(
             hub.clone(),
             config.metrics_token.clone(),

@@ -16,6 +16,7 @@ const LAYERS: &[&[&str]] = &[
     &["round"],
     &["cluster"],
     &["hub"],
+    &["tournament"],
     &["http"],
     &["lichess"],
     &["bot", "loadtest"],

@@ -10,3 +10,4 @@ common-nav-notifications = notifications
 
 # app.js
 common-invite-failed = could not join with this invite: { $error }
+common-tournaments = Tournaments

@@ -9,3 +9,4 @@ common-nav-notifications = notifications
 
 # app.js
 common-invite-failed = impossible de rejoindre avec cette invitation : { $error }
+common-tournaments = Tournois

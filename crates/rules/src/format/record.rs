@@ -417,6 +417,15 @@ pub fn pgn_date(unix_ms: i64) -> String {
     format!("{y:04}.{m:02}.{d:02}")
 }
 
+/// The UTC time `unix_ms` as ISO 8601 (`2026-11-28T06:35:49.000Z`), as
+/// lichess writes dates in JSON.
+pub fn iso_datetime(unix_ms: i64) -> String {
+    let (y, m, d) = civil_from_days(unix_ms.div_euclid(86_400_000));
+    let ms = unix_ms.rem_euclid(86_400_000);
+    let (h, min, s) = (ms / 3_600_000, ms / 60_000 % 60, ms / 1000 % 60);
+    format!("{y:04}-{m:02}-{d:02}T{h:02}:{min:02}:{s:02}.{:03}Z", ms % 1000)
+}
+
 /// Year, month, day of a day count since 1970-01-01 (H. Hinnant's algorithm).
 fn civil_from_days(z: i64) -> (i64, u32, u32) {
     let z = z + 719_468;
@@ -437,6 +446,8 @@ mod tests {
 
     #[test]
     fn pgn_dates() {
+        assert_eq!(iso_datetime(1_796_366_149_123), "2026-12-04T06:35:49.123Z");
+        assert_eq!(iso_datetime(0), "1970-01-01T00:00:00.000Z");
         assert_eq!(pgn_date(0), "1970.01.01");
         assert_eq!(pgn_date(19_723 * 86_400_000), "2024.01.01");
         assert_eq!(pgn_date(19_782 * 86_400_000 + 86_399_999), "2024.02.29");

@@ -47,6 +47,8 @@ pub struct Limits {
     pub logins_per_minute: NonZeroU32,
     /// Chat lines one account (or one seat's address) may post per minute.
     pub chat_lines_per_minute: NonZeroU32,
+    /// Tournaments and teams one account may create per hour.
+    pub tournaments_per_hour: NonZeroU32,
     /// Lines kept in one game's chat; a line beyond is refused.
     pub chat_lines_per_game: usize,
     /// A log-in session ends this long after the log-in.
@@ -101,6 +103,7 @@ impl Default for Limits {
             signups_per_minute: nonzero(5),
             logins_per_minute: nonzero(10),
             chat_lines_per_minute: nonzero(20),
+            tournaments_per_hour: nonzero(12),
             chat_lines_per_game: 300,
             session_lifetime: Duration::from_secs(30 * 24 * 3600),
             session_idle: Duration::from_secs(7 * 24 * 3600),
@@ -176,6 +179,7 @@ pub struct Quotas {
     logins: PerIp,
     logins_per_account: PerAccount,
     chat_lines: PerAccount,
+    tournaments: PerAccount,
     actions: PerIp,
     analyses: PerIp,
     game_analyses: PerIp,
@@ -191,6 +195,7 @@ impl Quotas {
             logins: RateLimiter::keyed(Quota::per_minute(limits.logins_per_minute)),
             logins_per_account: RateLimiter::keyed(Quota::per_minute(limits.logins_per_minute)),
             chat_lines: RateLimiter::keyed(Quota::per_minute(limits.chat_lines_per_minute)),
+            tournaments: RateLimiter::keyed(Quota::per_hour(limits.tournaments_per_hour)),
             actions: RateLimiter::keyed(Quota::per_second(limits.actions_per_second)),
             analyses: RateLimiter::keyed(Quota::per_minute(limits.analyses_per_minute)),
             game_analyses: RateLimiter::keyed(Quota::per_hour(limits.game_analyses_per_hour)),
@@ -242,6 +247,13 @@ impl Quotas {
             .map_err(|not_until| too_many("chat_lines", not_until))
     }
 
+    /// Takes one tournament or team creation from account `user_id`'s allowance.
+    pub fn create_tournament(&self, user_id: &str) -> Result<(), Refusal> {
+        self.tournaments
+            .check_key(&user_id.to_string())
+            .map_err(|not_until| too_many("tournaments", not_until))
+    }
+
     /// Takes one seat action from `ip`'s allowance.
     pub fn action(&self, ip: IpAddr) -> Result<(), Refusal> {
         take(&self.actions, ip, "actions")
@@ -272,7 +284,7 @@ impl Quotas {
             limiter.retain_recent();
             limiter.shrink_to_fit();
         }
-        for limiter in [&self.logins_per_account, &self.chat_lines] {
+        for limiter in [&self.logins_per_account, &self.chat_lines, &self.tournaments] {
             limiter.retain_recent();
             limiter.shrink_to_fit();
         }

@@ -11,8 +11,17 @@ pub const GAME_ID_LEN: usize = 10;
 
 /// A new game id: 10 random base62 characters.
 pub fn new_game_id() -> String {
+    base62(GAME_ID_LEN)
+}
+
+/// A new tournament id: 8 random base62 characters, as lichess's.
+pub fn new_tournament_id() -> String {
+    base62(8)
+}
+
+fn base62(len: usize) -> String {
     let mut rng = rand::rng();
-    (0..GAME_ID_LEN)
+    (0..len)
         .map(|_| char::from(BASE62[rng.random_range(0..BASE62.len())]))
         .collect()
 }

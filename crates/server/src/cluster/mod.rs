@@ -66,6 +66,8 @@ pub struct Cluster {
     /// The leases this node holds, with how many actors hold each (an
     /// actor stopping and a new one starting may overlap).
     held: tokio::sync::Mutex<HashMap<String, usize>>,
+    /// The tournaments this node runs (their locks, kept for its life).
+    led: tokio::sync::Mutex<std::collections::HashSet<String>>,
     relays: Arc<relay::Relays>,
     remote: Remote,
     /// The owners of other nodes' games, as last seen.
@@ -155,6 +157,7 @@ impl Cluster {
             _listening: listening,
             heard: std::sync::Mutex::new(Some(news_heard)),
             held: tokio::sync::Mutex::new(HashMap::new()),
+            led: tokio::sync::Mutex::new(Default::default()),
             relays,
             remote: Remote::new(secret),
             known_owners: std::sync::Mutex::new(HashMap::new()),
@@ -237,6 +240,25 @@ impl Cluster {
         self.session
             .take_ownership(game, &self.node, key, downtime)
             .await
+    }
+
+    /// Whether this node runs tournament `id`: it takes the tournament's
+    /// lock when it is free and keeps it while the node lives, so one node
+    /// pairs each tournament and another takes over when it dies.
+    pub(crate) async fn leads(&self, tournament: &str) -> Result<bool, StoreError> {
+        let mut led = self.led.lock().await;
+        if led.contains(tournament) {
+            return Ok(true);
+        }
+        if !self
+            .session
+            .try_lock(lock_key("parity-tournament", tournament))
+            .await?
+        {
+            return Ok(false);
+        }
+        led.insert(tournament.to_string());
+        Ok(true)
     }
 
     /// Gives back one hold of `game`'s lease; the last one frees it.

@@ -1,5 +1,6 @@
 //! The web page (`web/` at the repository root), embedded in the binary.
-//! `/`, `/game/GAMEID`, `/analysis`, `/settings` and a profile `/@/NAME` give `index.html`
+//! `/`, `/game/GAMEID`, `/analysis`, `/settings`, `/tournaments`, `/tournament/ID`
+//! and a profile `/@/NAME` give `index.html`
 //! (the page routes itself);
 //! other paths give the file of that name.
 
@@ -19,7 +20,11 @@ fn file_for(path: &str) -> &str {
     let is_profile = path
         .strip_prefix("@/")
         .is_some_and(|name| !name.is_empty() && !name.contains('/'));
-    if path.is_empty() || is_game_page || is_profile || path == "analysis" || path == "settings" {
+    let is_tournament = path
+        .strip_prefix("tournament/")
+        .is_some_and(|id| !id.is_empty() && !id.contains('/'));
+    let pages = ["analysis", "settings", "tournaments"];
+    if path.is_empty() || is_game_page || is_profile || is_tournament || pages.contains(&path) {
         "index.html"
     } else {
         path
@@ -92,6 +97,9 @@ mod tests {
         assert_eq!(file_for("/game/a1B2c3D4e5/x"), "game/a1B2c3D4e5/x");
         assert_eq!(file_for("/app.js"), "app.js");
         assert_eq!(file_for("/analysis"), "index.html");
+        assert_eq!(file_for("/tournaments"), "index.html");
+        assert_eq!(file_for("/tournament/Ab12Cd34"), "index.html");
+        assert_eq!(file_for("/tournaments.js"), "tournaments.js");
         assert_eq!(file_for("/@/Ada"), "index.html");
         assert_eq!(file_for("/@/"), "@/");
         assert!(Web::get("index.html").is_some());

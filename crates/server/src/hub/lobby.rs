@@ -62,6 +62,7 @@ impl Terms {
             black,
             rated: self.rated,
             fen: self.fen.clone(),
+            by_tournament: false,
         }
     }
 }

@@ -63,7 +63,10 @@ impl Hub {
         if let (true, Player::Account(white), Player::Account(black)) =
             (pairing.rated, &pairing.white, &pairing.black)
         {
-            fair_play::check_rated_pair(self.store(), &self.limits, &white.id, &black.id).await?;
+            if !pairing.by_tournament {
+                fair_play::check_rated_pair(self.store(), &self.limits, &white.id, &black.id)
+                    .await?;
+            }
             extra.push(Change::Rated { game: id.clone() });
         }
         let setup = Setup {

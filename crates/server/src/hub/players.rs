@@ -25,4 +25,7 @@ pub struct Pairing {
     /// Counts for the ratings; only between two accounts.
     pub rated: bool,
     pub fen: Option<String>,
+    /// Paired by a tournament, not chosen by the players: the daily limit
+    /// on rated games between two accounts does not apply.
+    pub by_tournament: bool,
 }

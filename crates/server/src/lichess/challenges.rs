@@ -191,6 +191,7 @@ async fn ai(
             black,
             rated: false,
             fen: terms.fen,
+            by_tournament: false,
         })
         .await?;
     let seen = view_of(&hub, &holder.user.id, &game).await?;

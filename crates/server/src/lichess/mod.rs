@@ -8,6 +8,7 @@ mod challenges;
 mod events;
 mod game;
 pub mod shapes;
+mod tournaments;
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
@@ -28,7 +29,7 @@ use crate::http::edge::{ClientIp, PublicOrigin};
 use crate::http::profiles::user_json;
 use crate::hub::Hub;
 
-pub fn routes() -> Router<Arc<Hub>> {
+pub fn routes(tournaments: Arc<crate::tournament::Tournaments>) -> Router<Arc<Hub>> {
     Router::new()
         .route("/api/token/test", post(token_test))
         .route("/api/account", get(account))
@@ -40,6 +41,7 @@ pub fn routes() -> Router<Arc<Hub>> {
         .merge(events::routes())
         .merge(challenges::routes())
         .merge(game::routes())
+        .merge(tournaments::routes(tournaments))
 }
 
 /// The fields of a form or JSON body (lichess takes both; JSON `null`
@@ -204,6 +206,9 @@ async fn export(
     }
     let view = game::view_of(&hub, "", &id).await?;
     let mut json = view.export_json();
+    if let Some(tournament) = hub.store().tournament_of_game(&id).await? {
+        json["tournament"] = json!(tournament);
+    }
     if crate::http::api::wants_evals(&query) {
         if let Some(review) = hub.review(&id).await? {
             shapes::add_analysis(&mut json, &review);

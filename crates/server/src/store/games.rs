@@ -148,7 +148,7 @@ pub(super) fn statements(change: &Change) -> Result<Vec<Statement>, StoreError> 
             "INSERT INTO server_keys (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING",
             params![name, value],
         ),
-        Change::Account(_) | Change::Lobby(_) => Ok(Vec::new()),
+        Change::Account(_) | Change::Lobby(_) | Change::Tournament(_) => Ok(Vec::new()),
     }
 }
 

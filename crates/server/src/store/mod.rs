@@ -14,6 +14,7 @@ pub mod backup;
 pub(crate) mod cluster;
 mod games;
 pub mod lobby;
+pub mod tournaments;
 pub(crate) mod postgres;
 pub(crate) mod postgres_tls;
 mod sql;
@@ -183,6 +184,8 @@ pub enum Change {
     Account(AccountChange),
     /// Open seeks and challenges (`lobby.rs`).
     Lobby(lobby::LobbyChange),
+    /// Tournaments and teams (`tournaments.rs`).
+    Tournament(tournaments::TournamentChange),
     /// A seat held by an account, with its rating in the game's variant
     /// when the game began.
     Player {
@@ -501,6 +504,7 @@ async fn write_change(tx: &impl Session, change: &Change) -> Result<(), StoreErr
     let statements = match change {
         Change::Account(change) => accounts::statements(change),
         Change::Lobby(change) => lobby::statements(change),
+        Change::Tournament(change) => tournaments::statements(change),
         other => games::statements(other)?,
     };
     for statement in &statements {

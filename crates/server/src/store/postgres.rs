@@ -93,6 +93,7 @@ const MIGRATIONS: &[&str] = &[
     super::accounts::NOTIFICATIONS,
     super::accounts::PUSH,
     super::accounts::RATINGS_DUE,
+    super::tournaments::TABLES,
 ];
 
 /// When each log-in session was last used (idle sessions end), and by

@@ -97,6 +97,7 @@ const MIGRATIONS: &[&str] = &[
     super::accounts::NOTIFICATIONS,
     super::accounts::PUSH,
     super::accounts::RATINGS_DUE,
+    super::tournaments::TABLES,
 ];
 
 /// Chat lines numbered as in PostgreSQL (`id`), keeping their order (rowid).
