@@ -1,0 +1,37 @@
+//! berserk, unchanged, runs tournaments on `parity serve` through lichess's
+//! tournament and team API: `tests/python/tournament_client.py` makes a
+//! team, arenas in chess and in parity played by `parity bot` processes, and
+//! a five-round Swiss event of seven bots scheduled round by round, then
+//! reads the standings, results, games and the FIDE report.
+
+mod common;
+
+use std::process::Command;
+
+#[test]
+fn berserk_runs_arenas_and_a_swiss_event() {
+    let db = common::temp("tournaments", "tournaments.sqlite");
+    let db_arg = db.to_str().unwrap();
+    let org = common::board_token(db_arg, "Org");
+    let bots: Vec<String> = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus"]
+        .iter()
+        .map(|name| common::bot_token(db_arg, name))
+        .collect();
+    let (mut server, base) = common::serve(&db, &[]);
+    let script =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/python/tournament_client.py");
+    let out = Command::new("python3")
+        .arg(&script)
+        .args([&base, env!("CARGO_BIN_EXE_parity"), &org])
+        .args(&bots)
+        .output()
+        .expect("python3 runs the client (pip install berserk)");
+    server.kill().expect("server stopped");
+    server.wait().expect("server reaped");
+    assert!(
+        out.status.success() && common::stdout(&out).trim() == "ok",
+        "the client failed:\n{}\n{}",
+        common::stdout(&out),
+        common::stderr(&out)
+    );
+}
