@@ -556,3 +556,264 @@ impl Store {
         rows.iter().map(team_row).collect()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::event::Seat;
+    use crate::game::state::{Status, Summary};
+    use crate::store::{AccountChange, Change, Database};
+
+    fn tournament(id: &str) -> TournamentRow {
+        TournamentRow {
+            id: id.into(),
+            system: "swiss".into(),
+            name: "Club Swiss".into(),
+            creator: "ann".into(),
+            team_id: Some("club".into()),
+            variant: "parity".into(),
+            clock_limit: 60,
+            clock_increment: 1,
+            rated: true,
+            settings_json: r#"{"nbRounds":5}"#.into(),
+            created_ms: 1,
+            starts_ms: 2,
+            status: "created".into(),
+            batch: 0,
+            round: 0,
+            next_round_ms: None,
+            finished_ms: None,
+        }
+    }
+
+    fn game(id: &str, white: &str, black: &str) -> PairedGameRow {
+        PairedGameRow {
+            game_id: id.into(),
+            round: 1,
+            board: 1,
+            white: white.into(),
+            black: black.into(),
+            paired_ms: 3,
+            status: None,
+            result: None,
+            turn: 0,
+        }
+    }
+
+    fn t(change: TournamentChange) -> Change {
+        Change::Tournament(change)
+    }
+
+    /// Two stores on one database pair the same batch: one is taken,
+    /// the other is gone, and nothing of it is written.
+    async fn tournaments_and_teams(db: Database) {
+        let (a, a_writer) = Store::open(&db).await.unwrap();
+        let (_b, b_writer) = Store::open(&db).await.unwrap();
+        let mut changes: Vec<Change> = ["ann", "ben", "cid"]
+            .iter()
+            .map(|id| {
+                Change::Account(AccountChange::NewUser {
+                    id: id.to_string(),
+                    name: id.to_uppercase(),
+                    password_hash: None,
+                    bot: false,
+                    created_ms: 1,
+                })
+            })
+            .collect();
+        changes.push(t(TournamentChange::NewTeam(TeamRow {
+            id: "club".into(),
+            name: "Club".into(),
+            description: String::new(),
+            leader: "ann".into(),
+            created_ms: 1,
+        })));
+        changes.push(t(TournamentChange::JoinTeam {
+            team: "club".into(),
+            user_id: "ben".into(),
+            at_ms: 2,
+        }));
+        changes.push(t(TournamentChange::New(tournament("T0000001"))));
+        for (i, user) in ["ann", "ben", "cid"].iter().enumerate() {
+            changes.push(t(TournamentChange::Join {
+                tournament: "T0000001".into(),
+                user_id: user.to_string(),
+                rating: 1500 + i as i64,
+                at_ms: 10 + i as i64,
+                joined_round: 0,
+            }));
+        }
+        a_writer.write(changes).await.unwrap();
+        assert_eq!(
+            a.tournament("T0000001").await.unwrap(),
+            Some(tournament("T0000001"))
+        );
+        let members: Vec<String> = a
+            .team_members("club")
+            .await
+            .unwrap()
+            .into_iter()
+            .map(|u| u.id)
+            .collect();
+        assert_eq!(members, ["ann", "ben"]);
+        assert!(a.is_team_member("club", "ben").await.unwrap());
+        assert!(!a.is_team_member("club", "cid").await.unwrap());
+        assert_eq!(a.teams_of("ben").await.unwrap().len(), 1);
+
+        let pair = |game_id: &str| TournamentChange::Pair {
+            tournament: "T0000001".into(),
+            batch: 0,
+            round: 1,
+            started: true,
+            games: vec![game(game_id, "ann", "ben")],
+            byes: vec![ByeRow {
+                round: 1,
+                user_id: "cid".into(),
+                kind: "pairing".into(),
+                half_points: 2,
+            }],
+        };
+        let (first, second) = tokio::join!(
+            a_writer.write(vec![t(pair("g000000001"))]),
+            b_writer.write(vec![t(pair("g000000002"))]),
+        );
+        let taken = [first.is_ok(), second.is_ok()];
+        assert_eq!(taken.iter().filter(|&&ok| ok).count(), 1, "{taken:?}");
+        let lost = if taken[0] { second } else { first };
+        assert!(matches!(lost, Err(StoreError::Gone(_))), "{lost:?}");
+        let games = a.paired_games("T0000001").await.unwrap();
+        assert_eq!(games.len(), 1);
+        assert_eq!(games[0].status, None, "not created yet");
+        assert_eq!(a.byes("T0000001").await.unwrap().len(), 1);
+        let row = a.tournament("T0000001").await.unwrap().unwrap();
+        assert_eq!(
+            (row.status.as_str(), row.batch, row.round),
+            ("started", 1, 1)
+        );
+        assert_eq!(a.unfinished_tournaments().await.unwrap().len(), 1);
+
+        // The game as created and finished is read through the games table.
+        let id = games[0].game_id.clone();
+        a_writer
+            .write(vec![
+                Change::NewGame {
+                    id: id.clone(),
+                    variant: "parity".into(),
+                    created_ms: 4,
+                    seats: [Seat::Human, Seat::Human],
+                    rematch_of: None,
+                    public: Some(true),
+                },
+                Change::Summary {
+                    game: id.clone(),
+                    summary: Summary {
+                        status: Status::Finished,
+                        result: Some("0-1".into()),
+                        reason: None,
+                        turn: 12,
+                        both_moved: true,
+                    },
+                },
+            ])
+            .await
+            .unwrap();
+        let games = a.paired_games("T0000001").await.unwrap();
+        assert_eq!(
+            (
+                games[0].status.as_deref(),
+                games[0].result.as_deref(),
+                games[0].turn
+            ),
+            (Some("finished"), Some("0-1"), 12)
+        );
+        assert_eq!(
+            a.tournament_of_game(&id).await.unwrap().as_deref(),
+            Some("T0000001")
+        );
+
+        // Withdraw once; join again; finish once; no join after.
+        let withdraw = || {
+            t(TournamentChange::Withdraw {
+                tournament: "T0000001".into(),
+                user_id: "cid".into(),
+            })
+        };
+        a_writer.write(vec![withdraw()]).await.unwrap();
+        assert!(matches!(
+            a_writer.write(vec![withdraw()]).await,
+            Err(StoreError::Gone(_))
+        ));
+        let rejoin = || {
+            t(TournamentChange::Join {
+                tournament: "T0000001".into(),
+                user_id: "cid".into(),
+                rating: 1700,
+                at_ms: 99,
+                joined_round: 1,
+            })
+        };
+        a_writer.write(vec![rejoin()]).await.unwrap();
+        let cid = a
+            .entrants("T0000001")
+            .await
+            .unwrap()
+            .into_iter()
+            .find(|e| e.user.id == "cid")
+            .unwrap();
+        assert_eq!(
+            (cid.withdrawn, cid.rating, cid.joined_round),
+            (false, 1502, 0),
+            "the first join stays"
+        );
+        let finish = || {
+            t(TournamentChange::Finish {
+                tournament: "T0000001".into(),
+                at_ms: 50,
+            })
+        };
+        a_writer.write(vec![finish()]).await.unwrap();
+        assert!(matches!(
+            a_writer.write(vec![finish()]).await,
+            Err(StoreError::Gone(_))
+        ));
+        assert!(matches!(
+            a_writer.write(vec![rejoin()]).await,
+            Err(StoreError::Gone(_))
+        ));
+        assert!(a.unfinished_tournaments().await.unwrap().is_empty());
+        assert_eq!(
+            a.finished_tournaments(5).await.unwrap()[0].finished_ms,
+            Some(50)
+        );
+        assert_eq!(
+            a.team_tournaments("club", "swiss", 5).await.unwrap().len(),
+            1
+        );
+
+        let leave = || {
+            t(TournamentChange::LeaveTeam {
+                team: "club".into(),
+                user_id: "ben".into(),
+            })
+        };
+        a_writer.write(vec![leave()]).await.unwrap();
+        assert!(matches!(
+            a_writer.write(vec![leave()]).await,
+            Err(StoreError::Gone(_))
+        ));
+    }
+
+    #[tokio::test]
+    async fn sqlite_tournaments_and_teams() {
+        let dir = tempfile::tempdir().unwrap();
+        tournaments_and_teams(Database::from(dir.path().join("t.sqlite"))).await;
+    }
+
+    #[tokio::test]
+    async fn postgres_tournaments_and_teams() {
+        let db = crate::store::tests::fresh_postgres().await.expect(
+            "PARITY_TEST_POSTGRES names no PostgreSQL server: scripts/test starts one and sets it",
+        );
+        tournaments_and_teams(db).await;
+    }
+}
