@@ -53,8 +53,10 @@ const formTemplate = () => `
   </select></label>
   <label>${t('tournament-name')} <input name="name" maxlength="30"></label>
   <label>${t('lobby-variant')} <select name="variant"></select></label>
-  <label class="inline">${t('lobby-minutes')} <input type="number" name="clockMinutes" min="0.25" max="60" step="0.25" value="3"></label>
-  <label class="inline">${t('lobby-increment')} <input type="number" name="increment" min="0" max="60" value="2"></label>
+  <fieldset><legend>${t('lobby-time')}</legend>
+    <label class="inline">${t('lobby-minutes')} <input type="number" name="clockMinutes" min="0.25" max="60" step="0.25" value="3"></label>
+    <label class="inline">${t('lobby-increment')} <input type="number" name="increment" min="0" max="60" value="2"></label>
+  </fieldset>
   <label class="arena-only">${t('tournament-length')} <input type="number" name="minutes" min="1" max="720" value="30"></label>
   <label class="swiss-only" hidden>${t('tournament-rounds')} <input type="number" name="rounds" min="3" max="100" value="5"></label>
   <label class="team-only" hidden>${t('tournament-team')} <select name="team"></select></label>
