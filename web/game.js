@@ -17,6 +17,7 @@ import { bindNavigation, copyField } from './navigation.js';
 import { playSound, isMuted, setMuted } from './sounds.js';
 import { showChat } from './chat.js';
 import { rememberSeat, forgetSeat } from './mygames.js';
+import { followNextGame, rememberOpened } from './tournaments.js';
 import { followReview } from './review.js';
 import { settings } from './settings.js';
 import { pieceWords } from './pieces.js';
@@ -513,6 +514,13 @@ export async function showGame(root, id) {
       if (exported.tournament && back) {
         back.querySelector('a').href = `/tournament/${encodeURIComponent(exported.tournament)}`;
         back.hidden = false;
+        root.dataset.tournament = exported.tournament;
+        rememberOpened(id);
+        // A finished game of one's own leads on to one's next game in the tournament.
+        const name = g.state?.you && exported.players?.[g.state.you]?.user?.name;
+        if (name && !['created', 'started'].includes(exported.status) && !g.followingTournament) {
+          g.followingTournament = followNextGame(exported.tournament, name);
+        }
       }
       update();
     }, () => {});

@@ -35,6 +35,9 @@ export function applyEvent(s, e) {
     case 'revealed':
       s.revealed = { ...s.revealed, [e.color]: true };
       break;
+    case 'berserk':
+      s.berserk = { ...s.berserk, [e.color]: true };
+      break;
     case 'draw_offer':
       s.draw_offer = e.color;
       break;

@@ -46,6 +46,7 @@ export const gameTemplate = () => `
       <button type="button" data-action="resign" hidden>${tHtml('game-resign')}</button>
       <button type="button" data-action="draw" hidden>${tHtml('game-offer-draw')}</button>
       <button type="button" data-action="abort" hidden>${tHtml('game-abort')}</button>
+      <button type="button" data-action="berserk" hidden title="${escapeHtml(t('game-berserk-title'))}">${tHtml('game-berserk')}</button>
       <button type="button" data-action="rematch" hidden>${tHtml('game-rematch')}</button>
       <button type="button" data-action="claim-victory" hidden>${tHtml('game-claim-victory')}</button>
       <a class="button" data-action="pgn" download>${tHtml('game-pgn')}</a>
@@ -368,6 +369,9 @@ function drawControls(root, id, s, sim) {
   show('resign', seated && s.status === 'started');
   show('draw', seated && s.status === 'started' && !s.draw_offer, t('game-offer-draw'));
   show('abort', seated && s.status !== 'finished' && noMovesYet);
+  // An arena's game (the page learns it from the export): halve one's clock before one's first move.
+  show('berserk', seated && root.dataset.tournament !== undefined && s.status === 'started' && noMovesYet
+    && s.clock && !s.berserk?.[s.you]);
   const theyAsked = s.rematch_offer && s.rematch_offer !== s.you;
   show('rematch', seated && s.status === 'finished' && !s.rematch_game && s.rematch_offer !== s.you,
     theyAsked ? t('game-accept-rematch') : t('game-rematch'));

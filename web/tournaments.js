@@ -10,6 +10,50 @@ import { escapeHtml, setMessage } from './html.js';
 import { t } from './i18n.js';
 
 const REFRESH_MS = 2000;
+const OPENED_KEY = 'parity-opened-games';
+
+/** The tournament games this browser has opened (this tab's session). */
+function openedGames() {
+  try {
+    return new Set(JSON.parse(sessionStorage.getItem(OPENED_KEY) ?? '[]'));
+  } catch {
+    return new Set();
+  }
+}
+
+/** Notes that this browser opened game `id`, so it is not opened for the player again. */
+export function rememberOpened(id) {
+  const opened = openedGames();
+  opened.add(id);
+  sessionStorage.setItem(OPENED_KEY, JSON.stringify([...opened].slice(-200)));
+}
+
+/** The player's game in play in `tournament` that this browser has not opened yet. */
+function unopenedGame(tournament, name) {
+  const opened = openedGames();
+  const mine = tournament.duels.filter((d) => d.p.some((p) => p.n.toLowerCase() === name.toLowerCase()));
+  return mine.map((d) => d.id).find((game) => !opened.has(game));
+}
+
+/**
+ * After a tournament game ends, opens the player's next game in it as
+ * soon as it is paired (as lichess does), until the page is left or the
+ * tournament is over. Returns a function that stops following.
+ */
+export function followNextGame(tournamentId, name) {
+  const timer = setInterval(async () => {
+    try {
+      const tournament = await tournamentApi.get(tournamentId);
+      const next = unopenedGame(tournament, name);
+      if (next) location.assign(`/game/${next}`);
+      if (tournament.isFinished && !tournament.duels.length) clearInterval(timer);
+    } catch {
+      // Try again at the next tick.
+    }
+  }, REFRESH_MS);
+  window.addEventListener('pagehide', () => clearInterval(timer));
+  return () => clearInterval(timer);
+}
 
 const tournamentApi = {
   list: () => request('GET', '/api/tournament'),
@@ -224,8 +268,6 @@ export async function showTournament(root, id, me) {
     <section class="pairings-box"></section>
   </section>`;
   const error = root.querySelector('.error');
-  // Games already in play when the page opened are not opened for the player.
-  let seen = null;
   const draw = async () => {
     const tournament = await tournamentApi.get(id);
     document.title = `${tournament.fullName} · Parity`;
@@ -242,10 +284,8 @@ export async function showTournament(root, id, me) {
     actions.innerHTML = !me || tournament.isFinished ? ''
       : mine && !mine.withdraw ? `<button type="button" class="withdraw">${t('tournament-withdraw')}</button>`
         : `<button type="button" class="join">${t('tournament-join')}</button>`;
-    const myName = me?.username.toLowerCase();
-    const myGames = tournament.duels.filter((d) => d.p.some((p) => p.n.toLowerCase() === myName)).map((d) => d.id);
-    if (seen === null) seen = new Set(myGames);
-    const fresh = myGames.find((game) => !seen.has(game));
+    // The player's new game opens by itself (one this browser has not opened).
+    const fresh = me && unopenedGame(tournament, me.username);
     if (fresh) location.assign(`/game/${fresh}`);
     return tournament;
   };

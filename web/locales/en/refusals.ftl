@@ -194,3 +194,7 @@ server-refusal-tournament-arena-no-rounds = an arena has no rounds to schedule
 server-refusal-team-bad-name = a team needs a name of 1 to 60 characters and a description of at most 2000
 server-refusal-team-exists = a team { $id } exists already
 server-refusal-team-leader-stays = the team's leader cannot leave it
+server-refusal-berserk-before-first-move = berserk is only possible before your first move, and once
+server-refusal-berserk-needs-clock = berserk needs a live clock with some initial time
+server-refusal-berserk-not-allowed = this game's tournament does not allow berserk
+server-refusal-berserk-not-your-game = only a player of this game can go berserk in it

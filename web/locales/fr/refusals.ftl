@@ -206,3 +206,7 @@ server-refusal-tournament-arena-no-rounds = une arène n'a pas de rondes à prog
 server-refusal-team-bad-name = une équipe a besoin d'un nom de 1 à 60 caractères et d'une description d'au plus 2000
 server-refusal-team-exists = une équipe { $id } existe déjà
 server-refusal-team-leader-stays = le chef de l'équipe ne peut pas la quitter
+server-refusal-berserk-before-first-move = le berserk n'est possible qu'avant votre premier coup, et une fois
+server-refusal-berserk-needs-clock = le berserk demande une pendule avec du temps initial
+server-refusal-berserk-not-allowed = le tournoi de cette partie n'autorise pas le berserk
+server-refusal-berserk-not-your-game = seul un joueur de cette partie peut y passer en berserk

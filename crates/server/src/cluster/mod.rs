@@ -261,6 +261,16 @@ impl Cluster {
         Ok(true)
     }
 
+    /// Frees the lock of a tournament that ended.
+    pub(crate) async fn stop_leading(&self, tournament: &str) -> Result<(), StoreError> {
+        if self.led.lock().await.remove(tournament) {
+            self.session
+                .unlock(lock_key("parity-tournament", tournament))
+                .await?;
+        }
+        Ok(())
+    }
+
     /// Gives back one hold of `game`'s lease; the last one frees it.
     pub(crate) async fn release(&self, game: &str) -> Result<(), StoreError> {
         let mut held = self.held.lock().await;

@@ -72,6 +72,25 @@ impl TimeControl {
         Duration::from_millis(ms.max(0) as u64).clamp(REVEAL_GRACE_MIN, REVEAL_GRACE_MAX)
     }
 
+    /// The time a side keeps after going berserk (halving its clock for
+    /// an arena's extra point): half the initial time, and no increment
+    /// from then on. When the initial time is under 40 increments only the
+    /// increment goes (a 1+2 becomes 1+0), as on lichess: halved, little
+    /// would be left. None where there is nothing to halve: no live
+    /// clock, or no initial time (0+1).
+    pub fn berserk_ms(self) -> Option<i64> {
+        match self {
+            TimeControl::Live {
+                initial_ms,
+                increment_ms,
+            } if initial_ms > 0 => Some(match initial_ms < 40 * increment_ms {
+                true => initial_ms,
+                false => initial_ms / 2,
+            }),
+            _ => None,
+        }
+    }
+
     fn initial_ms(self) -> i64 {
         match self {
             TimeControl::Unlimited => 0,
@@ -90,6 +109,8 @@ pub struct Clock {
     /// When the running clocks start losing time from `remaining_ms`: the
     /// instant it was set, plus the reveal grace if one was given.
     since: Instant,
+    /// The sides that went berserk: they gain no increment.
+    berserk: [bool; 2],
 }
 
 fn running_list(running: [bool; 2]) -> Vec<Side> {
@@ -108,6 +129,7 @@ impl Clock {
             remaining_ms: [control.initial_ms(); 2],
             running: [false; 2],
             since: now,
+            berserk: [false; 2],
         })
     }
 
@@ -155,11 +177,31 @@ impl Clock {
         let mut remaining = self.remaining_at(now);
         let i = mover.index();
         match self.control {
+            TimeControl::Live { .. } if self.berserk[i] => {}
             TimeControl::Live { increment_ms, .. } => remaining[i] += increment_ms,
             TimeControl::Correspondence { per_move_ms } => remaining[i] = per_move_ms,
             TimeControl::Unlimited => {}
         }
         Clock::clocks(remaining, running)
+    }
+
+    /// Both clocks once `color` goes berserk now: its time cut to what
+    /// berserk leaves (never raised); none where berserk is not possible.
+    pub fn after_berserk(&self, now: Instant, color: Color) -> Option<Clocks> {
+        let keeps = self.control.berserk_ms()?;
+        let mut remaining = self.remaining_at(now);
+        let i = color.index();
+        remaining[i] = remaining[i].min(keeps);
+        Some(Clock::clocks(remaining, self.running))
+    }
+
+    /// Marks `color` as berserk: no increment from now on.
+    pub fn go_berserk(&mut self, color: Color) {
+        self.berserk[color.index()] = true;
+    }
+
+    pub fn is_berserk(&self, color: Color) -> bool {
+        self.berserk[color.index()]
     }
 
     /// Takes the clocks of an event applied at `now`.
@@ -261,6 +303,29 @@ mod tests {
 
     fn live(initial: u32, increment: u32) -> TimeControl {
         TimeControl::new(Some(LiveClock { initial, increment }), None).unwrap()
+    }
+
+    #[test]
+    fn berserk_halves_the_time_and_drops_the_increment() {
+        assert_eq!(live(180, 2).berserk_ms(), Some(90_000)); // 3+2 → 1:30+0
+        assert_eq!(live(60, 0).berserk_ms(), Some(30_000)); // 1+0 → 0:30
+        assert_eq!(live(15, 0).berserk_ms(), Some(7_500)); // ¼+0 → 7.5 s
+        assert_eq!(live(60, 2).berserk_ms(), Some(60_000)); // 1+2 → 1+0
+        assert_eq!(live(80, 2).berserk_ms(), Some(40_000)); // 80 = 40 × 2: halved
+        assert_eq!(live(0, 1).berserk_ms(), None); // 0+1: nothing to halve
+        assert_eq!(TimeControl::new(None, Some(3)).unwrap().berserk_ms(), None);
+        let now = Instant::now();
+        let mut clock = Clock::new(live(180, 2), now).unwrap();
+        let cut = clock.after_berserk(now, Color::Black).unwrap();
+        assert_eq!((cut.white_ms, cut.black_ms), (180_000, 90_000));
+        clock.set(&cut, now);
+        clock.go_berserk(Color::Black);
+        let after = clock.after_move(now, Color::Black, [true, false]);
+        assert_eq!(after.black_ms, 90_000, "no increment once berserk");
+        assert_eq!(
+            clock.after_move(now, Color::White, [false, true]).white_ms,
+            182_000
+        );
     }
 
     #[test]

@@ -180,6 +180,12 @@ pub enum EventBody {
         fen: String,
         clocks: Option<Clocks>,
     },
+    /// `color` halved its own clock before its first move (an arena's
+    /// berserk): the clocks after it, and no increment for it from now on.
+    Berserk {
+        color: Side,
+        clocks: Option<Clocks>,
+    },
     DrawOffer {
         color: Side,
     },
@@ -221,6 +227,7 @@ impl EventBody {
             EventBody::Committed { .. } => "committed",
             EventBody::Revealed { .. } => "revealed",
             EventBody::Turn { .. } => "turn",
+            EventBody::Berserk { .. } => "berserk",
             EventBody::DrawOffer { .. } => "draw_offer",
             EventBody::DrawDeclined { .. } => "draw_declined",
             EventBody::Finished { .. } => "finished",

@@ -152,6 +152,8 @@ struct Replay<'a> {
     draw_offer: Option<Color>,
     /// The clocks as of the last event that had them.
     clocks: Option<Clocks>,
+    /// The sides that went berserk: they gain no increment.
+    berserk: [bool; 2],
     ending: Option<(String, Reason)>,
 }
 
@@ -208,6 +210,7 @@ impl<'a> Replay<'a> {
             joined: [*white, *black].map(|seat| matches!(seat, Seat::Engine { .. })),
             started: false,
             committed: [None; 2],
+            berserk: [false; 2],
             revealed: [false; 2],
             commitments: 0,
             draw_offer: None,
@@ -376,6 +379,38 @@ impl<'a> Replay<'a> {
                 self.revealed = [false; 2];
                 self.draw_offer = None;
             }
+            EventBody::Berserk { color, clocks } => {
+                let c = color.color();
+                let played = self.game.played();
+                let moved = match self.game.is_simultaneous() {
+                    true => played >= 1 || self.committed[c.index()].is_some(),
+                    false => played >= 2 || (played == 1 && self.game.to_move() != Some(c)),
+                };
+                if moved || self.berserk[c.index()] {
+                    return Err(format!(
+                        "{} went berserk after moving, or twice",
+                        name(*color)
+                    ));
+                }
+                let (Some(before), Some(after), Some(keeps)) =
+                    (&self.clocks, clocks, self.time.berserk_ms())
+                else {
+                    return Err("a berserk without a live clock".into());
+                };
+                let (was, now) = (ms(before, *color), ms(after, *color));
+                let other = Side::from(c.other());
+                if now > was.min(keeps)
+                    || ms(after, other) != ms(before, other) && !before.running.contains(&other)
+                {
+                    return Err(format!(
+                        "{}'s berserk clock is wrong: {was} ms to {now} ms",
+                        name(*color)
+                    ));
+                }
+                self.berserk[c.index()] = true;
+                self.clocks = Some(after.clone());
+                return Ok(());
+            }
             EventBody::DrawOffer { color } => {
                 if let Some(standing) = self.draw_offer {
                     return Err(format!("a draw offer while {}'s stands", standing.name()));
@@ -441,7 +476,9 @@ impl<'a> Replay<'a> {
         };
         for side in [Side::White, Side::Black] {
             let (was, now) = (ms(before, side), ms(clocks, side));
+            let berserk = self.berserk[side.color().index()];
             let ceiling = match self.time {
+                TimeControl::Live { .. } if berserk => was,
                 TimeControl::Live { increment_ms, .. } => was + increment_ms,
                 TimeControl::Correspondence { per_move_ms } => was.max(per_move_ms),
                 TimeControl::Unlimited => was,
@@ -748,6 +785,47 @@ mod tests {
         initial: 60,
         increment: 2,
     });
+
+    #[test]
+    fn a_berserk_before_the_first_move_verifies_and_a_late_or_raised_one_does_not() {
+        let three_two = Some(LiveClock {
+            initial: 180,
+            increment: 2,
+        });
+        let mut game = Played::new("chess", three_two);
+        game.act(Color::White, Action::Move("e2e4".into()));
+        game.act(Color::Black, Action::Berserk);
+        game.act(Color::Black, Action::Move("e7e5".into()));
+        game.act(Color::White, Action::Resign);
+        let record = game.record();
+        let berserk = &record["events"].as_array().unwrap()[5];
+        assert_eq!(
+            (
+                berserk["type"].as_str(),
+                berserk["clocks"]["black_ms"].as_i64()
+            ),
+            (Some("berserk"), Some(90_000))
+        );
+        check(&record).unwrap();
+        // Black's move may not bring its increment back.
+        let mut raised = record.clone();
+        raised["events"][6]["clocks"]["black_ms"] = 92_000.into();
+        assert!(refused(&raised).contains("went up"), "{}", refused(&raised));
+        // A berserk after one's own move is refused, live and in a record.
+        let mut late = Played::new("chess", LIVE);
+        late.act(Color::White, Action::Move("e2e4".into()));
+        let moved = late
+            .state
+            .decide(Color::White, &Action::Berserk, late.now, "n3wGame000");
+        assert!(moved.is_err());
+        let mut record = late.record();
+        let mut event = record["events"][4].clone();
+        event["type"] = "berserk".into();
+        event["color"] = "white".into();
+        event["seq"] = 6.into();
+        record["events"].as_array_mut().unwrap().push(event);
+        assert!(refused(&record).contains("berserk"), "{}", refused(&record));
+    }
 
     #[test]
     fn the_side_that_did_not_reveal_loses_and_neither_revealing_is_a_draw() {

@@ -541,7 +541,7 @@ async fn seat_action(
 }
 
 /// A seat's action over HTTP, answered once its events are durable.
-async fn act(
+pub(crate) async fn act(
     hub: &Arc<Hub>,
     ip: IpAddr,
     id: &str,

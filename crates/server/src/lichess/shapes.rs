@@ -218,6 +218,7 @@ impl GameView {
                 self.committed[color.color().index()] = true;
                 self.set_clocks(clocks);
             }
+            EventBody::Berserk { clocks, .. } => self.set_clocks(clocks),
             EventBody::DrawOffer { color } => self.draw[color.color().index()] = true,
             EventBody::DrawDeclined { .. } => self.draw = [false; 2],
             EventBody::Finished {

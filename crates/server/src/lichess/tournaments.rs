@@ -38,6 +38,7 @@ pub fn routes(tournaments: Arc<Tournaments>) -> Router<Arc<Hub>> {
         .route("/api/tournament/{id}/terminate", post(terminate))
         .route("/api/tournament/terminate/{id}", post(terminate))
         .route("/api/tournament/{id}/results", get(results))
+        .route("/api/board/game/{id}/berserk", post(berserk))
         .route("/api/tournament/{id}/games", get(games))
         .route("/api/swiss/new/{team}", post(create_swiss))
         .route("/api/swiss/{id}", get(tournament))
@@ -122,7 +123,7 @@ fn standing_json(event: &Event, s: &Standing) -> Value {
         System::Arena => {
             line["score"] = json!(s.score);
             line["sheet"] = json!({"scores": s.sheet, "fire": s.fire});
-            line["nb"] = json!({"game": s.games, "win": s.wins, "berserk": 0});
+            line["nb"] = json!({"game": s.games, "win": s.wins, "berserk": s.berserks});
         }
         System::Swiss | System::RoundRobin => {
             line["points"] = json!(f64::from(s.score) / 2.0);
@@ -415,6 +416,46 @@ async fn games(
         text,
     )
         .into_response())
+}
+
+/// `POST /api/board/game/{id}/berserk`: halves the player's clock in an
+/// arena game whose tournament allows it, for an extra point on a win.
+async fn berserk(
+    State(hub): State<Arc<Hub>>,
+    Extension(t): Handle,
+    Extension(ClientIp(ip)): Extension<ClientIp>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Response, Refusal> {
+    let user = user_of(&hub, ip, &headers).await?;
+    let no = || Refusal::NotNow(Said::new("server-refusal-berserk-not-allowed"));
+    let tournament = hub.store().tournament_of_game(&id).await?.ok_or_else(no)?;
+    let event = t.event(&tournament).await?;
+    let game = event
+        .games
+        .iter()
+        .find(|g| g.game_id == id)
+        .ok_or_else(no)?;
+    if event.system != System::Arena || !event.settings.berserkable {
+        return Err(no());
+    }
+    let color = match (game.white == user.id, game.black == user.id) {
+        (true, _) => parity_rules::Color::White,
+        (_, true) => parity_rules::Color::Black,
+        _ => {
+            return Err(Refusal::Forbidden(Said::new(
+                "server-refusal-berserk-not-your-game",
+            )))
+        }
+    };
+    let answer =
+        crate::http::api::act(&hub, ip, &id, &headers, crate::game::state::Action::Berserk).await?;
+    hub.writer
+        .write(vec![crate::store::Change::Tournament(
+            crate::store::tournaments::TournamentChange::Berserk { game: id, color },
+        )])
+        .await?;
+    Ok(answer)
 }
 
 /// `GET /swiss/{id}.trf`: the FIDE tournament report file.

@@ -161,6 +161,13 @@ impl NodeSession {
         .map(drop)
     }
 
+    /// Frees the lock `key`.
+    pub async fn unlock(&self, key: i64) -> Result<(), StoreError> {
+        self.execute("SELECT pg_advisory_unlock($1)", &params![key])
+            .await
+            .map(drop)
+    }
+
     /// Gives up `node`'s ownership of `game` and frees its lease `key`.
     pub async fn give_up(&self, game: &str, node: &str, key: i64) -> Result<(), StoreError> {
         self.execute(

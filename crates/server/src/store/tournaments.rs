@@ -60,7 +60,9 @@ pub(super) const TABLES: &str = r#"
         board BIGINT NOT NULL,
         white TEXT NOT NULL REFERENCES users (id),
         black TEXT NOT NULL REFERENCES users (id),
-        paired_ms BIGINT NOT NULL
+        paired_ms BIGINT NOT NULL,
+        berserk_white BOOLEAN NOT NULL DEFAULT FALSE,
+        berserk_black BOOLEAN NOT NULL DEFAULT FALSE
     );
     CREATE INDEX tournament_games_by_tournament ON tournament_games (tournament_id, round);
     CREATE TABLE tournament_byes (
@@ -124,6 +126,8 @@ pub struct PairedGameRow {
     pub white: String,
     pub black: String,
     pub paired_ms: i64,
+    /// Which sides went berserk (White's first).
+    pub berserk: [bool; 2],
     /// The game's status (`waiting`, `started`, `finished`); none while
     /// the game is not created yet.
     pub status: Option<String>,
@@ -168,6 +172,11 @@ pub enum TournamentChange {
         tournament: String,
         user_id: String,
     },
+    /// A side of a game went berserk.
+    Berserk {
+        game: String,
+        color: parity_rules::Color,
+    },
     /// Games and byes, taken only if the event is still at `batch`
     /// (then at `batch + 1`, and at `round` rounds).
     Pair {
@@ -178,10 +187,17 @@ pub enum TournamentChange {
         games: Vec<PairedGameRow>,
         byes: Vec<ByeRow>,
     },
-    /// When the next round is paired; none: when the system decides.
+    /// When the next round is paired: the creator's date replaces any;
+    /// the system's (`replace` false) is only set where none is.
     Schedule {
         tournament: String,
-        next_round_ms: Option<i64>,
+        next_round_ms: i64,
+        replace: bool,
+    },
+    /// A new start time, before the start.
+    Reschedule {
+        tournament: String,
+        starts_ms: i64,
     },
     Finish {
         tournament: String,
@@ -257,6 +273,18 @@ pub(super) fn statements(change: &TournamentChange) -> Vec<Statement> {
             params![tournament, user_id],
             "not a player of this tournament",
         )],
+        Berserk { game, color } => vec![Statement::one(
+            match color {
+                parity_rules::Color::White => {
+                    "UPDATE tournament_games SET berserk_white = TRUE WHERE game_id = $1"
+                }
+                parity_rules::Color::Black => {
+                    "UPDATE tournament_games SET berserk_black = TRUE WHERE game_id = $1"
+                }
+            },
+            params![game],
+            "not a tournament game",
+        )],
         Pair {
             tournament,
             batch,
@@ -300,10 +328,25 @@ pub(super) fn statements(change: &TournamentChange) -> Vec<Statement> {
         Schedule {
             tournament,
             next_round_ms,
+            replace,
         } => vec![Statement::one(
-            "UPDATE tournaments SET next_round_ms = $2 WHERE id = $1 AND status <> 'finished'",
+            match replace {
+                true => "UPDATE tournaments SET next_round_ms = $2 WHERE id = $1 AND status <> 'finished'",
+                false => {
+                    "UPDATE tournaments SET next_round_ms = $2
+                     WHERE id = $1 AND status <> 'finished' AND next_round_ms IS NULL"
+                }
+            },
             params![tournament, *next_round_ms],
-            "this tournament is over",
+            "this tournament is over, or its next round has a time",
+        )],
+        Reschedule {
+            tournament,
+            starts_ms,
+        } => vec![Statement::one(
+            "UPDATE tournaments SET starts_ms = $2 WHERE id = $1 AND status = 'created'",
+            params![tournament, *starts_ms],
+            "this tournament has started",
         )],
         Finish { tournament, at_ms } => vec![Statement::one(
             "UPDATE tournaments SET status = 'finished', finished_ms = $2, next_round_ms = NULL
@@ -385,7 +428,7 @@ fn entrant_row(r: &Row) -> Result<EntrantRow, StoreError> {
 }
 
 const PAIRED_GAMES: &str = "SELECT tg.game_id, tg.round, tg.board, tg.white, tg.black,
-        tg.paired_ms, g.status, g.result, g.turn
+        tg.paired_ms, g.status, g.result, g.turn, tg.berserk_white, tg.berserk_black
      FROM tournament_games tg LEFT JOIN games g ON g.id = tg.game_id
      WHERE tg.tournament_id = $1 ORDER BY tg.round, tg.board, tg.paired_ms, tg.game_id";
 
@@ -400,6 +443,7 @@ fn paired_game_row(r: &Row) -> Result<PairedGameRow, StoreError> {
         status: r.maybe_text(6)?,
         result: r.maybe_text(7)?,
         turn: r.maybe_int(8)?.unwrap_or(0),
+        berserk: [r.flag(9)?, r.flag(10)?],
     })
 }
 
@@ -594,6 +638,7 @@ mod tests {
             white: white.into(),
             black: black.into(),
             paired_ms: 3,
+            berserk: [false; 2],
             status: None,
             result: None,
             turn: 0,
@@ -691,6 +736,33 @@ mod tests {
             ("started", 1, 1)
         );
         assert_eq!(a.unfinished_tournaments().await.unwrap().len(), 1);
+        // The system's schedule never replaces one set already; the creator's does.
+        let schedule = |at: i64, replace: bool| {
+            t(TournamentChange::Schedule {
+                tournament: "T0000001".into(),
+                next_round_ms: at,
+                replace,
+            })
+        };
+        a_writer.write(vec![schedule(100, false)]).await.unwrap();
+        assert!(matches!(
+            a_writer.write(vec![schedule(200, false)]).await,
+            Err(StoreError::Gone(_))
+        ));
+        a_writer.write(vec![schedule(300, true)]).await.unwrap();
+        let row = a.tournament("T0000001").await.unwrap().unwrap();
+        assert_eq!(row.next_round_ms, Some(300));
+        let restart = t(TournamentChange::Reschedule {
+            tournament: "T0000001".into(),
+            starts_ms: 9,
+        });
+        assert!(
+            matches!(
+                a_writer.write(vec![restart]).await,
+                Err(StoreError::Gone(_))
+            ),
+            "started already"
+        );
 
         // The game as created and finished is read through the games table.
         let id = games[0].game_id.clone();

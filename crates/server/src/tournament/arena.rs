@@ -28,10 +28,10 @@
 //! See the function's documentation: neighbours in rank order, reaching up
 //! to three places away to avoid immediate rematches.
 //!
-//! # Berserk ([`berserk_clock`])
+//! # Berserk
 //!
-//! A berserking player gives up half their initial time and all of their
-//! increment; see the function for the exception lichess makes.
+//! What a berserking player gives up is the clock's business
+//! (`game::clock::TimeControl::berserk_ms`); here it only scores.
 
 use std::cmp::Ordering;
 use std::fmt;
@@ -52,10 +52,6 @@ pub const BERSERK_BONUS: u32 = 1;
 pub const BERSERK_MIN_MOVES: u32 = 7;
 /// A draw with fewer moves than this scores nothing.
 pub const QUICK_DRAW_MOVES: u32 = 10;
-/// Berserk keeps the whole initial time when it is shorter than this many
-/// increments (a 1+2 clock: 60 s < 40 × 2 s), since halving it would leave
-/// a berserker with almost nothing once the increment is gone.
-pub const BERSERK_KEEPS_TIME_BELOW_INCREMENTS: u32 = 40;
 
 /// How a game ended, from one player's side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -413,39 +409,6 @@ fn colored<K: Ord + Clone>(a: &Waiting<K>, b: &Waiting<K>) -> Pairing<K> {
     }
 }
 
-/// The clock of a player who went berserk.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct BerserkClock {
-    pub initial_ms: u64,
-    /// Always 0: berserk gives up the increment.
-    pub increment_ms: u64,
-}
-
-/// The clock a player keeps after going berserk in a game of
-/// `initial_seconds` + `increment_seconds`, or `None` when berserk is not
-/// allowed (no initial time: 0+1, 0+2).
-///
-/// The increment is always dropped. The initial time is halved, exactly (a
-/// 3+2 becomes 1:30+0, a ¼+0 becomes 7.5 s+0), except when it is shorter
-/// than [`BERSERK_KEEPS_TIME_BELOW_INCREMENTS`] increments: then only the
-/// increment goes (a 1+2 becomes 1+0), as on lichess.
-pub fn berserk_clock(initial_seconds: u32, increment_seconds: u32) -> Option<BerserkClock> {
-    if initial_seconds == 0 {
-        return None;
-    }
-    let initial_ms = u64::from(initial_seconds) * 1000;
-    let keeps_time = u64::from(initial_seconds)
-        < u64::from(BERSERK_KEEPS_TIME_BELOW_INCREMENTS) * u64::from(increment_seconds);
-    Some(BerserkClock {
-        initial_ms: if keeps_time {
-            initial_ms
-        } else {
-            initial_ms / 2
-        },
-        increment_ms: 0,
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -775,22 +738,6 @@ mod tests {
                 black: "z".to_string()
             }]
         );
-    }
-
-    #[test]
-    fn berserk_halves_the_time_and_drops_the_increment() {
-        let clock = |initial_ms, increment_ms| {
-            Some(BerserkClock {
-                initial_ms,
-                increment_ms,
-            })
-        };
-        assert_eq!(berserk_clock(180, 2), clock(90_000, 0)); // 3+2 → 1:30+0
-        assert_eq!(berserk_clock(60, 0), clock(30_000, 0)); // 1+0 → 0:30+0
-        assert_eq!(berserk_clock(15, 0), clock(7_500, 0)); // ¼+0 → 7.5 s
-        assert_eq!(berserk_clock(60, 2), clock(60_000, 0)); // 1+2 → 1+0
-        assert_eq!(berserk_clock(80, 2), clock(40_000, 0)); // 80 = 40 × 2: halved
-        assert_eq!(berserk_clock(0, 1), None); // 0+1: no berserk
     }
 
     #[test]

@@ -27,8 +27,6 @@ use settings::{Request, System, MAX_ROUND_ROBIN_PLAYERS};
 pub struct Event {
     pub row: TournamentRow,
     pub system: System,
-    /// The variant's sides move at once: a turn is a full move.
-    pub simultaneous: bool,
     /// The variant's name as the page shows it.
     pub variant_name: String,
     pub settings: settings::Settings,
@@ -60,7 +58,6 @@ impl Tournaments {
         let variant = self.hub().registry().get(&row.variant);
         Ok(Event {
             system,
-            simultaneous: variant.is_some_and(|v| v.spec.simultaneous.is_some()),
             variant_name: variant.map_or_else(|| row.variant.clone(), |v| v.spec.name.clone()),
             settings,
             entrants: store.entrants(id).await?,
@@ -230,10 +227,17 @@ impl Tournaments {
                 "server-refusal-tournament-arena-no-rounds",
             )));
         }
-        // Before the first round, the date is the first round's.
-        let change = TournamentChange::Schedule {
-            tournament: id.to_string(),
-            next_round_ms: Some(at_ms),
+        // Before the start, the date is the start's (lichess moves `startsAt`).
+        let change = match event.row.status.as_str() {
+            "created" => TournamentChange::Reschedule {
+                tournament: id.to_string(),
+                starts_ms: at_ms,
+            },
+            _ => TournamentChange::Schedule {
+                tournament: id.to_string(),
+                next_round_ms: at_ms,
+                replace: true,
+            },
         };
         self.hub()
             .writer

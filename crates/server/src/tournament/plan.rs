@@ -231,7 +231,6 @@ mod tests {
                 finished_ms: None,
             },
             system,
-            simultaneous: false,
             variant_name: "Chess".into(),
             settings,
             entrants: players
@@ -268,6 +267,7 @@ mod tests {
                 white: white.clone(),
                 black: black.clone(),
                 paired_ms: START + batch.round,
+                berserk: [false; 2],
                 status: Some(match results.get(board) {
                     Some(_) => "finished".into(),
                     None => "started".into(),

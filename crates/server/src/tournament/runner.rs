@@ -110,7 +110,8 @@ impl Tournaments {
             },
             Step::Schedule(at) => TournamentChange::Schedule {
                 tournament: id.to_string(),
-                next_round_ms: Some(at),
+                next_round_ms: at,
+                replace: false,
             },
             Step::Pair(batch) => TournamentChange::Pair {
                 tournament: id.to_string(),
@@ -128,6 +129,7 @@ impl Tournaments {
                         white,
                         black,
                         paired_ms: now,
+                        berserk: [false; 2],
                         status: None,
                         result: None,
                         turn: 0,
@@ -137,6 +139,7 @@ impl Tournaments {
             },
         };
         let paired = matches!(change, TournamentChange::Pair { .. });
+        let finished = matches!(change, TournamentChange::Finish { .. });
         match self
             .hub
             .writer
@@ -149,6 +152,9 @@ impl Tournaments {
         }
         if paired {
             self.create_games(&self.event(id).await?).await;
+        }
+        if let (true, Some(cluster)) = (finished, self.hub.cluster()) {
+            cluster.stop_leading(id).await?;
         }
         Ok(())
     }

@@ -34,6 +34,8 @@ pub struct Standing {
     pub playing: Option<String>,
     pub games: u32,
     pub wins: u32,
+    /// Games the player went berserk in.
+    pub berserks: u32,
 }
 
 /// How a finished, not aborted, game ended for `user`.
@@ -61,14 +63,10 @@ pub fn in_play(game: &PairedGameRow) -> bool {
     game.status.as_deref() != Some("finished")
 }
 
-/// Full moves both sides made: a simultaneous turn is one, two plies of
-/// a game in turns are one.
-fn full_moves(event: &Event, game: &PairedGameRow) -> u32 {
-    let turn = u32::try_from(game.turn.max(0)).unwrap_or(0);
-    match event.simultaneous {
-        true => turn,
-        false => turn / 2,
-    }
+/// Full moves both sides made: the games table keeps the move (or turn)
+/// number the game stopped at, one more than the full moves played.
+fn full_moves(game: &PairedGameRow) -> u32 {
+    u32::try_from(game.turn - 1).unwrap_or(0)
 }
 
 /// The arena sheet of `user`: their finished games in the order played.
@@ -80,8 +78,8 @@ pub fn arena_sheet(event: &Event, user: &str) -> arena::Sheet {
         .filter_map(|g| {
             Some(Finished {
                 result: result_for(g, user)?,
-                moves: full_moves(event, g),
-                berserk: false,
+                moves: full_moves(g),
+                berserk: g.berserk[usize::from(g.black == user)],
             })
         })
         .collect();
@@ -124,6 +122,9 @@ fn blank(event: &Event, entrant: &crate::store::tournaments::EntrantRow) -> Stan
         games: mine().filter(|g| result_for(g, id).is_some()).count() as u32,
         wins: mine()
             .filter(|g| result_for(g, id) == Some(GameResult::Win))
+            .count() as u32,
+        berserks: mine()
+            .filter(|g| g.berserk[usize::from(&g.black == id)])
             .count() as u32,
     }
 }

@@ -78,6 +78,19 @@ impl GameState {
             Action::Commit(commitment) => self.decide_commit(color, commitment, now),
             Action::Reveal { mv, nonce } => self.decide_reveal(color, mv, nonce, now),
             Action::ClaimVictory => self.decide_claim_victory(color, now),
+            Action::Berserk => {
+                if self.has_moved(color) || self.berserk(color) {
+                    return Err(Refusal::NotNow(Said::new("server-refusal-berserk-before-first-move")));
+                }
+                let clocks = self.clock.as_ref().and_then(|c| c.after_berserk(now, color));
+                let Some(clocks) = clocks else {
+                    return Err(Refusal::NotNow(Said::new("server-refusal-berserk-needs-clock")));
+                };
+                events(vec![EventBody::Berserk {
+                    color: color.into(),
+                    clocks: Some(clocks),
+                }])
+            }
             Action::Resign => events(vec![self.finished_by(
                 Some(color),
                 Some(other),

@@ -70,6 +70,9 @@ pub enum Action {
     /// Win a game without a clock whose opponent has not revealed by the
     /// reveal deadline.
     ClaimVictory,
+    /// Halve one's own clock before one's first move (an arena's berserk;
+    /// whether the game allows it is the caller's to check).
+    Berserk,
 }
 
 impl From<parity_rules::GameError> for Refusal {
@@ -337,6 +340,20 @@ impl GameState {
         self.sim.hidden[color.index()].as_ref()
     }
 
+    /// Whether `color` went berserk in this game.
+    pub fn berserk(&self, color: Color) -> bool {
+        self.clock.as_ref().is_some_and(|c| c.is_berserk(color))
+    }
+
+    /// Whether `color` has made a move (committed one, in a simultaneous game).
+    pub fn has_moved(&self, color: Color) -> bool {
+        let played = self.play.played();
+        match self.play.is_simultaneous() {
+            true => played >= 1 || self.committed(color),
+            false => played >= 2 || (played == 1 && self.play.to_move() != Some(color)),
+        }
+    }
+
     pub fn committed(&self, color: Color) -> bool {
         self.sim.commitments[color.index()].is_some()
     }
@@ -551,6 +568,12 @@ impl GameState {
                 self.sim = SimTurn::default();
                 self.draw_offer = None;
                 self.set_clocks(clocks, now);
+            }
+            EventBody::Berserk { color, clocks } => {
+                self.set_clocks(clocks, now);
+                if let Some(clock) = self.clock.as_mut() {
+                    clock.go_berserk(color.color());
+                }
             }
             EventBody::DrawOffer { color } => self.draw_offer = Some(color.color()),
             EventBody::DrawDeclined { .. } => self.draw_offer = None,

@@ -83,6 +83,10 @@ impl GameState {
             },
             clocks: self.clock.as_ref().map(|c| c.current(now)),
             draw_offer: self.draw_offer.map(Side::from),
+            berserk: (self.berserk(Color::White) || self.berserk(Color::Black)).then(|| BothSides {
+                white: self.berserk(Color::White),
+                black: self.berserk(Color::Black),
+            }),
             rematch: match (&self.rematch, self.rematch_offer) {
                 (Some(game), _) => Some(RematchView::Game { game: game.clone() }),
                 (None, Some(c)) => Some(RematchView::Offer { offer: c.into() }),
@@ -244,6 +248,9 @@ pub struct GameFull {
     pub legal: Legal,
     pub clocks: Option<Clocks>,
     pub draw_offer: Option<Side>,
+    /// The sides that went berserk (an arena's games); absent when none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub berserk: Option<BothSides>,
     pub rematch: Option<RematchView>,
     pub rematch_of: Option<String>,
     pub invite: Option<String>,
