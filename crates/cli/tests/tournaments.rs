@@ -1,8 +1,10 @@
 //! berserk, unchanged, runs tournaments on `parity serve` through lichess's
 //! tournament and team API: `tests/python/tournament_client.py` makes a
-//! team, arenas in chess and in parity played by `parity bot` processes, and
-//! a five-round Swiss event of seven bots scheduled round by round, then
-//! reads the standings, results, games and the FIDE report.
+//! team; an arena of people where one goes berserk; arenas in chess and in
+//! parity played by four `parity bot` processes; and a five-round Swiss
+//! event of seven people, played to fixed results through berserk's board
+//! client and scheduled round by round; then it reads the standings,
+//! results, games and the FIDE report.
 
 mod common;
 
@@ -13,16 +15,22 @@ fn berserk_runs_arenas_and_a_swiss_event() {
     let db = common::temp("tournaments", "tournaments.sqlite");
     let db_arg = db.to_str().unwrap();
     let org = common::board_token(db_arg, "Org");
-    let bots: Vec<String> = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus"]
+    let players: Vec<String> = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus"]
+        .iter()
+        .map(|name| common::board_token(db_arg, name))
+        .collect();
+    let bots: Vec<String> = ["Ada-Bot", "Bo-Bot", "Cy-Bot", "Di-Bot"]
         .iter()
         .map(|name| common::bot_token(db_arg, name))
         .collect();
-    let (mut server, base) = common::serve(&db, &[]);
+    // The script plays fifteen games' moves from one address at once.
+    let (mut server, base) = common::serve(&db, &["--actions-per-second", "1000"]);
     let script =
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/python/tournament_client.py");
     let out = Command::new("python3")
         .arg(&script)
         .args([&base, env!("CARGO_BIN_EXE_parity"), &org])
+        .args(&players)
         .args(&bots)
         .output()
         .expect("python3 runs the client (pip install berserk)");

@@ -117,7 +117,10 @@ impl Api {
 
     /// As [`Api::get`], with a Bearer token.
     pub fn get_with(&self, path: &str, token: &str) -> serde_json::Value {
-        let request = self.http.get(format!("{}{path}", self.base)).bearer_auth(token);
+        let request = self
+            .http
+            .get(format!("{}{path}", self.base))
+            .bearer_auth(token);
         let (status, body) = self.answer(request);
         assert_eq!(status, 200, "{path} on {}: {body}", self.base);
         body

@@ -27,7 +27,7 @@ use crate::store::tournaments::TeamRow;
 use crate::store::UserRow;
 use crate::tournament::settings::{Request, System};
 use crate::tournament::standings::{in_play, standings, swiss_field, Standing};
-use crate::tournament::{swiss, Event, Tournaments};
+use crate::tournament::{swiss, Tournament, Tournaments};
 
 pub fn routes(tournaments: Arc<Tournaments>) -> Router<Arc<Hub>> {
     Router::new()
@@ -81,7 +81,7 @@ fn status_code(status: &str) -> u32 {
     }
 }
 
-fn name_of(event: &Event, user_id: &str) -> String {
+fn name_of(event: &Tournament, user_id: &str) -> String {
     event
         .entrants
         .iter()
@@ -90,7 +90,7 @@ fn name_of(event: &Event, user_id: &str) -> String {
 }
 
 /// A tournament as lichess's list and team endpoints give it.
-fn summary(event: &Event) -> Value {
+fn summary(event: &Tournament) -> Value {
     let row = &event.row;
     let players = event.entrants.iter().filter(|e| !e.withdrawn).count();
     json!({
@@ -111,7 +111,7 @@ fn summary(event: &Event) -> Value {
 
 /// One player of the standings, as lichess's arena `standing` and
 /// results lines write them.
-fn standing_json(event: &Event, s: &Standing) -> Value {
+fn standing_json(event: &Tournament, s: &Standing) -> Value {
     let mut line = json!({
         "rank": s.rank,
         "username": s.user.name,
@@ -139,7 +139,7 @@ fn standing_json(event: &Event, s: &Standing) -> Value {
 }
 
 /// The whole tournament: lichess's arena JSON, or its Swiss JSON.
-fn full(event: &Event, now: i64) -> Value {
+fn full(event: &Tournament, now: i64) -> Value {
     let row = &event.row;
     let table = standings(event);
     let mut json = summary(event);

@@ -24,7 +24,7 @@ use settings::{Request, System, MAX_ROUND_ROBIN_PLAYERS};
 
 /// A tournament, its players, games and byes, as read at one time.
 #[derive(Clone, Debug)]
-pub struct Event {
+pub struct Tournament {
     pub row: TournamentRow,
     pub system: System,
     /// The variant's name as the page shows it.
@@ -41,7 +41,7 @@ fn no_tournament(id: &str) -> Refusal {
 
 impl Tournaments {
     /// Reads tournament `id` whole.
-    pub async fn event(&self, id: &str) -> Result<Event, Refusal> {
+    pub async fn event(&self, id: &str) -> Result<Tournament, Refusal> {
         let store = self.hub().store();
         let row = store
             .tournament(id)
@@ -56,7 +56,7 @@ impl Tournaments {
         let settings = serde_json::from_str(&row.settings_json)
             .map_err(|e| Refusal::Internal(Said::as_is(format!("tournament {id}: {e}"))))?;
         let variant = self.hub().registry().get(&row.variant);
-        Ok(Event {
+        Ok(Tournament {
             system,
             variant_name: variant.map_or_else(|| row.variant.clone(), |v| v.spec.name.clone()),
             settings,
@@ -69,7 +69,7 @@ impl Tournaments {
 
     /// Creates a tournament of `creator`'s; a team's event needs its
     /// creator in the team.
-    pub async fn create(&self, creator: &UserRow, request: Request) -> Result<Event, Refusal> {
+    pub async fn create(&self, creator: &UserRow, request: Request) -> Result<Tournament, Refusal> {
         let hub = self.hub();
         hub.quotas().create_tournament(&creator.id)?;
         let variant = hub

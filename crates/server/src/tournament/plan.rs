@@ -6,7 +6,7 @@
 use crate::store::tournaments::ByeRow;
 use crate::tournament::settings::System;
 use crate::tournament::standings::{in_play, standings, swiss_field};
-use crate::tournament::{arena, round_robin, swiss, Event};
+use crate::tournament::{arena, round_robin, swiss, Tournament};
 
 /// A batch of pairings, by account id.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -29,7 +29,7 @@ pub enum Step {
 }
 
 /// The next step of `event` at `now_ms`.
-pub fn next(event: &Event, now_ms: i64) -> Result<Step, String> {
+pub fn next(event: &Tournament, now_ms: i64) -> Result<Step, String> {
     let row = &event.row;
     if row.status == "finished" || now_ms < row.starts_ms && row.status == "created" {
         return Ok(Step::Wait);
@@ -40,7 +40,7 @@ pub fn next(event: &Event, now_ms: i64) -> Result<Step, String> {
     }
 }
 
-fn arena_step(event: &Event, now_ms: i64) -> Step {
+fn arena_step(event: &Tournament, now_ms: i64) -> Step {
     let ends_ms = event.row.starts_ms + i64::from(event.settings.minutes) * 60_000;
     if now_ms >= ends_ms {
         return Step::Finish;
@@ -87,7 +87,7 @@ fn arena_step(event: &Event, now_ms: i64) -> Step {
     })
 }
 
-fn rounds_step(event: &Event, now_ms: i64) -> Result<Step, String> {
+fn rounds_step(event: &Tournament, now_ms: i64) -> Result<Step, String> {
     let row = &event.row;
     let active = event.entrants.iter().filter(|e| !e.withdrawn).count();
     let rounds = match event.system {
@@ -126,7 +126,7 @@ fn round_robin_rounds(players: usize) -> i64 {
     even.saturating_sub(1) as i64
 }
 
-fn pair_round(event: &Event, round: i64, rounds: i64) -> Result<Batch, String> {
+fn pair_round(event: &Tournament, round: i64, rounds: i64) -> Result<Batch, String> {
     let field = swiss_field(event, round - 1);
     let id_of = |number: u32| field.ids[number as usize - 1].clone();
     let mut byes = Vec::new();
@@ -209,8 +209,8 @@ mod tests {
 
     const START: i64 = 1_000_000;
 
-    fn event(system: System, settings: Settings, players: &[&str]) -> Event {
-        Event {
+    fn event(system: System, settings: Settings, players: &[&str]) -> Tournament {
+        Tournament {
             row: TournamentRow {
                 id: "T1234567".into(),
                 system: system.name().into(),
@@ -258,7 +258,7 @@ mod tests {
 
     /// Takes `batch` as written, with game ids `g<round><board>`, and
     /// finishes its games with `results` (White's: "1-0", "0-1", "1/2-1/2").
-    fn take(event: &mut Event, batch: &Batch, results: &[&str]) {
+    fn take(event: &mut Tournament, batch: &Batch, results: &[&str]) {
         for (board, [white, black]) in batch.games.iter().enumerate() {
             event.games.push(PairedGameRow {
                 game_id: format!("g{}{}", batch.round, board + 1),

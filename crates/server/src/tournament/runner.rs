@@ -19,7 +19,7 @@ use crate::hub::Hub;
 use crate::store::tournaments::{PairedGameRow, TournamentChange};
 use crate::store::{Change, StoreError};
 use crate::tournament::plan::{self, Step};
-use crate::tournament::Event;
+use crate::tournament::Tournament;
 
 /// The tournaments of a server: what players ask (`mod.rs`) and the
 /// loop that runs them.
@@ -160,7 +160,7 @@ impl Tournaments {
     }
 
     /// Creates the games of `event` that are paired but not created yet.
-    async fn create_games(&self, event: &Event) {
+    async fn create_games(&self, event: &Tournament) {
         let user = |id: &str| {
             event
                 .entrants

@@ -7,7 +7,7 @@ use crate::store::tournaments::PairedGameRow;
 use crate::store::UserRow;
 use crate::tournament::arena::{self, Finished, GameResult};
 use crate::tournament::settings::System;
-use crate::tournament::{swiss, Event};
+use crate::tournament::{swiss, Tournament};
 
 /// One player's place.
 #[derive(Clone, Debug)]
@@ -70,7 +70,7 @@ fn full_moves(game: &PairedGameRow) -> u32 {
 }
 
 /// The arena sheet of `user`: their finished games in the order played.
-pub fn arena_sheet(event: &Event, user: &str) -> arena::Sheet {
+pub fn arena_sheet(event: &Tournament, user: &str) -> arena::Sheet {
     let games: Vec<Finished> = event
         .games
         .iter()
@@ -90,7 +90,7 @@ pub fn arena_sheet(event: &Event, user: &str) -> arena::Sheet {
 }
 
 /// Every player's place, best first.
-pub fn standings(event: &Event) -> Vec<Standing> {
+pub fn standings(event: &Tournament) -> Vec<Standing> {
     let mut list: Vec<Standing> = match event.system {
         System::Arena => arena_standings(event),
         System::Swiss | System::RoundRobin => swiss_standings(event),
@@ -99,7 +99,7 @@ pub fn standings(event: &Event) -> Vec<Standing> {
     list
 }
 
-fn blank(event: &Event, entrant: &crate::store::tournaments::EntrantRow) -> Standing {
+fn blank(event: &Tournament, entrant: &crate::store::tournaments::EntrantRow) -> Standing {
     let id = &entrant.user.id;
     let mine = || {
         event
@@ -129,7 +129,7 @@ fn blank(event: &Event, entrant: &crate::store::tournaments::EntrantRow) -> Stan
     }
 }
 
-fn arena_standings(event: &Event) -> Vec<Standing> {
+fn arena_standings(event: &Tournament) -> Vec<Standing> {
     let mut list: Vec<Standing> = event
         .entrants
         .iter()
@@ -158,7 +158,7 @@ fn arena_standings(event: &Event) -> Vec<Standing> {
     list
 }
 
-fn swiss_standings(event: &Event) -> Vec<Standing> {
+fn swiss_standings(event: &Tournament) -> Vec<Standing> {
     let field = swiss_field(event, event.row.round);
     let table = swiss::tiebreak::standings(&field.entrants);
     event
@@ -199,7 +199,7 @@ impl SwissField {
 
 /// The Swiss view of `event` after its first `rounds` rounds; a player
 /// is to be paired in the next round unless withdrawn.
-pub fn swiss_field(event: &Event, rounds: i64) -> SwissField {
+pub fn swiss_field(event: &Tournament, rounds: i64) -> SwissField {
     let mut order: Vec<&crate::store::tournaments::EntrantRow> = event.entrants.iter().collect();
     order.sort_by(|a, b| {
         b.rating
