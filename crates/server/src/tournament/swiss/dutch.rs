@@ -1,17 +1,25 @@
-//! The FIDE (Dutch) system, C.04.3 (2017 rules), decided bracket by bracket
-//! with maximum-weight matchings whose weights hold the criteria in order of
-//! priority, one bit field each (the approach of bbpPairings):
+//! The FIDE (Dutch) system, C.04.3 (2025 rules, in force from 2026),
+//! decided bracket by bracket with maximum-weight matchings whose weights
+//! hold the criteria in order of priority, one bit field each (the approach
+//! of bbpPairings):
 //!
-//! * absolute criteria C1 and C3 become missing edges; C2 (no second bye)
-//!   is part of the completion check and of the last bracket's weights;
-//! * the quality criteria C5–C19 (pairs, score differences, colours, floats)
-//!   are fields of the weight, most important highest;
+//! * absolute criteria C1 and C3 become missing edges; C2 (no second bye,
+//!   nor a bye after a full point scored without playing) is part of the
+//!   top field;
+//! * one matching graph holds every player still to be paired: the top field
+//!   asks that everyone be paired (C4) and that the bye go to an eligible
+//!   player with the lowest score possible (C5), so every bracket is paired
+//!   only in ways the rest of the round can complete; there is no
+//!   penultimate bracket merged with the rest as in the 2017 rules;
+//! * the quality criteria C6–C21 (pairs and scores paired in this bracket
+//!   and the next, unplayed games of the bye assignee, colours, floats) are
+//!   the next fields, most important highest;
 //! * the choice among equally good pairings (transpositions and exchanges in
 //!   the order of the rules) is fixed player by player with small bonuses in
-//!   the lowest bits;
-//! * completion (C4) is checked on a separate 0/1 matching of everyone; a
-//!   bracket whose pairing cannot be completed becomes the penultimate
-//!   bracket and is paired together with everyone below it.
+//!   the lowest bits.
+//!
+//! The criterion numbers follow the order of the fields; C2, C9, C14 and C16
+//! are numbered as bbpPairings v6 cites them, the others are inferred.
 
 use super::matching::{Graph, Weight};
 use super::{Entrant, Pairing, PairingError, Round};
@@ -44,6 +52,8 @@ struct Player {
     repeated: Option<Color>,
     strong: bool,
     bye_eligible: bool,
+    /// Games played over the board.
+    played_games: u32,
     /// Floats in the last round and the round before.
     floats: [Float; 2],
 }
@@ -114,14 +124,20 @@ fn players(entrants: &[Entrant], played: usize) -> Result<Vec<Player>, PairingEr
                     colors.push(color);
                     opponents.insert(opponent);
                 }
+                // C2: no bye after a bye, nor after a full point scored
+                // without playing.
                 Round::Bye { .. } => bye_eligible = false,
                 Round::Forfeit {
                     score: super::Score::Win,
                     ..
+                }
+                | Round::Absent {
+                    score: super::Score::Win,
                 } => bye_eligible = false,
                 _ => {}
             }
         }
+        let played_games = colors.len() as u32;
         let whites = colors.iter().filter(|&&c| c == Color::White).count() as u32;
         let blacks = colors.len() as u32 - whites;
         let lower = if whites > blacks {
@@ -166,7 +182,9 @@ fn players(entrants: &[Entrant], played: usize) -> Result<Vec<Player>, PairingEr
                         Float::None
                     }
                 }
-                _ => Float::Down,
+                // An unplayed game is a downfloat only when it scored.
+                unplayed if unplayed.score() != super::Score::Loss => Float::Down,
+                _ => Float::None,
             }
         };
         out.push(Player {
@@ -180,6 +198,7 @@ fn players(entrants: &[Entrant], played: usize) -> Result<Vec<Player>, PairingEr
             repeated,
             strong: !absolute && imbalance > 0,
             bye_eligible,
+            played_games,
             floats: [float(1), float(2)],
         });
     }
@@ -215,88 +234,101 @@ impl Event {
     }
 }
 
-/// The widths of the weight fields of one bracket.
+/// The widths of the weight fields, the same for every bracket of a round.
 struct Layout {
-    /// Bits for a count of resident players.
+    /// Bits for a count of players of one score group.
     pcb: u32,
-    /// Bits for a count of players in the next score group.
-    next_pcb: u32,
-    /// Bits for the score-difference field.
-    sd_bits: u32,
-    /// Where each score difference (or downfloat key) sits in that field.
-    sd_shift: HashMap<u32, u32>,
-    /// Score of the lowest player considered.
-    min_score: u32,
-    /// Last bracket (or the penultimate one merged with the rest).
-    special: bool,
-    /// The next score group is the last one.
-    final_next: bool,
+    /// Bits for the field with one digit per score group.
+    sg_bits: u32,
+    /// Where each score's digit sits in that field (lowest score lowest).
+    sg_shift: HashMap<u32, u32>,
+    /// Bits for the sum of two score-group positions (the first matching).
+    rank_sum_bits: u32,
+    /// Bits of one digit of bonuses for the choice of an S1 player's
+    /// opponent.
+    bonus_bits: u32,
+    /// The lowest bits, left for the bonuses that order equally good
+    /// pairings: at least `3 * pcb + 1`, and `CHUNK` bonus digits.
+    room: u32,
     played: usize,
 }
 
-impl Layout {
-    /// 1 at the position of score difference `key`.
-    fn sd<const W: usize>(&self, key: u32) -> Weight<W> {
-        Weight::from_u64(1).shl(self.sd_shift.get(&key).copied().unwrap_or(0))
-    }
+/// What the bye decided by the first matching means for the weights.
+struct ByeFacts {
+    /// The lowest score the pairing-allocated bye can go to (C5).
+    score: u32,
+    /// The bye assignee comes out of the bracket being paired, so the
+    /// number of his unplayed games is minimised there (C9).
+    single: bool,
+    /// The position of a played-games count among the players with the
+    /// bye score: higher for more games played.
+    ranks: HashMap<u32, u64>,
+}
 
-    /// Key of a player left unpaired (or moved down): his score against a
-    /// virtual opponent one point below the lowest score.
-    fn down_key(&self, p: &Player) -> u32 {
-        p.score - self.min_score + 2
+impl ByeFacts {
+    /// May get the bye: eligible, and no more points than the lowest
+    /// score that can get it.
+    fn candidate(&self, p: &Player) -> bool {
+        p.bye_eligible && p.score <= self.score
+    }
+}
+
+impl Layout {
+    /// 1 at the digit of score `score`.
+    fn sg<const W: usize>(&self, score: u32) -> Weight<W> {
+        Weight::from_u64(1).shl(self.sg_shift.get(&score).copied().unwrap_or(0))
     }
 
     /// The number of bits of any edge weight.
     fn total_bits(&self) -> u32 {
-        let mut total = 2 + self.pcb + self.sd_bits;
-        if !self.special {
-            total += if self.final_next {
-                self.pcb.max(self.next_pcb) + 3
-            } else {
-                self.next_pcb
-            } + self.sd_bits;
-        }
-        total += 4 * self.pcb;
         let float_rounds = self.played.min(2) as u32;
-        total += float_rounds * (2 * self.pcb + 2 * self.sd_bits);
-        total + 3 * self.pcb + 1
+        let main = 2
+            + 2 * (self.pcb + self.sg_bits)
+            + 2 * self.pcb
+            + 4 * self.pcb
+            + float_rounds * (2 * self.pcb + 2 * self.sg_bits)
+            + self.room;
+        main.max(2 + self.rank_sum_bits + self.pcb)
     }
 
-    /// The weight of pairing `h` (higher in the bracket order) with `l`.
-    fn edge<const W: usize>(&self, h: &Player, l: &Player, h_in: bool, l_in: bool) -> Weight<W> {
-        let mut w = Weight::ZERO;
-        if self.special {
-            // Completion, then keep a bye-eligible player unpaired.
-            w = Weight::from_u64(1 + !h.bye_eligible as u64 + !l.bye_eligible as u64);
-        }
-        // C5: maximise the pairs of this bracket.
+    /// The weight of pairing `h` (higher in the order) with `l`, `l` being a
+    /// player of the bracket (`l_in`), of the next score group (`l_next`),
+    /// or neither (then only the completion fields count).
+    fn edge<const W: usize>(
+        &self,
+        h: &Player,
+        l: &Player,
+        l_in: bool,
+        l_next: bool,
+        bye: &ByeFacts,
+    ) -> Weight<W> {
+        // C4 and C2/C5: everyone paired, the bye to a player who may get it
+        // with the lowest possible score.
+        let mut w = Weight::from_u64(1 + !bye.candidate(h) as u64 + !bye.candidate(l) as u64);
+        // C6: maximise the pairs of this bracket; C7: pair the highest
+        // scores (the moved-down players first).
         w = w.shl(self.pcb).add(bit(l_in));
-        // C6: minimise the score differences.
-        w = w.shl(self.sd_bits);
+        w = w.shl(self.sg_bits);
         if l_in {
-            w = w
-                .add(self.sd(self.down_key(h)))
-                .add(self.sd(self.down_key(l)))
-                .sub(self.sd(h.score - l.score));
+            w = w.add(self.sg(h.score));
         }
-        if !self.special {
-            // C7: the downfloaters must let the next bracket pair best.
-            if self.final_next {
-                w = w.shl(self.pcb.max(self.next_pcb) + 3).add(Weight::from_u64(
-                    1 + !h.bye_eligible as u64 + !l.bye_eligible as u64,
-                ));
-            } else {
-                w = w.shl(self.next_pcb).add(bit(!l_in));
-            }
-            w = w.shl(self.sd_bits);
-            if h_in {
-                w = w.add(self.sd(self.down_key(h)));
-            }
-            if l_in {
-                w = w.add(self.sd(self.down_key(l)));
+        // C8: the same for the next bracket, with the players moved down.
+        w = w.shl(self.pcb).add(bit(l_next));
+        w = w.shl(self.sg_bits);
+        if l_next {
+            w = w.add(self.sg(h.score));
+        }
+        // C9: the fewest unplayed games for the bye assignee.
+        w = w.shl(2 * self.pcb);
+        if bye.single {
+            for p in [h, l] {
+                if p.score == bye.score {
+                    let rank = bye.ranks.get(&p.played_games).copied().unwrap_or(0);
+                    w = w.add(Weight::from_u64(rank));
+                }
             }
         }
-        // C8–C11: colour difference beyond 2 and three in a row (only
+        // C10–C13: colour difference beyond 2 and three in a row (only
         // topscorers can get these), then colour and strong preferences.
         let (p, o) = (l, h);
         let same = p.preference == o.preference;
@@ -318,7 +350,8 @@ impl Layout {
         for c in [c10, c11, c12, c13] {
             w = w.shl(self.pcb).add(bit(l_in && c));
         }
-        // C12–C15: floats repeated from one and two rounds before.
+        // C14–C17: floats repeated from one and two rounds before.
+        let up = |back: usize| h.score > l.score && l.floats[back] == Float::Up;
         for back in 0..self.played.min(2) {
             w = w.shl(self.pcb);
             if l_in {
@@ -326,31 +359,38 @@ impl Layout {
                     .add(bit(l.floats[back] == Float::Down))
                     .add(bit(h.score <= l.score && h.floats[back] == Float::Down));
             }
-            w = w.shl(self.pcb).sub(bit(l_in
-                && h.score > l.score
-                && l.floats[back] == Float::Up));
+            w = w.shl(self.pcb).add(bit(l_in && !up(back)));
         }
-        // C16–C19: score differences of those repeated floats.
+        // C18–C21: the scores of those repeated floaters.
         for back in 0..self.played.min(2) {
-            w = w.shl(self.sd_bits);
+            w = w.shl(self.sg_bits);
             if l_in {
                 if l.floats[back] == Float::Down {
-                    w = w.add(self.sd(self.down_key(l)));
+                    w = w.add(self.sg(l.score));
                 }
                 if h.floats[back] == Float::Down {
-                    w = w.add(self.sd(self.down_key(h)));
-                    if h.score > l.score {
-                        w = w.sub(self.sd(h.score - l.score));
-                    }
+                    w = w.add(self.sg(h.score));
                 }
             }
-            w = w.shl(self.sd_bits);
-            if l_in && l.floats[back] == Float::Up && h.score > l.score {
-                w = w.sub(self.sd(h.score - l.score));
+            w = w.shl(self.sg_bits);
+            if l_in && !up(back) {
+                w = w.add(self.sg(h.score));
             }
         }
         // Room for the tie-breaking bonuses of the pairing order.
-        w.shl(3 * self.pcb + 1)
+        w.shl(self.room)
+    }
+
+    /// The weight of the first matching of an odd number of players, which
+    /// finds the lowest score the bye can go to: completion, then the
+    /// scores paired, then pairs inside the top score group.
+    fn first_edge<const W: usize>(&self, h: &Player, l: &Player, top: u32) -> Weight<W> {
+        let position = |p: &Player| self.sg_shift.get(&p.score).copied().unwrap_or(0) as u64;
+        Weight::from_u64(1 + !h.bye_eligible as u64 + !l.bye_eligible as u64)
+            .shl(self.rank_sum_bits)
+            .add(Weight::from_u64(position(h) + position(l)))
+            .shl(self.pcb)
+            .add(bit(l.score >= top))
     }
 }
 
@@ -373,103 +413,25 @@ pub(super) fn pair(
     };
     let mut sorted = players(entrants, played)?;
     sorted.sort_by(|a, b| b.score.cmp(&a.score).then(a.rank.cmp(&b.rank)));
+    if sorted.is_empty() {
+        return Ok(Pairing::default());
+    }
+    let layout = layout(&sorted, played);
+    // The narrowest weight that holds every field, with room for the
+    // matcher's sums of two weights.
+    let pairs = match layout.total_bits() + 8 {
+        0..=128 => pair_all::<2>(&sorted, &layout, &event),
+        129..=192 => pair_all::<3>(&sorted, &layout, &event),
+        193..=256 => pair_all::<4>(&sorted, &layout, &event),
+        257..=320 => pair_all::<5>(&sorted, &layout, &event),
+        321..=384 => pair_all::<6>(&sorted, &layout, &event),
+        385..=448 => pair_all::<7>(&sorted, &layout, &event),
+        449..=512 => pair_all::<8>(&sorted, &layout, &event),
+        513..=768 => pair_all::<12>(&sorted, &layout, &event),
+        769..=1024 => pair_all::<16>(&sorted, &layout, &event),
+        _ => Err(PairingError::TooLarge),
+    }?;
     let n = sorted.len();
-
-    // Completion: a 0/1 matching of everyone (plus a bye vertex when odd).
-    let mut validity = Graph::<1>::new(n + n % 2);
-    for a in 0..n {
-        for b in a + 1..n {
-            validity.set(a, b, bit(event.compatible(&sorted[a], &sorted[b])));
-        }
-        if n % 2 == 1 {
-            validity.set(a, n, bit(sorted[a].bye_eligible));
-        }
-    }
-    let complete = |g: &Graph<1>| {
-        g.max_weight_matching()
-            .iter()
-            .enumerate()
-            .all(|(v, &m)| v != m)
-    };
-    if !complete(&validity) {
-        return Err(PairingError::NoValidPairing);
-    }
-
-    let mut pairs: Vec<(usize, usize)> = Vec::new();
-    // The bracket: moved-down players, then residents, then the next group
-    // (indices into `sorted`).
-    let mut bracket: Vec<usize> = Vec::new();
-    let mut next = 0;
-    while next < n && sorted[next].score >= sorted[0].score {
-        bracket.push(next);
-        next += 1;
-    }
-    let mut special = next == n;
-    let mut moved_down = 0;
-    let mut guard = 0;
-    while bracket.len() > 1 || next < n {
-        guard += 1;
-        if guard > 4 * n + 4 {
-            return Err(PairingError::NoValidPairing);
-        }
-        let residents_end = bracket.len();
-        let group_start = next;
-        while next < n && (special || sorted[next].score >= sorted[group_start].score) {
-            bracket.push(next);
-            next += 1;
-        }
-        let len = bracket.len();
-        let layout = layout(
-            &sorted,
-            &bracket,
-            moved_down,
-            residents_end,
-            special,
-            next == n,
-            played,
-        );
-        // The narrowest weight that holds every field, with room for the
-        // matcher's sums of two weights.
-        let job = Bracket {
-            layout: &layout,
-            sorted: &sorted,
-            bracket: &bracket,
-            moved_down,
-            residents_end,
-            event: &event,
-        };
-        let (mate, matched) = match layout.total_bits() + 8 {
-            0..=128 => pair_bracket::<2>(&job, &mut validity),
-            129..=256 => pair_bracket::<4>(&job, &mut validity),
-            257..=512 => pair_bracket::<8>(&job, &mut validity),
-            513..=1024 => pair_bracket::<16>(&job, &mut validity),
-            _ => Err(PairingError::TooLarge),
-        }?;
-        if !special && !complete(&validity) {
-            // C4 fails: this is the penultimate bracket; pair it with the rest.
-            bracket.truncate(residents_end);
-            next = group_start;
-            special = true;
-            continue;
-        }
-        special = next == n;
-        let mut carried = Vec::new();
-        moved_down = 0;
-        for i in 0..len {
-            if i < residents_end && matched[i] {
-                if mate[i] > i {
-                    pairs.push((bracket[i], bracket[mate[i]]));
-                }
-            } else {
-                carried.push(bracket[i]);
-                if i < residents_end {
-                    moved_down += 1;
-                }
-            }
-        }
-        bracket = carried;
-    }
-
     let mut in_pair = vec![false; n];
     for &(a, b) in &pairs {
         in_pair[a] = true;
@@ -503,58 +465,210 @@ pub(super) fn pair(
     })
 }
 
-/// One pairing bracket and the next score group, as [`pair_bracket`] needs.
-#[derive(Clone, Copy)]
-struct Bracket<'a> {
-    layout: &'a Layout,
-    sorted: &'a [Player],
-    /// Indices into `sorted`: moved-down players, residents, next group.
-    bracket: &'a [usize],
-    moved_down: usize,
-    residents_end: usize,
-    event: &'a Event,
-}
-
-/// Pairs the bracket `bracket[..residents_end]` (the first `moved_down`
-/// players moved down from above) with the next score group after it, with
-/// weights of `W` words; returns the matching (`mate`, bracket indices) and
-/// which players are paired here. Pairs are also fixed in `validity`.
-fn pair_bracket<const W: usize>(
-    job: &Bracket,
-    validity: &mut Graph<1>,
-) -> Result<(Vec<usize>, Vec<bool>), PairingError> {
-    let Bracket {
-        layout,
-        sorted,
-        bracket,
-        moved_down,
-        residents_end,
-        event,
-    } = *job;
-    let len = bracket.len();
-    let p = |i: usize| &sorted[bracket[i]];
-
+/// Pairs everyone bracket by bracket on one matching graph of all players
+/// (indices into `sorted`): the pairs of a bracket are chosen only among
+/// those that still let the whole round be paired (C4), so a bracket is
+/// never merged with the rest as under the 2017 rules.
+fn pair_all<const W: usize>(
+    sorted: &[Player],
+    layout: &Layout,
+    event: &Event,
+) -> Result<Vec<(usize, usize)>, PairingError> {
+    let n = sorted.len();
+    let top = sorted[0].score;
+    let mut g = Graph::<W>::new(n);
+    let mut bye = ByeFacts {
+        score: 0,
+        single: false,
+        ranks: HashMap::new(),
+    };
+    let compatible = |a: usize, b: usize| event.compatible(&sorted[a], &sorted[b]);
+    let set_all = |g: &mut Graph<W>, bye: &ByeFacts| {
+        for l in 0..n {
+            for h in 0..l {
+                let w = if compatible(h, l) {
+                    layout.edge(&sorted[h], &sorted[l], false, false, bye)
+                } else {
+                    Weight::ZERO
+                };
+                g.set(h, l, w);
+            }
+        }
+    };
+    if n % 2 == 1 {
+        for l in 0..n {
+            for h in 0..l {
+                if compatible(h, l) {
+                    g.set(h, l, layout.first_edge(&sorted[h], &sorted[l], top));
+                }
+            }
+        }
+    } else {
+        set_all(&mut g, &bye);
+    }
+    let mate = g.max_weight_matching();
+    let unmatched: Vec<usize> = (0..n).filter(|&v| mate[v] == v).collect();
+    if unmatched.len() > n % 2 || unmatched.iter().any(|&v| !sorted[v].bye_eligible) {
+        return Err(PairingError::NoValidPairing);
+    }
+    if let Some(&assignee) = unmatched.first() {
+        bye.score = sorted[assignee].score;
+        bye.single = bye.score >= top
+            && (0..n)
+                .take_while(|&v| sorted[v].score >= top)
+                .all(|v| sorted[mate[v]].score >= top);
+        let mut counts: Vec<u32> = sorted
+            .iter()
+            .filter(|p| p.score == bye.score)
+            .map(|p| p.played_games)
+            .collect();
+        counts.sort_unstable_by(|a, b| b.cmp(a));
+        for (rank, count) in counts.into_iter().enumerate() {
+            bye.ranks.insert(count, rank as u64);
+        }
+        set_all(&mut g, &bye);
+    }
     let max_weight = Weight::<W>::from_u64(1)
         .shl(layout.total_bits() + 1)
         .sub(Weight::<W>::from_u64(1));
-    // base[i * len + j], i < j: the edge weight before any bonus.
-    let mut base = vec![Weight::<W>::ZERO; len * len];
-    for j in moved_down..len {
-        for i in 0..j {
-            if event.compatible(p(i), p(j)) {
-                base[i * len + j] = layout.edge(p(i), p(j), i < residents_end, j < residents_end);
+
+    let mut pairs: Vec<(usize, usize)> = Vec::new();
+    // The partner of each player in a pair already fixed, else himself.
+    let mut fixed: Vec<usize> = (0..n).collect();
+    // The bracket: moved-down players, then residents, then the next group
+    // (indices into `sorted`, increasing).
+    let mut bracket: Vec<usize> = Vec::new();
+    let mut next = 0;
+    while next < n && sorted[next].score >= top {
+        bracket.push(next);
+        next += 1;
+    }
+    let mut moved_down = 0;
+    while bracket.len() > 1 || next < n {
+        let residents_end = bracket.len();
+        let group_start = next;
+        while next < n && sorted[next].score >= sorted[group_start].score {
+            bracket.push(next);
+            next += 1;
+        }
+        let len = bracket.len();
+        let p = |i: usize| &sorted[bracket[i]];
+        // base[i * len + j], i < j: the edge weight before any bonus.
+        let mut base = vec![Weight::<W>::ZERO; len * len];
+        for j in moved_down..len {
+            for i in 0..j {
+                if event.compatible(p(i), p(j)) {
+                    base[i * len + j] =
+                        layout.edge(p(i), p(j), j < residents_end, j >= residents_end, &bye);
+                }
+                g.set(bracket[i], bracket[j], base[i * len + j]);
             }
         }
+        let job = Bracket {
+            sorted,
+            pcb: layout.pcb,
+            bonus_bits: layout.bonus_bits,
+            bracket: &bracket,
+            moved_down,
+            residents_end,
+            max_weight,
+        };
+        let (mate, matched) = pair_bracket(&job, &mut g, &mut fixed, base)?;
+        let mut carried = Vec::new();
+        moved_down = 0;
+        for i in 0..len {
+            let v = bracket[i];
+            if i < residents_end && matched[i] {
+                if mate[v] > v {
+                    pairs.push((v, mate[v]));
+                }
+            } else {
+                carried.push(v);
+                if i < residents_end {
+                    moved_down += 1;
+                }
+            }
+        }
+        // C9 applies to the next bracket when the bye assignee comes out of
+        // it: everyone still to be paired there is matched inside it.
+        bye.single = n % 2 == 1
+            && group_start < n
+            && bye.score >= sorted[group_start].score
+            && carried
+                .iter()
+                .all(|&v| sorted[mate[v]].score >= sorted[group_start].score);
+        bracket = carried;
     }
-    let b = |base: &[Weight<W>], i: usize, j: usize| base[i.min(j) * len + i.max(j)];
-    let mut g = Graph::<W>::new(len);
-    for i in 0..len {
-        for j in i + 1..len {
-            g.set(i, j, base[i * len + j]);
+    Ok(pairs)
+}
+
+/// How many S1 players' opponents one matching chooses.
+const CHUNK: usize = 12;
+
+/// One pairing bracket and the next score group, as [`pair_bracket`] needs.
+struct Bracket<'a, const W: usize> {
+    sorted: &'a [Player],
+    pcb: u32,
+    bonus_bits: u32,
+    /// Indices into `sorted` (vertices of the graph): moved-down players,
+    /// residents, next group.
+    bracket: &'a [usize],
+    moved_down: usize,
+    residents_end: usize,
+    /// The weight of a fixed pair.
+    max_weight: Weight<W>,
+}
+
+/// The maximum-weight matching of `g` as bracket indices (`len` for a
+/// partner below the bracket and its next group); `global` gets it as
+/// vertices.
+fn solve<const W: usize>(
+    g: &Graph<W>,
+    bracket: &[usize],
+    pos: &HashMap<usize, usize>,
+    fixed: &[usize],
+    global: &mut Vec<usize>,
+) -> Vec<usize> {
+    // Fixed pairs keep each other; the rest is matched without them.
+    let free: Vec<usize> = (0..fixed.len()).filter(|&v| fixed[v] == v).collect();
+    *global = g.max_weight_matching_among(&free);
+    for (v, &m) in fixed.iter().enumerate() {
+        if m != v {
+            global[v] = m;
         }
     }
-    let pcb = layout.pcb;
-    let mut mate = g.max_weight_matching();
+    bracket
+        .iter()
+        .map(|&v| pos.get(&global[v]).copied().unwrap_or(bracket.len()))
+        .collect()
+}
+
+/// Pairs the bracket `bracket[..residents_end]` (the first `moved_down`
+/// players moved down from above) with the next score group after it, on
+/// the graph of all players whose bracket edges are `base`; returns the
+/// final matching (global) and which bracket players are paired here. The
+/// pairs are fixed in `g` and recorded in `fixed`.
+fn pair_bracket<const W: usize>(
+    job: &Bracket<W>,
+    g: &mut Graph<W>,
+    fixed: &mut [usize],
+    mut base: Vec<Weight<W>>,
+) -> Result<(Vec<usize>, Vec<bool>), PairingError> {
+    let Bracket {
+        sorted,
+        pcb,
+        bonus_bits,
+        bracket: bk,
+        moved_down,
+        residents_end,
+        max_weight,
+    } = *job;
+    let len = bk.len();
+    let pos: HashMap<usize, usize> = bk.iter().enumerate().map(|(i, &v)| (v, i)).collect();
+    let b = |base: &[Weight<W>], i: usize, j: usize| base[i.min(j) * len + i.max(j)];
+    let sc = |i: usize| sorted[bk[i]].score;
+    let mut global = Vec::new();
+    let mut mate = solve(g, bk, &pos, fixed, &mut global);
     let mut matched = vec![false; len];
 
     // Which moved-down players are paired here: the highest possible.
@@ -562,12 +676,12 @@ fn pair_bracket<const W: usize>(
     let mut md_left = 0;
     let mut md_matched_left = 0;
     for i in 0..moved_down {
-        if i == 0 || p(i).score < md_score {
-            md_score = p(i).score;
+        if i == 0 || sc(i) < md_score {
+            md_score = sc(i);
             md_left = 0;
             md_matched_left = 0;
             let mut k = i;
-            while k < len && p(k).score >= md_score {
+            while k < len && sc(k) >= md_score {
                 md_left += 1;
                 if within(mate[k], moved_down, residents_end) {
                     md_matched_left += 1;
@@ -587,10 +701,10 @@ fn pair_bracket<const W: usize>(
             for o in moved_down..residents_end {
                 let w = b(&base, i, o);
                 if !w.is_zero() {
-                    g.set(i, o, w.or_u64(1));
+                    g.set(bk[i], bk[o], w.or_u64(1));
                 }
             }
-            mate = g.max_weight_matching();
+            mate = solve(g, bk, &pos, fixed, &mut global);
         }
         if within(mate[i], moved_down, residents_end) {
             matched[i] = true;
@@ -599,36 +713,46 @@ fn pair_bracket<const W: usize>(
                 let w = b(&base, i, o);
                 if !w.is_zero() {
                     let bonus = (residents_end - moved_down) as u64;
-                    g.set(i, o, w.or_u64(bonus).add(Weight::<W>::from_u64(1)));
+                    g.set(bk[i], bk[o], w.or_u64(bonus).add(Weight::<W>::from_u64(1)));
                 }
             }
         }
     }
 
     // Their opponents: the highest resident that keeps the rest optimal.
+    // `optimal`: `mate` is a best matching for the weights now in `g`; then
+    // if a player's mate is already the one given the biggest bonus, the
+    // bonuses leave it best and need no new matching.
+    let mut optimal = false;
     for i in 0..moved_down {
         if !matched[i] {
             continue;
         }
         let mut bonus = len as u64;
+        let mut first = None;
         for o in (moved_down..residents_end).rev() {
             if matched[o] {
                 continue;
             }
             let w = b(&base, i, o);
             if !w.is_zero() {
-                g.set(i, o, w.add(Weight::<W>::from_u64(bonus)));
+                g.set(bk[i], bk[o], w.add(Weight::<W>::from_u64(bonus)));
                 bonus += 1;
+                first = Some(o);
             }
         }
-        mate = g.max_weight_matching();
+        if !optimal || first != Some(mate[i]) {
+            mate = solve(g, bk, &pos, fixed, &mut global);
+            optimal = true;
+        }
         let m = mate[i];
-        if m == i {
+        if m == i || m >= len {
             return Err(PairingError::NoValidPairing);
         }
         matched[m] = true;
-        g.fix_pair(i, m, max_weight);
-        validity.fix_pair(bracket[i], bracket[m], Weight::from_u64(1));
+        g.fix_pair(bk[i], bk[m], max_weight);
+        fixed[bk[i]] = bk[m];
+        fixed[bk[m]] = bk[i];
     }
 
     // The remainder (residents not paired with moved-down players): S1 is
@@ -649,12 +773,12 @@ fn pair_bracket<const W: usize>(
             .shl(1);
         w.add(addend)
     };
-    for (pos, &i) in remainder.iter().enumerate() {
-        for &j in &remainder[pos + 1..] {
-            g.set(i, j, bonus_weight(&base, i, j, pos));
+    for (p, &i) in remainder.iter().enumerate() {
+        for &j in &remainder[p + 1..] {
+            g.set(bk[i], bk[j], bonus_weight(&base, i, j, p));
         }
     }
-    mate = g.max_weight_matching();
+    mate = solve(g, bk, &pos, fixed, &mut global);
     let is_top = |mate: &[usize], i: usize| mate[i] > i && mate[i] < residents_end;
     let exchanges = remainder[..s1_len]
         .iter()
@@ -671,10 +795,10 @@ fn pair_bracket<const W: usize>(
             for &o in &remainder[it + 1..] {
                 let w = bonus_weight(&base, i, o, it);
                 if !w.is_zero() {
-                    g.set(i, o, w.sub(Weight::<W>::from_u64(1)));
+                    g.set(bk[i], bk[o], w.sub(Weight::<W>::from_u64(1)));
                 }
             }
-            mate = g.max_weight_matching();
+            mate = solve(g, bk, &pos, fixed, &mut global);
         }
         let exchanged = !is_top(&mate, i);
         if exchanged {
@@ -684,7 +808,7 @@ fn pair_bracket<const W: usize>(
             if exchanged {
                 base[i.min(o) * len + i.max(o)] = Weight::<W>::ZERO;
             }
-            g.set(i, o, bonus_weight(&base, i, o, it));
+            g.set(bk[i], bk[o], bonus_weight(&base, i, o, it));
         }
     }
 
@@ -700,104 +824,100 @@ fn pair_bracket<const W: usize>(
             for &o in &remainder[it + 1..] {
                 let w = bonus_weight(&base, i, o, it);
                 if !w.is_zero() {
-                    g.set(i, o, w.add(Weight::<W>::from_u64(1)));
+                    g.set(bk[i], bk[o], w.add(Weight::<W>::from_u64(1)));
                 }
             }
-            mate = g.max_weight_matching();
+            mate = solve(g, bk, &pos, fixed, &mut global);
         }
         if is_top(&mate, i) {
             left -= 1;
             for o in remainder[..it].iter().copied().chain(residents_end..len) {
                 base[i.min(o) * len + i.max(o)] = Weight::<W>::ZERO;
-                g.set(i, o, Weight::<W>::ZERO);
+                g.set(bk[i], bk[o], Weight::<W>::ZERO);
             }
         }
         if !already {
             for &o in &remainder[it + 1..] {
-                g.set(i, o, bonus_weight(&base, i, o, it));
+                g.set(bk[i], bk[o], bonus_weight(&base, i, o, it));
             }
         }
     }
 
     // Keep only edges from the chosen S1 to the chosen S2.
-    for (pos, &i) in remainder.iter().enumerate() {
-        for &o in &remainder[pos + 1..] {
+    for (p, &i) in remainder.iter().enumerate() {
+        for &o in &remainder[p + 1..] {
             if !is_top(&mate, i) || is_top(&mate, o) {
                 base[i * len + o] = Weight::<W>::ZERO;
             }
-            g.set(i, o, base[i * len + o]);
+            g.set(bk[i], bk[o], base[i * len + o]);
         }
     }
 
     // Each S1 player in turn takes the first S2 player that keeps the
-    // rest optimal.
-    for &i in &remainder {
-        if !is_top(&mate, i) {
-            continue;
-        }
-        let mut bonus = 0u64;
-        for &o in remainder.iter().rev() {
-            if o <= i || matched[o] {
-                continue;
+    // rest optimal. Fixing them one by one is the same as maximising their
+    // choices in order of priority, so up to `CHUNK` of them are decided by
+    // one matching, each with his own digit of bonuses (the first player's
+    // highest) in the lowest bits.
+    let s1: Vec<usize> = remainder
+        .iter()
+        .copied()
+        .filter(|&i| is_top(&mate, i))
+        .collect();
+    for chunk in s1.chunks(CHUNK) {
+        for (c, &i) in chunk.iter().enumerate() {
+            let shift = (chunk.len() - 1 - c) as u32 * bonus_bits;
+            for (p, &o) in remainder.iter().enumerate() {
+                if o <= i || matched[o] {
+                    continue;
+                }
+                let w = b(&base, i, o);
+                if !w.is_zero() {
+                    let bonus = Weight::<W>::from_u64((remainder.len() - p) as u64).shl(shift);
+                    g.set(bk[i], bk[o], w.add(bonus));
+                }
             }
-            let w = b(&base, i, o);
-            if !w.is_zero() {
-                g.set(i, o, w.add(Weight::<W>::from_u64(bonus)));
+        }
+        mate = solve(g, bk, &pos, fixed, &mut global);
+        for &i in chunk {
+            let m = mate[i];
+            if m == i || m >= len || matched[m] {
+                return Err(PairingError::NoValidPairing);
             }
-            bonus += 1;
+            matched[i] = true;
+            matched[m] = true;
+            g.fix_pair(bk[i], bk[m], max_weight);
+            fixed[bk[i]] = bk[m];
+            fixed[bk[m]] = bk[i];
         }
-        mate = g.max_weight_matching();
-        let m = mate[i];
-        if m == i {
-            return Err(PairingError::NoValidPairing);
-        }
-        matched[i] = true;
-        matched[m] = true;
-        g.fix_pair(i, m, max_weight);
-        validity.fix_pair(bracket[i], bracket[m], Weight::from_u64(1));
     }
 
-    Ok((mate, matched))
+    Ok((global, matched))
 }
 
-/// The field widths for the bracket `bracket[..residents_end]` (moved-down
-/// players first) followed by the next score group.
-fn layout(
-    sorted: &[Player],
-    bracket: &[usize],
-    moved_down: usize,
-    residents_end: usize,
-    special: bool,
-    final_next: bool,
-    played: usize,
-) -> Layout {
-    let score = |i: usize| sorted[bracket[i]].score;
-    let min_score = bracket.last().map_or(0, |&i| sorted[i].score);
-    // Count how often each score difference can occur, to size its digit.
+/// The field widths of a round: one digit per score group, as wide as the
+/// group's size needs.
+fn layout(sorted: &[Player], played: usize) -> Layout {
     let mut counts: BTreeMap<u32, usize> = BTreeMap::new();
-    for i in 0..residents_end {
-        *counts.entry(score(i) - min_score + 2).or_default() += 1;
-        let first = moved_down.max(i + 1);
-        for o in first..residents_end {
-            if o == first || score(o) < score(o - 1) {
-                *counts.entry(score(i) - score(o)).or_default() += 1;
-            }
-        }
+    for p in sorted {
+        *counts.entry(p.score).or_default() += 1;
     }
-    let mut sd_shift = HashMap::new();
-    let mut sd_bits = 0;
-    for (key, count) in counts {
-        sd_shift.insert(key, sd_bits);
-        sd_bits += bits(count);
+    let mut sg_shift = HashMap::new();
+    let mut sg_bits = 0;
+    let mut largest = 0;
+    for (&score, &count) in &counts {
+        sg_shift.insert(score, sg_bits);
+        sg_bits += bits(count);
+        largest = largest.max(count);
     }
+    let pcb = bits(largest);
+    let bonus_bits = bits(sorted.len() + 1);
     Layout {
-        pcb: bits(residents_end - moved_down),
-        next_pcb: bits(bracket.len() - residents_end),
-        sd_bits,
-        sd_shift,
-        min_score,
-        special,
-        final_next,
+        pcb,
+        sg_bits,
+        sg_shift,
+        rank_sum_bits: bits(sorted.len() * sg_bits as usize + 1),
+        bonus_bits,
+        room: (3 * pcb + 1).max(CHUNK as u32 * bonus_bits),
         played,
     }
 }
@@ -1026,5 +1146,113 @@ XXC white1
         let pairing = pair_round(&report.entrants, 5, report.rounds).unwrap();
         assert_eq!(pairing.boards, vec![[5, 2], [8, 3], [7, 4], [9, 1]]);
         assert_eq!(pairing.bye, Some(6));
+    }
+
+    /// 2025 rules: a full point scored without playing (here a requested
+    /// full-point bye) rules out the pairing-allocated bye, like the bye
+    /// itself and a forfeit win; an unplayed game is a downfloat only when
+    /// it scored (under the 2017 rules every unplayed game was one).
+    #[test]
+    fn unplayed_points_bar_the_bye_and_only_scoring_ones_float() {
+        let mut entrants = field(4);
+        entrants[0].history = vec![Round::Absent { score: Score::Win }];
+        entrants[1].history = vec![Round::Absent { score: Score::Draw }];
+        entrants[2].history = vec![Round::Forfeit {
+            opponent: 4,
+            color: Color::White,
+            score: Score::Loss,
+        }];
+        entrants[3].history = vec![Round::Forfeit {
+            opponent: 3,
+            color: Color::Black,
+            score: Score::Win,
+        }];
+        let players = super::players(&entrants, 1).unwrap();
+        let eligible: Vec<bool> = players.iter().map(|p| p.bye_eligible).collect();
+        assert_eq!(eligible, vec![false, true, true, false]);
+        let floats: Vec<super::Float> = players.iter().map(|p| p.floats[0]).collect();
+        use super::Float::{Down, None as Level};
+        assert_eq!(floats, vec![Down, Down, Level, Down]);
+    }
+
+    /// Round 3 of a 5-round event checked against bbpPairings v6.0.0: 4 has
+    /// had the pairing-allocated bye and 5 a requested full-point bye, so
+    /// neither may get it now.
+    #[test]
+    fn full_point_bye_and_pab_holders_do_not_get_the_bye() {
+        let text = "\
+012 Full-point bye test
+XXR 5
+XXC white1
+001    1      Player 01                         2575                             2.0    1     2 w 1     3 w 1
+001    2      Player 02                         2550                             1.0    2     1 b 0     5 w 1
+001    3      Player 03                         2525                             1.0    3     4 w 1     1 b 0
+001    4      Player 04                         2500                             1.0    4     3 b 0  0000 - U
+001    5      Player 05                         2475                             1.0    5  0000 - F     2 b 0
+";
+        let report = super::super::trf::read(text).unwrap();
+        let pairing = pair_round(&report.entrants, 3, report.rounds).unwrap();
+        assert_eq!(pairing.boards, vec![[5, 1], [4, 2]]);
+        assert_eq!(pairing.bye, Some(3));
+    }
+
+    /// Round 3 of an 8-round event (answer of bbpPairings v6.0.0). The 2017
+    /// rules paired the score groups down to the bottom and gave the bye in
+    /// the last bracket to 3 (½ point), pairing 1 with 2; the 2025 rules put
+    /// the bye assignee's score before the pairing of the brackets, so 1
+    /// (no points) gets it and 2 and 3, who have met, are paired up with
+    /// players on 1 point.
+    #[test]
+    fn the_bye_goes_to_the_lowest_score_possible() {
+        let text = "\
+012 Random event 4
+XXR 8
+XXC white1
+001    1      Player 01                         2575                             0.0   11     6 w 0    10 b 0
+001    2      Player 02                         2550                             0.5   10     7 b 0     3 w =
+001    3      Player 03                         2525                             0.5    9     8 w 0     2 b =
+001    4      Player 04                         2500                             2.0    1     9 b 1     7 w 1
+001    5      Player 05                         2475                             1.0    5    10 w 1     8 b 0
+001    6      Player 06                         2450                             1.5    4     1 b 1    11 w =
+001    7      Player 07                         2425                             1.0    6     2 w 1     4 b 0
+001    8      Player 08                         2400                             2.0    2     3 b 1     5 w 1
+001    9      Player 09                         2375                             1.0    7     4 w 0  0000 - U
+001   10      Player 10                         2350                             1.0    8     5 b 0     1 w 1
+001   11      Player 11                         2325                             1.5    3  0000 - U     6 b =
+";
+        let report = super::super::trf::read(text).unwrap();
+        let pairing = pair_round(&report.entrants, 3, report.rounds).unwrap();
+        assert_eq!(
+            pairing.boards,
+            vec![[8, 4], [5, 6], [11, 9], [7, 3], [2, 10]]
+        );
+        assert_eq!(pairing.bye, Some(1));
+    }
+
+    /// Round 3 of a 7-round event (answer of bbpPairings v6.0.0). 9's
+    /// zero-point bye in round 1 was a downfloat under the 2017 rules, so 9
+    /// was kept in his bracket (9-6, 3-4, bye to 5); under the 2025 rules it
+    /// is no float, 9 moves down and must meet 5 (he has met 4), and 4 gets
+    /// the bye.
+    #[test]
+    fn a_zero_point_bye_is_no_float() {
+        let text = "\
+012 Random event 1
+XXR 7
+XXC white1
+001    1      Player 01                         2575                             1.5    3     5 w 1     7 b =
+001    2      Player 02                         2550                             1.5    2     6 b 1     8 w =
+001    3      Player 03                         2525                             1.0    5     7 w 0     5 b 1
+001    4      Player 04                         2500                             0.0    8     8 b 0     9 w 0
+001    5      Player 05                         2475                             0.0    9     1 b 0     3 w 0
+001    6      Player 06                         2450                             1.0    6     2 w 0  0000 - U
+001    7      Player 07                         2425                             1.5    1     3 b 1     1 w =
+001    8      Player 08                         2400                             1.5    4     4 w 1     2 b =
+001    9      Player 09                         2375                             1.0    7  0000 - Z     4 b 1
+";
+        let report = super::super::trf::read(text).unwrap();
+        let pairing = pair_round(&report.entrants, 3, report.rounds).unwrap();
+        assert_eq!(pairing.boards, vec![[1, 2], [8, 7], [3, 6], [9, 5]]);
+        assert_eq!(pairing.bye, Some(4));
     }
 }

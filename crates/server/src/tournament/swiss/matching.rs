@@ -139,6 +139,29 @@ impl<const W: usize> Graph<W> {
         }
     }
 
+    /// A maximum-weight matching of the subgraph on `vertices` (increasing):
+    /// `mate[v]` is v's partner, or `v` itself when v is unmatched or not
+    /// among `vertices`.
+    pub fn max_weight_matching_among(&self, vertices: &[usize]) -> Vec<usize> {
+        let mut edges = Vec::new();
+        for (a, &va) in vertices.iter().enumerate() {
+            for (b, &vb) in vertices.iter().enumerate().skip(a + 1) {
+                let w = self.weight(va, vb);
+                if !w.is_zero() {
+                    edges.push((a, b, w));
+                }
+            }
+        }
+        let sub = Blossoms::new(vertices.len(), edges).solve();
+        let mut mate: Vec<usize> = (0..self.n).collect();
+        for (a, &m) in sub.iter().enumerate() {
+            if m != NONE {
+                mate[vertices[a]] = vertices[m];
+            }
+        }
+        mate
+    }
+
     /// A maximum-weight matching: `mate[v]` is v's partner, or `v` itself
     /// when v is unmatched.
     pub fn max_weight_matching(&self) -> Vec<usize> {

@@ -1,5 +1,6 @@
 //! Swiss-system tournaments: the FIDE (Dutch) pairing system (Handbook C.04.3,
-//! 2017 rules), the FIDE TRF-16 report and the usual Swiss tie-breaks.
+//! 2025 rules, in force from 2026), the FIDE TRF-16 report and the usual
+//! Swiss tie-breaks.
 //!
 //! Players are identified by their pairing number (1-based, the order of the
 //! initial ranking). Scores are counted in half-points.
@@ -56,7 +57,9 @@ pub enum Round {
         score: Score,
     },
     /// A paired game that was not played; `score` Win is a forfeit win.
-    /// Unplayed games do not count as meetings, colours or floats.
+    /// Unplayed games do not count as meetings or colours; one that scored
+    /// counts as a downfloat, and a forfeit win rules out the
+    /// pairing-allocated bye.
     Forfeit {
         /// The opponent's pairing number.
         opponent: u32,
@@ -70,7 +73,8 @@ pub enum Round {
         /// The points it gave (usually a win).
         score: Score,
     },
-    /// Not paired: late entry, withdrawal, requested half- or zero-point bye.
+    /// Not paired: late entry, withdrawal, requested full-, half- or
+    /// zero-point bye (a full point rules out the pairing-allocated bye).
     Absent {
         /// The points it gave.
         score: Score,
