@@ -186,7 +186,7 @@ fn pair_round(event: &Tournament, round: i64, rounds: i64) -> Result<Batch, Stri
                     round,
                     user_id: id_of(bye),
                     kind: "pairing".into(),
-                    half_points: 2,
+                    half_points: i64::from(event.settings.bye_half_points.unwrap_or(2)),
                 });
             }
             pairing
@@ -390,6 +390,18 @@ mod tests {
         // Everyone met everyone once; three games and three byes of a point.
         let total: u32 = standings(&e).iter().map(|s| s.score).sum();
         assert_eq!(total, 3 * 2 + 3 * 2);
+    }
+
+    #[test]
+    fn the_pairing_bye_scores_what_the_event_says() {
+        let mut settings = swiss_settings(3);
+        settings.bye_half_points = Some(1);
+        let e = event(System::Swiss, settings, &["Ann", "Ben", "Cat"]);
+        let first = paired(next(&e, START).unwrap());
+        assert_eq!(
+            (first.byes[0].kind.as_str(), first.byes[0].half_points),
+            ("pairing", 1)
+        );
     }
 
     #[test]

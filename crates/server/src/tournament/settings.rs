@@ -49,6 +49,9 @@ pub struct Settings {
     pub nb_rounds: u32,
     /// Seconds from the end of a round to the next pairing.
     pub round_interval: u32,
+    /// What a Swiss event's pairing-allocated bye scores, in half-points
+    /// (lichess: a point; none: the default, 2).
+    pub bye_half_points: Option<u32>,
     pub description: String,
     /// Bot accounts may join (lichess: only where the creator allows).
     pub bots: bool,
@@ -171,12 +174,20 @@ impl Request {
         }
         let starts_ms = number::<i64>(fields, "startsAt")?.unwrap_or(now_ms + 10 * 60_000);
         let round_interval: u32 = number(fields, "roundInterval")?.unwrap_or(10);
+        // `byePoints`: 1, 0.5 or 0, as the event says.
+        let bye_half_points = match fields.get("byePoints").map(String::as_str) {
+            None | Some("1") => None,
+            Some("0.5") => Some(1),
+            Some("0") => Some(0),
+            Some(other) => return Err(bad("byePoints", other)),
+        };
         if round_interval > 7 * 24 * 3600 {
             return Err(bad("roundInterval", &round_interval.to_string()));
         }
         let settings = Settings {
             nb_rounds,
             round_interval,
+            bye_half_points,
             description: fields.get("description").cloned().unwrap_or_default(),
             bots: flag(fields, "conditions.bots", false)?,
             position: fields.get("position").filter(|p| !p.is_empty()).cloned(),
@@ -278,6 +289,19 @@ mod tests {
         .unwrap();
         assert_eq!(request.system, System::Swiss);
         assert_eq!(request.settings.nb_rounds, 5);
+        assert_eq!(
+            request.settings.bye_half_points, None,
+            "a point, as on lichess"
+        );
+        let half = [
+            ("clock.limit", "60"),
+            ("nbRounds", "5"),
+            ("byePoints", "0.5"),
+        ];
+        let half = Request::swiss(&fields(&half), "club", 0).unwrap();
+        assert_eq!(half.settings.bye_half_points, Some(1));
+        let odd = [("clock.limit", "60"), ("nbRounds", "5"), ("byePoints", "2")];
+        assert!(Request::swiss(&fields(&odd), "club", 0).is_err());
         assert_eq!(request.team_id.as_deref(), Some("club"));
         assert!(!request.rated);
         let robin = Request::swiss(
