@@ -373,7 +373,8 @@ function drawControls(root, id, s, sim) {
   show('berserk', seated && root.dataset.tournament !== undefined && s.status === 'started' && noMovesYet
     && s.clock && !s.berserk?.[s.you]);
   const theyAsked = s.rematch_offer && s.rematch_offer !== s.you;
-  show('rematch', seated && s.status === 'finished' && !s.rematch_game && s.rematch_offer !== s.you,
+  show('rematch', seated && s.status === 'finished' && !s.rematch_game && s.rematch_offer !== s.you
+    && root.dataset.tournament === undefined,
     theyAsked ? t('game-accept-rematch') : t('game-rematch'));
   show('claim-victory', sim.canClaim());
   root.querySelector('[data-action="pgn"]').href = api.pgnUrl(id);

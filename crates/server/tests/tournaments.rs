@@ -1,7 +1,7 @@
 //! An arena through the API: two accounts join, are paired, and the one
 //! with Black goes berserk: its clock is halved, it gains no increment, a
-//! second berserk is refused, and its win after seven moves scores 3. An
-//! arena without berserk refuses it.
+//! second berserk is refused, and its win after seven moves scores 3; a
+//! rematch is refused. An arena without berserk refuses it.
 
 mod common;
 
@@ -109,6 +109,16 @@ async fn a_berserk_win_scores_an_extra_point() {
     let late = server.post(&berserk, Some(&tokens[&white]), None).await;
     assert_eq!(late.status, 409, "{}", late.text);
     server.ok(&game, &tokens[&white], "resign", None).await;
+    // The arena pairs its players again itself: no rematch.
+    let rematch = server
+        .post(
+            &format!("/api/board/game/{game}/rematch"),
+            Some(&tokens[&white]),
+            None,
+        )
+        .await;
+    assert_eq!(rematch.status, 409, "{}", rematch.text);
+    assert!(rematch.text.contains("rematch"), "{}", rematch.text);
 
     let mut t = Value::Null;
     for _ in 0..100 {

@@ -198,3 +198,4 @@ server-refusal-berserk-before-first-move = berserk is only possible before your 
 server-refusal-berserk-needs-clock = berserk needs a live clock with some initial time
 server-refusal-berserk-not-allowed = this game's tournament does not allow berserk
 server-refusal-berserk-not-your-game = only a player of this game can go berserk in it
+server-refusal-tournament-no-rematch = a tournament's game has no rematch: the tournament pairs its players again

@@ -210,3 +210,4 @@ server-refusal-berserk-before-first-move = le berserk n'est possible qu'avant vo
 server-refusal-berserk-needs-clock = le berserk demande une pendule avec du temps initial
 server-refusal-berserk-not-allowed = le tournoi de cette partie n'autorise pas le berserk
 server-refusal-berserk-not-your-game = seul un joueur de cette partie peut y passer en berserk
+server-refusal-tournament-no-rematch = une partie de tournoi n'a pas de revanche : le tournoi apparie à nouveau ses joueurs

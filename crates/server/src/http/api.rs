@@ -534,6 +534,12 @@ async fn seat_action(
     action: Action,
 ) -> Result<Acted, Refusal> {
     hub.quotas().action(ip)?;
+    // A tournament pairs its players again itself (as on lichess).
+    if action == Action::Rematch && hub.store().tournament_of_game(id).await?.is_some() {
+        return Err(Refusal::NotNow(Said::new(
+            "server-refusal-tournament-no-rematch",
+        )));
+    }
     hub.act(id, credentials, action).await.map_err(|e| match e {
         Refusal::Unauthenticated(_) | Refusal::Forbidden(_) => hub.quotas().auth_failure(ip, e),
         e => e,
