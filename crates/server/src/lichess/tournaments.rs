@@ -33,18 +33,14 @@ pub fn routes(tournaments: Arc<Tournaments>) -> Router<Arc<Hub>> {
     Router::new()
         .route("/api/tournament", get(list).post(create_arena))
         .route("/api/tournament/{id}", get(tournament))
-        .route("/api/tournament/{id}/join", post(join))
-        .route("/api/tournament/{id}/withdraw", post(withdraw))
-        .route("/api/tournament/{id}/terminate", post(terminate))
+        .route("/api/tournament/{id}/{action}", post(player_action))
         .route("/api/tournament/terminate/{id}", post(terminate))
         .route("/api/tournament/{id}/results", get(results))
         .route("/api/board/game/{id}/berserk", post(berserk))
         .route("/api/tournament/{id}/games", get(games))
         .route("/api/swiss/new/{team}", post(create_swiss))
         .route("/api/swiss/{id}", get(tournament))
-        .route("/api/swiss/{id}/join", post(join))
-        .route("/api/swiss/{id}/withdraw", post(withdraw))
-        .route("/api/swiss/{id}/terminate", post(terminate))
+        .route("/api/swiss/{id}/{action}", post(player_action))
         .route(
             "/api/swiss/{id}/schedule-next-round",
             post(schedule_next_round),
@@ -58,10 +54,8 @@ pub fn routes(tournaments: Arc<Tournaments>) -> Router<Arc<Hub>> {
         .route("/api/team/{id}/swiss", get(team_swiss))
         .route("/api/team/{id}/arena", get(team_arenas))
         .route("/api/team/of/{name}", get(teams_of))
-        .route("/team/{id}/join", post(join_team))
-        .route("/team/{id}/quit", post(quit_team))
-        .route("/api/team/{id}/join", post(join_team))
-        .route("/api/team/{id}/quit", post(quit_team))
+        .route("/team/{id}/{action}", post(team_action))
+        .route("/api/team/{id}/{action}", post(team_action))
         .layer(Extension(tournaments))
 }
 
@@ -297,40 +291,38 @@ async fn tournament(Extension(t): Handle, Path(id): Path<String>) -> Result<Json
     Ok(Json(full(&t.event(&id).await?, now_ms())))
 }
 
-async fn join(
+/// `POST /api/tournament/{id}/{action}` (and `/api/swiss/...`): `join`,
+/// `withdraw` or, for the creator, `terminate`.
+async fn player_action(
     State(hub): State<Arc<Hub>>,
     Extension(t): Handle,
     Extension(ClientIp(ip)): Extension<ClientIp>,
-    Path(id): Path<String>,
+    Path((id, action)): Path<(String, String)>,
     headers: HeaderMap,
 ) -> Result<Json<Value>, Refusal> {
     let user = user_of(&hub, ip, &headers).await?;
-    t.join(&id, &user).await?;
+    match action.as_str() {
+        "join" => t.join(&id, &user).await?,
+        "withdraw" => t.withdraw(&id, &user).await?,
+        "terminate" => t.terminate(&id, &user).await?,
+        _ => return Err(no_action(&action)),
+    }
     Ok(Json(json!({"ok": true})))
 }
 
-async fn withdraw(
-    State(hub): State<Arc<Hub>>,
-    Extension(t): Handle,
-    Extension(ClientIp(ip)): Extension<ClientIp>,
-    Path(id): Path<String>,
-    headers: HeaderMap,
-) -> Result<Json<Value>, Refusal> {
-    let user = user_of(&hub, ip, &headers).await?;
-    t.withdraw(&id, &user).await?;
-    Ok(Json(json!({"ok": true})))
-}
-
+/// `POST /api/tournament/terminate/{id}`: as `/api/tournament/{id}/terminate`.
 async fn terminate(
-    State(hub): State<Arc<Hub>>,
-    Extension(t): Handle,
-    Extension(ClientIp(ip)): Extension<ClientIp>,
+    hub: State<Arc<Hub>>,
+    t: Handle,
+    ip: Extension<ClientIp>,
     Path(id): Path<String>,
     headers: HeaderMap,
 ) -> Result<Json<Value>, Refusal> {
-    let user = user_of(&hub, ip, &headers).await?;
-    t.terminate(&id, &user).await?;
-    Ok(Json(json!({"ok": true})))
+    player_action(hub, t, ip, Path((id, "terminate".into())), headers).await
+}
+
+fn no_action(name: &str) -> Refusal {
+    Refusal::NotFound(Said::new("server-refusal-no-action").with("name", format!("{name:?}")))
 }
 
 async fn schedule_next_round(
@@ -581,26 +573,19 @@ async fn teams_of(
     Ok(Json(Value::Array(list)))
 }
 
-async fn join_team(
+/// `POST /team/{id}/join` and `/team/{id}/quit` (also under `/api`).
+async fn team_action(
     State(hub): State<Arc<Hub>>,
     Extension(t): Handle,
     Extension(ClientIp(ip)): Extension<ClientIp>,
-    Path(id): Path<String>,
+    Path((id, action)): Path<(String, String)>,
     headers: HeaderMap,
 ) -> Result<Json<Value>, Refusal> {
     let user = user_of(&hub, ip, &headers).await?;
-    t.join_team(&id, &user).await?;
-    Ok(Json(json!({"ok": true})))
-}
-
-async fn quit_team(
-    State(hub): State<Arc<Hub>>,
-    Extension(t): Handle,
-    Extension(ClientIp(ip)): Extension<ClientIp>,
-    Path(id): Path<String>,
-    headers: HeaderMap,
-) -> Result<Json<Value>, Refusal> {
-    let user = user_of(&hub, ip, &headers).await?;
-    t.leave_team(&id, &user).await?;
+    match action.as_str() {
+        "join" => t.join_team(&id, &user).await?,
+        "quit" => t.leave_team(&id, &user).await?,
+        _ => return Err(no_action(&action)),
+    }
     Ok(Json(json!({"ok": true})))
 }
