@@ -11,49 +11,7 @@ mod common;
 
 use common::browser::*;
 use common::start_server;
-use serde_json::{json, Value};
-
-/// axe-core's script: `PARITY_AXE`, or where `scripts/test` installs it.
-fn axe_script() -> String {
-    let path = std::env::var("PARITY_AXE").unwrap_or_else(|_| {
-        concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../../target/npm/node_modules/axe-core/axe.min.js"
-        )
-        .to_string()
-    });
-    std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("axe-core at {path} ({e}): run scripts/test, which installs it"))
-}
-
-/// The serious and critical violations axe-core finds on the page now:
-/// `rule: the first element's selector (n elements)`.
-async fn serious_violations(page: &Page, axe: &str) -> Vec<String> {
-    page.client.execute(axe, vec![]).await.expect("axe-core loads");
-    let script = "const done = arguments[arguments.length - 1];
-        axe.run(document, {resultTypes: ['violations']})
-          .then(r => done(r.violations.map(v => ({id: v.id, impact: v.impact,
-             help: v.help, targets: v.nodes.map(n => n.target.join(' '))}))), e => done(String(e)));";
-    let found: Value = page
-        .client
-        .execute_async(script, vec![])
-        .await
-        .expect("axe-core runs");
-    let list = found.as_array().unwrap_or_else(|| panic!("axe-core: {found}"));
-    list.iter()
-        .filter(|v| matches!(v["impact"].as_str(), Some("serious" | "critical")))
-        .map(|v| {
-            let targets = v["targets"].as_array().cloned().unwrap_or_default();
-            format!(
-                "{} ({}): {} ({} elements)",
-                v["id"].as_str().unwrap_or_default(),
-                v["help"].as_str().unwrap_or_default(),
-                targets.first().and_then(Value::as_str).unwrap_or_default(),
-                targets.len()
-            )
-        })
-        .collect()
-}
+use serde_json::json;
 
 #[tokio::test(flavor = "multi_thread")]
 async fn pages_pass_axe_and_moves_are_announced() {

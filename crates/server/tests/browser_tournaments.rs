@@ -89,38 +89,6 @@ async fn wait_cell(page: &Page, player: &str, class: &str, want: &str) {
     .await
 }
 
-/// axe-core's script: `PARITY_AXE`, or where `scripts/test` installs it.
-fn axe_script() -> String {
-    let path = std::env::var("PARITY_AXE").unwrap_or_else(|_| {
-        concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../../target/npm/node_modules/axe-core/axe.min.js"
-        )
-        .to_string()
-    });
-    std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("axe-core at {path} ({e}): run scripts/test, which installs it"))
-}
-
-/// The serious and critical violations axe-core finds on the page now.
-async fn serious_violations(page: &Page, axe: &str) -> Vec<String> {
-    page.client
-        .execute(axe, vec![])
-        .await
-        .expect("axe-core loads");
-    let script = "const done = arguments[arguments.length - 1];
-        axe.run(document, {resultTypes: ['violations']})
-          .then(r => done(r.violations.filter(v => v.impact === 'serious' || v.impact === 'critical')
-             .map(v => `${v.id} (${v.help}): ${v.nodes.map(n => n.target.join(' ')).join(', ')}`)),
-                e => done(String(e)));";
-    let found = page
-        .client
-        .execute_async(script, vec![])
-        .await
-        .expect("axe-core runs");
-    serde_json::from_value(found.clone()).unwrap_or_else(|_| panic!("axe-core: {found}"))
-}
-
 #[tokio::test(flavor = "multi_thread")]
 async fn an_arena_on_the_page_pairs_plays_and_scores() {
     let axe = axe_script();
