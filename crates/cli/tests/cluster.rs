@@ -66,36 +66,13 @@ impl Node {
 
     /// A node run by `binary`, another release of `parity`.
     fn start_binary(binary: &Path, db: &str, log: &Path) -> Node {
-        let mut child = Command::new(binary)
-            .args(["serve", "--addr", "127.0.0.1:0", "--db", db])
-            .env("RUST_LOG", "info")
-            .stdout(Stdio::piped())
-            .stderr(std::fs::File::create(log).expect("a log file"))
-            .spawn()
-            .expect("parity serve starts");
-        let mut out = BufReader::new(child.stdout.take().expect("stdout"));
-        let mut lines = Vec::new();
-        for _ in 0..3 {
-            let mut line = String::new();
-            out.read_line(&mut line).expect("the server's first lines");
-            lines.push(line);
-        }
-        let word = |line: &str, pick: &dyn Fn(&str) -> bool| {
-            line.split_whitespace()
-                .find(|w| pick(w))
-                .unwrap_or_else(|| panic!("not found in {line:?}"))
-                .trim_end_matches('/')
-                .to_string()
-        };
-        let base = word(&lines[0], &|w| w.starts_with("http://"));
-        let key = word(&lines[1], &|w| w.len() == 64);
-        assert!(lines[2].starts_with("Node "), "{lines:?}");
-        let id = word(&lines[2], &|w| w.len() == 10);
+        let log = std::fs::File::create(log).expect("a log file");
+        let node = common::start_node(binary, db, Stdio::from(log));
         Node {
-            child,
-            api: common::Api::new(base),
-            key,
-            id,
+            child: node.child,
+            api: common::Api::new(node.base),
+            key: node.key,
+            id: node.id,
         }
     }
 

@@ -7,8 +7,7 @@
 //! (scripts/test sets it).
 
 use std::collections::{HashMap, HashSet};
-use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
@@ -47,33 +46,12 @@ impl std::ops::Deref for Node {
 
 impl Node {
     fn start(db: &str) -> Node {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_parity"))
-            .args(["serve", "--addr", "127.0.0.1:0", "--db", db])
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("parity serve starts");
-        let mut out = BufReader::new(child.stdout.take().expect("stdout"));
-        let mut lines = Vec::new();
-        for _ in 0..3 {
-            let mut line = String::new();
-            out.read_line(&mut line).expect("the server's first lines");
-            lines.push(line);
-        }
-        let word = |line: &str, pick: &dyn Fn(&str) -> bool| {
-            line.split_whitespace()
-                .find(|w| pick(w))
-                .unwrap_or_else(|| panic!("not found in {line:?}"))
-                .trim_end_matches('/')
-                .to_string()
-        };
-        let base = word(&lines[0], &|w| w.starts_with("http://"));
-        assert!(lines[2].starts_with("Node "), "{lines:?}");
-        let id = word(&lines[2], &|w| w.len() == 10);
+        let binary = std::path::Path::new(env!("CARGO_BIN_EXE_parity"));
+        let node = common::start_node(binary, db, Stdio::null());
         Node {
-            child,
-            api: common::Api::new(base),
-            id,
+            child: node.child,
+            api: common::Api::new(node.base),
+            id: node.id,
             killed: false,
         }
     }

@@ -277,3 +277,49 @@ pub fn certificates(dir: &Path, san: &str) {
         assert!(made.status.success(), "openssl {args:?}: {}", stderr(&made));
     }
 }
+
+/// A `parity serve` node of a cluster as it starts: the process, its
+/// base URL, its records' public key and its node id, from the three
+/// lines it prints first.
+pub struct NodeStart {
+    pub child: Child,
+    pub base: String,
+    pub key: String,
+    pub id: String,
+}
+
+/// Starts `binary` (this build, or another release) as a node on `db`,
+/// its log going to `stderr`.
+pub fn start_node(binary: &Path, db: &str, stderr: Stdio) -> NodeStart {
+    let mut child = Command::new(binary)
+        .args(["serve", "--addr", "127.0.0.1:0", "--db", db])
+        .env("RUST_LOG", "info")
+        .stdout(Stdio::piped())
+        .stderr(stderr)
+        .spawn()
+        .expect("parity serve starts");
+    let mut out = BufReader::new(child.stdout.take().expect("stdout"));
+    let mut lines = Vec::new();
+    for _ in 0..3 {
+        let mut line = String::new();
+        out.read_line(&mut line).expect("the server's first lines");
+        lines.push(line);
+    }
+    let word = |line: &str, pick: &dyn Fn(&str) -> bool| {
+        line.split_whitespace()
+            .find(|w| pick(w))
+            .unwrap_or_else(|| panic!("not found in {line:?}"))
+            .trim_end_matches('/')
+            .to_string()
+    };
+    let base = word(&lines[0], &|w| w.starts_with("http://"));
+    let key = word(&lines[1], &|w| w.len() == 64);
+    assert!(lines[2].starts_with("Node "), "{lines:?}");
+    let id = word(&lines[2], &|w| w.len() == 10);
+    NodeStart {
+        child,
+        base,
+        key,
+        id,
+    }
+}
