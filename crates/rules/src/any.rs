@@ -309,7 +309,7 @@ impl AnyGame {
                 let mut out = Vec::new();
                 for w in pos.legal_moves(Color::White) {
                     for b in pos.legal_moves(Color::Black) {
-                        let n = simultaneous::perft(&pos.resolve_unchecked([w, b]).position, depth - 1);
+                        let n = simultaneous::perft(&pos.play_unchecked([w, b]), depth - 1);
                         let text = vec![
                             notation::uci(&pos.side(Color::White), w),
                             notation::uci(&pos.side(Color::Black), b),

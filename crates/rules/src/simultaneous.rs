@@ -11,7 +11,7 @@ use std::fmt;
 
 use crate::geometry::{Bitboard, Square};
 use crate::outcome::{Outcome, Reason};
-use crate::position::Pieces;
+use crate::position::{Pieces, RiderSets};
 use crate::types::{ByColor, Color, EnPassant, Kind, Move, Special};
 use crate::variant::Variant;
 
@@ -108,6 +108,78 @@ fn place(pieces: &mut Pieces, occupied: &mut ByColor<Bitboard>, color: Color, ki
     occupied[color] = occupied[color].with(sq);
 }
 
+/// The board as one side's move generation sees it.
+struct GenContext {
+    occ: Bitboard,
+    shared: Bitboard,
+    /// Enemy pieces a move may capture: not kings, not on shared squares.
+    capturable: Bitboard,
+}
+
+/// One piece's moves before any check rule, as squares.
+struct Dests {
+    from: Square,
+    pawn: bool,
+    /// Quiet and capture destinations.
+    plain: Bitboard,
+    /// Destinations of lame quiet leaps (a pawn's double step).
+    lame: Bitboard,
+    en_passant: Option<Move>,
+}
+
+/// Where legal move generation puts its moves: a list, a count, or a flag.
+trait LegalSink {
+    /// Stop at the first legal move.
+    const ANY: bool;
+    /// Every move of `d` but en passant is legal.
+    fn plain(&mut self, pos: &SimPosition, color: Color, d: &Dests);
+    fn push(&mut self, mv: Move);
+    fn found(&self) -> bool;
+}
+
+impl LegalSink for Vec<Move> {
+    const ANY: bool = false;
+    fn plain(&mut self, pos: &SimPosition, color: Color, d: &Dests) {
+        pos.expand_plain(color, d, |m| self.push(m));
+    }
+    fn push(&mut self, mv: Move) {
+        Vec::push(self, mv);
+    }
+    fn found(&self) -> bool {
+        !self.is_empty()
+    }
+}
+
+struct Count(usize);
+
+impl LegalSink for Count {
+    const ANY: bool = false;
+    fn plain(&mut self, pos: &SimPosition, color: Color, d: &Dests) {
+        self.0 += pos.count_plain(color, d);
+    }
+    fn push(&mut self, _: Move) {
+        self.0 += 1;
+    }
+    fn found(&self) -> bool {
+        self.0 > 0
+    }
+}
+
+struct Any(bool);
+
+impl LegalSink for Any {
+    const ANY: bool = true;
+    fn plain(&mut self, _: &SimPosition, _: Color, d: &Dests) {
+        self.0 |= (d.plain | d.lame).any();
+    }
+    fn push(&mut self, _: Move) {
+        self.0 = true;
+    }
+    fn found(&self) -> bool {
+        self.0
+    }
+}
+
 impl SimPosition {
     pub fn start(variant: &'static Variant) -> SimPosition {
         SimPosition::from_fen(variant, &variant.spec.start_fen)
@@ -180,6 +252,45 @@ impl SimPosition {
             let capturers = v.attackers(&self.pieces, sq, by, occ, &ours) & movers;
             if capturers.any() {
                 f(sq, capturers, v.attackers(&self.pieces, sq, them, occ, &theirs).any());
+            }
+        }
+    }
+
+    /// [`Self::for_each_threat`] for every kind in turn, as
+    /// `f(kind, square, capturers, defended)`: the attacks are found once
+    /// for all kinds, and only attacked pieces are looked at.
+    pub fn for_each_threat_of_any_kind(
+        &self,
+        by: Color,
+        mut f: impl FnMut(Kind, Square, Bitboard, bool),
+    ) {
+        let v = self.variant;
+        let them = by.other();
+        let occ = self.occupied();
+        let movers = self.occupied[by] & !self.certain_stayers(by);
+        // Every square a free piece of `by` could take on: a superset of
+        // where `attackers` finds one, so it only skips empty calls.
+        let mut reach = Bitboard::EMPTY;
+        for k in 0..v.kinds.len() {
+            let t = v.tables(by, Kind(k as u8));
+            for from in self.pieces[by][k] & movers {
+                reach |= v.reach(&t.capture, from, occ);
+            }
+        }
+        let targets = self.occupied[them] & !self.shared() & reach;
+        if targets.is_empty() {
+            return;
+        }
+        let ours = v.rider_sets(&self.pieces, by);
+        let mut theirs = None;
+        for k in 0..v.kinds.len() {
+            for sq in self.pieces[them][k] & targets {
+                let capturers = v.attackers(&self.pieces, sq, by, occ, &ours) & movers;
+                if capturers.any() {
+                    let theirs = theirs.get_or_insert_with(|| v.rider_sets(&self.pieces, them));
+                    let defended = v.is_attacked(&self.pieces, sq, them, occ, theirs);
+                    f(Kind(k as u8), sq, capturers, defended);
+                }
             }
         }
     }
@@ -275,62 +386,55 @@ impl SimPosition {
         self.kind_at(them, sq).map(|k| (sq, k))
     }
 
+    /// What move generation reads of the board, computed once per side
+    /// rather than once per piece.
+    fn gen_context(&self, color: Color) -> GenContext {
+        let them = color.other();
+        let shared = self.shared();
+        GenContext {
+            occ: self.occupied(),
+            shared,
+            capturable: self.occupied[them]
+                & !shared
+                & !self.pieces[them][self.variant.royal.index()],
+        }
+    }
+
     /// Destinations of the piece on `from`, before any check rule.
-    fn piece_moves(
+    fn piece_dests(
         &self,
         color: Color,
         kind: Kind,
         from: Square,
         quiet_only: bool,
-        out: &mut Vec<Move>,
-    ) {
+        ctx: &GenContext,
+    ) -> Dests {
         let v = self.variant;
         let t = v.tables(color, kind);
-        let occ = self.occupied();
-        let them = color.other();
-        let capturable = self.occupied[them]
-            & !self.shared()
-            & !self.pieces[them][v.royal.index()];
-        let mut dests = v.leaps_and_rides(&t.quiet, from, occ) & !occ;
-        let mut lame_dests = Bitboard::EMPTY;
+        let occ = ctx.occ;
+        let reach = v.leaps_and_rides(&t.quiet, from, occ);
+        let mut lame_reach = Bitboard::EMPTY;
         for &(to, path) in &t.quiet.lame[from.index()] {
-            if (path & occ).is_empty() && !occ.contains(to) {
-                lame_dests = lame_dests.with(to);
+            if (path & occ).is_empty() {
+                lame_reach = lame_reach.with(to);
             }
         }
+        let mut plain = reach & !occ;
+        let mut en_passant = None;
         if !quiet_only {
-            dests |= v.reach(&t.capture, from, occ) & capturable;
-        }
-        let pawn = v.kinds[kind.index()].pawn;
-        let zone = v.promotion_zone[color.index()];
-        for to in dests | lame_dests {
-            if pawn && zone.contains(to) {
-                for &p in &v.promotion_kinds {
-                    out.push(Move {
-                        from,
-                        to,
-                        promotion: Some(p),
-                        special: Special::None,
-                    });
-                }
-            } else if pawn && lame_dests.contains(to) {
-                out.push(Move {
-                    from,
-                    to,
-                    promotion: None,
-                    special: Special::DoubleStep,
-                });
+            // Same powers to move and to take: one attack serves both.
+            let capture = if t.symmetric_modes {
+                reach | lame_reach
             } else {
-                out.push(Move::new(from, to));
-            }
-        }
-        if !quiet_only {
-            if let Some(ep) = self.en_passant[them] {
+                v.reach(&t.capture, from, occ)
+            };
+            plain |= capture & ctx.capturable;
+            if let Some(ep) = self.en_passant[color.other()] {
                 if t.en_passant[from.index()].contains(ep.target)
                     && !occ.contains(ep.target)
-                    && !self.shared().contains(ep.victim)
+                    && !ctx.shared.contains(ep.victim)
                 {
-                    out.push(Move {
+                    en_passant = Some(Move {
                         from,
                         to: ep.target,
                         promotion: None,
@@ -339,6 +443,67 @@ impl SimPosition {
                 }
             }
         }
+        Dests {
+            from,
+            pawn: v.kinds[kind.index()].pawn,
+            plain,
+            lame: lame_reach & !occ,
+            en_passant,
+        }
+    }
+
+    /// Calls `f` on each move of `d` but en passant, in the order of the
+    /// squares (promotions in the variant's order).
+    fn expand_plain(&self, color: Color, d: &Dests, mut f: impl FnMut(Move)) {
+        let v = self.variant;
+        let zone = v.promotion_zone[color.index()];
+        let from = d.from;
+        for to in d.plain | d.lame {
+            if d.pawn && zone.contains(to) {
+                for &p in &v.promotion_kinds {
+                    f(Move {
+                        from,
+                        to,
+                        promotion: Some(p),
+                        special: Special::None,
+                    });
+                }
+            } else if d.pawn && d.lame.contains(to) {
+                f(Move {
+                    from,
+                    to,
+                    promotion: None,
+                    special: Special::DoubleStep,
+                });
+            } else {
+                f(Move::new(from, to));
+            }
+        }
+    }
+
+    /// The number of moves [`Self::expand_plain`] gives.
+    fn count_plain(&self, color: Color, d: &Dests) -> usize {
+        let all = d.plain | d.lame;
+        if !d.pawn {
+            return all.count() as usize;
+        }
+        let zone = self.variant.promotion_zone[color.index()];
+        (all & zone).count() as usize * self.variant.promotion_kinds.len()
+            + (all & !zone).count() as usize
+    }
+
+    /// Moves of the piece on `from` into `out`, before any check rule.
+    fn piece_moves(
+        &self,
+        color: Color,
+        kind: Kind,
+        from: Square,
+        quiet_only: bool,
+        out: &mut Vec<Move>,
+    ) {
+        let d = self.piece_dests(color, kind, from, quiet_only, &self.gen_context(color));
+        self.expand_plain(color, &d, |m| out.push(m));
+        out.extend(d.en_passant);
     }
 
     /// True if the king's step to `to` is allowed by the king rule.
@@ -386,19 +551,18 @@ impl SimPosition {
         .any()
     }
 
-    /// Own pieces whose move alone could expose `color`'s king: the first
-    /// own piece on an enemy rider's line to it. None where that test does
-    /// not hold (lame or range-limited enemy pieces): then every move is tried.
-    fn pin_candidates(&self, color: Color) -> Option<Bitboard> {
+    /// Own pieces whose move alone could expose `color`'s king on `king`:
+    /// the first own piece on a line to it of an enemy rider (`riders`).
+    /// None where that test does not hold (lame or range-limited enemy
+    /// pieces): then every move is tried.
+    fn pin_candidates(&self, color: Color, king: Square, riders: &RiderSets) -> Option<Bitboard> {
         let v = self.variant;
         let them = color.other();
         if v.needs_slow_legality || v.reverse_complex[them.index()] != 0 {
             return None;
         }
-        let king = self.king(color);
         let occ = self.occupied();
         let own = self.occupied[color];
-        let riders = v.rider_sets(&self.pieces, them);
         let mut candidates = Bitboard::EMPTY;
         let mut active = riders.active;
         while active != 0 {
@@ -421,36 +585,29 @@ impl SimPosition {
     /// The legal moves of one side in this position.
     pub fn legal_moves(&self, color: Color) -> Vec<Move> {
         let mut out = Vec::with_capacity(64);
-        self.legal_moves_into(color, false, true, &mut out);
+        self.generate(color, &mut out);
         out
     }
 
-    /// [`Self::legal_moves`] with every move tried by playing it, without
-    /// the pin shortcut: the reference the property tests compare with.
-    #[doc(hidden)]
-    pub fn legal_moves_each_tried(&self, color: Color) -> Vec<Move> {
-        let mut out = Vec::new();
-        self.legal_moves_into(color, false, false, &mut out);
-        out
+    /// The number of [`Self::legal_moves`], without listing them.
+    pub fn legal_move_count(&self, color: Color) -> usize {
+        let mut count = Count(0);
+        self.generate(color, &mut count);
+        count.0
     }
 
     /// True if `color` has a legal move; cheaper than counting them.
     pub fn has_legal_move(&self, color: Color) -> bool {
-        let mut out = Vec::with_capacity(16);
-        self.legal_moves_into(color, true, true, &mut out);
-        !out.is_empty()
+        let mut any = Any(false);
+        self.generate(color, &mut any);
+        any.0
     }
 
-    /// Legal moves into `out`; with `first_only`, stops after the first
-    /// piece that has any; with `pin_shortcut`, tries only moves that might
-    /// expose the king.
-    fn legal_moves_into(
-        &self,
-        color: Color,
-        first_only: bool,
-        pin_shortcut: bool,
-        out: &mut Vec<Move>,
-    ) {
+    /// [`Self::legal_moves`] with every move tried by playing it, without
+    /// the pin shortcut or any other: the reference the property tests
+    /// compare with.
+    #[doc(hidden)]
+    pub fn legal_moves_each_tried(&self, color: Color) -> Vec<Move> {
         let v = self.variant;
         let own = self.occupied[color];
         let king = self.king(color);
@@ -461,6 +618,76 @@ impl SimPosition {
                 !self.exposes_king(color, *m)
             }
         };
+        let mut pseudo = Vec::new();
+        if self.rules.single_occupation {
+            let duty = own & self.shared();
+            if duty.any() {
+                for from in duty {
+                    let kind = self.kind_at(color, from).expect("piece on shared square");
+                    if kind != v.royal && self.in_check(color) {
+                        continue;
+                    }
+                    self.piece_moves(color, kind, from, true, &mut pseudo);
+                }
+                pseudo.retain(legal);
+                return pseudo;
+            }
+        }
+        let waiting = self.waiting(color);
+        let in_check = self.in_check(color);
+        for k in 0..v.kinds.len() {
+            let kind = Kind(k as u8);
+            if in_check && kind != v.royal && self.rules.check == CheckModel::Parity {
+                continue;
+            }
+            for from in self.pieces(color, kind) & !waiting {
+                self.piece_moves(color, kind, from, false, &mut pseudo);
+            }
+        }
+        pseudo.retain(legal);
+        if !in_check && !waiting.contains(king) && !self.shared().contains(king) {
+            self.castling_moves(color, |m| pseudo.push(m));
+        }
+        pseudo
+    }
+
+    /// `color`'s pieces that moved last turn and must wait, if the variant
+    /// has the waiting rule.
+    fn waiting(&self, color: Color) -> Bitboard {
+        if self.rules.waiting_rule {
+            self.last_moved[color]
+        } else {
+            Bitboard::EMPTY
+        }
+    }
+
+    /// True if `color`'s king may step from `king` to `to` (not en passant):
+    /// [`Self::king_step_allowed`] without building the board after the
+    /// move. A piece taken on `to` cannot attack `to`, so it may stay in
+    /// `pieces`; only the occupancy changes.
+    fn king_step_ok(&self, color: Color, king: Square, to: Square, riders: &RiderSets) -> bool {
+        let them = color.other();
+        let mask = match self.rules.check {
+            CheckModel::Parity => self.certain_stayers(them),
+            CheckModel::MoveNeutral => !Bitboard::EMPTY,
+        };
+        if mask.is_empty() {
+            return true;
+        }
+        let occ = self.occupied[color].without(king).with(to) | self.occupied[them];
+        (self.variant.attackers(&self.pieces, to, them, occ, riders) & mask).is_empty()
+    }
+
+    /// Legal moves of `color` into `sink`, in the order of kinds, then
+    /// squares, then destinations, castling last (for `S::ANY` the king
+    /// first, stopping at the first move). Out of check, only moves of a
+    /// pin candidate or en passant (two squares emptied) can expose the
+    /// king, so only those and the king's are tried.
+    fn generate<S: LegalSink>(&self, color: Color, sink: &mut S) {
+        let v = self.variant;
+        let own = self.occupied[color];
+        let king = self.king(color);
+        let them = color.other();
 
         if self.rules.single_occupation {
             let duty = own & self.shared();
@@ -475,64 +702,91 @@ impl SimPosition {
                     }
                     self.piece_moves(color, kind, from, true, &mut pseudo);
                 }
-                out.extend(pseudo.into_iter().filter(legal));
+                for m in pseudo {
+                    let legal = if m.from == king {
+                        self.king_step_allowed(color, m)
+                    } else {
+                        !self.exposes_king(color, m)
+                    };
+                    if legal {
+                        sink.push(m);
+                    }
+                }
                 return;
             }
         }
 
-        let waiting = if self.rules.waiting_rule {
-            self.last_moved[color]
-        } else {
-            Bitboard::EMPTY
+        let waiting = self.waiting(color);
+        let ctx = self.gen_context(color);
+        let riders = v.rider_sets(&self.pieces, them);
+        // `in_check` without a second rider scan: nothing attacks a shared square.
+        let in_check = !ctx.shared.contains(king) && {
+            let att = v.attackers(&self.pieces, king, them, ctx.occ, &riders);
+            match self.rules.check {
+                CheckModel::Parity => (att & !self.last_moved[them]).any(),
+                CheckModel::MoveNeutral => att.any(),
+            }
         };
-        let in_check = self.in_check(color);
-        // Out of check, only a pin candidate or en passant (two squares
-        // emptied) can expose the king.
-        let risky = if in_check || !pin_shortcut {
+        let risky = if in_check {
             None
         } else {
-            self.pin_candidates(color)
+            self.pin_candidates(color, king, &riders)
         };
-        let needs_test =
-            |m: &Move| m.special == Special::EnPassant || risky.is_none_or(|r| r.contains(m.from));
-        let mut pseudo = Vec::with_capacity(32);
-        // For `first_only` the king first: it most often has a move.
-        let lead = first_only.then_some(v.royal);
-        let rest = (0..v.kinds.len())
+        // To find any move, the king last: each of its steps costs an
+        // attack scan, the other pieces' moves mostly none.
+        let last = S::ANY.then_some(v.royal);
+        let first = (0..v.kinds.len())
             .map(|k| Kind(k as u8))
-            .filter(|&k| Some(k) != lead);
-        for kind in lead.into_iter().chain(rest) {
+            .filter(|&k| Some(k) != last);
+        for kind in first.chain(last) {
             if in_check && kind != v.royal && self.rules.check == CheckModel::Parity {
                 // Blocking or taking the checker cannot help: it moves at the same time.
                 continue;
             }
             for from in self.pieces(color, kind) & !waiting {
-                pseudo.clear();
-                self.piece_moves(color, kind, from, false, &mut pseudo);
-                out.extend(pseudo.iter().copied().filter(|m| {
-                    if m.from == king || needs_test(m) {
-                        legal(m)
-                    } else {
-                        true
+                let d = self.piece_dests(color, kind, from, false, &ctx);
+                if from == king {
+                    self.expand_plain(color, &d, |m| {
+                        if self.king_step_ok(color, king, m.to, &riders) {
+                            sink.push(m);
+                        }
+                    });
+                    if let Some(m) = d.en_passant {
+                        if self.king_step_allowed(color, m) {
+                            sink.push(m);
+                        }
                     }
-                }));
-                if first_only && !out.is_empty() {
+                } else {
+                    if risky.is_none_or(|r| r.contains(from)) {
+                        self.expand_plain(color, &d, |m| {
+                            if !self.exposes_king(color, m) {
+                                sink.push(m);
+                            }
+                        });
+                    } else {
+                        sink.plain(self, color, &d);
+                    }
+                    if let Some(m) = d.en_passant {
+                        if !self.exposes_king(color, m) {
+                            sink.push(m);
+                        }
+                    }
+                }
+                if S::ANY && sink.found() {
                     return;
                 }
             }
         }
-        if !in_check && !waiting.contains(king) && !self.shared().contains(king) {
-            self.castling_moves(color, out);
+        if !in_check && !waiting.contains(king) && !ctx.shared.contains(king) {
+            self.castling_moves(color, |m| sink.push(m));
         }
     }
 
-    fn castling_moves(&self, color: Color, out: &mut Vec<Move>) {
-        let waiting = if self.rules.waiting_rule {
-            self.last_moved[color]
-        } else {
-            Bitboard::EMPTY
-        };
-        let rights = self.castling[color] & !waiting;
+    fn castling_moves(&self, color: Color, mut push: impl FnMut(Move)) {
+        let rights = self.castling[color] & !self.waiting(color);
+        if rights.is_empty() {
+            return;
+        }
         crate::movegen::for_each_castling(
             self.variant,
             self.king(color),
@@ -549,7 +803,7 @@ impl SimPosition {
                     })
                     .is_empty()
                 {
-                    out.push(mv);
+                    push(mv);
                 }
             },
         );
@@ -618,6 +872,24 @@ impl SimPosition {
 
     /// Applies a pair of moves known to be legal.
     pub fn resolve_unchecked(&self, moves: [Move; 2]) -> Turn {
+        let (next, mut notes) = self.apply(moves);
+        self.note_checks(&next, moves, &mut notes);
+        Turn {
+            position: next,
+            notes,
+        }
+    }
+
+    /// The position after a pair of moves known to be legal, as
+    /// [`Self::resolve_unchecked`] gives it, without the notes (whose
+    /// checks cost four attack scans a side): for search and perft.
+    pub fn play_unchecked(&self, moves: [Move; 2]) -> SimPosition {
+        self.apply(moves).0
+    }
+
+    /// The position after a pair of legal moves, and the notes but checks.
+    #[inline(always)]
+    fn apply(&self, moves: [Move; 2]) -> (SimPosition, ByColor<SideNotes>) {
         let v = self.variant;
         let mut next = *self;
         let moves = ByColor::from(moves);
@@ -732,9 +1004,14 @@ impl SimPosition {
         });
         next.clock = if irreversible { 0 } else { self.clock + 1 };
         next.turn = self.turn + 1;
+        (next, notes)
+    }
 
-        // Checks each side gives now, and checks the other's move foiled.
-        for c in colors {
+    /// Checks each side gives in `next`, and checks the other's move foiled.
+    fn note_checks(&self, next: &SimPosition, moves: [Move; 2], notes: &mut ByColor<SideNotes>) {
+        let v = self.variant;
+        let moves = ByColor::from(moves);
+        for c in Color::ALL {
             let them = c.other();
             let checkers = next.attackers_in(&next.pieces, &next.occupied, next.king(them), c);
             notes[c].check = match (checkers.any(), self.rules.check) {
@@ -756,10 +1033,6 @@ impl SimPosition {
                 .attackers_in(&self.pieces, &self.occupied, self.king(them), c)
                 .any();
             notes[c].failed_check = threatened && !already && checkers.is_empty();
-        }
-        Turn {
-            position: next,
-            notes,
         }
     }
 
@@ -866,15 +1139,17 @@ pub fn perft(pos: &SimPosition, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
     }
+    if depth == 1 {
+        // The last turn is counted, not listed.
+        return pos.legal_move_count(Color::White) as u64
+            * pos.legal_move_count(Color::Black) as u64;
+    }
     let white = pos.legal_moves(Color::White);
     let black = pos.legal_moves(Color::Black);
-    if depth == 1 {
-        return white.len() as u64 * black.len() as u64;
-    }
     let mut total = 0;
     for &w in &white {
         for &b in &black {
-            total += perft(&pos.resolve_unchecked([w, b]).position, depth - 1);
+            total += perft(&pos.play_unchecked([w, b]), depth - 1);
         }
     }
     total
@@ -889,7 +1164,7 @@ pub fn distinct_positions(pos: &SimPosition, depth: u32) -> usize {
         for p in &frontier {
             for &w in &p.legal_moves(Color::White) {
                 for &b in &p.legal_moves(Color::Black) {
-                    let q = p.resolve_unchecked([w, b]).position;
+                    let q = p.play_unchecked([w, b]);
                     if seen.insert((q.hash(), q.clock)) {
                         next.push(q);
                     }

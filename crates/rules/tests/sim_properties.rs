@@ -13,7 +13,12 @@
 //! (e) colour symmetry: mirroring the board and swapping colours mirrors
 //!     the legal moves and the resolution of every turn;
 //! (f) the legal moves found with the pin shortcut are those found by
-//!     trying every move, and `has_legal_move` agrees with them.
+//!     trying every move, and `has_legal_move` and `legal_move_count`
+//!     agree with them;
+//! (g) `play_unchecked` (no notes) gives the position `resolve` gives,
+//!     for every pair of legal moves of the positions of a random game;
+//! (h) `for_each_threat_of_any_kind` reports what `for_each_threat` does
+//!     kind by kind.
 //! Set `PROPTEST_CASES` to run more cases than the defaults below.
 
 use parity_rules::simultaneous::{SideNotes, SimError, SimPosition, Turn};
@@ -500,6 +505,38 @@ proptest! {
                 let fast = p.legal_moves(c);
                 prop_assert_eq!(&fast, &p.legal_moves_each_tried(c), "{:?} {:?}", p, c);
                 prop_assert_eq!(p.has_legal_move(c), !fast.is_empty(), "{:?} {:?}", p, c);
+                prop_assert_eq!(p.legal_move_count(c), fast.len(), "{:?} {:?}", p, c);
+            }
+        }
+    }
+
+    /// (g) on every position of a random game, over all its pairs.
+    #[test]
+    fn play_unchecked_matches_resolve(root in 0..roots().len(), seed in any::<u64>()) {
+        let (start, steps) = random_game(root, seed, MAX_TURNS / 2);
+        for p in std::iter::once(&start).chain(steps.iter().map(|s| &s.turn.position)) {
+            for &w in &p.legal_moves(W) {
+                for &b in &p.legal_moves(B) {
+                    let full = p.resolve_unchecked([w, b]).position;
+                    prop_assert_eq!(p.play_unchecked([w, b]), full, "{:?} {:?} {:?}", p, w, b);
+                }
+            }
+        }
+    }
+
+    /// (h) on every position of a random game.
+    #[test]
+    fn threats_of_any_kind_are_those_of_each_kind(root in 0..roots().len(), seed in any::<u64>()) {
+        let (start, steps) = random_game(root, seed, MAX_TURNS);
+        for p in std::iter::once(&start).chain(steps.iter().map(|s| &s.turn.position)) {
+            for c in [W, B] {
+                let mut each = Vec::new();
+                for k in kinds(p.variant()) {
+                    p.for_each_threat(c, k, |sq, by, defended| each.push((k, sq, by, defended)));
+                }
+                let mut all = Vec::new();
+                p.for_each_threat_of_any_kind(c, |k, sq, by, defended| all.push((k, sq, by, defended)));
+                prop_assert_eq!(&all, &each, "{:?} {:?}", p, c);
             }
         }
     }
