@@ -60,7 +60,7 @@ impl OpponentModel {
                 } else {
                     [reply, ours]
                 };
-                let key = pos.resolve_unchecked(pair).position.hash();
+                let key = pos.play_unchecked(pair).hash();
                 let p = expected
                     .moves
                     .iter()
@@ -136,7 +136,7 @@ mod tests {
         let (pos, ours, expected, _) = setup();
         let mut model = OpponentModel::default();
         model.forecast(&pos, Color::White, ours, &expected);
-        let next = pos.resolve_unchecked([ours, reply]).position;
+        let next = pos.play_unchecked([ours, reply]);
         model.evidence(&[pos, next])
     }
 
@@ -165,7 +165,7 @@ mod tests {
         let (pos, ours, expected, theirs) = setup();
         let mut model = OpponentModel::default();
         model.forecast(&pos, Color::White, ours, &expected);
-        let next = pos.resolve_unchecked([ours, theirs[0]]).position;
+        let next = pos.play_unchecked([ours, theirs[0]]);
         let one = model.evidence(&[pos, next]);
         assert!(one > 0.0 && one < PREDICTABLE);
         assert!(one * 7.0 > PREDICTABLE);
@@ -176,7 +176,7 @@ mod tests {
         let (pos, ours, _, theirs) = setup();
         let mut model = OpponentModel::default();
         model.forecast(&pos, Color::White, ours, &Mixed::pure(theirs[0]));
-        let next = pos.resolve_unchecked([ours, theirs[0]]).position;
+        let next = pos.play_unchecked([ours, theirs[0]]);
         assert_eq!(model.evidence(&[pos, next]), 0.0);
     }
 }

@@ -227,7 +227,7 @@ pub fn best_response(
         let mut expected = 0.0;
         for (&o, &p) in prediction.moves.iter().zip(&prediction.probabilities) {
             let pair = if side == Color::White { [m, o] } else { [o, m] };
-            let next = pos.resolve_unchecked(pair).position;
+            let next = pos.play_unchecked(pair);
             expected += p * reference.searched_payoff(&next, reference_plies);
         }
         if prediction.moves.is_empty() {
@@ -264,7 +264,7 @@ pub fn greedy(pos: &SimPosition, side: Color) -> Move {
             .iter()
             .map(|&r| {
                 let pair = if side == Color::White { [m, r] } else { [r, m] };
-                sign * leaf_payoff(&pos.resolve_unchecked(pair).position, &t)
+                sign * leaf_payoff(&pos.play_unchecked(pair), &t)
             })
             .fold(f64::INFINITY, f64::min);
         let worst = if theirs.is_empty() {
@@ -397,10 +397,9 @@ mod tests {
         );
         assert_eq!(r.black, Mixed::pure(theirs));
         let mut reference = SimSearcher::new(v, &[], Arc::new(Shared::new(1)));
-        let chosen =
-            reference.searched_payoff(&pos.resolve_unchecked([mv.unwrap(), theirs]).position, 1);
+        let chosen = reference.searched_payoff(&pos.play_unchecked([mv.unwrap(), theirs]), 1);
         for m in pos.legal_moves(Color::White) {
-            let v = reference.searched_payoff(&pos.resolve_unchecked([m, theirs]).position, 1);
+            let v = reference.searched_payoff(&pos.play_unchecked([m, theirs]), 1);
             assert!(v <= chosen + 1e-12, "{m:?}: {v} > {chosen}");
         }
     }

@@ -62,30 +62,27 @@ pub fn leaf_payoff(pos: &SimPosition, t: &EvalTables) -> f64 {
 pub fn threat(pos: &SimPosition, by: Color, t: &EvalTables) -> Score {
     let v = pos.variant();
     let (mut best, mut second) = (0, 0);
-    for k in 0..v.kinds.len() {
-        let kind = parity_rules::Kind(k as u8);
+    pos.for_each_threat_of_any_kind(by, |kind, _, capturers, defended| {
         if kind == v.royal {
-            continue;
+            return;
         }
-        let victim = t.value[k];
-        pos.for_each_threat(by, kind, |_, capturers, defended| {
-            let gain = if defended {
-                let cheapest = capturers
-                    .filter_map(|from| pos.kind_at(by, from))
-                    .map(|k| t.value[k.index()])
-                    .min()
-                    .unwrap_or(victim);
-                victim - cheapest
-            } else {
-                victim
-            };
-            if gain > best {
-                (best, second) = (gain, best);
-            } else if gain > second {
-                second = gain;
-            }
-        });
-    }
+        let victim = t.value[kind.index()];
+        let gain = if defended {
+            let cheapest = capturers
+                .filter_map(|from| pos.kind_at(by, from))
+                .map(|k| t.value[k.index()])
+                .min()
+                .unwrap_or(victim);
+            victim - cheapest
+        } else {
+            victim
+        };
+        if gain > best {
+            (best, second) = (gain, best);
+        } else if gain > second {
+            second = gain;
+        }
+    });
     (best + second) / 2
 }
 
@@ -672,7 +669,7 @@ impl SimSearcher {
             } else {
                 [theirs, m]
             };
-            let next = root.resolve_unchecked(pair).position;
+            let next = root.play_unchecked(pair);
             let v = if self.path.contains(&next.hash()) {
                 0.0
             } else {
@@ -716,7 +713,7 @@ impl SimSearcher {
             } else {
                 [m, played]
             };
-            let next = root.resolve_unchecked(pair).position;
+            let next = root.play_unchecked(pair);
             let v = if self.path.contains(&next.hash()) {
                 0.0
             } else {
@@ -937,7 +934,7 @@ impl SimSearcher {
         if let Some(&v) = cells.get(&(r, c)) {
             return v;
         }
-        let next = pos.resolve_unchecked([ws[r], bs[c]]).position;
+        let next = pos.play_unchecked([ws[r], bs[c]]);
         let v = self.value(&next, depth - 1, -1.0, 1.0);
         if !self.aborted {
             cells.insert((r, c), v);
@@ -1009,7 +1006,7 @@ impl SimSearcher {
             let mut reply = 2.0 * sign;
             for &s in seconds.iter() {
                 let pair = if white_first { [f, s] } else { [s, f] };
-                let next = pos.resolve_unchecked(pair).position;
+                let next = pos.play_unchecked(pair);
                 let v = if self.path.contains(&next.hash()) {
                     0.0
                 } else {

@@ -284,7 +284,7 @@ impl Solver {
         let mut data = Vec::with_capacity(white.len() * black.len());
         for &w in white {
             for &b in black {
-                let next = pos.resolve_unchecked([w, b]).position;
+                let next = pos.play_unchecked([w, b]);
                 data.push(self.value(&next, depth - 1));
             }
         }
@@ -461,7 +461,7 @@ mod tests {
                     }
                     for w in p.legal_moves(Color::White) {
                         for b in p.legal_moves(Color::Black) {
-                            next.push(p.resolve_unchecked([w, b]).position);
+                            next.push(p.play_unchecked([w, b]));
                         }
                     }
                 }
@@ -493,12 +493,7 @@ mod tests {
         let (ws, bs) = (p.legal_moves(Color::White), p.legal_moves(Color::Black));
         path.push(p.hash());
         let g = Matrix::from_fn(ws.len(), bs.len(), |r, c| {
-            plain(
-                &p.resolve_unchecked([ws[r], bs[c]]).position,
-                depth - 1,
-                path,
-                t,
-            )
+            plain(&p.play_unchecked([ws[r], bs[c]]), depth - 1, path, t)
         });
         path.pop();
         matrix::pure_saddle_point(&g).map_or_else(|| matrix::solve_lp(&g).value, |(_, _, v)| v)
@@ -515,10 +510,10 @@ mod tests {
         let mut grandchildren: HashMap<u64, SimPosition> = HashMap::new();
         for w in root.legal_moves(Color::White) {
             for b in root.legal_moves(Color::Black) {
-                let c = root.resolve_unchecked([w, b]).position;
+                let c = root.play_unchecked([w, b]);
                 for w2 in c.legal_moves(Color::White) {
                     for b2 in c.legal_moves(Color::Black) {
-                        let g = c.resolve_unchecked([w2, b2]).position;
+                        let g = c.play_unchecked([w2, b2]);
                         let list = parents.entry(g.hash()).or_default();
                         if !list.iter().any(|p| p.hash() == c.hash()) {
                             list.push(c);
