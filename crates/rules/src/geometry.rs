@@ -233,12 +233,19 @@ impl Iterator for Bitboard {
     type Item = Square;
     #[inline]
     fn next(&mut self) -> Option<Square> {
-        if self.0 == 0 {
+        // A word at a time: 128-bit arithmetic costs several instructions
+        // per operation, and boards up to 64 squares live in the low word.
+        let low = self.0 as u64;
+        if low != 0 {
+            self.0 ^= u128::from(low & low.wrapping_neg());
+            return Some(Square(low.trailing_zeros() as u8));
+        }
+        let high = (self.0 >> 64) as u64;
+        if high == 0 {
             return None;
         }
-        let sq = self.0.trailing_zeros() as u8;
-        self.0 &= self.0 - 1;
-        Some(Square(sq))
+        self.0 ^= u128::from(high & high.wrapping_neg()) << 64;
+        Some(Square(64 + high.trailing_zeros() as u8))
     }
     fn size_hint(&self) -> (usize, Option<usize>) {
         let n = self.count() as usize;
