@@ -14,7 +14,7 @@ import sys
 SEARCHES = [
     ("parity", "position startpos moves e2e4:e7e5 g1f3:b8c6", "go side white depth 2"),
     ("parity", "position startpos moves d2d4:d7d5 c2c4:e7e6 b1c3:g8f6 c1g5:f8e7 e2e3:e8g8", "go side black depth 2"),
-    ("move-neutral", "position startpos moves e2e4:c7c5 g1f3:d7d6 d2d4:c5d4", "go side white depth 2"),
+    ("move-neutral", "position startpos moves e2e4:c7c5 g1f3:d7d6 d2d4:g8f6", "go side white depth 2"),
 ]
 
 
