@@ -626,11 +626,7 @@ impl CrowdPosition {
     /// a mate of chess, which `minor` rules out.
     pub fn insufficient_material(&self) -> bool {
         let v = self.variant;
-        if self.piece_count() > 3
-            || !Color::ALL
-                .into_iter()
-                .all(|c| royal_is_king(v, c))
-        {
+        if self.piece_count() > 3 || !Color::ALL.into_iter().all(|c| royal_is_king(v, c)) {
             return false;
         }
         for color in Color::ALL {

@@ -6,7 +6,10 @@ mod common;
 
 use common::warden;
 use parity_rules::crowd::CrowdPosition;
-use parity_rules::{notation, AnyGame, Color, Game, Move, Outcome, Piece, Reason, Registry, Square, TurnPosition, Variant};
+use parity_rules::{
+    notation, AnyGame, Color, Game, Move, Outcome, Piece, Reason, Registry, Square, TurnPosition,
+    Variant,
+};
 use proptest::prelude::*;
 use rand_chacha::rand_core::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -157,8 +160,9 @@ fn a_move_onto_ones_own_pieces_says_why_it_is_refused() {
     for (text, square) in [("d2e2", "e2"), ("d2d3", "d3")] {
         let err = notation::parse_uci(&p, text).unwrap_err().to_string();
         assert!(
-            err.contains(&format!("may not join its own side's pieces on {square} alone"))
-                && err.contains("enemy"),
+            err.contains(&format!(
+                "may not join its own side's pieces on {square} alone"
+            )) && err.contains("enemy"),
             "{text}: {err}"
         );
     }
@@ -282,10 +286,7 @@ fn records_replay() {
     assert_eq!(letters(g.position(), "e5"), "Pp");
     assert_eq!(g.outcome(), None);
     let g = replay("[Variant \"safety-in-numbers\"]\n1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7#\n");
-    assert_eq!(
-        g.outcome().map(|o| o.reason),
-        Some(Reason::Checkmate)
-    );
+    assert_eq!(g.outcome().map(|o| o.reason), Some(Reason::Checkmate));
     // The queen in the crowd guards d8, so the king may not take the rook.
     let with_crowd = "[Variant \"safety-in-numbers\"]\n[FEN \"4k3/8/8/8/3(QRp)4/8/8/4K3 w - - 0 1\"]\n1. Rd8+ Kf7\n";
     assert_eq!(
@@ -350,8 +351,14 @@ fn two_powers_reaching_a_lone_enemy_capture_or_join() {
     assert_eq!(notation::parse_san(&p, "Wxc5"), Ok(take));
     assert_eq!(notation::parse_san(&p, "Wc5&"), Ok(join));
     assert_eq!(notation::parse_san(&p, "Wc5"), Ok(join));
-    assert!(notation::parse_san(&p, "Wxc5&").is_err(), "a capture does not join");
-    assert!(notation::parse_san(&p, "We6&").is_err(), "only the capture reaches e6");
+    assert!(
+        notation::parse_san(&p, "Wxc5&").is_err(),
+        "a capture does not join"
+    );
+    assert!(
+        notation::parse_san(&p, "We6&").is_err(),
+        "only the capture reaches e6"
+    );
     assert_eq!(notation::parse_san(&p, "Wd5-c5"), Ok(join));
     assert_eq!(notation::parse_san(&p, "WxP"), Ok(take));
     // Where only one way exists, nothing changes and `&` is refused.

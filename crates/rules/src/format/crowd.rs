@@ -54,10 +54,9 @@ impl CrowdPosition {
                 return Err(PositionError::TooManyKings(color).into());
             }
             for (k, info) in variant.kinds.iter().enumerate() {
-                if let Some(sq) = (pos.presence[color][k]
-                    & variant.promotion_zone[color.index()])
-                .lowest()
-                .filter(|_| info.pawn)
+                if let Some(sq) = (pos.presence[color][k] & variant.promotion_zone[color.index()])
+                    .lowest()
+                    .filter(|_| info.pawn)
                 {
                     return Err(PositionError::PawnOnLastRank {
                         color,
@@ -200,4 +199,3 @@ impl crate::format::notation::MoveContext for CrowdPosition {
         self.kinds_at(color, sq).nth(1).is_some()
     }
 }
-
