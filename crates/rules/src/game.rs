@@ -205,15 +205,10 @@ impl TurnPosition for CrowdPosition {
         CrowdPosition::fullmove_number(self)
     }
     fn generate(&self, out: &mut Vec<Move>, noisy_only: bool) {
-        let zone = self.variant().promotion_zone[self.side_to_move().index()];
-        out.extend(self.legal_moves().into_iter().filter(|&mv| {
-            !noisy_only
-                || mv.promotion.is_some() && zone.contains(mv.to)
-                || self.captured(mv).is_some()
-        }));
+        self.legal_moves_into(out, noisy_only);
     }
     fn has_legal_move(&self) -> bool {
-        !self.legal_moves().is_empty()
+        self.count_legal_moves() > 0
     }
     fn is_legal(&self, mv: Move) -> bool {
         CrowdPosition::is_legal(self, mv)
