@@ -602,7 +602,7 @@ impl CrowdPosition {
             }
         }
         self.en_passant_moves(&mut out);
-        self.castling_moves(|mv| out.push(mv));
+        self.castling_moves(self.is_check(), |mv| out.push(mv));
         out
     }
 
@@ -627,10 +627,10 @@ impl CrowdPosition {
     /// Castling moves whose squares the king may cross: legal as they come
     /// (the king lands alone where the path test looked, on the board as it
     /// will be).
-    fn castling_moves(&self, mut each: impl FnMut(Move)) {
+    fn castling_moves(&self, in_check: bool, mut each: impl FnMut(Move)) {
         let us = self.side;
         let rights = self.castling[us];
-        if rights.is_empty() || self.is_check() {
+        if rights.is_empty() || in_check {
             return;
         }
         let v = self.variant;
@@ -725,55 +725,68 @@ impl CrowdPosition {
         let king = self.king(us);
         let riders = v.rider_sets(&self.presence, them);
         let guard = Guard::new(self, king, &riders);
-        for from in self.by_color(us) {
-            let kinds = self.kinds_at(us, from);
-            let several = kinds.clone().nth(1).is_some();
-            for kind in kinds {
-                let t = v.tables(us, kind);
-                let quiet = v.reach(&t.quiet, from, occ);
-                let capture = if t.symmetric_modes {
-                    quiet
-                } else {
-                    v.reach(&t.capture, from, occ)
-                };
-                let steps = quiet & !occ;
-                let captures = capture & lone_enemies;
-                // Joins: a lone enemy by move power alone (a plain move),
-                // or by move power where capture power also reaches
-                // (`Special::Join`); a crowd with an enemy by either power.
-                let joins = (quiet & !capture & lone_enemies) | ((quiet | capture) & enemy_crowds);
-                let join_specials = if t.symmetric_modes {
-                    Bitboard::EMPTY
-                } else {
-                    quiet & capture & lone_enemies
-                };
-                let (allowed, may_join) = if kind == v.royal {
-                    let lifted = if self.crowd_squares.contains(king) {
-                        occ
-                    } else {
-                        occ.without(king)
-                    };
-                    let safe = (steps | captures).filter_squares(|to| {
-                        !v.is_attacked(&self.presence, to, them, lifted, &riders)
-                    });
-                    (safe, true)
-                } else {
-                    guard.allowed(from)
-                };
-                let (joins, join_specials) = if may_join {
-                    (joins, join_specials)
-                } else {
-                    (Bitboard::EMPTY, Bitboard::EMPTY)
-                };
-                let captures = captures & allowed;
-                sink.piece_moves(
-                    self,
-                    from,
-                    kind,
-                    several,
-                    ((steps & allowed) | captures | joins, join_specials),
-                    captures,
-                );
+        let lifted = if self.crowd_squares.contains(king) {
+            occ
+        } else {
+            occ.without(king)
+        };
+        let mut piece_moves = |from: Square, kind: Kind, several: bool| {
+            let t = v.tables(us, kind);
+            let quiet = v.reach(&t.quiet, from, occ);
+            let capture = if t.symmetric_modes {
+                quiet
+            } else {
+                v.reach(&t.capture, from, occ)
+            };
+            let steps = quiet & !occ;
+            let captures = capture & lone_enemies;
+            // Joins: a lone enemy by move power alone (a plain move), or by
+            // move power where capture power also reaches (`Special::Join`);
+            // a crowd with an enemy by either power.
+            let joins = (quiet & !capture & lone_enemies) | ((quiet | capture) & enemy_crowds);
+            let join_specials = if t.symmetric_modes {
+                Bitboard::EMPTY
+            } else {
+                quiet & capture & lone_enemies
+            };
+            let (allowed, may_join) = if kind == v.royal {
+                let safe = (steps | captures)
+                    .filter_squares(|to| !v.is_attacked(&self.presence, to, them, lifted, &riders));
+                (safe, true)
+            } else {
+                guard.allowed(from)
+            };
+            let (joins, join_specials) = if may_join {
+                (joins, join_specials)
+            } else {
+                (Bitboard::EMPTY, Bitboard::EMPTY)
+            };
+            let captures = captures & allowed;
+            sink.piece_moves(
+                self,
+                from,
+                kind,
+                several,
+                ((steps & allowed) | captures | joins, join_specials),
+                captures,
+            );
+        };
+        if S::IN_ORDER {
+            for from in self.by_color(us) {
+                match self.only_kind(us, from) {
+                    Some(kind) => piece_moves(from, kind, false),
+                    None => {
+                        for kind in self.kinds_at(us, from) {
+                            piece_moves(from, kind, true);
+                        }
+                    }
+                }
+            }
+        } else {
+            for k in 0..v.kinds.len() {
+                for from in self.presence[us][k] {
+                    piece_moves(from, Kind(k as u8), false);
+                }
             }
         }
         if let Some(ep) = self.en_passant {
@@ -793,7 +806,7 @@ impl CrowdPosition {
                 }
             }
         }
-        self.castling_moves(|mv| sink.single(mv, false));
+        self.castling_moves(guard.in_check, |mv| sink.single(mv, false));
     }
 
     /// Whether `mv`, an en passant capture, leaves the king safe: told from
@@ -1091,6 +1104,7 @@ struct Guard {
     /// The king shares its square with one piece of ours alone: that
     /// piece's target and joins.
     exit: Option<(Bitboard, bool)>,
+    in_check: bool,
 }
 
 impl Guard {
@@ -1105,6 +1119,7 @@ impl Guard {
             pins: 0,
             king,
             exit: None,
+            in_check: false,
         };
         if pos.crowd_squares.contains(king) {
             if pos.count_at(king) == 2 {
@@ -1118,6 +1133,7 @@ impl Guard {
         if let Some(target) = evasions(pos, king, riders) {
             guard.target = target;
             guard.joins = false;
+            guard.in_check = true;
         }
         // Pins: a lone piece of ours, alone between the king and a rider.
         let own_lone = pos.by_color(pos.side) & !pos.crowd_squares;
@@ -1210,6 +1226,9 @@ fn evasions(pos: &CrowdPosition, king: Square, riders: &RiderSets) -> Option<Bit
 
 /// Receives the legal moves of a crowd position.
 trait CrowdSink {
+    /// Moves must come in the order of [`CrowdPosition::pseudo_legal_moves`]
+    /// (by square, then kind); a counter need not.
+    const IN_ORDER: bool;
     /// Moves of the `kind` on `from` (`several`: the mover has pieces of
     /// several kinds there): plain moves to `dests.0`, [`Special::Join`]
     /// to `dests.1`; `captures`, within `dests.0`, take a piece.
@@ -1229,6 +1248,7 @@ trait CrowdSink {
 struct Count(u64);
 
 impl CrowdSink for Count {
+    const IN_ORDER: bool = false;
     #[inline]
     fn piece_moves(
         &mut self,
@@ -1261,6 +1281,7 @@ struct Collect<'a> {
 }
 
 impl CrowdSink for Collect<'_> {
+    const IN_ORDER: bool = true;
     fn piece_moves(
         &mut self,
         pos: &CrowdPosition,
