@@ -205,15 +205,10 @@ impl TurnPosition for CrowdPosition {
         CrowdPosition::fullmove_number(self)
     }
     fn generate(&self, out: &mut Vec<Move>, noisy_only: bool) {
-        let zone = self.variant().promotion_zone[self.side_to_move().index()];
-        out.extend(self.legal_moves().into_iter().filter(|&mv| {
-            !noisy_only
-                || mv.promotion.is_some() && zone.contains(mv.to)
-                || self.captured(mv).is_some()
-        }));
+        self.legal_moves_into(out, noisy_only);
     }
     fn has_legal_move(&self) -> bool {
-        !self.legal_moves().is_empty()
+        self.count_legal_moves() > 0
     }
     fn is_legal(&self, mv: Move) -> bool {
         CrowdPosition::is_legal(self, mv)
@@ -483,10 +478,7 @@ mod tests {
         );
         assert!(matches!(g.play_text("Ka7"), Err(GameError::Over(_))));
         let stale = game("k7/8/1Q6/8/8/8/8/7K b - - 0 1");
-        assert_eq!(
-            stale.outcome(),
-            Some(Outcome::draw(Reason::Stalemate))
-        );
+        assert_eq!(stale.outcome(), Some(Outcome::draw(Reason::Stalemate)));
     }
 
     #[test]
@@ -555,11 +547,8 @@ mod attackers_to_tests {
         let v = Registry::builtin().get("chess").unwrap();
         // d5 is hit by the rook d2 (the d1 rook behind it), the knight f6,
         // the pawns c4 and e6 (black captures downwards) and the queen a8.
-        let p = <Position as TurnPosition>::from_fen(
-            v,
-            "q3k3/8/4pn2/3r4/2P5/8/3R4/3RK3 w - - 0 1",
-        )
-        .unwrap();
+        let p = <Position as TurnPosition>::from_fen(v, "q3k3/8/4pn2/3r4/2P5/8/3R4/3RK3 w - - 0 1")
+            .unwrap();
         let d5 = sq(&p, "d5");
         let occ = PieceView::occupied(&p);
         assert_eq!(
@@ -569,7 +558,10 @@ mod attackers_to_tests {
         // Without the d2 rook the d1 rook sees through; a piece taken off
         // `occ` no longer attacks.
         let occ2 = occ.without(sq(&p, "d2")).without(sq(&p, "f6"));
-        assert_eq!(names(&p, p.attackers_to(d5, occ2)), ["d1", "c4", "e6", "a8"]);
+        assert_eq!(
+            names(&p, p.attackers_to(d5, occ2)),
+            ["d1", "c4", "e6", "a8"]
+        );
         // A blocker on c6 hides the queen.
         let occ3 = occ.with(sq(&p, "c6"));
         assert!(!p.attackers_to(d5, occ3).contains(sq(&p, "a8")));

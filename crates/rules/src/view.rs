@@ -117,9 +117,9 @@ impl PieceView for CrowdPosition {
                 }
             }
         }
-        for (sq, members) in self.crowds() {
-            for p in members {
-                f(p.color, p.kind, *sq);
+        for sq in crowded {
+            for p in self.members(sq) {
+                f(p.color, p.kind, sq);
             }
         }
     }

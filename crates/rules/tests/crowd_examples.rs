@@ -6,7 +6,10 @@ mod common;
 
 use common::warden;
 use parity_rules::crowd::CrowdPosition;
-use parity_rules::{notation, AnyGame, Color, Game, Move, Outcome, Piece, Reason, Registry, Square, TurnPosition, Variant};
+use parity_rules::{
+    notation, AnyGame, Color, Game, Move, Outcome, Piece, Reason, Registry, Square, TurnPosition,
+    Variant,
+};
 use proptest::prelude::*;
 use rand_chacha::rand_core::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -157,8 +160,9 @@ fn a_move_onto_ones_own_pieces_says_why_it_is_refused() {
     for (text, square) in [("d2e2", "e2"), ("d2d3", "d3")] {
         let err = notation::parse_uci(&p, text).unwrap_err().to_string();
         assert!(
-            err.contains(&format!("may not join its own side's pieces on {square} alone"))
-                && err.contains("enemy"),
+            err.contains(&format!(
+                "may not join its own side's pieces on {square} alone"
+            )) && err.contains("enemy"),
             "{text}: {err}"
         );
     }
@@ -282,10 +286,7 @@ fn records_replay() {
     assert_eq!(letters(g.position(), "e5"), "Pp");
     assert_eq!(g.outcome(), None);
     let g = replay("[Variant \"safety-in-numbers\"]\n1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7#\n");
-    assert_eq!(
-        g.outcome().map(|o| o.reason),
-        Some(Reason::Checkmate)
-    );
+    assert_eq!(g.outcome().map(|o| o.reason), Some(Reason::Checkmate));
     // The queen in the crowd guards d8, so the king may not take the rook.
     let with_crowd = "[Variant \"safety-in-numbers\"]\n[FEN \"4k3/8/8/8/3(QRp)4/8/8/4K3 w - - 0 1\"]\n1. Rd8+ Kf7\n";
     assert_eq!(
@@ -350,8 +351,14 @@ fn two_powers_reaching_a_lone_enemy_capture_or_join() {
     assert_eq!(notation::parse_san(&p, "Wxc5"), Ok(take));
     assert_eq!(notation::parse_san(&p, "Wc5&"), Ok(join));
     assert_eq!(notation::parse_san(&p, "Wc5"), Ok(join));
-    assert!(notation::parse_san(&p, "Wxc5&").is_err(), "a capture does not join");
-    assert!(notation::parse_san(&p, "We6&").is_err(), "only the capture reaches e6");
+    assert!(
+        notation::parse_san(&p, "Wxc5&").is_err(),
+        "a capture does not join"
+    );
+    assert!(
+        notation::parse_san(&p, "We6&").is_err(),
+        "only the capture reaches e6"
+    );
     assert_eq!(notation::parse_san(&p, "Wd5-c5"), Ok(join));
     assert_eq!(notation::parse_san(&p, "WxP"), Ok(take));
     // Where only one way exists, nothing changes and `&` is refused.
@@ -645,6 +652,73 @@ proptest! {
             prop_assert_eq!(back.as_ref(), Ok(&next), "{}", fen);
             prop_assert_eq!(back.unwrap().hash(), next.hash());
             p = next;
+        }
+    }
+}
+
+/// Positions where the masks have most to get right: a king sharing its
+/// square with one piece of its own while a rider aims at it, pins, checks
+/// from crowds, en passant beside the king.
+const MASK_ROOTS: &[(bool, &str)] = &[
+    (false, "4k3/8/8/8/8/8/8/r2(KN)3R w - - 0 1"),
+    (false, "4k3/4r3/8/8/1b6/8/3PB3/4K3 w - - 0 1"),
+    (false, "3rk3/8/8/(qp)7/8/8/2PN4/1(RB)2K2R w K - 0 1"),
+    (false, "8/8/8/K2pP2r/8/8/8/7k w - d6 0 1"),
+    (false, "8/8/8/(KN)2pP2r/8/8/8/7k w - d6 0 1"),
+    (false, "4k3/8/8/8/1(rn)6/8/2P5/(BK)6R w - - 0 1"),
+    (true, "3k4/8/8/8/8/3(wr)4/8/3WK3 w - - 0 1"),
+    // The knight may not leave the king alone on the rook's rank, not even
+    // to join c3.
+    (false, "4k3/8/8/8/8/2(Pp)5/8/r2(KN)3R w - - 0 1"),
+];
+
+#[test]
+fn a_block_does_not_stop_a_leaper_checking_from_the_same_crowd() {
+    // A rook and a Dabbaba (a (2,0) leaper) in one crowd on e3 check the
+    // king on e1: the bishop's block on e2 stops the rook alone.
+    let v = Registry::builtin()
+        .add_text(
+            "crowd-dabbaba.toml",
+            "id = \"crowd-dabbaba\"\ninherits = \"safety-in-numbers\"\n\
+             name = \"Safety in Numbers with Dabbabas\"\n\
+             [[pieces]]\nletter = \"D\"\nname = \"Dabbaba\"\nbetza = \"D\"\nvalue = 200\n",
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+    let p = CrowdPosition::from_fen(v, "4k3/8/8/8/8/4(rd)3/8/4KB2 w - - 0 1").unwrap();
+    assert!(p.is_check());
+    let moves = p.legal_moves();
+    assert_eq!(moves, p.legal_moves_each_tried());
+    assert!(moves.iter().all(|m| m.from == sq("e1")), "{moves:?}");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
+
+    /// The mask-based generator finds exactly the moves (and in the same
+    /// order) that playing every pseudo-legal move and looking at the king
+    /// finds, and so do its count and its captures-only list.
+    #[test]
+    fn masks_find_the_moves_playing_finds(root in 0..ROOTS.len() + MASK_ROOTS.len(), seed in any::<u64>()) {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let (with_wardens, fen) = ROOTS.iter().chain(MASK_ROOTS).nth(root).copied().unwrap();
+        let v = if with_wardens { warden() } else { sin() };
+        let mut p = CrowdPosition::from_fen(v, fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+        for _ in 0..100 {
+            let tried = p.legal_moves_each_tried();
+            prop_assert_eq!(&p.legal_moves(), &tried, "{}", p.to_fen());
+            prop_assert_eq!(p.count_legal_moves(), tried.len() as u64, "{}", p.to_fen());
+            let noisy: Vec<Move> = tried
+                .iter()
+                .copied()
+                .filter(|&m| m.promotion.is_some() || p.captured(m).is_some())
+                .collect();
+            let mut fast = Vec::new();
+            p.legal_moves_into(&mut fast, true);
+            prop_assert_eq!(fast, noisy, "{}", p.to_fen());
+            if tried.is_empty() {
+                break;
+            }
+            p = p.play(tried[(rng.next_u64() % tried.len() as u64) as usize]);
         }
     }
 }

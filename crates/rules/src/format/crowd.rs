@@ -2,7 +2,7 @@
 //! (two or more letters, any colours, any order; written white first, then
 //! by the variant's piece order), and moves out of a crowd naming their piece.
 
-use crate::crowd::{sort_members, CrowdPosition};
+use crate::crowd::{sort_members, CrowdPosition, Extras};
 use crate::format::fen::{self, Extension, FenError};
 use crate::geometry::{Bitboard, Square};
 use crate::position::PositionError;
@@ -19,7 +19,6 @@ impl CrowdPosition {
         for (_, m) in &mut crowds {
             sort_members(m);
         }
-        crowds.sort_by_key(|(s, _)| *s);
         let occupied = setup.occupied(Color::White) | setup.occupied(Color::Black);
         let crowd_squares = crowds.iter().fold(Bitboard::EMPTY, |b, (s, _)| b.with(*s));
         let mut pos = CrowdPosition {
@@ -27,7 +26,7 @@ impl CrowdPosition {
             presence: setup.pieces,
             occupied,
             crowd_squares,
-            crowds,
+            extras: Extras::from_groups(&crowds),
             side: setup.side,
             castling: ByColor::both(Bitboard::EMPTY),
             en_passant: None,
@@ -40,13 +39,12 @@ impl CrowdPosition {
                 color,
                 kind: variant.royal,
             };
-            let kings = (pos.presence(color, variant.royal) & !crowd_squares).count() as usize
-                + pos
-                    .crowds
-                    .iter()
-                    .flat_map(|(_, m)| m)
-                    .filter(|p| **p == royal)
-                    .count();
+            let kings = crowds
+                .iter()
+                .flat_map(|(_, m)| m)
+                .filter(|p| **p == royal)
+                .count()
+                + (pos.presence(color, variant.royal) & !crowd_squares).count() as usize;
             if kings == 0 {
                 return Err(PositionError::MissingKing(color).into());
             }
@@ -54,10 +52,9 @@ impl CrowdPosition {
                 return Err(PositionError::TooManyKings(color).into());
             }
             for (k, info) in variant.kinds.iter().enumerate() {
-                if let Some(sq) = (pos.presence[color][k]
-                    & variant.promotion_zone[color.index()])
-                .lowest()
-                .filter(|_| info.pawn)
+                if let Some(sq) = (pos.presence[color][k] & variant.promotion_zone[color.index()])
+                    .lowest()
+                    .filter(|_| info.pawn)
                 {
                     return Err(PositionError::PawnOnLastRank {
                         color,
@@ -200,4 +197,3 @@ impl crate::format::notation::MoveContext for CrowdPosition {
         self.kinds_at(color, sq).nth(1).is_some()
     }
 }
-
