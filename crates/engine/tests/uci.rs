@@ -47,7 +47,13 @@ impl Session {
     /// Waits for the search to answer and returns its output.
     fn wait_bestmove(&mut self) -> String {
         let start = Instant::now();
-        while !self.output().contains("bestmove") {
+        // A whole line: the engine may be caught between writing
+        // `bestmove` and its move.
+        let answered = |out: &str| {
+            out.split_inclusive('\n')
+                .any(|l| l.starts_with("bestmove") && l.ends_with('\n'))
+        };
+        while !answered(&self.output()) {
             assert!(
                 start.elapsed() < Duration::from_secs(120),
                 "no bestmove; output so far:\n{}",
@@ -75,7 +81,7 @@ fn bestmove(output: &str) -> String {
     let line = output
         .lines()
         .find(|l| l.starts_with("bestmove"))
-        .expect("a bestmove line");
+        .unwrap_or_else(|| panic!("no bestmove line in:\n{output}"));
     line.split_whitespace().nth(1).unwrap().to_string()
 }
 
