@@ -38,9 +38,8 @@ pub fn explain_open_files(message: String) -> String {
     }
     match open_files_limit() {
         Some(limit) => format!(
-            "{message} (the open-file limit RLIMIT_NOFILE is {limit} in this process: \
-             each connection takes one, so the clients of a load test may belong in \
-             other processes, `--clients N`)"
+            "{message} (the open-file limit RLIMIT_NOFILE is {limit} in this process, \
+             one a connection; `parity loadtest --clients N` puts clients in other processes)"
         ),
         None => message,
     }
