@@ -2,6 +2,7 @@
 
 mod account_cmd;
 mod bot_cmd;
+mod loadtest_cmd;
 mod match_cmd;
 mod serve_cmd;
 mod solve_cmd;
@@ -74,32 +75,9 @@ enum Command {
     /// Run our engine as a bot account on a server: it accepts challenges
     /// and plays every variant, the simultaneous ones by commit and reveal.
     Bot(bot_cmd::BotArgs),
-    /// Load-test the server: N simultaneous games over loopback WebSockets,
-    /// random legal moves, durable writes; prints moves/s and turn latency.
-    Loadtest {
-        /// Games played at once.
-        #[arg(long, default_value_t = 1000)]
-        games: usize,
-        /// Turns per game at most (then the game is resigned).
-        #[arg(long, default_value_t = 20)]
-        turns: u32,
-        /// A simultaneous variant.
-        #[arg(long, default_value = "parity")]
-        variant: String,
-        /// Moves per second offered by all games together, each game on a
-        /// fixed schedule (0: every game as fast as it can).
-        #[arg(long, default_value_t = 1000.0)]
-        rate: f64,
-        /// Play on this running server (http://HOST:PORT) instead of one
-        /// in-process; repeated: the nodes of a cluster, games created on
-        /// each in turn, each game's black seat on the next node. Start
-        /// them with limits lifted for one address (docs/benchmarks.md).
-        #[arg(long = "server", value_name = "URL")]
-        servers: Vec<String>,
-        /// Trust this CA (PEM) for https servers, beside the system's roots.
-        #[arg(long, value_name = "FILE")]
-        ca_file: Option<PathBuf>,
-    },
+    /// Load-test the server: N simultaneous games over WebSockets, random
+    /// legal moves, durable writes; prints moves/s and turn latency.
+    Loadtest(Box<loadtest_cmd::LoadtestArgs>),
     /// Check a game record from the server (GET /api/games/ID/record) without
     /// the server: its signature, commitments against moves and nonces,
     /// legality, the order of events, clocks, the result.
@@ -236,26 +214,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
             drop(out);
             bot_cmd::run(registry, args)?;
         }
-        Command::Loadtest {
-            games,
-            turns,
-            variant,
-            rate,
-            servers,
-            ca_file,
-        } => {
-            let config = parity_server::loadtest::LoadConfig {
-                games,
-                turns,
-                variant,
-                rate: (rate != 0.0).then_some(rate),
-                servers,
-                ca_file,
-            };
-            let report = parity_server::loadtest::run_blocking(&config)
-                .map_err(|e| format!("loadtest: {e}"))?;
-            writeln!(out, "{report}")?;
-        }
+        Command::Loadtest(args) => loadtest_cmd::run(&mut out, *args)?,
         Command::Backup { db, out } => {
             let text = db.to_string_lossy();
             if let parity_server::store::Database::Postgres(_) =
@@ -287,7 +246,9 @@ fn run(cli: Cli) -> Result<(), Failure> {
             allow_unsigned,
         } => {
             let key = key
-                .map(|k| parity_server::base::signing::parse_key(&k).map_err(|e| format!("--key: {e}")))
+                .map(|k| {
+                    parity_server::base::signing::parse_key(&k).map_err(|e| format!("--key: {e}"))
+                })
                 .transpose()?;
             let text =
                 std::fs::read_to_string(&file).map_err(|e| format!("{}: {e}", file.display()))?;

@@ -66,7 +66,11 @@ pub struct ServeArgs {
     #[arg(long, value_name = "URL", env = "PARITY_SMTP", hide_env_values = true)]
     smtp: Option<String>,
     /// The sender of notification mails.
-    #[arg(long, value_name = "ADDRESS", default_value = "Parity <parity@localhost>")]
+    #[arg(
+        long,
+        value_name = "ADDRESS",
+        default_value = "Parity <parity@localhost>"
+    )]
     mail_from: String,
     /// Seconds a player's notifications are gathered into one mail.
     #[arg(long, value_name = "SECS", default_value_t = 60.0)]
@@ -223,6 +227,8 @@ pub fn log_to_stderr() {
 
 pub fn run(registry: Registry, args: &ServeArgs) -> Result<(), String> {
     log_to_stderr();
+    // Every connection is an open file: take all the system allows.
+    parity_server::base::os::raise_open_files();
     let config = Config {
         limits: args.limits.limits(),
         secure_cookies: args.secure_cookies,

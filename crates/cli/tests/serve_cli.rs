@@ -332,6 +332,35 @@ fn loadtest_plays_games_over_websockets_and_reports() {
     assert!(String::from_utf8_lossy(&bad.stderr).contains("not a simultaneous variant"));
 }
 
+/// `--clients 2`: `parity serve` in its own process, two client processes
+/// of 10 games each; the merged report counts every turn of both, and the
+/// server's CPU.
+#[test]
+fn loadtest_plays_from_client_processes_against_a_spawned_server() {
+    let out = Command::new(env!("CARGO_BIN_EXE_parity"))
+        .args(["loadtest", "--games", "20", "--turns", "3", "--rate", "400"])
+        .args(["--clients", "2"])
+        .output()
+        .expect("parity loadtest runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // Paced games that end are replaced, so every one plays its 3 turns.
+    assert!(
+        text.starts_with(
+            "games 20, 400 moves/s offered by 2 client processes: turns 60 (120 moves)"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("s per 1000 moves") && text.contains("p99"),
+        "{text}"
+    );
+}
+
 /// SIGTERM (systemd's stop): the server shuts down in order and exits 0
 /// within its grace (`--shutdown-grace`), its moves kept.
 #[test]

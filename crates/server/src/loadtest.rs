@@ -52,6 +52,10 @@ pub struct LoadConfig {
     pub servers: Vec<String>,
     /// A CA file (PEM) trusted for https servers, beside the system's roots.
     pub ca_file: Option<std::path::PathBuf>,
+    /// Where in its slot of the schedule each paced game starts, as a
+    /// fraction of the slot: client processes playing one load each take
+    /// their own, so their games do not all move at the same instants.
+    pub phase: f64,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -73,6 +77,76 @@ pub struct LoadReport {
     /// Paced runs of 3 turns or more: moves per second completed while every
     /// game was on its schedule.
     pub steady: Option<f64>,
+    /// The CPU time (user and system) the server process spent while the
+    /// games played, when it is known (a server in its own process here).
+    pub server_cpu: Option<Duration>,
+    /// Client processes whose reports were merged into this one (1: this one).
+    pub clients: usize,
+}
+
+impl LoadReport {
+    /// The report as one line of JSON, as a client process hands it to the
+    /// one that merges (latencies in microseconds, every one of them).
+    pub fn to_json(&self) -> Value {
+        json!({
+            "games": self.games,
+            "rate": self.rate,
+            "turns": self.turns,
+            "elapsed_us": self.elapsed.as_micros() as u64,
+            "latencies_us": self.latencies.iter().map(|d| d.as_micros() as u64).collect::<Vec<_>>(),
+            "steady": self.steady,
+            "server_cpu_us": self.server_cpu.map(|d| d.as_micros() as u64),
+            "clients": self.clients,
+        })
+    }
+
+    pub fn from_json(v: &Value) -> Result<LoadReport, String> {
+        let count = |key: &str| {
+            v[key]
+                .as_u64()
+                .ok_or_else(|| format!("a client's report has no {key}"))
+        };
+        let latencies = v["latencies_us"]
+            .as_array()
+            .ok_or("a client's report has no latencies")?
+            .iter()
+            .map(|l| l.as_u64().map(Duration::from_micros).ok_or("a bad latency"))
+            .collect::<Result<_, _>>()?;
+        Ok(LoadReport {
+            games: count("games")? as usize,
+            rate: v["rate"].as_f64(),
+            turns: count("turns")? as usize,
+            elapsed: Duration::from_micros(count("elapsed_us")?),
+            latencies,
+            steady: v["steady"].as_f64(),
+            server_cpu: v["server_cpu_us"].as_u64().map(Duration::from_micros),
+            clients: v["clients"].as_u64().unwrap_or(1) as usize,
+        })
+    }
+
+    /// The reports of client processes that played one load together,
+    /// started at one signal: games, turns and rates add up, the run lasts
+    /// as long as the longest, and percentiles are taken over every
+    /// latency, not averaged.
+    pub fn merge(reports: Vec<LoadReport>) -> LoadReport {
+        let sum = |f: fn(&LoadReport) -> Option<f64>| {
+            reports
+                .iter()
+                .map(f)
+                .collect::<Option<Vec<_>>>()
+                .map(|v| v.iter().sum())
+        };
+        LoadReport {
+            games: reports.iter().map(|r| r.games).sum(),
+            rate: sum(|r| r.rate),
+            turns: reports.iter().map(|r| r.turns).sum(),
+            elapsed: reports.iter().map(|r| r.elapsed).max().unwrap_or_default(),
+            steady: sum(|r| r.steady),
+            server_cpu: None,
+            clients: reports.iter().map(|r| r.clients).sum(),
+            latencies: reports.into_iter().flat_map(|r| r.latencies).collect(),
+        }
+    }
 }
 
 fn percentile(sorted: &[Duration], p: f64) -> Duration {
@@ -94,11 +168,23 @@ impl fmt::Display for LoadReport {
             Some(rate) => format!("{rate:.0} moves/s offered"),
             None => "as fast as possible".to_string(),
         };
+        let clients = match self.clients {
+            0 | 1 => String::new(),
+            n => format!(" by {n} client processes"),
+        };
         writeln!(
             f,
-            "games {}, {offered}: turns {} ({} moves) in {:.2} s",
+            "games {}, {offered}{clients}: turns {} ({} moves) in {:.2} s",
             self.games, self.turns, moves, secs
         )?;
+        if let Some(cpu) = self.server_cpu {
+            writeln!(
+                f,
+                "server CPU {:.2} s (user and system): {:.3} s per 1000 moves",
+                cpu.as_secs_f64(),
+                cpu.as_secs_f64() * 1000.0 / moves.max(1) as f64
+            )?;
+        }
         let sustained = match self.steady {
             Some(steady) => format!("{steady:.0} sustained while every game was on its schedule"),
             None => format!("{:.0} sustained", moves as f64 / secs),
@@ -116,6 +202,9 @@ impl fmt::Display for LoadReport {
         )
     }
 }
+
+/// How long a seat's WebSocket may take to open.
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(60);
 
 type Socket = WebSocketStream<MaybeTlsStream<TcpStream>>;
 
@@ -140,10 +229,19 @@ impl Seat {
             .map_err(|e| format!("{e}"))?;
         request.headers_mut().insert("cookie", cookie);
         let connector = tls.map(tokio_tungstenite::Connector::Rustls);
-        let (socket, _) =
-            tokio_tungstenite::connect_async_tls_with_config(request, None, true, connector)
-                .await
-            .map_err(|e| format!("websocket: {e}"))?;
+        let connecting =
+            tokio_tungstenite::connect_async_tls_with_config(request, None, true, connector);
+        // A server out of descriptors leaves connections in its backlog
+        // unanswered: give up rather than wait for ever.
+        let (socket, _) = tokio::time::timeout(CONNECT_TIMEOUT, connecting)
+            .await
+            .map_err(|_| {
+                format!(
+                    "websocket: no answer in {} s (is the server out of open files? it logs `accept: Too many open files`)",
+                    CONNECT_TIMEOUT.as_secs()
+                )
+            })?
+            .map_err(|e| crate::base::os::explain_open_files(format!("websocket: {e}")))?;
         let (sink, source) = socket.split();
         let mut seat = Seat {
             sink,
@@ -440,6 +538,15 @@ async fn play_table(
 
 /// Runs the load test on the current tokio runtime.
 pub async fn run(config: &LoadConfig) -> Result<LoadReport, LoadError> {
+    run_gated(config, async {}).await
+}
+
+/// Runs the load test, the games set first and played once `gate` is
+/// ready: client processes set their tables, then all start together.
+pub async fn run_gated(
+    config: &LoadConfig,
+    gate: impl std::future::Future<Output = ()>,
+) -> Result<LoadReport, LoadError> {
     let setup = |e: String| LoadError::Setup(e);
     if config.rate.is_some_and(|r| !(r.is_finite() && r > 0.0)) {
         return Err(setup(
@@ -481,7 +588,7 @@ pub async fn run(config: &LoadConfig) -> Result<LoadReport, LoadError> {
         registry,
         variant: config.variant.clone(),
     };
-    play_all(config, next).await
+    play_all(config, next, gate).await
 }
 
 /// The server in this process, on a temporary SQLite database in `dir`.
@@ -515,8 +622,12 @@ async fn serve_here(
 }
 
 /// Sets every table, plays them all and reports.
-async fn play_all(config: &LoadConfig, next: TableStart) -> Result<LoadReport, LoadError> {
-    let setup = |e: String| LoadError::Setup(e);
+async fn play_all(
+    config: &LoadConfig,
+    next: TableStart,
+    gate: impl std::future::Future<Output = ()>,
+) -> Result<LoadReport, LoadError> {
+    let setup = |e: String| LoadError::Setup(crate::base::os::explain_open_files(e));
     // Tables are set a few at a time, so connections do not pile up in the backlog.
     let setting = Arc::new(Semaphore::new(32));
     let mut pending = Vec::with_capacity(config.games);
@@ -535,6 +646,7 @@ async fn play_all(config: &LoadConfig, next: TableStart) -> Result<LoadReport, L
             .map_err(setup)?;
         tables.push(table);
     }
+    gate.await;
 
     let start = Instant::now();
     let period = config
@@ -547,7 +659,7 @@ async fn play_all(config: &LoadConfig, next: TableStart) -> Result<LoadReport, L
             let id = table.id.clone();
             let pace = period.map(|period| Pace {
                 first: tokio::time::Instant::from_std(start)
-                    + period.mul_f64(i as f64 / config.games as f64),
+                    + period.mul_f64((i as f64 + config.phase) / config.games as f64),
                 period,
             });
             let next = next.clone();
@@ -563,7 +675,10 @@ async fn play_all(config: &LoadConfig, next: TableStart) -> Result<LoadReport, L
             game: game.clone(),
             message: e.to_string(),
         })?;
-        timings.extend(played.map_err(|message| LoadError::Game { game, message })?);
+        timings.extend(played.map_err(|message| LoadError::Game {
+            game,
+            message: crate::base::os::explain_open_files(message),
+        })?);
     }
     let elapsed = start.elapsed();
     // Every game is on its schedule from the end of the first period (the
@@ -585,6 +700,8 @@ async fn play_all(config: &LoadConfig, next: TableStart) -> Result<LoadReport, L
         elapsed,
         latencies: timings.into_iter().map(|t| t.latency).collect(),
         steady,
+        server_cpu: None,
+        clients: 1,
     })
 }
 
@@ -600,6 +717,33 @@ pub fn run_blocking(config: &LoadConfig) -> Result<LoadReport, LoadError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn reports_merge_over_every_latency() {
+        let report = |ms: &[u64], steady| LoadReport {
+            games: 2,
+            rate: Some(10.0),
+            turns: ms.len(),
+            elapsed: Duration::from_millis(ms.len() as u64 * 100),
+            latencies: ms.iter().copied().map(Duration::from_millis).collect(),
+            steady: Some(steady),
+            server_cpu: None,
+            clients: 1,
+        };
+        let a = report(&[1, 2, 3], 9.0);
+        let back = LoadReport::from_json(&a.to_json()).expect("reads");
+        assert_eq!((back.turns, &back.latencies), (3, &a.latencies));
+        let merged = LoadReport::merge(vec![back, report(&[100; 7], 10.0)]);
+        assert_eq!((merged.games, merged.turns, merged.clients), (4, 10, 2));
+        assert_eq!((merged.rate, merged.steady), (Some(20.0), Some(19.0)));
+        assert_eq!(merged.elapsed, Duration::from_millis(700));
+        let text = merged.to_string();
+        // p50 over all ten latencies is 100 ms, not an average of the two p50s.
+        assert!(
+            text.contains("p50 100.0 ms") && text.contains("2 client processes"),
+            "{text}"
+        );
+    }
 
     #[test]
     fn percentiles_take_the_rank_above() {
@@ -618,6 +762,7 @@ mod tests {
             rate: None,
             servers: Vec::new(),
             ca_file: None,
+            phase: 0.0,
         };
         let report = run(&config).await.expect("runs");
         assert_eq!(report.games, 3);
@@ -638,6 +783,7 @@ mod tests {
             rate: Some(16.0),
             servers: Vec::new(),
             ca_file: None,
+            phase: 0.0,
         };
         let report = run(&config).await.expect("runs");
         assert_eq!(report.turns, 12, "{report}");

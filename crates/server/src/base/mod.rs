@@ -5,6 +5,7 @@
 pub mod i18n;
 pub mod limits;
 pub mod mail;
+pub mod os;
 pub mod push;
 pub mod metrics;
 pub mod ratings;

@@ -92,7 +92,8 @@ pub async fn serve(listener: TcpListener, app: Router, limits: Limits, hub: Arc<
         let (tcp, peer) = match accepted {
             Ok(accepted) => accepted,
             Err(e) => {
-                tracing::warn!("accept: {e}");
+                let said = crate::base::os::explain_open_files(e.to_string());
+                tracing::warn!("accept: {said}");
                 tokio::time::sleep(ACCEPT_BACKOFF).await;
                 continue;
             }
