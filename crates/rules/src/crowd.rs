@@ -1137,26 +1137,11 @@ impl Guard {
         }
         // Pins: a lone piece of ours, alone between the king and a rider.
         let own_lone = pos.by_color(pos.side) & !pos.crowd_squares;
-        let mut active = riders.active;
-        while active != 0 {
-            let d = active.trailing_zeros() as usize;
-            active &= active - 1;
-            let dir = &v.dirs[d];
-            let riders = riders.by_dir[d] & dir.ray[king.index()];
-            if riders.is_empty() {
-                continue;
-            }
-            let Some(blocker) = (v.dir_attack(d, king, occ) & own_lone).lowest() else {
-                continue;
-            };
-            let beyond = v.dir_attack(d, king, occ.without(blocker)) & riders;
-            if let Some(pinner) = beyond.lowest() {
-                guard.pinned = guard.pinned.with(blocker);
-                guard.pin_rays[guard.pins] =
-                    (blocker, dir.ray[king.index()] & !dir.ray[pinner.index()]);
-                guard.pins += 1;
-            }
-        }
+        riders.for_each_pin(v, king, occ, own_lone, |blocker, ray| {
+            guard.pinned = guard.pinned.with(blocker);
+            guard.pin_rays[guard.pins] = (blocker, ray);
+            guard.pins += 1;
+        });
         guard
     }
 

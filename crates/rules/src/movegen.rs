@@ -146,27 +146,13 @@ fn generate_inner<S: MoveSink>(pos: &Position, sink: &mut S, pseudo: bool) {
     let mut pin_rays = [(Square(0), Bitboard::EMPTY); 16];
     let mut pins = 0;
     if !pseudo {
-        let mut active = riders.active;
-        while active != 0 {
-            let d = active.trailing_zeros() as usize;
-            active &= active - 1;
-            let dir = &v.dirs[d];
-            let riders = riders.by_dir[d] & dir.ray[king.index()];
-            if riders.is_empty() {
-                continue;
+        riders.for_each_pin(v, king, occ, own, |blocker, ray| {
+            pinned = pinned.with(blocker);
+            if pins < pin_rays.len() {
+                pin_rays[pins] = (blocker, ray);
+                pins += 1;
             }
-            let Some(blocker) = (v.dir_attack(d, king, occ) & own).lowest() else {
-                continue;
-            };
-            let beyond = v.dir_attack(d, king, occ.without(blocker)) & riders;
-            if let Some(pinner) = beyond.lowest() {
-                pinned = pinned.with(blocker);
-                if pins < pin_rays.len() {
-                    pin_rays[pins] = (blocker, dir.ray[king.index()] & !dir.ray[pinner.index()]);
-                    pins += 1;
-                }
-            }
-        }
+        });
     }
 
     for (k, info) in v.kinds.iter().enumerate() {

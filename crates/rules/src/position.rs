@@ -82,6 +82,39 @@ pub struct RiderSets {
     pub active: u32,
 }
 
+impl RiderSets {
+    /// Each piece of `own` alone between `king` and one of these riders on
+    /// its line, with the squares it may still go to (the line up to and
+    /// including the rider).
+    #[inline]
+    pub(crate) fn for_each_pin(
+        &self,
+        v: &Variant,
+        king: Square,
+        occ: Bitboard,
+        own: Bitboard,
+        mut pinned: impl FnMut(Square, Bitboard),
+    ) {
+        let mut active = self.active;
+        while active != 0 {
+            let d = active.trailing_zeros() as usize;
+            active &= active - 1;
+            let dir = &v.dirs[d];
+            let riders = self.by_dir[d] & dir.ray[king.index()];
+            if riders.is_empty() {
+                continue;
+            }
+            let Some(blocker) = (v.dir_attack(d, king, occ) & own).lowest() else {
+                continue;
+            };
+            let beyond = v.dir_attack(d, king, occ.without(blocker)) & riders;
+            if let Some(rider) = beyond.lowest() {
+                pinned(blocker, dir.ray[king.index()] & !dir.ray[rider.index()]);
+            }
+        }
+    }
+}
+
 /// A legal position of a turn-based variant.
 #[derive(Clone, Copy)]
 pub struct Position {
