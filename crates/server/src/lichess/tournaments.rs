@@ -26,7 +26,7 @@ use crate::lichess::fields;
 use crate::store::tournaments::TeamRow;
 use crate::store::UserRow;
 use crate::tournament::settings::{Request, System};
-use crate::tournament::standings::{in_play, standings, swiss_field, Standing};
+use crate::tournament::standings::{in_play, open, standings, swiss_field, Standing};
 use crate::tournament::{swiss, Tournament, Tournaments};
 
 pub fn routes(tournaments: Arc<Tournaments>) -> Router<Arc<Hub>> {
@@ -153,7 +153,7 @@ fn full(event: &Tournament, now: i64) -> Value {
     let playing: Vec<Value> = event
         .games
         .iter()
-        .filter(|g| in_play(g))
+        .filter(|g| open(g))
         .map(|g| {
             let player = |id: &str| {
                 let s = table.iter().find(|s| s.user.id == id);

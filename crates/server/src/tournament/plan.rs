@@ -329,6 +329,19 @@ mod tests {
     }
 
     #[test]
+    fn a_pairing_whose_game_is_not_created_yet_is_busy_but_not_open() {
+        let mut e = event(System::Arena, arena_settings(), &["Ann", "Ben"]);
+        let first = paired(next(&e, START).unwrap());
+        take(&mut e, &first, &[]);
+        // Written in the batch, its game not created yet.
+        e.games[0].status = None;
+        assert!(!crate::tournament::standings::open(&e.games[0]));
+        assert_eq!(next(&e, START + 5_000), Ok(Step::Wait));
+        e.games[0].status = Some("started".into());
+        assert!(crate::tournament::standings::open(&e.games[0]));
+    }
+
+    #[test]
     fn arena_streaks_count_from_the_games_rows() {
         let mut e = event(System::Arena, arena_settings(), &["Ann", "Ben"]);
         for round in 1..=3 {

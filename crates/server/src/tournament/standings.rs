@@ -63,6 +63,13 @@ pub fn in_play(game: &PairedGameRow) -> bool {
     game.status.as_deref() != Some("finished")
 }
 
+/// Whether a game can be joined now: created, and not finished. A paired
+/// game is created just after its batch is written, so a reader may see
+/// the pairing a moment before the game exists.
+pub fn open(game: &PairedGameRow) -> bool {
+    game.status.is_some() && in_play(game)
+}
+
 /// Full moves both sides made: the games table keeps the move (or turn)
 /// number the game stopped at, one more than the full moves played.
 fn full_moves(game: &PairedGameRow) -> u32 {
