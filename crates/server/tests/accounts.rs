@@ -3,7 +3,7 @@
 //! lichess's shapes, and a revoked token stops working at once; a
 //! user's games come a page at a time; an unanswered challenge expires.
 
-mod common;
+use crate::common;
 
 use parity_server::accounts;
 use parity_server::store::Store;

@@ -1,7 +1,7 @@
 //! Positions and analysis over HTTP: games from a FEN, the line of a game
 //! (the position after each move or turn), and the engine's evaluation.
 
-mod common;
+use crate::common;
 
 use serde_json::{json, Value};
 

@@ -2,7 +2,7 @@
 //! nothing: the game's record (its whole event log) is byte for byte the
 //! same before and after.
 
-mod common;
+use crate::common;
 
 use common::*;
 use serde_json::{json, Value};

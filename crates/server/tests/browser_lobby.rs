@@ -11,7 +11,7 @@
 //! Needs Debian's `chromium` and `chromium-driver`; without them this test
 //! fails, it never skips.
 
-mod common;
+use crate::common;
 
 use common::browser::*;
 use parity_rules::Registry;

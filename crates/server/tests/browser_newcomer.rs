@@ -10,7 +10,7 @@
 //! Needs Debian's `chromium` and `chromium-driver` (`scripts/test` installs
 //! them); without them this test fails, it never skips.
 
-mod common;
+use crate::common;
 
 use common::browser::*;
 use common::start_server;

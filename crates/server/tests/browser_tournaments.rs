@@ -16,7 +16,7 @@
 //! `scripts/test` installs it under `target/npm`, or `PARITY_AXE` names
 //! its `axe.min.js`); without them this test fails, it never skips.
 
-mod common;
+use crate::common;
 
 use common::browser::*;
 use common::start_server;

@@ -1,7 +1,7 @@
 //! Games against our engine at level 1: it answers every move of a
 //! turn-based game and every turn of a simultaneous one.
 
-mod common;
+use crate::common;
 
 use common::*;
 use serde_json::json;

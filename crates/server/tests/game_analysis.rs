@@ -1,7 +1,7 @@
 //! The computer analysis of finished games: asked for over HTTP, made on
 //! the engine pool, stored with the game, and exported in lichess's shapes.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

@@ -4,7 +4,7 @@
 //! spectator, with nothing of a committed move visible to anyone before
 //! both commitments are in; chat lines on the WebSockets.
 
-mod common;
+use crate::common;
 
 use common::*;
 use parity_rules::Registry;

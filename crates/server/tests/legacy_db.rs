@@ -5,7 +5,7 @@
 //! when this server gives it out, unsigned as release 0.1 gave it out. A
 //! game that has waited for its friend since then has expired: it is aborted.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

@@ -3,7 +3,7 @@
 //! and the PGN's Date, TimeControl and absolute Site, from the request's
 //! Host or, behind a trusted proxy, its X-Forwarded-Host and -Proto.
 
-mod common;
+use crate::common;
 
 use common::*;
 use parity_rules::{record, AnyGame, Registry};

@@ -9,7 +9,7 @@
 //! Needs python3 with aiosmtpd and http-ece (`scripts/test` installs
 //! them); without them this test fails, it never skips.
 
-mod common;
+use crate::common;
 
 use std::io::BufRead;
 use std::path::{Path, PathBuf};

@@ -12,7 +12,7 @@
 //! `scripts/test` sets it): it loads the release's `pg_dump` into a fresh
 //! database with `psql`.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;

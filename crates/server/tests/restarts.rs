@@ -2,7 +2,7 @@
 //! "Time"): the time the server ran after the last event counts, up to its
 //! last heartbeat; the time it was down does not.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

@@ -4,7 +4,7 @@
 //! ("service restart": reconnect) and each stream ends, no new connection
 //! is taken, and it returns within the grace with every move kept.
 
-mod common;
+use crate::common;
 
 use std::time::{Duration, Instant};
 

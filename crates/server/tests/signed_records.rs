@@ -2,7 +2,7 @@
 //! records checked with the key the server serves, then changed the ways a
 //! cheat would change them, each refused with its reason.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

@@ -3,7 +3,7 @@
 //! second berserk is refused, and its win after seven moves scores 3; a
 //! rematch is refused. An arena without berserk refuses it.
 
-mod common;
+use crate::common;
 
 use parity_server::accounts;
 use parity_server::store::Store;
