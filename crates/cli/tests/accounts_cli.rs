@@ -3,7 +3,7 @@
 //! hash, never in clear in the database or in any output or log; the token
 //! printed on the last line works on the running server's lichess routes.
 
-mod common;
+use crate::common;
 
 use std::io::Write;
 use std::process::{Command, Stdio};

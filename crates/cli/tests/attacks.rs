@@ -3,7 +3,7 @@
 //! server's resident memory under [`MAX_RSS_MB`]. Counts and waits are
 //! bounded so the whole file runs in well under a minute.
 
-mod common;
+use crate::common;
 
 use std::io::{Read, Write};
 use std::net::TcpStream;

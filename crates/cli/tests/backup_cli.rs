@@ -3,7 +3,7 @@
 //! acknowledged before the backup began, signs with the same key, and its
 //! records verify with `parity verify --key`.
 
-mod common;
+use crate::common;
 
 use std::process::Command;
 use std::sync::atomic::{AtomicBool, Ordering};

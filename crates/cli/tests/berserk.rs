@@ -4,7 +4,7 @@
 //! mate through `gameState`, a draw, a resignation, chat, a game against our
 //! engine, seeks and export.
 
-mod common;
+use crate::common;
 
 use std::process::Command;
 

@@ -4,7 +4,7 @@
 //! (`--games 1`); the game's record holds both sides' commitments and
 //! reveals, and lichess's export names both bots.
 
-mod common;
+use crate::common;
 
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};

@@ -1,6 +1,6 @@
 //! The `parity` binary end to end: output and errors as a user sees them.
 
-mod common;
+use crate::common;
 
 use std::process::Command;
 

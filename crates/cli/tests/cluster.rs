@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
-mod common;
+use crate::common;
 
 use common::commitment;
 

@@ -1,6 +1,6 @@
 //! `parity match` end to end with the fake engine of `parity-arena`.
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 use std::process::Command;

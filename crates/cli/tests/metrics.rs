@@ -6,7 +6,7 @@
 //! without the flag `/metrics` does not exist, while `/health` and
 //! `/ready` answer.
 
-mod common;
+use crate::common;
 
 use std::process::Command;
 

@@ -6,7 +6,7 @@
 //! (docs/deploy.md). Needs PostgreSQL and openssl (scripts/test installs
 //! them); without them this test fails, it never skips.
 
-mod common;
+use crate::common;
 
 use std::os::unix::fs::PermissionsExt as _;
 use std::path::{Path, PathBuf};

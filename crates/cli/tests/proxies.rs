@@ -23,7 +23,7 @@
 //! `chromium` and `chromium-driver` (scripts/test installs them); without
 //! them these tests fail, they never skip. One runs at a time.
 
-mod common;
+use crate::common;
 
 #[allow(dead_code)]
 #[path = "../../server/tests/common/browser.rs"]

@@ -4,7 +4,7 @@
 //! signed with the key the server printed (the same after the restart), and
 //! rejects tampered ones.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::process::{Child, Command};

@@ -1,6 +1,6 @@
 //! `parity solve` and `parity exploit` end to end: output and errors.
 
-mod common;
+use crate::common;
 
 use common::{parity, stderr, stdout};
 

@@ -2,7 +2,7 @@
 //! and resumed gives the same games as one run straight through, the
 //! report is written, and bad input is an error with a message.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
-mod common;
+use crate::common;
 
 const PLAYERS: [&str; 7] = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus"];
 const ROUNDS: usize = 4;

@@ -6,7 +6,7 @@
 //! client and scheduled round by round; then it reads the standings,
 //! results, games and the FIDE report.
 
-mod common;
+use crate::common;
 
 use std::process::Command;
 

@@ -1,7 +1,7 @@
 //! `parity tune` end to end: positions in, a parameter file out that the
 //! engine loads.
 
-mod common;
+use crate::common;
 
 use common::{parity, stderr, stdout, temp};
 
