@@ -86,13 +86,17 @@ pub fn generate<S: MoveSink>(pos: &Position, sink: &mut S) {
 }
 
 /// The squares strictly between a king and a riding checker, through which
-/// the check can be blocked.
+/// the check can be blocked: none if the checker's leap reaches the king
+/// too (a rook that also leaps two squares, checking from two away).
 fn block_squares(pos: &Position, king: Square, checker: Square) -> Bitboard {
     let v = pos.variant();
     let them = pos.side_to_move().other();
     let Some(kind) = pos.kind_at(them, checker) else {
         return Bitboard::EMPTY;
     };
+    if v.tables(them, kind).capture.leaps[checker.index()].contains(king) {
+        return Bitboard::EMPTY;
+    }
     for (d, dir) in v.dirs.iter().enumerate() {
         if v.reverse_riders[them.index()][d] >> kind.0 & 1 != 0
             && dir.ray[king.index()].contains(checker)
@@ -335,5 +339,100 @@ impl Position {
 
     pub fn is_legal(&self, mv: Move) -> bool {
         self.legal_moves().contains(&mv)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use rand_chacha::rand_core::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    use super::*;
+    use crate::game::TurnPosition;
+    use crate::registry::Registry;
+
+    /// Pieces whose leaps and rides overlap: a rook that also leaps two
+    /// squares (RD), a bishop that also leaps two diagonally (BA), and a
+    /// queen with a knight (QN) beside them.
+    const OVERLAPS: &str = r#"
+id = "overlaps"
+inherits = "chess"
+name = "Overlaps"
+description = "Chess with pieces whose leaps and rides reach the same squares."
+start = "rxaqkyxr/pppppppp/8/8/8/8/PPPPPPPP/RXAQKYXR w KQkq - 0 1"
+promotion = ["Q", "X", "Y", "A"]
+castling_partners = ["R"]
+
+[[pieces]]
+letter = "X"
+name = "Rook-dabbaba"
+betza = "RD"
+value = 600
+
+[[pieces]]
+letter = "Y"
+name = "Bishop-alfil"
+betza = "BA"
+value = 400
+
+[[pieces]]
+letter = "A"
+name = "Amazon"
+betza = "QN"
+value = 1300
+"#;
+
+    fn overlaps() -> &'static Variant {
+        Registry::builtin()
+            .add_text("overlaps.toml", OVERLAPS)
+            .unwrap()
+    }
+
+    fn masked(pos: &Position) -> Vec<Move> {
+        let mut moves = Vec::new();
+        generate_inner(pos, &mut moves, false);
+        moves
+    }
+
+    fn each_tried(pos: &Position) -> Vec<Move> {
+        let mut moves = Vec::new();
+        generate_inner(pos, &mut moves, true);
+        moves.retain(|&mv| !pos.leaves_king_attacked(mv));
+        moves
+    }
+
+    #[test]
+    fn a_check_by_leap_and_ride_at_once_cannot_be_blocked() {
+        let v = overlaps();
+        // The black rook-dabbaba on e3 checks e1 along the file and by its leap.
+        let pos =
+            <Position as TurnPosition>::from_fen(v, "4k3/8/8/8/8/4x3/R7/4K3 w - - 0 1").unwrap();
+        let moves = masked(&pos);
+        // Only the king moves: a2e2 would leave the leap's check.
+        assert_eq!(moves.len(), 4, "{moves:?}");
+        assert!(
+            moves.iter().all(|m| m.from == pos.king(pos.side_to_move())),
+            "{moves:?}"
+        );
+    }
+
+    #[test]
+    fn masks_find_the_moves_playing_finds() {
+        let v = overlaps();
+        for seed in 0..40 {
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            let mut pos = Position::start(v);
+            for _ in 0..120 {
+                let mut fast = masked(&pos);
+                let mut slow = each_tried(&pos);
+                fast.sort_by_key(|m| format!("{m:?}"));
+                slow.sort_by_key(|m| format!("{m:?}"));
+                assert_eq!(fast, slow, "seed {seed}: {pos:?}");
+                if slow.is_empty() {
+                    break;
+                }
+                pos = pos.play(slow[(rng.next_u64() % slow.len() as u64) as usize]);
+            }
+        }
     }
 }
