@@ -3,8 +3,10 @@
 //! engine also errs on purpose: it searches several lines and plays the
 //! best of their scores after adding to each a random amount up to the
 //! level's spread, so it misses what a player of that strength misses
-//! instead of playing perfect short lines. The ladder is measured in
-//! matches (docs/benchmarks.md, "Levels").
+//! instead of playing perfect short lines. In the simultaneous variants,
+//! where a third turn of search takes seconds, levels differ by depth
+//! (one turn or two) and by a share of turns played at random. The ladder
+//! is measured in matches (docs/benchmarks.md, "Levels").
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -13,6 +15,7 @@ use parity_rules::{Move, TurnPosition};
 
 use crate::eval::{Score, MATE_BOUND};
 use crate::search::{Limits, Report, Searcher, Shared};
+use crate::simplay::Strategy;
 
 pub const MIN_LEVEL: u8 = 1;
 pub const MAX_LEVEL: u8 = 8;
@@ -27,6 +30,9 @@ pub struct Level {
     pub lines: usize,
     /// The most, in centipawns, a line's score may be raised at random.
     pub spread: Score,
+    /// Simultaneous variants: the percentage of turns played by a random
+    /// legal move instead of the search's strategy.
+    pub random_percent: u8,
 }
 
 impl Level {
@@ -35,11 +41,24 @@ impl Level {
     pub fn of(n: u8, simultaneous: bool) -> Level {
         let n = n.clamp(MIN_LEVEL, MAX_LEVEL);
         if simultaneous {
+            // depth (turns), ms, random percent. Two turns take 40 to 150 ms
+            // in the middlegame, three take seconds: only level 8 may reach it.
+            let (depth, ms, random_percent) = match n {
+                1 => (1, 100, 30),
+                2 => (1, 100, 15),
+                3 => (1, 150, 6),
+                4 => (1, 200, 0),
+                5 => (2, 300, 10),
+                6 => (2, 400, 5),
+                7 => (2, 600, 2),
+                _ => (8, 1000, 0),
+            };
             return Level {
-                depth: u32::from(n),
-                movetime: Duration::from_millis(125 * u64::from(n)),
+                depth,
+                movetime: Duration::from_millis(ms),
                 lines: 1,
                 spread: 0,
+                random_percent,
             };
         }
         // depth, ms, lines, spread
@@ -58,6 +77,17 @@ impl Level {
             movetime: Duration::from_millis(ms),
             lines,
             spread,
+            random_percent: 0,
+        }
+    }
+
+    /// The strategy a simultaneous level plays this turn: a random move
+    /// for its share of turns (`draw` in [0, 1) decides), else `strategy`.
+    pub fn simultaneous_strategy(&self, strategy: Strategy, draw: f64) -> Strategy {
+        if draw * 100.0 < f64::from(self.random_percent) {
+            Strategy::Random
+        } else {
+            strategy
         }
     }
 
@@ -134,7 +164,21 @@ mod tests {
         }
         assert_eq!(Level::of(0, false), Level::of(1, false));
         assert_eq!(Level::of(99, true), Level::of(8, true));
-        assert_eq!(Level::of(3, true).depth, 3);
+    }
+
+    #[test]
+    fn simultaneous_levels_climb_in_depth_and_fall_in_random_turns() {
+        for n in MIN_LEVEL..MAX_LEVEL {
+            let (a, b) = (Level::of(n, true), Level::of(n + 1, true));
+            assert!(b.depth >= a.depth && b.movetime >= a.movetime, "{n}");
+            assert!(b.depth > a.depth || b.random_percent < a.random_percent, "{n}");
+        }
+        assert_eq!(Level::of(8, true).random_percent, 0);
+        let one = Level::of(1, true);
+        assert_eq!(one.simultaneous_strategy(Strategy::Mixed, 0.29), Strategy::Random);
+        assert_eq!(one.simultaneous_strategy(Strategy::Mixed, 0.31), Strategy::Mixed);
+        let top = Level::of(8, true);
+        assert_eq!(top.simultaneous_strategy(Strategy::Mixed, 0.0), Strategy::Mixed);
     }
 
     #[test]

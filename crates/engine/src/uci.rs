@@ -456,12 +456,19 @@ impl Uci {
                         .unwrap_or_else(|e| e.into_inner())
                         .evidence(g.positions())
                         > PREDICTABLE;
+                let strategy = match self.level {
+                    0 => self.strategy,
+                    n => {
+                        let draw = (self.rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
+                        Level::of(n, true).simultaneous_strategy(self.strategy, draw)
+                    }
+                };
                 Some(SimTurn {
                     side,
                     search: self.sim_search,
                     target: self.target.clone(),
                     reference_plies: self.reference_plies,
-                    strategy: self.strategy,
+                    strategy,
                     u,
                     exploit,
                     opponent: self.opponent.clone(),

@@ -691,6 +691,29 @@ fn a_predictable_opponent_is_answered_directly() {
 }
 
 #[test]
+fn low_simultaneous_levels_play_some_turns_at_random() {
+    let first_moves = |level: u32| {
+        (0..24)
+            .map(|seed| {
+                let mut s = Session::new();
+                s.send("setoption name UCI_Variant value parity");
+                s.send(&format!("setoption name Level value {level}"));
+                s.send(&format!("setoption name Seed value {seed}"));
+                s.send("position startpos");
+                s.send("go side white");
+                bestmove(&s.wait_bestmove())
+            })
+            .collect::<std::collections::HashSet<_>>()
+    };
+    // Level 4 plays its one-turn equilibrium (pure from the start);
+    // level 1 plays 30% of its turns at random among 20 moves.
+    let four = first_moves(4);
+    let one = first_moves(1);
+    assert!(four.len() <= 2, "level 4 errs: {four:?}");
+    assert!(one.len() >= 4, "level 1 never errs: {one:?}");
+}
+
+#[test]
 fn a_level_plays_its_own_search_and_a_seed_fixes_its_errors() {
     let moves_at = |seed: u32| {
         let mut s = Session::new();

@@ -3,9 +3,9 @@
 //! the tasks that serve games, and never oversubscribe the machine.
 //!
 //! Levels 1..=8 are the engine's (`parity_engine::level`): a depth, a time
-//! and, for the lower ones, a spread of deliberate error; simultaneous
-//! variants play the mixed strategy of the default search (docs/engine.md)
-//! with at most `level` iterations (turns).
+//! and, for the lower ones, deliberate error; simultaneous variants play
+//! the mixed strategy of the default search (docs/engine.md), the lower
+//! levels with a share of random turns.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
@@ -57,7 +57,9 @@ impl Job {
                 let keys: Vec<u64> = before.iter().map(SimPosition::hash).collect();
                 let request = simplay::Request {
                     side: self.color,
-                    strategy: Strategy::Mixed,
+                    strategy: self
+                        .level
+                        .simultaneous_strategy(Strategy::Mixed, rand::rng().random()),
                     limits: SimLimits {
                         depth: Some(self.level.depth),
                         movetime: Some(self.level.movetime),
