@@ -1041,7 +1041,11 @@ fn rated_games_between_two_accounts_are_limited_per_day() {
     }
     let (tenth, eleventh) = (challenge(true), challenge(true));
     assert_eq!(accept(&tenth).0, 200, "the tenth rated game");
-    assert_error(&accept(&eleventh), 409, "an eleventh rated game, accepted late");
+    assert_error(
+        &accept(&eleventh),
+        409,
+        "an eleventh rated game, accepted late",
+    );
     assert_error(&challenge(true), 409, "an eleventh rated challenge");
     assert_eq!(accept(&challenge(false)).0, 200, "a casual game");
 }
@@ -1136,7 +1140,11 @@ fn a_games_chat_is_bounded_and_read_from_where_one_left() {
     assert!(statuses[..300].iter().all(|&s| s == 200), "{statuses:?}");
     assert_eq!(&statuses[300..], &[409; 5], "lines beyond the 300th");
     let last = t.get(&format!("/api/board/game/{id}/chat"));
-    assert_eq!(last.as_array().map(Vec::len), Some(100), "the last lines shown");
+    assert_eq!(
+        last.as_array().map(Vec::len),
+        Some(100),
+        "the last lines shown"
+    );
     let new = t.get(&format!("/api/board/game/{id}/chat?after=298"));
     assert_eq!(
         new,
@@ -1177,7 +1185,12 @@ fn log_ins_are_listed_ended_and_end_when_idle() {
     assert_eq!(sessions.len(), 2, "{}", listed.3);
     let agents: Vec<(&str, bool)> = sessions
         .iter()
-        .map(|s| (s["agent"].as_str().unwrap(), s["current"].as_bool().unwrap()))
+        .map(|s| {
+            (
+                s["agent"].as_str().unwrap(),
+                s["current"].as_bool().unwrap(),
+            )
+        })
         .collect();
     assert!(agents.contains(&("Desk browser", true)), "{agents:?}");
     assert!(agents.contains(&("Phone browser", false)), "{agents:?}");

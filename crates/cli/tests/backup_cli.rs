@@ -87,7 +87,10 @@ fn a_backup_of_a_live_server_restores_every_acknowledged_event() {
     let before: Vec<(String, u64)> = acked.lock().unwrap().clone();
     let (ok, said) = backup(&db, &copy);
     assert!(ok, "{said}");
-    assert!(said.contains("events") && said.contains("backup.sqlite.key"), "{said}");
+    assert!(
+        said.contains("events") && said.contains("backup.sqlite.key"),
+        "{said}"
+    );
     std::thread::sleep(std::time::Duration::from_millis(200));
     stop.store(true, Ordering::Relaxed);
     player.join().expect("the player thread");
@@ -118,7 +121,10 @@ fn a_backup_of_a_live_server_restores_every_acknowledged_event() {
     restored.wait().expect("reaped");
 
     // A PostgreSQL URL or a missing file is a clear error.
-    let (ok, said) = backup(std::path::Path::new("postgres://x@127.0.0.1/db"), &dir.path().join("p"));
+    let (ok, said) = backup(
+        std::path::Path::new("postgres://x@127.0.0.1/db"),
+        &dir.path().join("p"),
+    );
     assert!(!ok && said.contains("pg_dump"), "{said}");
     let (ok, said) = backup(&dir.path().join("none.sqlite"), &dir.path().join("n"));
     assert!(!ok && said.contains("no such database"), "{said}");
@@ -166,7 +172,11 @@ fn a_pg_dump_of_a_live_server_restores_its_games() {
     assert_eq!(restored_key, key, "the key is in the database");
     let events = api.get(&format!("/api/games/{going}/record"))["events"].clone();
     assert!(
-        events.as_array().expect("events").iter().any(|e| e["seq"] == acked),
+        events
+            .as_array()
+            .expect("events")
+            .iter()
+            .any(|e| e["seq"] == acked),
         "the acknowledged move of the game going on: {events}"
     );
     let restored_record = api.get(&format!("/api/games/{finished}/record"));

@@ -37,7 +37,10 @@ fn wait(child: &mut Child, limit: Duration) -> bool {
 fn two_bots_play_a_parity_game_by_commit_and_reveal() {
     let db = common::temp("bot", "bots.sqlite");
     let db_arg = db.to_str().unwrap();
-    let (a, b) = (common::bot_token(db_arg, "BotA"), common::bot_token(db_arg, "BotB"));
+    let (a, b) = (
+        common::bot_token(db_arg, "BotA"),
+        common::bot_token(db_arg, "BotB"),
+    );
     let (mut server, base) = common::serve(&db, &[]);
     let mut bots = [start_bot(&base, &a), start_bot(&base, &b)];
     let http = reqwest::blocking::Client::new();

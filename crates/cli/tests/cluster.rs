@@ -94,7 +94,10 @@ impl Node {
             if let Some(status) = self.child.try_wait().expect("wait") {
                 break status;
             }
-            assert!(sent.elapsed() < Duration::from_secs(20), "still running after SIGTERM");
+            assert!(
+                sent.elapsed() < Duration::from_secs(20),
+                "still running after SIGTERM"
+            );
             std::thread::sleep(Duration::from_millis(20));
         };
         assert!(status.success(), "{status:?}");
@@ -423,10 +426,16 @@ fn owned_by_one_of(db: &str, id: &str, nodes: &[&Node]) {
     let start = Instant::now();
     loop {
         let owner = owner_of(db, id);
-        if owner.as_deref().is_some_and(|o| nodes.iter().any(|n| n.id == o)) {
+        if owner
+            .as_deref()
+            .is_some_and(|o| nodes.iter().any(|n| n.id == o))
+        {
             return;
         }
-        assert!(start.elapsed() < TAKEOVER, "game {id} not taken over (owner {owner:?})");
+        assert!(
+            start.elapsed() < TAKEOVER,
+            "game {id} not taken over (owner {owner:?})"
+        );
         std::thread::sleep(Duration::from_millis(20));
     }
 }
@@ -481,11 +490,19 @@ fn a_cluster_upgraded_one_node_at_a_time_keeps_its_games() {
     let b = Node::start_binary(Path::new(env!("CARGO_BIN_EXE_parity")), &db, &log("b-new"));
     b.wait_ready();
     play(2, [&b, &a]);
-    chess_acked.push(b.act(&chess, &cb, &format!("move/{}", chess_moves[3]), Value::Null));
+    chess_acked.push(b.act(
+        &chess,
+        &cb,
+        &format!("move/{}", chess_moves[3]),
+        Value::Null,
+    ));
     sim_acked.push(a.act(&sim, &sb, "resign", Value::Null));
 
     let finished = |id: &str| b.get(&format!("/api/games/{id}"))["result"].clone();
-    assert_eq!((finished(&sim), finished(&chess)), (json!("1-0"), json!("0-1")));
+    assert_eq!(
+        (finished(&sim), finished(&chess)),
+        (json!("1-0"), json!("0-1"))
+    );
     for (id, acked) in [(&sim, &sim_acked), (&chess, &chess_acked)] {
         let record = a.record(id);
         assert_eq!(record, b.record(id), "the same record through A and B");
@@ -612,7 +629,10 @@ fn a_client_cannot_choose_its_address_through_another_node() {
             .http
             .post(format!("{}/api/board/game/{id}/move/e2e4", b.base))
             .bearer_auth(format!("bad-token-{i}"))
-            .header("x-parity-client-ip", format!("10.1.{}.{}", i / 250, i % 250 + 1))
+            .header(
+                "x-parity-client-ip",
+                format!("10.1.{}.{}", i / 250, i % 250 + 1),
+            )
             .header("x-parity-forwarded", "whatever");
         statuses.push(b.answer(request).0);
     }
@@ -641,7 +661,10 @@ fn a_client_cannot_choose_its_address_through_another_node() {
     });
     let before = a.record(&id);
     for secret in [None, Some(a.key.as_str()), Some("")] {
-        let mut request = b.http.post(format!("{}/internal/node", b.base)).json(&forged);
+        let mut request = b
+            .http
+            .post(format!("{}/internal/node", b.base))
+            .json(&forged);
         if let Some(secret) = secret {
             request = request.header("x-parity-node-secret", secret);
         }
@@ -677,22 +700,30 @@ fn seeks_and_challenges_are_shared_by_every_node() {
 
     a.kill();
     let a = Node::start(&db, &dir.path().join("a2.log"));
-    let listed = |node: &Node| -> Vec<Value> {
-        node.get("/api/lobby/seeks").as_array().unwrap().clone()
-    };
+    let listed =
+        |node: &Node| -> Vec<Value> { node.get("/api/lobby/seeks").as_array().unwrap().clone() };
     for node in [&a, &c] {
         let seeks = listed(node);
         assert_eq!(seeks.len(), 1, "{seeks:?}");
-        assert_eq!((&seeks[0]["id"], &seeks[0]["user"]), (&json!(id), &json!("Ada")));
+        assert_eq!(
+            (&seeks[0]["id"], &seeks[0]["user"]),
+            (&json!(id), &json!("Ada"))
+        );
     }
     let ada_events = a.ndjson("/api/stream/event", Some(&ada));
     let bob_events = b.ndjson("/api/stream/event", Some(&bob));
-    let game = b.post(&format!("/api/lobby/seeks/{id}/accept"), Some(&bob), Value::Null)["game"]
+    let game = b.post(
+        &format!("/api/lobby/seeks/{id}/accept"),
+        Some(&bob),
+        Value::Null,
+    )["game"]
         .as_str()
         .unwrap()
         .to_string();
     for (events, whose) in [(&ada_events, "Ada's on A"), (&bob_events, "Bob's on B")] {
-        wait_for(events, whose, |v| v["type"] == "gameStart" && v["game"]["gameId"] == game);
+        wait_for(events, whose, |v| {
+            v["type"] == "gameStart" && v["game"]["gameId"] == game
+        });
     }
     assert!(listed(&c).is_empty());
     let full = c.get(&format!("/api/games/{game}"));
@@ -718,7 +749,11 @@ fn seeks_and_challenges_are_shared_by_every_node() {
     assert_eq!(sorted, [200, 404], "{statuses:?}");
 
     // A challenge sent through B, declined through C, heard on A.
-    let challenge = b.post("/api/challenge/cy", Some(&ada), json!({"variant": "chess", "days": 2}));
+    let challenge = b.post(
+        "/api/challenge/cy",
+        Some(&ada),
+        json!({"variant": "chess", "days": 2}),
+    );
     let challenge_id = challenge["id"].as_str().unwrap().to_string();
     let incoming = a.get_with("/api/challenge", &cy);
     assert_eq!(incoming["in"][0]["id"], json!(challenge_id), "{incoming}");
@@ -736,5 +771,9 @@ fn seeks_and_challenges_are_shared_by_every_node() {
             .post(format!("{}/api/challenge/{challenge_id}/accept", b.base))
             .bearer_auth(&cy),
     );
-    assert_eq!(again.0, 404, "a declined challenge cannot be accepted: {}", again.1);
+    assert_eq!(
+        again.0, 404,
+        "a declined challenge cannot be accepted: {}",
+        again.1
+    );
 }

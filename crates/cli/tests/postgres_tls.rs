@@ -14,9 +14,9 @@ use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 fn run(what: &str, command: &mut Command) -> Output {
-    let done = command
-        .output()
-        .unwrap_or_else(|e| panic!("{what} runs (this test needs Debian's postgresql and openssl): {e}"));
+    let done = command.output().unwrap_or_else(|e| {
+        panic!("{what} runs (this test needs Debian's postgresql and openssl): {e}")
+    });
     assert!(
         done.status.success(),
         "{what}: {}{}",
@@ -37,7 +37,9 @@ fn postgres_bin() -> PathBuf {
             .and_then(|v| v.file_name()?.to_str()?.parse::<u32>().ok())
             .unwrap_or(0)
     });
-    versions.pop().expect("an initdb in /usr/lib/postgresql/*/bin")
+    versions
+        .pop()
+        .expect("an initdb in /usr/lib/postgresql/*/bin")
 }
 
 /// A PostgreSQL server of its own, stopped when dropped.
@@ -71,17 +73,27 @@ impl Postgres {
             .local_addr()
             .unwrap()
             .port();
-        let server = Postgres { bin: postgres_bin(), data: data.clone(), as_postgres, port };
+        let server = Postgres {
+            bin: postgres_bin(),
+            data: data.clone(),
+            as_postgres,
+            port,
+        };
         if as_postgres {
-            run("chown", Command::new("chown").args(["-R", "postgres"]).arg(dir));
+            run(
+                "chown",
+                Command::new("chown").args(["-R", "postgres"]).arg(dir),
+            );
         }
         run(
             "initdb",
-            server
-                .command("initdb")
-                .arg("-D")
-                .arg(&data)
-                .args(["-U", "postgres", "--auth=trust", "-E", "UTF8"]),
+            server.command("initdb").arg("-D").arg(&data).args([
+                "-U",
+                "postgres",
+                "--auth=trust",
+                "-E",
+                "UTF8",
+            ]),
         );
         // The key must be the server's own and private.
         let key = data.join("server.key");
@@ -89,7 +101,10 @@ impl Postgres {
         std::fs::copy(dir.join("cert.pem"), data.join("server.crt")).unwrap();
         std::fs::set_permissions(&key, std::fs::Permissions::from_mode(0o600)).unwrap();
         if as_postgres {
-            run("chown", Command::new("chown").args(["-R", "postgres"]).arg(&data));
+            run(
+                "chown",
+                Command::new("chown").args(["-R", "postgres"]).arg(&data),
+            );
         }
         std::fs::write(
             data.join("pg_hba.conf"),
@@ -199,7 +214,10 @@ fn a_postgresql_that_takes_only_tls_serves_with_libpqs_sslmodes() {
     let unknown = refused(&postgres.url("127.0.0.1", "sslmode=verify-full"));
     assert!(unknown.contains("certificate"), "{unknown}");
     let wrong_name = refused(&postgres.url("localhost", &root("verify-full")));
-    assert!(wrong_name.to_lowercase().contains("not valid for name"), "{wrong_name}");
+    assert!(
+        wrong_name.to_lowercase().contains("not valid for name"),
+        "{wrong_name}"
+    );
     let bad_mode = refused(&postgres.url("127.0.0.1", "sslmode=verify"));
     assert!(bad_mode.contains("sslmode `verify`"), "{bad_mode}");
 

@@ -131,7 +131,6 @@ fn fill(text: &str, placeholder: &str, value: &str) -> String {
     text.replace(placeholder, value)
 }
 
-
 fn start_nginx(dir: &Path, listen: u16, upstream: &str) -> Running {
     let path = |name: &str| dir.join(name).display().to_string();
     // Where a test's nginx keeps its files, instead of /var.

@@ -171,14 +171,26 @@ mod tests {
         for n in MIN_LEVEL..MAX_LEVEL {
             let (a, b) = (Level::of(n, true), Level::of(n + 1, true));
             assert!(b.depth >= a.depth && b.movetime >= a.movetime, "{n}");
-            assert!(b.depth > a.depth || b.random_percent < a.random_percent, "{n}");
+            assert!(
+                b.depth > a.depth || b.random_percent < a.random_percent,
+                "{n}"
+            );
         }
         assert_eq!(Level::of(8, true).random_percent, 0);
         let one = Level::of(1, true);
-        assert_eq!(one.simultaneous_strategy(Strategy::Mixed, 0.29), Strategy::Random);
-        assert_eq!(one.simultaneous_strategy(Strategy::Mixed, 0.31), Strategy::Mixed);
+        assert_eq!(
+            one.simultaneous_strategy(Strategy::Mixed, 0.29),
+            Strategy::Random
+        );
+        assert_eq!(
+            one.simultaneous_strategy(Strategy::Mixed, 0.31),
+            Strategy::Mixed
+        );
         let top = Level::of(8, true);
-        assert_eq!(top.simultaneous_strategy(Strategy::Mixed, 0.0), Strategy::Mixed);
+        assert_eq!(
+            top.simultaneous_strategy(Strategy::Mixed, 0.0),
+            Strategy::Mixed
+        );
     }
 
     #[test]
@@ -191,7 +203,9 @@ mod tests {
             for seed in 0..8u64 {
                 let mut state = seed;
                 let mut random = || {
-                    state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                    state = state
+                        .wrapping_mul(6364136223846793005)
+                        .wrapping_add(1442695040888963407);
                     (state >> 11) as f64 / (1u64 << 53) as f64
                 };
                 let shared = Arc::new(Shared::new(1));
@@ -220,7 +234,9 @@ mod tests {
                     movetime: Duration::from_secs(60),
                     ..Level::of(n, false)
                 };
-                let mv = level.choose(&start, Arc::new(Shared::new(1)), random).unwrap();
+                let mv = level
+                    .choose(&start, Arc::new(Shared::new(1)), random)
+                    .unwrap();
                 seen.insert(mv);
             }
             seen.len()

@@ -730,10 +730,15 @@ fn a_level_plays_its_own_search_and_a_seed_fixes_its_errors() {
     let a = moves_at(7);
     assert_eq!(a, moves_at(7), "the same seed, the same choices");
     let distinct: std::collections::HashSet<_> = (0..12).map(|seed| moves_at(seed).0).collect();
-    assert!(distinct.len() >= 3, "level 1 always opens the same way: {distinct:?}");
+    assert!(
+        distinct.len() >= 3,
+        "level 1 always opens the same way: {distinct:?}"
+    );
 
     let mut s = Session::new();
-    assert!(s.send("uci").contains("option name Level type spin default 0 min 0 max 8"));
+    assert!(s
+        .send("uci")
+        .contains("option name Level type spin default 0 min 0 max 8"));
     for bad in ["9", "-1", "strong"] {
         let out = s.send(&format!("setoption name Level value {bad}"));
         assert!(out.contains("Level must be 0..8"), "{bad}: {out}");

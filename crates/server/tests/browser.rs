@@ -86,8 +86,12 @@ async fn simultaneous_game(driver: &str, base: &str, dir: &Path) {
     white_resigns(&white, &black).await;
     // The ending in the rules' words, the same the server stores by name.
     // Each seated player reads the end in their own words.
-    white.wait_text(".status", "You lost by resignation (0-1).").await;
-    black.wait_text(".status", "You won by resignation (0-1).").await;
+    white
+        .wait_text(".status", "You lost by resignation (0-1).")
+        .await;
+    black
+        .wait_text(".status", "You won by resignation (0-1).")
+        .await;
 
     // A rematch: both pages follow to the new game, which one side aborts.
     white.click("[data-action='rematch']").await;

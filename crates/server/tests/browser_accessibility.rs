@@ -75,7 +75,8 @@ async fn pages_pass_axe_and_moves_are_announced() {
     }
     page.screenshot("a11y-profile.png").await;
     page.goto("/settings").await;
-    page.wait_text(".settings .where", "Saved with your account").await;
+    page.wait_text(".settings .where", "Saved with your account")
+        .await;
     for v in serious_violations(&page, &axe).await {
         failures.push(format!("settings: {v}"));
     }

@@ -154,17 +154,24 @@ async fn seeks_games_ratings_and_tokens_on_the_page() {
     // Alice's lobby lists her game, hers to move, against Bruno.
     alice.goto("/").await;
     let mine = alice
-        .wait_text(&format!("section.my-games tr[data-game='{id}'].my-turn"), "Your turn")
+        .wait_text(
+            &format!("section.my-games tr[data-game='{id}'].my-turn"),
+            "Your turn",
+        )
         .await;
     assert!(mine.contains("Bruno") && mine.contains("days"), "{mine}");
-    alice.wait_text("nav.my-games .turn-badge", "1 your turn").await;
+    alice
+        .wait_text("nav.my-games .turn-badge", "1 your turn")
+        .await;
     alice.goto(&format!("/game/{id}")).await;
     alice.find(".game[data-status='started']").await;
     // Bruno watches his own profile while the game ends: it moves
     // without a reload (issue 29, item 11).
     bruno.goto("/@/Bruno").await;
     bruno.find(".profile[data-user='bruno'] .standing").await;
-    bruno.wait_count(".ratings [data-variant='standard']", 0).await;
+    bruno
+        .wait_count(".ratings [data-variant='standard']", 0)
+        .await;
     tokio::time::sleep(std::time::Duration::from_secs(1)).await; // its event stream opens
     let resigned = fetch(&alice, "POST", &format!("/api/board/game/{id}/resign")).await;
     assert_eq!(resigned["ok"], true, "{resigned}");
@@ -182,7 +189,9 @@ async fn seeks_games_ratings_and_tokens_on_the_page() {
         .wait_text(".status", "You won by resignation (0-1). Your rating: ")
         .await;
     assert!(won.contains("(+"), "{won}");
-    let alice_label = bruno.wait_text(".player[data-slot='top']", "Alice (1500? ").await;
+    let alice_label = bruno
+        .wait_text(".player[data-slot='top']", "Alice (1500? ")
+        .await;
     assert!(alice_label.contains('\u{2212}'), "{alice_label}");
     bruno.screenshot("accounts-game-over.png").await;
     bruno.goto("/@/Bruno").await;
@@ -263,17 +272,24 @@ async fn seeks_games_ratings_and_tokens_on_the_page() {
         .unwrap();
     assert_eq!(second, json!(200), "the second log-in");
     alice.goto("/@/alice").await;
-    alice.wait_count("table.session-list tr[data-hash]", 2).await;
+    alice
+        .wait_count("table.session-list tr[data-hash]", 2)
+        .await;
     let current = alice.wait_text("table.session-list", "this one").await;
     assert!(current.contains("Chrom"), "the browser is named: {current}");
     alice
         .client
-        .execute("document.querySelector('.sessions').scrollIntoView()", vec![])
+        .execute(
+            "document.querySelector('.sessions').scrollIntoView()",
+            vec![],
+        )
         .await
         .unwrap();
     alice.screenshot("accounts-sessions.png").await;
     alice.click("table.session-list .end-session").await;
-    alice.wait_count("table.session-list tr[data-hash]", 1).await;
+    alice
+        .wait_count("table.session-list tr[data-hash]", 1)
+        .await;
     let listed = fetch(&alice, "GET", "/api/account/sessions").await;
     assert_eq!(listed.as_array().map(Vec::len), Some(1), "{listed}");
     assert_eq!(listed[0]["current"], true, "{listed}");

@@ -275,9 +275,14 @@ async fn the_analysis_board(driver: &str, base: &str, dir: &Path) {
 
     // A simultaneous turn made on the board: White's move, then Black's.
     // The turns are numbered from the FEN's (issue 29 item 6).
-    page.wait_text(".status", "Turn 3: choose White's move").await;
+    page.wait_text(".status", "Turn 3: choose White's move")
+        .await;
     page.play("f1", "c4").await;
-    page.wait_text(".status", "Turn 3: White chose f1c4; now choose Black's move").await;
+    page.wait_text(
+        ".status",
+        "Turn 3: White chose f1c4; now choose Black's move",
+    )
+    .await;
     page.find(".sq.pending[data-square='c4']").await;
     page.play("d7", "d5").await;
     page.find(".moves li[data-turn='1']").await;
@@ -294,14 +299,23 @@ async fn the_analysis_board(driver: &str, base: &str, dir: &Path) {
     page.find("[data-piece='white bishop'][data-on='c4']").await;
     page.wait_text(".status", "Turn 4:").await;
     assert_eq!(
-        page.find("ol.moves").await.attr("start").await.unwrap().as_deref(),
+        page.find("ol.moves")
+            .await
+            .attr("start")
+            .await
+            .unwrap()
+            .as_deref(),
         Some("3")
     );
     // Moves that do not play there: the start, and why.
-    page.goto(&format!("/analysis?variant=parity&fen={}&moves=a1a8", urlencode(fen)))
-        .await;
+    page.goto(&format!(
+        "/analysis?variant=parity&fen={}&moves=a1a8",
+        urlencode(fen)
+    ))
+    .await;
     page.find(".error:not([hidden])").await;
-    page.wait_text(".status", "Turn 3: choose White's move").await;
+    page.wait_text(".status", "Turn 3: choose White's move")
+        .await;
 
     // A chess position: a mate in one, its score and variation.
     let mate = "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1";
@@ -366,7 +380,13 @@ async fn the_computer_analysis(driver: &str, base: &str, dir: &Path) {
     let black = Page::open(driver, base, &dir.join("review-black"), (1280, 900)).await;
     let (id, _) = friend_game(&white, &black, "chess").await;
     assert!(
-        white.find(".review").await.attr("hidden").await.unwrap().is_some(),
+        white
+            .find(".review")
+            .await
+            .attr("hidden")
+            .await
+            .unwrap()
+            .is_some(),
         "no analysis while the game goes on"
     );
     // The fool's mate: 2. g4?? is a blunder.
@@ -388,7 +408,10 @@ async fn the_computer_analysis(driver: &str, base: &str, dir: &Path) {
     let blunder = white.find(".moves .mv.blunder[data-ply='3']").await;
     assert_eq!(blunder.text().await.unwrap(), "g4??");
     let title = blunder.attr("title").await.unwrap().unwrap_or_default();
-    assert!(title.starts_with("Blunder. ") && title.ends_with(" was best."), "{title}");
+    assert!(
+        title.starts_with("Blunder. ") && title.ends_with(" was best."),
+        "{title}"
+    );
     white
         .wait_text(".review-player[data-color='white']", "1 blunder")
         .await;
@@ -425,7 +448,10 @@ async fn the_computer_analysis(driver: &str, base: &str, dir: &Path) {
     white.wait_text(".review-turn", "Engine's strategy").await;
     white.wait_text(".review-turn", "Turn 2").await;
     white
-        .wait_text(".review-player[data-color='white']", "average expected loss")
+        .wait_text(
+            ".review-player[data-color='white']",
+            "average expected loss",
+        )
         .await;
     white.click(".moves li[data-turn='1']").await;
     white.wait_text(".review-turn", "Turn 1").await;

@@ -300,22 +300,52 @@ async fn game_pages_fit_a_phone_and_explain_the_rules() {
         assert_no_sideways_scroll(&phone, PHONE.0, &format!("the {id} rules at 390 px")).await;
         // The situations that surprise people, drawn by the board.
         if id == "parity" {
-            phone.wait_count("figure.diagram .diagram-board svg", 4).await;
+            phone
+                .wait_count("figure.diagram .diagram-board svg", 4)
+                .await;
             let failed = "figure.diagram:nth-of-type(1)";
-            phone.find(&format!("{failed} [data-piece='white pawn'][data-on='d5']")).await;
-            phone.find(&format!("{failed} [data-piece='black pawn'][data-on='d4']")).await;
-            phone.find("figure.diagram:nth-of-type(2) .sq.shared[data-square='e5']").await;
+            phone
+                .find(&format!("{failed} [data-piece='white pawn'][data-on='d5']"))
+                .await;
+            phone
+                .find(&format!("{failed} [data-piece='black pawn'][data-on='d4']"))
+                .await;
+            phone
+                .find("figure.diagram:nth-of-type(2) .sq.shared[data-square='e5']")
+                .await;
             let swapped = "figure.diagram:nth-of-type(3)";
-            phone.find(&format!("{swapped} [data-piece='white pawn'][data-on='d5']")).await;
-            phone.find(&format!("{swapped} [data-piece='black pawn'][data-on='e4']")).await;
-            phone.wait_text("figure.diagram:nth-of-type(4) figcaption", "waiting rule").await;
-            script(&phone, "document.querySelector('figure.diagram:nth-of-type(2)').scrollIntoView();").await;
+            phone
+                .find(&format!(
+                    "{swapped} [data-piece='white pawn'][data-on='d5']"
+                ))
+                .await;
+            phone
+                .find(&format!(
+                    "{swapped} [data-piece='black pawn'][data-on='e4']"
+                ))
+                .await;
+            phone
+                .wait_text("figure.diagram:nth-of-type(4) figcaption", "waiting rule")
+                .await;
+            script(
+                &phone,
+                "document.querySelector('figure.diagram:nth-of-type(2)').scrollIntoView();",
+            )
+            .await;
             phone.screenshot("rules-parity-diagrams.png").await;
         }
         if id == "safety-in-numbers" {
-            phone.wait_count("figure.diagram .diagram-board svg", 3).await;
-            phone.find("figure.diagram:nth-of-type(1) [data-pieces-on='d4']").await;
-            script(&phone, "document.querySelector('figure.diagram').scrollIntoView();").await;
+            phone
+                .wait_count("figure.diagram .diagram-board svg", 3)
+                .await;
+            phone
+                .find("figure.diagram:nth-of-type(1) [data-pieces-on='d4']")
+                .await;
+            script(
+                &phone,
+                "document.querySelector('figure.diagram').scrollIntoView();",
+            )
+            .await;
             phone.screenshot("rules-crowd-diagrams.png").await;
         }
         if id == "tutti-frutti" {
@@ -324,14 +354,21 @@ async fn game_pages_fit_a_phone_and_explain_the_rules() {
             // (the Amazon from the middle of a 7x7 board: 24 queen squares
             // and 8 knight squares).
             let amazon = phone
-                .wait_text(".legend-piece[data-letter='A']", "moves as a queen, or the knight")
+                .wait_text(
+                    ".legend-piece[data-letter='A']",
+                    "moves as a queen, or the knight",
+                )
                 .await;
             assert!(amazon.contains("Amazon"), "{amazon}");
             phone
                 .wait_count(".legend-piece[data-letter='A'] .reach", 32)
                 .await;
             phone.wait_count(".legend-piece", 3).await;
-            script(&phone, "document.querySelector('.legend').scrollIntoView();").await;
+            script(
+                &phone,
+                "document.querySelector('.legend').scrollIntoView();",
+            )
+            .await;
             phone.screenshot("rules-legend.png").await;
             script(
                 &phone,

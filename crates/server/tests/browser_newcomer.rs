@@ -34,8 +34,12 @@ async fn keys(page: &Page, keys: &[Key]) {
     let mut actions = KeyActions::new("keyboard".into());
     for &key in keys {
         actions = actions
-            .then(KeyAction::Down { value: char::from(key) })
-            .then(KeyAction::Up { value: char::from(key) });
+            .then(KeyAction::Down {
+                value: char::from(key),
+            })
+            .then(KeyAction::Up {
+                value: char::from(key),
+            });
     }
     page.client.perform_actions(actions).await.unwrap();
 }
@@ -49,7 +53,10 @@ async fn item(failed: &mut Vec<String>, name: &str, check: impl std::future::Fut
             .cloned()
             .or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()))
             .unwrap_or_default();
-        failed.push(format!("{name}: {}", why.lines().next().unwrap_or_default()));
+        failed.push(format!(
+            "{name}: {}",
+            why.lines().next().unwrap_or_default()
+        ));
     }
 }
 
@@ -66,7 +73,9 @@ async fn what_a_new_player_trips_over() {
     item(&mut failed, "7, an unknown address", async {
         white.goto("/nonsense/path").await;
         white.wait_text("main.not-found h1", "Page not found").await;
-        white.wait_text("main.not-found code", "/nonsense/path").await;
+        white
+            .wait_text("main.not-found code", "/nonsense/path")
+            .await;
         white.screenshot("newcomer-not-found.png").await;
         white.click("main.not-found a[href='/']").await;
         white.find("form.create").await;
@@ -81,29 +90,42 @@ async fn what_a_new_player_trips_over() {
         assert!(!conn.contains("live"), "{conn}");
     })
     .await;
-    item(&mut failed, "3, a used invite opened again by its player", async {
-        assert_eq!(
-            shown_text(&black, ".game .error").await,
-            None,
-            "the seat holder sees no error on the used link"
-        );
-        assert!(black.client.current_url().await.unwrap().query().is_none());
-        // Another browser with the used link is told, as before.
-        stranger.goto(&invite).await;
-        stranger.wait_text(".game .error", "could not join with this invite").await;
-    })
+    item(
+        &mut failed,
+        "3, a used invite opened again by its player",
+        async {
+            assert_eq!(
+                shown_text(&black, ".game .error").await,
+                None,
+                "the seat holder sees no error on the used link"
+            );
+            assert!(black.client.current_url().await.unwrap().query().is_none());
+            // Another browser with the used link is told, as before.
+            stranger.goto(&invite).await;
+            stranger
+                .wait_text(".game .error", "could not join with this invite")
+                .await;
+        },
+    )
     .await;
 
-    item(&mut failed, "4, castling typed when it cannot be played", async {
-        white.goto(&format!("/game/{id}")).await;
-        white.find(".game[data-status='started']").await;
-        white.type_move("O-O").await;
-        let message = white.wait_text(".game .error", "castling").await;
-        assert!(!message.contains('`') && !message.contains("letter"), "{message}");
-        // The move shows as code, not between backticks.
-        white.wait_text(".game .error code", "O-O").await;
-        white.screenshot("newcomer-castling.png").await;
-    })
+    item(
+        &mut failed,
+        "4, castling typed when it cannot be played",
+        async {
+            white.goto(&format!("/game/{id}")).await;
+            white.find(".game[data-status='started']").await;
+            white.type_move("O-O").await;
+            let message = white.wait_text(".game .error", "castling").await;
+            assert!(
+                !message.contains('`') && !message.contains("letter"),
+                "{message}"
+            );
+            // The move shows as code, not between backticks.
+            white.wait_text(".game .error code", "O-O").await;
+            white.screenshot("newcomer-castling.png").await;
+        },
+    )
     .await;
 
     item(&mut failed, "10, a guest's own games", async {
@@ -225,37 +247,46 @@ async fn what_a_new_player_trips_over() {
     })
     .await;
 
-    item(&mut failed, "1, quick pairing in the variant picked", async {
-        // Logged in (quick pairing is for accounts), a card picks the
-        // variant of every form, and 5+3 seeks a game in it.
-        white.goto("/").await;
-        white.click("nav.account [data-mode='signup']").await;
-        for (field, text) in [("username", "Newbie"), ("password", "correct horse battery")] {
-            let input = white
-                .find(&format!("form.login-form input[name='{field}']"))
+    item(
+        &mut failed,
+        "1, quick pairing in the variant picked",
+        async {
+            // Logged in (quick pairing is for accounts), a card picks the
+            // variant of every form, and 5+3 seeks a game in it.
+            white.goto("/").await;
+            white.click("nav.account [data-mode='signup']").await;
+            for (field, text) in [
+                ("username", "Newbie"),
+                ("password", "correct horse battery"),
+            ] {
+                let input = white
+                    .find(&format!("form.login-form input[name='{field}']"))
+                    .await;
+                input.clear().await.unwrap();
+                input.send_keys(text).await.unwrap();
+            }
+            white.click("form.login-form button[type='submit']").await;
+            white.wait_text("nav.account .me", "Newbie").await;
+            white
+                .click(".variant-card[data-variant='safety-in-numbers']")
                 .await;
-            input.clear().await.unwrap();
-            input.send_keys(text).await.unwrap();
-        }
-        white.click("form.login-form button[type='submit']").await;
-        white.wait_text("nav.account .me", "Newbie").await;
-        white.click(".variant-card[data-variant='safety-in-numbers']").await;
-        white.wait_text(".quick-variant", "Safety in Numbers").await;
-        white.click("[data-quick='5+3']").await;
-        let seeks: serde_json::Value = white
-            .wait_for("a quick-pairing seek", async || {
-                let seeks: serde_json::Value = reqwest::get(format!("{base}/api/lobby/seeks"))
-                    .await
-                    .ok()?
-                    .json()
-                    .await
-                    .ok()?;
-                (!seeks.as_array()?.is_empty()).then_some(seeks)
-            })
-            .await;
-        assert_eq!(seeks[0]["variant"], "safety-in-numbers", "{seeks}");
-        white.screenshot("newcomer-quick-pairing.png").await;
-    })
+            white.wait_text(".quick-variant", "Safety in Numbers").await;
+            white.click("[data-quick='5+3']").await;
+            let seeks: serde_json::Value = white
+                .wait_for("a quick-pairing seek", async || {
+                    let seeks: serde_json::Value = reqwest::get(format!("{base}/api/lobby/seeks"))
+                        .await
+                        .ok()?
+                        .json()
+                        .await
+                        .ok()?;
+                    (!seeks.as_array()?.is_empty()).then_some(seeks)
+                })
+                .await;
+            assert_eq!(seeks[0]["variant"], "safety-in-numbers", "{seeks}");
+            white.screenshot("newcomer-quick-pairing.png").await;
+        },
+    )
     .await;
 
     // The refusals above log their status (a 404 page, a 400 sign-up);

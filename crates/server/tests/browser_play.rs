@@ -296,8 +296,12 @@ async fn checkmate(driver: &str, base: &str, dir: &Path) {
     type_on_turn(&black, "e5").await;
     type_on_turn(&white, "g4").await;
     type_on_turn(&black, "Qh4#").await;
-    white.wait_text(".status", "You lost by checkmate (0-1).").await;
-    black.wait_text(".status", "You won by checkmate (0-1).").await;
+    white
+        .wait_text(".status", "You lost by checkmate (0-1).")
+        .await;
+    black
+        .wait_text(".status", "You won by checkmate (0-1).")
+        .await;
     for page in [&white, &black] {
         page.find(".sq.check[data-square='e1']").await;
     }

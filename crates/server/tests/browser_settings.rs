@@ -65,9 +65,7 @@ async fn settings_change_the_page_and_follow_the_account() {
     assert_eq!(square_fill(&guest, "light").await, "rgb(222, 227, 230)");
     // Every piece is its letter: no drawn bodies.
     guest.find("[data-piece='white king'] .glyph").await;
-    guest
-        .wait_text("[data-action='mute']", "Sound off")
-        .await;
+    guest.wait_text("[data-action='mute']", "Sound off").await;
     guest.screenshot("settings-game.png").await;
     // Kept across a reload.
     guest.goto(&format!("/game/{id}")).await;
@@ -82,7 +80,10 @@ async fn settings_change_the_page_and_follow_the_account() {
     guest.play("e2", "e4").await;
     guest.wait_text(".chooser-title", "Commit e4?").await;
     let full = guest.game_full(&id).await;
-    assert!(full["committed"]["white"] != true, "committed before confirming: {full}");
+    assert!(
+        full["committed"]["white"] != true,
+        "committed before confirming: {full}"
+    );
     guest.click(".chooser-cancel").await;
     guest.wait_count(".chooser", 0).await;
     guest.play("e2", "e4").await;
@@ -121,7 +122,9 @@ async fn settings_change_the_page_and_follow_the_account() {
     // Notifications: an e-mail address (this server sends no mail, and
     // says so), and the bell telling of a challenge.
     first.goto("/settings").await;
-    first.wait_text(".settings .mail-off", "This server sends no mail").await;
+    first
+        .wait_text(".settings .mail-off", "This server sends no mail")
+        .await;
     let email = first.find("input[name='email']").await;
     email
         .send_keys(&format!("painter@example.org{}", char::from(Key::Tab)))
@@ -142,8 +145,14 @@ async fn settings_change_the_page_and_follow_the_account() {
         )
         .await
         .unwrap();
-    assert!(worker[0].as_str().unwrap().contains("javascript"), "{worker}");
-    assert!(worker[1].as_str().unwrap().contains("showNotification"), "{worker}");
+    assert!(
+        worker[0].as_str().unwrap().contains("javascript"),
+        "{worker}"
+    );
+    assert!(
+        worker[1].as_str().unwrap().contains("showNotification"),
+        "{worker}"
+    );
     sign_up(&guest, "Sitter").await;
     let challenged = guest
         .client
@@ -161,7 +170,10 @@ async fn settings_change_the_page_and_follow_the_account() {
     first.wait_text("nav.bell .bell-count", "1").await;
     first.click("nav.bell .bell-button").await;
     first
-        .wait_text("nav.bell .bell-list li[data-kind='challenge']", "Sitter challenges you to chess")
+        .wait_text(
+            "nav.bell .bell-list li[data-kind='challenge']",
+            "Sitter challenges you to chess",
+        )
         .await;
     first.screenshot("bell.png").await;
     first.wait_hidden("nav.bell .bell-count").await;

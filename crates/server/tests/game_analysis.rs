@@ -25,7 +25,10 @@ async fn start(per_hour: u32) -> common::TestServer {
 
 /// Lichess's JSON export at `path`.
 async fn export_json(server: &common::TestServer, path: &str) -> common::Answer {
-    let request = server.http.get(server.url(path)).header("Accept", "application/json");
+    let request = server
+        .http
+        .get(server.url(path))
+        .header("Accept", "application/json");
     server.send(request).await
 }
 
@@ -61,7 +64,12 @@ async fn a_chess_game_is_judged_move_by_move_and_exported_as_lichess_does() {
     assert_eq!(none.body["status"], "none");
 
     // The fool's mate: 2. g4?? lets Black mate at once.
-    for (token, mv) in [(&white, "f2f3"), (&black, "e7e5"), (&white, "g2g4"), (&black, "d8h4")] {
+    for (token, mv) in [
+        (&white, "f2f3"),
+        (&black, "e7e5"),
+        (&white, "g2g4"),
+        (&black, "d8h4"),
+    ] {
         server.ok(&id, token, &format!("move/{mv}"), None).await;
     }
     assert_eq!(server.full(&id, None).await["status"], "finished");
@@ -70,7 +78,11 @@ async fn a_chess_game_is_judged_move_by_move_and_exported_as_lichess_does() {
     assert_eq!(review["kind"], "turn-based", "{review}");
     assert_eq!(review["msPerPosition"], 60);
     let positions = review["positions"].as_array().unwrap();
-    assert_eq!(positions.len(), 5, "the start and after each move: {review}");
+    assert_eq!(
+        positions.len(),
+        5,
+        "the start and after each move: {review}"
+    );
     // Before g4 the engine's move is not g4; after it Black mates in one.
     assert_eq!(positions[3]["mate"], -1, "{review}");
     assert_eq!(positions[4]["over"], "0-1", "{review}");
@@ -78,11 +90,17 @@ async fn a_chess_game_is_judged_move_by_move_and_exported_as_lichess_does() {
     assert_eq!(moves.len(), 4);
     assert_eq!(moves[2]["san"], "g4");
     assert_eq!(moves[2]["judgment"], "blunder", "{review}");
-    assert!(moves[3].get("judgment").is_none(), "the mate is best: {review}");
+    assert!(
+        moves[3].get("judgment").is_none(),
+        "the mate is best: {review}"
+    );
     let (w, b) = (&review["white"], &review["black"]);
     assert!(w["blunder"].as_u64().unwrap() >= 1, "{review}");
     assert_eq!(b["blunder"], 0, "{review}");
-    let (wa, ba) = (w["accuracy"].as_f64().unwrap(), b["accuracy"].as_f64().unwrap());
+    let (wa, ba) = (
+        w["accuracy"].as_f64().unwrap(),
+        b["accuracy"].as_f64().unwrap(),
+    );
     assert!(ba > wa, "the mating side is the more accurate: {wa} {ba}");
 
     // Asked again: the stored analysis at once.
@@ -93,14 +111,24 @@ async fn a_chess_game_is_judged_move_by_move_and_exported_as_lichess_does() {
     // Lichess's JSON export: one entry per move, the judgment on g4.
     let export = export_json(&server, &format!("/game/export/{id}?evals=true")).await;
     assert_eq!(export.status, 200, "{}", export.text);
-    let analysis = export.body["analysis"].as_array().expect("an analysis array");
+    let analysis = export.body["analysis"]
+        .as_array()
+        .expect("an analysis array");
     assert_eq!(analysis.len(), 4, "{}", export.text);
     assert_eq!(analysis[2]["mate"], -1, "{}", export.text);
     assert_eq!(analysis[2]["judgment"]["name"], "Blunder");
     let comment = analysis[2]["judgment"]["comment"].as_str().unwrap();
-    assert!(comment.starts_with("Blunder. ") && comment.ends_with(" was best."), "{comment}");
+    assert!(
+        comment.starts_with("Blunder. ") && comment.ends_with(" was best."),
+        "{comment}"
+    );
     assert!(analysis[2]["best"].as_str().unwrap().len() >= 4);
-    assert!(export.body["players"]["white"]["analysis"]["blunder"].as_u64().unwrap() >= 1);
+    assert!(
+        export.body["players"]["white"]["analysis"]["blunder"]
+            .as_u64()
+            .unwrap()
+            >= 1
+    );
     assert!(export.body["players"]["black"]["analysis"]["accuracy"].is_number());
     // `evals=false` leaves it out.
     let plain = export_json(&server, &format!("/game/export/{id}?evals=false")).await;
@@ -109,7 +137,11 @@ async fn a_chess_game_is_judged_move_by_move_and_exported_as_lichess_does() {
     // The PGN: `[%eval]` after every move, the blunder marked.
     let pgn = server.get(&format!("/game/export/{id}"), None).await.text;
     assert!(pgn.contains("2. g4?? { [%eval #-1] Blunder. "), "{pgn}");
-    assert_eq!(pgn.matches("[%eval ").count(), 3, "no eval after the mate: {pgn}");
+    assert_eq!(
+        pgn.matches("[%eval ").count(),
+        3,
+        "no eval after the mate: {pgn}"
+    );
     assert!(pgn.contains("2... Qh4#"), "{pgn}");
     let plain = server
         .get(&format!("/game/export/{id}?evals=false"), None)
@@ -122,7 +154,9 @@ async fn a_chess_game_is_judged_move_by_move_and_exported_as_lichess_does() {
 async fn analyses_are_rate_limited_and_refused_for_unknown_games() {
     let server = start(1).await;
     for unknown in [
-        server.post("/api/games/nosuchgame/analysis", None, None).await,
+        server
+            .post("/api/games/nosuchgame/analysis", None, None)
+            .await,
         server.get("/api/games/nosuchgame/analysis", None).await,
     ] {
         assert_eq!(unknown.status, 404, "{}", unknown.text);
@@ -139,7 +173,11 @@ async fn analyses_are_rate_limited_and_refused_for_unknown_games() {
         .post(&format!("/api/games/{}/analysis", ids[1]), None, None)
         .await;
     assert_eq!(second.status, 429, "{}", second.text);
-    assert!(second.text.contains("too many game analyses"), "{}", second.text);
+    assert!(
+        second.text.contains("too many game analyses"),
+        "{}",
+        second.text
+    );
 }
 
 #[tokio::test]

@@ -11,8 +11,8 @@ use std::time::{Duration, Instant};
 use common::*;
 use futures_util::StreamExt as _;
 use parity_server::base::limits::Config;
-use parity_server::hub::new_game::{NewGame, Opponent};
 use parity_server::base::refusal::Refusal;
+use parity_server::hub::new_game::{NewGame, Opponent};
 use serde_json::json;
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 use tokio_tungstenite::tungstenite::Message;
@@ -68,7 +68,11 @@ async fn a_shutdown_tells_clients_to_reconnect_and_keeps_every_move() {
     assert!(matches!(refused, Err(Refusal::Busy(_))), "{refused:?}");
     // Every connection ends in the grace: the stream too.
     assert!(shutting.await.unwrap(), "every connection ended in time");
-    assert!(began.elapsed() < Duration::from_secs(5), "{:?}", began.elapsed());
+    assert!(
+        began.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        began.elapsed()
+    );
     assert!(stream.raw_text().contains("e2e4"), "{}", stream.raw_text());
     let again = reqwest::Client::new().get(s.url("/health")).send().await;
     assert!(again.is_err(), "no connection is taken after the shutdown");

@@ -523,7 +523,10 @@ pub fn axe_script() -> String {
 /// The serious and critical violations axe-core finds on the page now:
 /// `rule: the first element's selector (n elements)`.
 pub async fn serious_violations(page: &Page, axe: &str) -> Vec<String> {
-    page.client.execute(axe, vec![]).await.expect("axe-core loads");
+    page.client
+        .execute(axe, vec![])
+        .await
+        .expect("axe-core loads");
     let script = "const done = arguments[arguments.length - 1];
         axe.run(document, {resultTypes: ['violations']})
           .then(r => done(r.violations.map(v => ({id: v.id, impact: v.impact,
@@ -533,7 +536,9 @@ pub async fn serious_violations(page: &Page, axe: &str) -> Vec<String> {
         .execute_async(script, vec![])
         .await
         .expect("axe-core runs");
-    let list = found.as_array().unwrap_or_else(|| panic!("axe-core: {found}"));
+    let list = found
+        .as_array()
+        .unwrap_or_else(|| panic!("axe-core: {found}"));
     list.iter()
         .filter(|v| matches!(v["impact"].as_str(), Some("serious" | "critical")))
         .map(|v| {
