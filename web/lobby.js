@@ -264,7 +264,8 @@ export async function showLobby(root, me = null) {
   root.innerHTML = template();
   const form = root.querySelector('form.create');
   // Measured in chess: not said for the simultaneous variants, whose
-  // levels are no ladder yet (docs/benchmarks.md, "Levels").
+  // ladder is measured in parity without an anchor on this scale
+  // (docs/benchmarks.md, "Levels").
   let variantFamily = () => 'turn-based';
   const levelRating = () => {
     const text = variantFamily() === 'simultaneous' ? '' : levelRatingText(Number(form.elements.level.value));

@@ -44,13 +44,13 @@ impl Level {
             // depth (turns), ms, random percent. Two turns take 40 to 150 ms
             // in the middlegame, three take seconds: only level 8 may reach it.
             let (depth, ms, random_percent) = match n {
-                1 => (1, 100, 30),
-                2 => (1, 100, 15),
-                3 => (1, 150, 6),
+                1 => (1, 100, 20),
+                2 => (1, 100, 10),
+                3 => (1, 150, 4),
                 4 => (1, 200, 0),
-                5 => (2, 300, 10),
-                6 => (2, 400, 5),
-                7 => (2, 600, 2),
+                5 => (2, 300, 5),
+                6 => (2, 400, 2),
+                7 => (2, 600, 1),
                 _ => (8, 1000, 0),
             };
             return Level {
@@ -179,11 +179,11 @@ mod tests {
         assert_eq!(Level::of(8, true).random_percent, 0);
         let one = Level::of(1, true);
         assert_eq!(
-            one.simultaneous_strategy(Strategy::Mixed, 0.29),
+            one.simultaneous_strategy(Strategy::Mixed, 0.19),
             Strategy::Random
         );
         assert_eq!(
-            one.simultaneous_strategy(Strategy::Mixed, 0.31),
+            one.simultaneous_strategy(Strategy::Mixed, 0.21),
             Strategy::Mixed
         );
         let top = Level::of(8, true);

@@ -706,7 +706,7 @@ fn low_simultaneous_levels_play_some_turns_at_random() {
             .collect::<std::collections::HashSet<_>>()
     };
     // Level 4 plays its one-turn equilibrium (pure from the start);
-    // level 1 plays 30% of its turns at random among 20 moves.
+    // level 1 plays 20% of its turns at random among 20 moves.
     let four = first_moves(4);
     let one = first_moves(1);
     assert!(four.len() <= 2, "level 4 errs: {four:?}");

@@ -107,7 +107,7 @@ async fn the_lobby_reads_well_on_a_desktop_and_a_phone() {
     level.clear().await.unwrap();
     level.send_keys("8").await.unwrap();
     phone.wait_text(".level-rating", "about 2650").await;
-    // Not for the simultaneous variants: their levels are no ladder yet.
+    // Not for the simultaneous variants: their ladder has no anchor on this scale.
     phone
         .find("select[name='variant']")
         .await
