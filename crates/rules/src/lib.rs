@@ -24,7 +24,7 @@ pub use fen::FenError;
 pub use game::{Game, GameError, SimGame, TurnPosition};
 pub use outcome::{Outcome, Reason};
 pub use view::PieceView;
-pub use geometry::{Bitboard, Shape, Square};
+pub use geometry::{Bitboard, Shape, Square, Word};
 pub use notation::{IllegalHint, NotationError};
 pub use position::{Position, PositionError, Setup};
 pub use types::{ByColor, Color, Kind, Move, Piece, Special};

@@ -6,18 +6,18 @@
 //! checks the masks cannot describe, take a slower path that plays each
 //! pseudo-legal move and looks at the king.
 
-use crate::geometry::{Bitboard, Square};
+use crate::geometry::{Bitboard, Square, Word};
 use crate::position::Position;
 use crate::types::{Kind, Move, Special};
 use crate::variant::{CastlingStyle, Variant};
 
 /// Receives generated moves.
-pub trait MoveSink {
+pub trait MoveSink<W: Word> {
     /// Ordinary moves of the piece `kind` on `from` to every square of `dests`
     /// (a pawn reaching its promotion zone promotes to each allowed kind).
-    fn piece_moves(&mut self, pos: &Position, from: Square, kind: Kind, dests: Bitboard);
+    fn piece_moves(&mut self, pos: &Position<W>, from: Square, kind: Kind, dests: Bitboard<W>);
     /// One fully described move (castling, en passant, double steps).
-    fn single(&mut self, pos: &Position, mv: Move);
+    fn single(&mut self, pos: &Position<W>, mv: Move);
 }
 
 /// Counts moves without building them.
@@ -26,12 +26,13 @@ pub struct Counter {
     pub count: u64,
 }
 
-impl MoveSink for Counter {
+impl<W: Word> MoveSink<W> for Counter {
     #[inline]
-    fn piece_moves(&mut self, pos: &Position, _from: Square, kind: Kind, dests: Bitboard) {
+    fn piece_moves(&mut self, pos: &Position<W>, _from: Square, kind: Kind, dests: Bitboard<W>) {
         let v = pos.variant();
+        let b = pos.boards();
         if v.kinds[kind.index()].pawn {
-            let zone = v.promotion_zone[pos.side_to_move().index()];
+            let zone = b.promotion_zone[pos.side_to_move().index()];
             self.count += (dests & zone).count() as u64 * v.promotion_kinds.len() as u64
                 + (dests & !zone).count() as u64;
         } else {
@@ -39,16 +40,17 @@ impl MoveSink for Counter {
         }
     }
     #[inline]
-    fn single(&mut self, _pos: &Position, _mv: Move) {
+    fn single(&mut self, _pos: &Position<W>, _mv: Move) {
         self.count += 1;
     }
 }
 
 /// Collects moves into a list.
-impl MoveSink for Vec<Move> {
-    fn piece_moves(&mut self, pos: &Position, from: Square, kind: Kind, dests: Bitboard) {
+impl<W: Word> MoveSink<W> for Vec<Move> {
+    fn piece_moves(&mut self, pos: &Position<W>, from: Square, kind: Kind, dests: Bitboard<W>) {
         let v = pos.variant();
-        let zone = v.promotion_zone[pos.side_to_move().index()];
+        let b = pos.boards();
+        let zone = b.promotion_zone[pos.side_to_move().index()];
         let pawn = v.kinds[kind.index()].pawn;
         for to in dests {
             if pawn && zone.contains(to) {
@@ -65,13 +67,13 @@ impl MoveSink for Vec<Move> {
             }
         }
     }
-    fn single(&mut self, _pos: &Position, mv: Move) {
+    fn single(&mut self, _pos: &Position<W>, mv: Move) {
         self.push(mv);
     }
 }
 
 /// Generates the legal moves of the side to move.
-pub fn generate<S: MoveSink>(pos: &Position, sink: &mut S) {
+pub fn generate<W: Word, S: MoveSink<W>>(pos: &Position<W>, sink: &mut S) {
     if pos.variant().needs_slow_legality {
         let mut pseudo: Vec<Move> = Vec::new();
         generate_inner(pos, &mut pseudo, true);
@@ -87,16 +89,16 @@ pub fn generate<S: MoveSink>(pos: &Position, sink: &mut S) {
 
 /// The squares strictly between a king and a riding checker, through which
 /// the check can be blocked.
-fn block_squares(pos: &Position, king: Square, checker: Square) -> Bitboard {
-    let v = pos.variant();
+fn block_squares<W: Word>(pos: &Position<W>, king: Square, checker: Square) -> Bitboard<W> {
+    let b = pos.boards();
     let them = pos.side_to_move().other();
     let Some(kind) = pos.kind_at(them, checker) else {
         return Bitboard::EMPTY;
     };
-    for (d, dir) in v.dirs.iter().enumerate() {
-        if v.reverse_riders[them.index()][d] >> kind.0 & 1 != 0
+    for (d, dir) in b.dirs.iter().enumerate() {
+        if b.reverse_riders[them.index()][d] >> kind.0 & 1 != 0
             && dir.ray[king.index()].contains(checker)
-            && v.dir_attack(d, king, pos.occupied()).contains(checker)
+            && b.dir_attack(d, king, pos.occupied()).contains(checker)
         {
             return dir.ray[king.index()] & !dir.ray[checker.index()] & !checker.bit();
         }
@@ -104,8 +106,9 @@ fn block_squares(pos: &Position, king: Square, checker: Square) -> Bitboard {
     Bitboard::EMPTY
 }
 
-fn generate_inner<S: MoveSink>(pos: &Position, sink: &mut S, pseudo: bool) {
+fn generate_inner<W: Word, S: MoveSink<W>>(pos: &Position<W>, sink: &mut S, pseudo: bool) {
     let v = pos.variant();
+    let b = pos.boards();
     let us = pos.side_to_move();
     let them = us.other();
     let occ = pos.occupied();
@@ -120,11 +123,11 @@ fn generate_inner<S: MoveSink>(pos: &Position, sink: &mut S, pseudo: bool) {
     };
 
     // King steps: each destination must be safe with the king lifted.
-    let kt = v.tables(us, v.royal);
+    let kt = b.tables(us, v.royal);
     let king_dests = if kt.symmetric_modes {
-        v.reach(&kt.capture, king, occ) & !own
+        b.reach(&kt.capture, king, occ) & !own
     } else {
-        (v.reach(&kt.quiet, king, occ) & !occ) | (v.reach(&kt.capture, king, occ) & enemy)
+        (b.reach(&kt.quiet, king, occ) & !occ) | (b.reach(&kt.capture, king, occ) & enemy)
     };
     let safe = if pseudo {
         king_dests
@@ -138,7 +141,7 @@ fn generate_inner<S: MoveSink>(pos: &Position, sink: &mut S, pseudo: bool) {
     }
     let target = match checkers.lowest() {
         Some(c) => c.bit() | block_squares(pos, king, c),
-        None => Bitboard(u128::MAX),
+        None => Bitboard::ALL,
     };
 
     // Pins: an own piece alone between the king and an enemy rider.
@@ -146,7 +149,7 @@ fn generate_inner<S: MoveSink>(pos: &Position, sink: &mut S, pseudo: bool) {
     let mut pin_rays = [(Square(0), Bitboard::EMPTY); 16];
     let mut pins = 0;
     if !pseudo {
-        riders.for_each_pin(v, king, occ, own, |blocker, ray| {
+        riders.for_each_pin(b, king, occ, own, |blocker, ray| {
             pinned = pinned.with(blocker);
             if pins < pin_rays.len() {
                 pin_rays[pins] = (blocker, ray);
@@ -160,7 +163,7 @@ fn generate_inner<S: MoveSink>(pos: &Position, sink: &mut S, pseudo: bool) {
         if kind == v.royal {
             continue;
         }
-        let t = v.tables(us, kind);
+        let t = b.tables(us, kind);
         let mut free = pos.pieces(us, kind) & !pinned;
         let mut stuck = pos.pieces(us, kind) & pinned;
         while let Some(from) = free.next().or_else(|| stuck.next()) {
@@ -169,13 +172,13 @@ fn generate_inner<S: MoveSink>(pos: &Position, sink: &mut S, pseudo: bool) {
                 allowed &= pin_rays[..pins]
                     .iter()
                     .filter(|(sq, _)| *sq == from)
-                    .fold(Bitboard(u128::MAX), |m, (_, ray)| m & *ray);
+                    .fold(Bitboard::ALL, |m, (_, ray)| m & *ray);
             }
             let dests = if t.symmetric_modes {
-                v.leaps_and_rides(&t.capture, from, occ) & !own
+                b.leaps_and_rides(&t.capture, from, occ) & !own
             } else {
-                (v.leaps_and_rides(&t.quiet, from, occ) & !occ)
-                    | (v.reach(&t.capture, from, occ) & enemy)
+                (b.leaps_and_rides(&t.quiet, from, occ) & !occ)
+                    | (b.reach(&t.capture, from, occ) & enemy)
             };
             // Lame leaps: a pawn's are double steps (which open en passant),
             // listed once even where another power reaches the same square.
@@ -186,7 +189,7 @@ fn generate_inner<S: MoveSink>(pos: &Position, sink: &mut S, pseudo: bool) {
                 }
             }
             let doubles = if info.pawn {
-                steps & allowed & !v.promotion_zone[us.index()]
+                steps & allowed & !b.promotion_zone[us.index()]
             } else {
                 Bitboard::EMPTY
             };
@@ -223,7 +226,7 @@ fn generate_inner<S: MoveSink>(pos: &Position, sink: &mut S, pseudo: bool) {
     }
 }
 
-fn castling<S: MoveSink>(pos: &Position, sink: &mut S, pseudo: bool) {
+fn castling<W: Word, S: MoveSink<W>>(pos: &Position<W>, sink: &mut S, pseudo: bool) {
     let us = pos.side_to_move();
     let rights = pos.castling_rights(us);
     if rights.is_empty() || (pseudo && pos.is_check()) {
@@ -249,12 +252,12 @@ fn castling<S: MoveSink>(pos: &Position, sink: &mut S, pseudo: bool) {
 /// Calls `each(move, squares the king must find unattacked, occupancy
 /// after the move)` for every castling move whose squares are free. Each
 /// rule family judges the attacks its own way.
-pub(crate) fn for_each_castling(
+pub(crate) fn for_each_castling<W: Word>(
     v: &Variant,
     king: Square,
-    rights: Bitboard,
-    occ: Bitboard,
-    mut each: impl FnMut(Move, Bitboard, Bitboard),
+    rights: Bitboard<W>,
+    occ: Bitboard<W>,
+    mut each: impl FnMut(Move, Bitboard<W>, Bitboard<W>),
 ) {
     let shape = v.shape;
     let rank = shape.rank(king);
@@ -304,10 +307,10 @@ pub(crate) fn for_each_castling(
     }
 }
 
-impl Bitboard {
+impl<W: Word> Bitboard<W> {
     /// The squares of the set for which `keep` holds.
     #[inline]
-    pub fn filter_squares(self, mut keep: impl FnMut(Square) -> bool) -> Bitboard {
+    pub fn filter_squares(self, mut keep: impl FnMut(Square) -> bool) -> Bitboard<W> {
         let mut out = Bitboard::EMPTY;
         for sq in self {
             if keep(sq) {
@@ -318,7 +321,7 @@ impl Bitboard {
     }
 }
 
-impl Position {
+impl<W: Word> Position<W> {
     /// All legal moves of the side to move.
     pub fn legal_moves(&self) -> Vec<Move> {
         let mut moves = Vec::with_capacity(64);

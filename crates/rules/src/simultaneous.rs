@@ -247,11 +247,11 @@ impl SimPosition {
         }
         let occ = self.occupied();
         let movers = !self.certain_stayers(by);
-        let (ours, theirs) = (v.rider_sets(&self.pieces, by), v.rider_sets(&self.pieces, them));
+        let (ours, theirs) = (v.boards.rider_sets(&self.pieces, by), v.boards.rider_sets(&self.pieces, them));
         for sq in targets {
-            let capturers = v.attackers(&self.pieces, sq, by, occ, &ours) & movers;
+            let capturers = v.boards.attackers(&self.pieces, sq, by, occ, &ours) & movers;
             if capturers.any() {
-                f(sq, capturers, v.attackers(&self.pieces, sq, them, occ, &theirs).any());
+                f(sq, capturers, v.boards.attackers(&self.pieces, sq, them, occ, &theirs).any());
             }
         }
     }
@@ -272,23 +272,23 @@ impl SimPosition {
         // where `attackers` finds one, so it only skips empty calls.
         let mut reach = Bitboard::EMPTY;
         for k in 0..v.kinds.len() {
-            let t = v.tables(by, Kind(k as u8));
+            let t = v.boards.tables(by, Kind(k as u8));
             for from in self.pieces[by][k] & movers {
-                reach |= v.reach(&t.capture, from, occ);
+                reach |= v.boards.reach(&t.capture, from, occ);
             }
         }
         let targets = self.occupied[them] & !self.shared() & reach;
         if targets.is_empty() {
             return;
         }
-        let ours = v.rider_sets(&self.pieces, by);
+        let ours = v.boards.rider_sets(&self.pieces, by);
         let mut theirs = None;
         for k in 0..v.kinds.len() {
             for sq in self.pieces[them][k] & targets {
-                let capturers = v.attackers(&self.pieces, sq, by, occ, &ours) & movers;
+                let capturers = v.boards.attackers(&self.pieces, sq, by, occ, &ours) & movers;
                 if capturers.any() {
-                    let theirs = theirs.get_or_insert_with(|| v.rider_sets(&self.pieces, them));
-                    let defended = v.is_attacked(&self.pieces, sq, them, occ, theirs);
+                    let theirs = theirs.get_or_insert_with(|| v.boards.rider_sets(&self.pieces, them));
+                    let defended = v.boards.is_attacked(&self.pieces, sq, them, occ, theirs);
                     f(Kind(k as u8), sq, capturers, defended);
                 }
             }
@@ -308,12 +308,12 @@ impl SimPosition {
             return Bitboard::EMPTY;
         }
         let v = self.variant;
-        v.attackers(
+        v.boards.attackers(
             pieces,
             sq,
             by,
             occupied.white | occupied.black,
-            &v.rider_sets(pieces, by),
+            &v.boards.rider_sets(pieces, by),
         )
     }
 
@@ -410,9 +410,9 @@ impl SimPosition {
         ctx: &GenContext,
     ) -> Dests {
         let v = self.variant;
-        let t = v.tables(color, kind);
+        let t = v.boards.tables(color, kind);
         let occ = ctx.occ;
-        let reach = v.leaps_and_rides(&t.quiet, from, occ);
+        let reach = v.boards.leaps_and_rides(&t.quiet, from, occ);
         let mut lame_reach = Bitboard::EMPTY;
         for &(to, path) in &t.quiet.lame[from.index()] {
             if (path & occ).is_empty() {
@@ -426,7 +426,7 @@ impl SimPosition {
             let capture = if t.symmetric_modes {
                 reach | lame_reach
             } else {
-                v.reach(&t.capture, from, occ)
+                v.boards.reach(&t.capture, from, occ)
             };
             plain |= capture & ctx.capturable;
             if let Some(ep) = self.en_passant[color.other()] {
@@ -456,7 +456,7 @@ impl SimPosition {
     /// squares (promotions in the variant's order).
     fn expand_plain(&self, color: Color, d: &Dests, mut f: impl FnMut(Move)) {
         let v = self.variant;
-        let zone = v.promotion_zone[color.index()];
+        let zone = v.boards.promotion_zone[color.index()];
         let from = d.from;
         for to in d.plain | d.lame {
             if d.pawn && zone.contains(to) {
@@ -487,7 +487,7 @@ impl SimPosition {
         if !d.pawn {
             return all.count() as usize;
         }
-        let zone = self.variant.promotion_zone[color.index()];
+        let zone = self.variant.boards.promotion_zone[color.index()];
         (all & zone).count() as usize * self.variant.promotion_kinds.len()
             + (all & !zone).count() as usize
     }
@@ -558,7 +558,7 @@ impl SimPosition {
     fn pin_candidates(&self, color: Color, king: Square, riders: &RiderSets) -> Option<Bitboard> {
         let v = self.variant;
         let them = color.other();
-        if v.needs_slow_legality || v.reverse_complex[them.index()] != 0 {
+        if v.needs_slow_legality || v.boards.reverse_complex[them.index()] != 0 {
             return None;
         }
         let occ = self.occupied();
@@ -568,14 +568,14 @@ impl SimPosition {
         while active != 0 {
             let d = active.trailing_zeros() as usize;
             active &= active - 1;
-            let on_ray = riders.by_dir[d] & v.dirs[d].ray[king.index()];
+            let on_ray = riders.by_dir[d] & v.boards.dirs[d].ray[king.index()];
             if on_ray.is_empty() {
                 continue;
             }
-            let Some(blocker) = (v.dir_attack(d, king, occ) & own).lowest() else {
+            let Some(blocker) = (v.boards.dir_attack(d, king, occ) & own).lowest() else {
                 continue;
             };
-            if (v.dir_attack(d, king, occ.without(blocker)) & on_ray).any() {
+            if (v.boards.dir_attack(d, king, occ.without(blocker)) & on_ray).any() {
                 candidates = candidates.with(blocker);
             }
         }
@@ -675,7 +675,7 @@ impl SimPosition {
             return true;
         }
         let occ = self.occupied[color].without(king).with(to) | self.occupied[them];
-        (self.variant.attackers(&self.pieces, to, them, occ, riders) & mask).is_empty()
+        (self.variant.boards.attackers(&self.pieces, to, them, occ, riders) & mask).is_empty()
     }
 
     /// Legal moves of `color` into `sink`, in the order of kinds, then
@@ -718,10 +718,10 @@ impl SimPosition {
 
         let waiting = self.waiting(color);
         let ctx = self.gen_context(color);
-        let riders = v.rider_sets(&self.pieces, them);
+        let riders = v.boards.rider_sets(&self.pieces, them);
         // `in_check` without a second rider scan: nothing attacks a shared square.
         let in_check = !ctx.shared.contains(king) && {
-            let att = v.attackers(&self.pieces, king, them, ctx.occ, &riders);
+            let att = v.boards.attackers(&self.pieces, king, them, ctx.occ, &riders);
             match self.rules.check {
                 CheckModel::Parity => (att & !self.last_moved[them]).any(),
                 CheckModel::MoveNeutral => att.any(),

@@ -140,10 +140,10 @@ impl Geometry {
         let mut mobility_base = [0; MAX_KINDS];
         let mut reach_at = vec![vec![0; n]; v.kinds.len()];
         for (k, info) in v.kinds.iter().enumerate() {
-            let t = v.tables(Color::White, Kind(k as u8));
+            let t = v.boards.tables(Color::White, Kind(k as u8));
             for sq in shape.squares() {
-                reach_at[k][sq.index()] = (v.reach(&t.capture, sq, Bitboard::EMPTY)
-                    | v.reach(&t.quiet, sq, Bitboard::EMPTY))
+                reach_at[k][sq.index()] = (v.boards.reach(&t.capture, sq, Bitboard::EMPTY)
+                    | v.boards.reach(&t.quiet, sq, Bitboard::EMPTY))
                 .count() as i32;
             }
             let average = reach_at[k].iter().sum::<i32>() as f64 / n as f64;

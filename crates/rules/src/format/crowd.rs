@@ -52,7 +52,7 @@ impl CrowdPosition {
                 return Err(PositionError::TooManyKings(color).into());
             }
             for (k, info) in variant.kinds.iter().enumerate() {
-                if let Some(sq) = (pos.presence[color][k] & variant.promotion_zone[color.index()])
+                if let Some(sq) = (pos.presence[color][k] & variant.boards.promotion_zone[color.index()])
                     .lowest()
                     .filter(|_| info.pawn)
                 {

@@ -576,7 +576,7 @@ mod tests {
     #[test]
     fn turn_based_replay() {
         let reg = Registry::builtin();
-        let AnyGame::TurnBased(g) = replay(&reg, "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6\n").unwrap()
+        let AnyGame::TurnBased64(g) = replay(&reg, "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6\n").unwrap()
         else {
             panic!("family")
         };

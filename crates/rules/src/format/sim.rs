@@ -53,7 +53,7 @@ impl SimPosition {
                             .any(|(k, i)| {
                                 i.pawn
                                     && setup.pieces[c][k].contains(victim)
-                                    && variant.tables(c, Kind(k as u8)).quiet.lame[origin.index()]
+                                    && variant.boards.tables(c, Kind(k as u8)).quiet.lame[origin.index()]
                                         .iter()
                                         .any(|&(to, _)| to == victim)
                             })
@@ -107,7 +107,7 @@ impl SimPosition {
                 return Err(PositionError::TooManyKings(c).into());
             }
             for (k, info) in v.kinds.iter().enumerate() {
-                if let Some(sq) = (self.pieces[c][k] & v.promotion_zone[c.index()])
+                if let Some(sq) = (self.pieces[c][k] & v.boards.promotion_zone[c.index()])
                     .lowest()
                     .filter(|_| info.pawn)
                 {
