@@ -360,7 +360,10 @@ impl Uci {
             None => self.variant,
         };
         crate::eval::load_params(v, &text).map_err(|e| e.to_string())?;
-        self.say(&format!("info string evaluation terms for {} from {path}", v.id()));
+        self.say(&format!(
+            "info string evaluation terms for {} from {path}",
+            v.id()
+        ));
         Ok(())
     }
 

@@ -198,7 +198,11 @@ impl AnyGame {
     }
 
     /// Resolves a turn even after the rules ended the game.
-    pub fn play_turn_on(&mut self, white: Move, black: Move) -> Result<ByColor<SideNotes>, GameError> {
+    pub fn play_turn_on(
+        &mut self,
+        white: Move,
+        black: Move,
+    ) -> Result<ByColor<SideNotes>, GameError> {
         match self {
             AnyGame::Simultaneous(s) => s.play_on(white, black),
             _ => Err(GameError::WrongFamily("only simultaneous games have turns")),
@@ -380,7 +384,10 @@ mod tests {
         for text in ["f2f3", "e7e5", "g2g4", "d8h4"] {
             chess.play_text(text, false).unwrap();
         }
-        assert_eq!(chess.outcome(), Some(Outcome::win(Color::Black, Reason::Checkmate)));
+        assert_eq!(
+            chess.outcome(),
+            Some(Outcome::win(Color::Black, Reason::Checkmate))
+        );
         assert!(chess.play_text("e1f2", false).is_err());
 
         let mut parity = AnyGame::new(reg.get("parity").unwrap());
@@ -397,7 +404,14 @@ mod tests {
         )
         .unwrap();
         assert_eq!(crowd.material(), [200, 320]);
-        assert_eq!(crowd.pieces().iter().find(|(_, p)| p.len() == 3).map(|(_, p)| p.len()), Some(3));
+        assert_eq!(
+            crowd
+                .pieces()
+                .iter()
+                .find(|(_, p)| p.len() == 3)
+                .map(|(_, p)| p.len()),
+            Some(3)
+        );
         assert!(AnyGame::from_fen(reg.get("chess").unwrap(), Some("nonsense")).is_err());
     }
 

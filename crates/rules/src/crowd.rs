@@ -750,8 +750,10 @@ impl CrowdPosition {
                 quiet & capture & lone_enemies
             };
             let (allowed, may_join) = if kind == v.royal {
-                let safe = (steps | captures)
-                    .filter_squares(|to| !v.boards.is_attacked(&self.presence, to, them, lifted, &riders));
+                let safe = (steps | captures).filter_squares(|to| {
+                    !v.boards
+                        .is_attacked(&self.presence, to, them, lifted, &riders)
+                });
                 (safe, true)
             } else {
                 guard.allowed(from)
@@ -835,7 +837,13 @@ impl CrowdPosition {
         if !self.crowd_squares.contains(mv.from) {
             occ = occ.without(mv.from);
         }
-        !v.boards.is_attacked(&pieces, king, them, occ, &v.boards.rider_sets(&pieces, them))
+        !v.boards.is_attacked(
+            &pieces,
+            king,
+            them,
+            occ,
+            &v.boards.rider_sets(&pieces, them),
+        )
     }
 
     /// Plays a legal move and returns the new position.
@@ -1046,7 +1054,8 @@ impl CrowdPosition {
                 .single(mv.to)
                 .filter(|q| {
                     q.color != us
-                        && v.boards.reach(&v.boards.tables(us, kind).capture, mv.from, self.occupied)
+                        && v.boards
+                            .reach(&v.boards.tables(us, kind).capture, mv.from, self.occupied)
                             .contains(mv.to)
                 })
                 .map(|q| (mv.to, q)),
@@ -1179,7 +1188,8 @@ fn evasions(pos: &CrowdPosition, king: Square, riders: &RiderSets) -> Option<Bit
     while kinds != 0 {
         let k = kinds.trailing_zeros() as usize;
         kinds &= kinds - 1;
-        leapers |= v.boards.tables[c][k].reverse_capture.leaps[king.index()] & pos.presence[them][k];
+        leapers |=
+            v.boards.tables[c][k].reverse_capture.leaps[king.index()] & pos.presence[them][k];
     }
     let mut attackers = leapers;
     let mut between = Bitboard::EMPTY;

@@ -228,8 +228,15 @@ impl TurnPosition for CrowdPosition {
     }
     fn attackers_to(&self, sq: Square, occ: Bitboard) -> Bitboard {
         let v = self.variant();
-        let of =
-            |c: Color| v.boards.attackers(&self.presence, sq, c, occ, &v.boards.rider_sets(&self.presence, c));
+        let of = |c: Color| {
+            v.boards.attackers(
+                &self.presence,
+                sq,
+                c,
+                occ,
+                &v.boards.rider_sets(&self.presence, c),
+            )
+        };
         (of(Color::White) | of(Color::Black)) & occ
     }
     fn perft(&self, depth: u32) -> u64 {

@@ -388,8 +388,8 @@ impl<W: Word> Position<W> {
             ..*self
         };
         let legal = (0..v.kinds.len()).any(|k| {
-            let from = b.tables(us, Kind(k as u8)).en_passant_from[target.index()]
-                & self.pieces[us][k];
+            let from =
+                b.tables(us, Kind(k as u8)).en_passant_from[target.index()] & self.pieces[us][k];
             from.filter_squares(|from| {
                 !with_ep.leaves_king_attacked(Move {
                     from,

@@ -98,12 +98,24 @@ impl fmt::Debug for SimPosition {
 }
 
 /// Removes one piece of `color` from `sq`.
-fn remove(pieces: &mut Pieces, occupied: &mut ByColor<Bitboard>, color: Color, kind: Kind, sq: Square) {
+fn remove(
+    pieces: &mut Pieces,
+    occupied: &mut ByColor<Bitboard>,
+    color: Color,
+    kind: Kind,
+    sq: Square,
+) {
     pieces[color][kind.index()] = pieces[color][kind.index()].without(sq);
     occupied[color] = occupied[color].without(sq);
 }
 
-fn place(pieces: &mut Pieces, occupied: &mut ByColor<Bitboard>, color: Color, kind: Kind, sq: Square) {
+fn place(
+    pieces: &mut Pieces,
+    occupied: &mut ByColor<Bitboard>,
+    color: Color,
+    kind: Kind,
+    sq: Square,
+) {
     pieces[color][kind.index()] = pieces[color][kind.index()].with(sq);
     occupied[color] = occupied[color].with(sq);
 }
@@ -238,7 +250,12 @@ impl SimPosition {
     /// `kind` that pieces of `by` free to move next turn (not waiting)
     /// attack; `defended` if an enemy piece, waiting or not, guards it.
     /// Shared squares hold nothing to capture.
-    pub fn for_each_threat(&self, by: Color, kind: Kind, mut f: impl FnMut(Square, Bitboard, bool)) {
+    pub fn for_each_threat(
+        &self,
+        by: Color,
+        kind: Kind,
+        mut f: impl FnMut(Square, Bitboard, bool),
+    ) {
         let v = self.variant;
         let them = by.other();
         let targets = self.pieces(them, kind) & !self.shared();
@@ -247,11 +264,20 @@ impl SimPosition {
         }
         let occ = self.occupied();
         let movers = !self.certain_stayers(by);
-        let (ours, theirs) = (v.boards.rider_sets(&self.pieces, by), v.boards.rider_sets(&self.pieces, them));
+        let (ours, theirs) = (
+            v.boards.rider_sets(&self.pieces, by),
+            v.boards.rider_sets(&self.pieces, them),
+        );
         for sq in targets {
             let capturers = v.boards.attackers(&self.pieces, sq, by, occ, &ours) & movers;
             if capturers.any() {
-                f(sq, capturers, v.boards.attackers(&self.pieces, sq, them, occ, &theirs).any());
+                f(
+                    sq,
+                    capturers,
+                    v.boards
+                        .attackers(&self.pieces, sq, them, occ, &theirs)
+                        .any(),
+                );
             }
         }
     }
@@ -287,7 +313,8 @@ impl SimPosition {
             for sq in self.pieces[them][k] & targets {
                 let capturers = v.boards.attackers(&self.pieces, sq, by, occ, &ours) & movers;
                 if capturers.any() {
-                    let theirs = theirs.get_or_insert_with(|| v.boards.rider_sets(&self.pieces, them));
+                    let theirs =
+                        theirs.get_or_insert_with(|| v.boards.rider_sets(&self.pieces, them));
                     let defended = v.boards.is_attacked(&self.pieces, sq, them, occ, theirs);
                     f(Kind(k as u8), sq, capturers, defended);
                 }
@@ -542,13 +569,8 @@ impl SimPosition {
     /// True if `mv`, played alone, leaves `color`'s king in check.
     fn exposes_king(&self, color: Color, mv: Move) -> bool {
         let (pieces, occupied) = self.after_own_move(color, mv);
-        self.checkers_in(
-            &pieces,
-            &occupied,
-            color,
-            self.last_moved[color.other()],
-        )
-        .any()
+        self.checkers_in(&pieces, &occupied, color, self.last_moved[color.other()])
+            .any()
     }
 
     /// Own pieces whose move alone could expose `color`'s king on `king`:
@@ -675,7 +697,12 @@ impl SimPosition {
             return true;
         }
         let occ = self.occupied[color].without(king).with(to) | self.occupied[them];
-        (self.variant.boards.attackers(&self.pieces, to, them, occ, riders) & mask).is_empty()
+        (self
+            .variant
+            .boards
+            .attackers(&self.pieces, to, them, occ, riders)
+            & mask)
+            .is_empty()
     }
 
     /// Legal moves of `color` into `sink`, in the order of kinds, then
@@ -721,7 +748,9 @@ impl SimPosition {
         let riders = v.boards.rider_sets(&self.pieces, them);
         // `in_check` without a second rider scan: nothing attacks a shared square.
         let in_check = !ctx.shared.contains(king) && {
-            let att = v.boards.attackers(&self.pieces, king, them, ctx.occ, &riders);
+            let att = v
+                .boards
+                .attackers(&self.pieces, king, them, ctx.occ, &riders);
             match self.rules.check {
                 CheckModel::Parity => (att & !self.last_moved[them]).any(),
                 CheckModel::MoveNeutral => att.any(),
@@ -901,13 +930,7 @@ impl SimPosition {
         // 1. Both movers (and castling partners) leave their squares.
         for c in colors {
             let mv = moves[c];
-            remove(
-                &mut next.pieces,
-                &mut next.occupied,
-                c,
-                movers[c],
-                mv.from,
-            );
+            remove(&mut next.pieces, &mut next.occupied, c, movers[c], mv.from);
             if let Special::Castle { rook_from, .. } = mv.special {
                 let rook = self
                     .kind_at(c, rook_from)
@@ -929,9 +952,7 @@ impl SimPosition {
                 }
             }
         }
-        let swap = |c: Color| {
-            targets[c].is_some_and(|(sq, _)| sq == moves[c.other()].from)
-        };
+        let swap = |c: Color| targets[c].is_some_and(|(sq, _)| sq == moves[c.other()].from);
         if swap(Color::White) && swap(Color::Black) {
             notes.white.swap = true;
             notes.black.swap = true;
@@ -979,8 +1000,8 @@ impl SimPosition {
         for c in colors {
             let mv = moves[c];
             next.en_passant[c] = None;
-            let alone = next.pieces[c][movers[c].index()].contains(mv.to)
-                && !shared.contains(mv.to);
+            let alone =
+                next.pieces[c][movers[c].index()].contains(mv.to) && !shared.contains(mv.to);
             if mv.special == Special::DoubleStep && alone {
                 let back = if v.shape.rank(mv.to) > v.shape.rank(mv.from) {
                     -1
@@ -999,9 +1020,9 @@ impl SimPosition {
                 }
             }
         }
-        let irreversible = colors.into_iter().any(|c| {
-            notes[c].captured.is_some() || v.kinds[movers[c].index()].pawn
-        });
+        let irreversible = colors
+            .into_iter()
+            .any(|c| notes[c].captured.is_some() || v.kinds[movers[c].index()].pawn);
         next.clock = if irreversible { 0 } else { self.clock + 1 };
         next.turn = self.turn + 1;
         (next, notes)
@@ -1023,9 +1044,7 @@ impl SimPosition {
                 (true, CheckModel::Parity) => Some(CheckKind::Delayed),
             };
             let (alone, alone_occ) = self.after_own_move(c, moves[c]);
-            let king_alone = alone[them][v.royal.index()]
-                .lowest()
-                .expect("king present");
+            let king_alone = alone[them][v.royal.index()].lowest().expect("king present");
             // A check this move attempted (not one already standing) that
             // the opponent's move blocked or escaped.
             let threatened = self.attackers_in(&alone, &alone_occ, king_alone, c).any();
@@ -1075,44 +1094,30 @@ impl SimPosition {
     /// The outcome at the start of this turn, leaving out repetition (which
     /// needs the game's history; see [`crate::game::SimGame`]).
     pub fn outcome(&self) -> Option<Outcome> {
-        self.outcome_with_counts(
-            Color::ALL.map(|c| usize::from(self.has_legal_move(c))),
-        )
+        self.outcome_with_counts(Color::ALL.map(|c| usize::from(self.has_legal_move(c))))
     }
 
     /// [`SimPosition::outcome`] for a caller that has already generated the
     /// legal moves of both sides: `counts` are their numbers.
     pub fn outcome_with_counts(&self, counts: [usize; 2]) -> Option<Outcome> {
-        let draw = |reason| {
-            Some(Outcome::draw(reason))
-        };
+        let draw = |reason| Some(Outcome::draw(reason));
         if self.king(Color::White) == self.king(Color::Black) {
             return draw(Reason::KingsShareSquare);
         }
         match self.rules.check {
             CheckModel::Parity => match counts {
                 [0, 0] => return draw(Reason::NoLegalMove),
-                [0, _] => {
-                    return Some(Outcome::win(Color::Black, Reason::NoLegalMove))
-                }
-                [_, 0] => {
-                    return Some(Outcome::win(Color::White, Reason::NoLegalMove))
-                }
+                [0, _] => return Some(Outcome::win(Color::Black, Reason::NoLegalMove)),
+                [_, 0] => return Some(Outcome::win(Color::White, Reason::NoLegalMove)),
                 _ => {}
             },
             CheckModel::MoveNeutral => {
-                let mated = Color::ALL
-                    .map(|c| counts[c.index()] == 0 && self.in_check(c));
-                let stalemated = Color::ALL
-                    .map(|c| counts[c.index()] == 0 && !self.in_check(c));
+                let mated = Color::ALL.map(|c| counts[c.index()] == 0 && self.in_check(c));
+                let stalemated = Color::ALL.map(|c| counts[c.index()] == 0 && !self.in_check(c));
                 match mated {
                     [true, true] => return draw(Reason::BothCheckmated),
-                    [true, false] => {
-                        return Some(Outcome::win(Color::Black, Reason::Checkmate))
-                    }
-                    [false, true] => {
-                        return Some(Outcome::win(Color::White, Reason::Checkmate))
-                    }
+                    [true, false] => return Some(Outcome::win(Color::Black, Reason::Checkmate)),
+                    [false, true] => return Some(Outcome::win(Color::White, Reason::Checkmate)),
                     _ if stalemated[0] || stalemated[1] => return draw(Reason::Stalemate),
                     _ => {}
                 }
@@ -1175,4 +1180,3 @@ pub fn distinct_positions(pos: &SimPosition, depth: u32) -> usize {
     }
     frontier.len()
 }
-

@@ -623,4 +623,3 @@ fn ray_mask(shape: Shape, sq: Square, dx: i8, dy: i8, range: u8) -> Bitboard {
 pub trait HasVariant {
     fn variant(&self) -> &'static Variant;
 }
-

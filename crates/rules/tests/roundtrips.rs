@@ -6,8 +6,8 @@
 //! then play up to `MAX_PLIES` random legal moves chosen from a seed.
 //! Set `PROPTEST_CASES` to run more cases than the defaults below.
 
-use parity_rules::TurnPosition;
 use parity_rules::variant::Family;
+use parity_rules::TurnPosition;
 use parity_rules::{betza, fen, notation, Move, Position, Registry, Variant};
 use proptest::prelude::*;
 use proptest::test_runner::Config;
@@ -337,7 +337,8 @@ fn properties_detect_breakage() {
     let chess = Registry::builtin().get("chess").unwrap();
     let pos = fen::parse_position::<u128>(chess, "4k3/8/8/8/3pP3/8/8/4K3 b - e3 0 1").unwrap();
     // Dropping the en passant field gives a different position.
-    let without_ep = fen::parse_position::<u128>(chess, "4k3/8/8/8/3pP3/8/8/4K3 b - - 0 1").unwrap();
+    let without_ep =
+        fen::parse_position::<u128>(chess, "4k3/8/8/8/3pP3/8/8/4K3 b - - 0 1").unwrap();
     assert_ne!(without_ep, pos);
     // A SAN without disambiguation does not read back as one move.
     let pos = fen::parse_position::<u128>(chess, "1k6/8/8/8/8/8/K7/R6R w - - 0 1").unwrap();

@@ -251,7 +251,11 @@ impl EvalTables {
     }
 
     fn build(v: &'static Variant, g: Geometry, params: Params) -> EvalTables {
-        assert_eq!(params.layout, Layout::new(v), "parameters of another variant");
+        assert_eq!(
+            params.layout,
+            Layout::new(v),
+            "parameters of another variant"
+        );
         let shape = v.shape;
         let n = shape.len();
         let kinds = v.kinds.len();
@@ -299,7 +303,10 @@ impl EvalTables {
                 })
                 .collect::<Vec<_>>()
         });
-        let mut psq = [vec![[Pair::default(); MAX_KINDS]; n], vec![[Pair::default(); MAX_KINDS]; n]];
+        let mut psq = [
+            vec![[Pair::default(); MAX_KINDS]; n],
+            vec![[Pair::default(); MAX_KINDS]; n],
+        ];
         let mut reach_coefficient = [vec![[0; MAX_KINDS]; n], vec![[0; MAX_KINDS]; n]];
         for color in Color::ALL {
             for sq in shape.squares() {
@@ -316,7 +323,12 @@ impl EvalTables {
                     psq[color.index()][i][k] = params.get(l.material + k)
                         + params.get(l.reach + k) * rc
                         + params.get(l.of_kind(l.file, l.file_buckets, k, file_bucket[i]))
-                        + params.get(l.of_kind(l.rank, l.ranks, k, relative_rank[color.index()][i]));
+                        + params.get(l.of_kind(
+                            l.rank,
+                            l.ranks,
+                            k,
+                            relative_rank[color.index()][i],
+                        ));
                 }
             }
         }

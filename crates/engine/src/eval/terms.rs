@@ -182,7 +182,11 @@ fn features<V: PieceView, K: Sink>(
         if crowds.contains(sq) {
             crowd_size[sq.index()] += 1;
             // Nothing on a crowd can be captured, and a king there is not in check.
-            let index = if k == royal { l.crowd_king } else { l.crowd_piece };
+            let index = if k == royal {
+                l.crowd_king
+            } else {
+                l.crowd_piece
+            };
             sink.term(t, color, index, 1);
         }
     });
@@ -214,7 +218,12 @@ fn features<V: PieceView, K: Sink>(
         let them = 1 - us;
         if let Some(k) = kings[us] {
             let shelter = (t.shield[us][k.index()] & pawns[us]).count() as usize;
-            sink.term(t, color, l.shelter + shelter.min(super::SHELTER_BUCKETS - 1), 1);
+            sink.term(
+                t,
+                color,
+                l.shelter + shelter.min(super::SHELTER_BUCKETS - 1),
+                1,
+            );
         }
         for sq in pawns[us] {
             let i = sq.index();
@@ -258,7 +267,14 @@ fn features<V: PieceView, K: Sink>(
             }
         }
     }
-    mop_up(sink, &material, &kings, t, v.shape.files.max(v.shape.ranks) as i32 - 1, distance);
+    mop_up(
+        sink,
+        &material,
+        &kings,
+        t,
+        v.shape.files.max(v.shape.ranks) as i32 - 1,
+        distance,
+    );
     let phase = phase.min(t.full_phase);
     if sink.enough(t, phase) {
         return phase;

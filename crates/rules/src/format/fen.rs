@@ -143,9 +143,7 @@ pub(crate) fn parse_board(
                     Color::Black
                 };
                 if ext != Extension::Crowd
-                    && here
-                        .iter()
-                        .any(|p: &crate::types::Piece| p.color == color)
+                    && here.iter().any(|p: &crate::types::Piece| p.color == color)
                 {
                     return Err(PositionError::SquareTaken(shape.name(sq).to_string()).into());
                 }
@@ -322,7 +320,8 @@ pub fn write<W: Word>(pos: &Position<W>) -> String {
     } else {
         " b "
     });
-    out.push_str(&castling_letters(v, &pos.to_setup().pieces, &pos.to_setup().castling));
+    let setup = pos.to_setup();
+    out.push_str(&castling_letters(v, &setup.pieces, &setup.castling));
     out.push(' ');
     match pos.en_passant() {
         Some(ep) => out.push_str(&shape.name(ep.target).to_string()),
