@@ -219,6 +219,8 @@ pub trait Word:
     /// The low bits of a `u128` (boards that fit keep all their squares).
     fn from_wide(wide: u128) -> Self;
     fn to_wide(self) -> u128;
+    /// Shifted towards higher bits by `by` (towards lower ones if negative).
+    fn shift(self, by: i32) -> Self;
 }
 
 impl Word for u64 {
@@ -261,6 +263,14 @@ impl Word for u64 {
     #[inline]
     fn to_wide(self) -> u128 {
         u128::from(self)
+    }
+    #[inline]
+    fn shift(self, by: i32) -> u64 {
+        if by >= 0 {
+            self << by
+        } else {
+            self >> -by
+        }
     }
 }
 
@@ -311,6 +321,14 @@ impl Word for u128 {
     #[inline]
     fn to_wide(self) -> u128 {
         self
+    }
+    #[inline]
+    fn shift(self, by: i32) -> u128 {
+        if by >= 0 {
+            self << by
+        } else {
+            self >> -by
+        }
     }
 }
 
@@ -366,6 +384,12 @@ impl<W: Word> Bitboard<W> {
     #[inline]
     pub fn convert<V: Word>(self) -> Bitboard<V> {
         Bitboard(V::from_wide(self.0.to_wide()))
+    }
+    /// Every square moved `by` indices up (down if negative); squares
+    /// pushed off the word are lost.
+    #[inline]
+    pub fn shift(self, by: i32) -> Bitboard<W> {
+        Bitboard(self.0.shift(by))
     }
     /// The same squares in a `u128`.
     #[inline]

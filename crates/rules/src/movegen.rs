@@ -13,6 +13,9 @@ use crate::variant::{CastlingStyle, Variant};
 
 /// Receives generated moves.
 pub trait MoveSink<W: Word> {
+    /// The sink only counts moves: the moves of several pieces of a kind
+    /// may come in one `piece_moves` call, under the first one's square.
+    const COUNTS_ONLY: bool = false;
     /// Ordinary moves of the piece `kind` on `from` to every square of `dests`
     /// (a pawn reaching its promotion zone promotes to each allowed kind).
     fn piece_moves(&mut self, pos: &Position<W>, from: Square, kind: Kind, dests: Bitboard<W>);
@@ -27,6 +30,7 @@ pub struct Counter {
 }
 
 impl<W: Word> MoveSink<W> for Counter {
+    const COUNTS_ONLY: bool = true;
     #[inline]
     fn piece_moves(&mut self, pos: &Position<W>, _from: Square, kind: Kind, dests: Bitboard<W>) {
         let v = pos.variant();
@@ -166,6 +170,23 @@ fn generate_inner<W: Word, S: MoveSink<W>>(pos: &Position<W>, sink: &mut S, pseu
         let t = b.tables(us, kind);
         let mut free = pos.pieces(us, kind) & !pinned;
         let mut stuck = pos.pieces(us, kind) & pinned;
+        if let (true, Some(shifts)) = (S::COUNTS_ONLY && free.several(), &t.shifts) {
+            count_by_shifts(pos, sink, kind, shifts, free, target);
+            if let Some(ep) = pos.en_passant() {
+                for from in t.en_passant_from[ep.target.index()] & free {
+                    let mv = Move {
+                        from,
+                        to: ep.target,
+                        promotion: None,
+                        special: Special::EnPassant,
+                    };
+                    if pseudo || !pos.leaves_king_attacked(mv) {
+                        sink.single(pos, mv);
+                    }
+                }
+            }
+            free = Bitboard::EMPTY;
+        }
         while let Some(from) = free.next().or_else(|| stuck.next()) {
             let mut allowed = target;
             if free.is_empty() && pinned.contains(from) {
@@ -223,6 +244,33 @@ fn generate_inner<W: Word, S: MoveSink<W>>(pos: &Position<W>, sink: &mut S, pseu
 
     if checkers.is_empty() {
         castling(pos, sink, pseudo);
+    }
+}
+
+/// Counts the moves of the unpinned pieces `free` of a kind that has
+/// shifts, all pieces at once: within one shift each destination comes from
+/// one piece, so the destinations of each shift count as many moves.
+fn count_by_shifts<W: Word, S: MoveSink<W>>(
+    pos: &Position<W>,
+    sink: &mut S,
+    kind: Kind,
+    shifts: &[crate::variant::LeapShift<W>],
+    free: Bitboard<W>,
+    target: Bitboard<W>,
+) {
+    let empty = !pos.occupied();
+    let enemy = pos.by_color(pos.side_to_move().other());
+    let first = free.lowest().expect("pieces to count");
+    for s in shifts {
+        let mut dests = ((free & s.quiet_from).shift(s.delta) & empty)
+            | ((free & s.capture_from).shift(s.delta) & enemy);
+        for (path, from) in &s.lame {
+            let clear = path
+                .iter()
+                .fold(free & *from, |m, &step| m & empty.shift(-step));
+            dests |= clear.shift(s.delta) & empty;
+        }
+        sink.piece_moves(pos, first, kind, dests & target);
     }
 }
 

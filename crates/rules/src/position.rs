@@ -591,11 +591,15 @@ impl<W: Word> Boards<W> {
             by_dir: [Bitboard::EMPTY; MAX_DIRECTIONS],
             active: 0,
         };
-        for (d, &mask) in v.reverse_riders[by.index()].iter().enumerate() {
-            let riders = kinds_union(pieces, by, mask);
+        for &(kinds, dirs) in &v.rider_groups[by.index()] {
+            let riders = kinds_union(pieces, by, kinds);
             if riders.any() {
-                sets.by_dir[d] = riders;
-                sets.active |= 1 << d;
+                sets.active |= dirs;
+                let mut left = dirs;
+                while left != 0 {
+                    sets.by_dir[left.trailing_zeros() as usize] = riders;
+                    left &= left - 1;
+                }
             }
         }
         sets

@@ -152,6 +152,73 @@ pub struct PieceTables<W: Word = u128> {
     pub symmetric_modes: bool,
     /// Squares from which a piece of this kind attacks the indexed square.
     pub reverse_capture: MoveSet<W>,
+    /// For a leaper with few leaps and no lame captures (a pawn), its moves
+    /// as shifts of the whole set of its pieces, so a count needs no loop
+    /// over the pieces. `None` for other kinds.
+    pub shifts: Option<Vec<LeapShift<W>>>,
+}
+
+/// Leaps of several pieces at once that share one index offset: a piece on
+/// `quiet_from` goes `delta` squares on to an empty square, one on
+/// `capture_from` to an enemy; one on a square of a `lame` entry to an
+/// empty square when the squares at the listed offsets are empty too.
+#[derive(Debug, PartialEq, Eq)]
+pub struct LeapShift<W: Word = u128> {
+    pub delta: i32,
+    pub quiet_from: Bitboard<W>,
+    pub capture_from: Bitboard<W>,
+    pub lame: Vec<(Vec<i32>, Bitboard<W>)>,
+}
+
+/// Most shifts a kind may have to be counted by shifts (a pawn has 4).
+const MAX_SHIFTS: usize = 4;
+
+impl<W: Word> PieceTables<W> {
+    /// The moves of this kind as shifts (see [`PieceTables::shifts`]).
+    fn leap_shifts(&self, shape: Shape) -> Option<Vec<LeapShift<W>>> {
+        let simple = self.quiet.rides.is_empty()
+            && self.capture.rides.is_empty()
+            && self.capture.lame.iter().all(Vec::is_empty);
+        if !simple {
+            return None;
+        }
+        let mut out: Vec<LeapShift<W>> = Vec::new();
+        fn entry<W: Word>(out: &mut Vec<LeapShift<W>>, delta: i32) -> &mut LeapShift<W> {
+            let i = match out.iter().position(|s| s.delta == delta) {
+                Some(i) => i,
+                None => {
+                    out.push(LeapShift {
+                        delta,
+                        quiet_from: Bitboard::EMPTY,
+                        capture_from: Bitboard::EMPTY,
+                        lame: Vec::new(),
+                    });
+                    out.len() - 1
+                }
+            };
+            &mut out[i]
+        }
+        for from in shape.squares() {
+            let offset = |sq: Square| sq.0 as i32 - from.0 as i32;
+            for to in self.quiet.leaps[from.index()] {
+                let e = entry(&mut out, offset(to));
+                e.quiet_from = e.quiet_from.with(from);
+            }
+            for to in self.capture.leaps[from.index()] {
+                let e = entry(&mut out, offset(to));
+                e.capture_from = e.capture_from.with(from);
+            }
+            for &(to, path) in &self.quiet.lame[from.index()] {
+                let path: Vec<i32> = path.map(offset).collect();
+                let lame = &mut entry(&mut out, offset(to)).lame;
+                match lame.iter().position(|(p, _)| *p == path) {
+                    Some(j) => lame[j].1 = lame[j].1.with(from),
+                    None => lame.push((path, from.bit())),
+                }
+            }
+        }
+        (out.len() <= MAX_SHIFTS).then_some(out)
+    }
 }
 
 /// A variant's attack tables in one word size: what move generation and
@@ -167,6 +234,9 @@ pub struct Boards<W: Word = u128> {
     /// Per colour: for each direction, the kinds whose capture rides it
     /// without range limit, looking back from the attacked square.
     pub reverse_riders: [Vec<u32>; 2],
+    /// The same per colour as groups: a set of kinds (never empty) and
+    /// the set of directions that set of kinds rides.
+    pub rider_groups: [Vec<(u32, u32)>; 2],
     /// Per colour: kinds whose reverse capture set has plain leaps.
     pub reverse_leapers: [u32; 2],
     /// Per colour: kinds with lame leaps or range-limited rides in their
@@ -417,19 +487,22 @@ impl Variant {
                         needs_slow_legality = true;
                     }
                     let symmetric_modes = quiet == capture;
-                    PieceTables {
+                    let mut t = PieceTables {
                         quiet,
                         capture,
                         en_passant,
                         en_passant_from,
                         symmetric_modes,
                         reverse_capture,
-                    }
+                        shifts: None,
+                    };
+                    t.shifts = t.leap_shifts(shape);
+                    t
                 })
                 .collect()
         });
 
-        let reverse_riders = [0, 1].map(|c| {
+        let reverse_riders: [Vec<u32>; 2] = [0, 1].map(|c| {
             (0..dirs.len())
                 .map(|d| {
                     tables[c].iter().enumerate().fold(0u32, |m, (k, t)| {
@@ -471,15 +544,26 @@ impl Variant {
         });
         let promotion_zone = [shape.rank_mask(shape.ranks - 1), shape.rank_mask(0)];
         let zobrist = crate::zobrist::Keys::new(shape.len(), kinds.len());
+        let rider_groups = reverse_riders.clone().map(|masks| {
+            let mut groups: Vec<(u32, u32)> = Vec::new();
+            for (d, &kinds) in masks.iter().enumerate().filter(|(_, &k)| k != 0) {
+                match groups.iter_mut().find(|(k, _)| *k == kinds) {
+                    Some((_, dirs)) => *dirs |= 1 << d,
+                    None => groups.push((kinds, 1 << d)),
+                }
+            }
+            groups
+        });
         let boards = Boards {
             dirs,
             tables,
             promotion_zone,
             reverse_riders,
+            rider_groups,
             reverse_leapers,
             reverse_complex,
         };
-        let boards64 = (shape.len() <= u64::BITS as usize).then(|| boards.convert());
+        let boards64 = (shape.len() <= u64::BITS as usize).then(|| boards.convert(shape));
         Variant {
             shape,
             kinds,
@@ -545,7 +629,7 @@ impl<W: Word> Boards<W> {
     }
 
     /// The same tables in another word, which must hold the board.
-    fn convert<V: Word>(&self) -> Boards<V> {
+    fn convert<V: Word>(&self, shape: Shape) -> Boards<V> {
         let boards = |v: &[Bitboard<W>]| v.iter().map(|b| b.convert()).collect::<Vec<_>>();
         let set = |m: &MoveSet<W>| MoveSet {
             leaps: boards(&m.leaps),
@@ -576,18 +660,24 @@ impl<W: Word> Boards<W> {
             tables: [0, 1].map(|c| {
                 self.tables[c]
                     .iter()
-                    .map(|t| PieceTables {
-                        quiet: set(&t.quiet),
-                        capture: set(&t.capture),
-                        en_passant: boards(&t.en_passant),
-                        en_passant_from: boards(&t.en_passant_from),
-                        symmetric_modes: t.symmetric_modes,
-                        reverse_capture: set(&t.reverse_capture),
+                    .map(|t| {
+                        let mut out = PieceTables {
+                            quiet: set(&t.quiet),
+                            capture: set(&t.capture),
+                            en_passant: boards(&t.en_passant),
+                            en_passant_from: boards(&t.en_passant_from),
+                            symmetric_modes: t.symmetric_modes,
+                            reverse_capture: set(&t.reverse_capture),
+                            shifts: None,
+                        };
+                        out.shifts = out.leap_shifts(shape);
+                        out
                     })
                     .collect()
             }),
             promotion_zone: self.promotion_zone.map(Bitboard::convert),
             reverse_riders: self.reverse_riders.clone(),
+            rider_groups: self.rider_groups.clone(),
             reverse_leapers: self.reverse_leapers,
             reverse_complex: self.reverse_complex,
         }
