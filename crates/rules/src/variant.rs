@@ -121,6 +121,10 @@ pub struct Direction<W: Word = u128> {
 pub struct Ride<W: Word = u128> {
     pub dir: usize,
     pub mask: Vec<Bitboard<W>>,
+    /// The direction's `ascending` and `ray`, kept here so that an attack
+    /// reads one place.
+    pub ascending: bool,
+    pub beyond: Vec<Bitboard<W>>,
 }
 
 /// Everything a piece can reach in one mode (moving or capturing).
@@ -456,7 +460,12 @@ impl Variant {
                         }
                         set.rides = ride_masks
                             .into_iter()
-                            .map(|(dir, mask)| Ride { dir, mask })
+                            .map(|(dir, mask)| Ride {
+                                dir,
+                                mask,
+                                ascending: dirs[dir].ascending,
+                                beyond: dirs[dir].ray.clone(),
+                            })
                             .collect();
                         set
                     };
@@ -593,14 +602,13 @@ impl<W: Word> Boards<W> {
         if blockers.is_empty() {
             return ray;
         }
-        let dir = &self.dirs[ride.dir];
-        let nearest = if dir.ascending {
+        let nearest = if ride.ascending {
             blockers.lowest()
         } else {
             blockers.highest()
         };
         match nearest {
-            Some(b) => ray & !dir.ray[b.index()],
+            Some(b) => ray & !ride.beyond[b.index()],
             None => ray,
         }
     }
@@ -644,6 +652,8 @@ impl<W: Word> Boards<W> {
                 .map(|r| Ride {
                     dir: r.dir,
                     mask: boards(&r.mask),
+                    ascending: r.ascending,
+                    beyond: boards(&r.beyond),
                 })
                 .collect(),
         };
