@@ -221,6 +221,7 @@ impl Uci {
             "flip" | "eval" => {
                 let text = match &self.game {
                     AnyGame::TurnBased(g) => static_evaluation(g.position()),
+                    AnyGame::TurnBased64(g) => static_evaluation(g.position()),
                     AnyGame::Crowd(g) => static_evaluation(g.position()),
                     AnyGame::Simultaneous(g) => {
                         let p = g.position();
@@ -359,7 +360,10 @@ impl Uci {
             None => self.variant,
         };
         crate::eval::load_params(v, &text).map_err(|e| e.to_string())?;
-        self.say(&format!("info string evaluation terms for {} from {path}", v.id()));
+        self.say(&format!(
+            "info string evaluation terms for {} from {path}",
+            v.id()
+        ));
         Ok(())
     }
 
@@ -525,11 +529,23 @@ impl Uci {
                     let best = level.choose(g.positions(), shared.clone(), &mut random);
                     (best.map(|m| g.position().uci(m)), None)
                 }
+                (AnyGame::TurnBased64(g), Some(level)) => {
+                    let best = level.choose(g.positions(), shared.clone(), &mut random);
+                    (best.map(|m| g.position().uci(m)), None)
+                }
                 (AnyGame::Crowd(g), Some(level)) => {
                     let best = level.choose(g.positions(), shared.clone(), &mut random);
                     (best.map(|m| g.position().uci(m)), None)
                 }
                 (AnyGame::TurnBased(g), None) => think(
+                    g.positions(),
+                    shared.clone(),
+                    limits,
+                    threads,
+                    multipv,
+                    &out,
+                ),
+                (AnyGame::TurnBased64(g), None) => think(
                     g.positions(),
                     shared.clone(),
                     limits,
@@ -628,6 +644,7 @@ impl Uci {
     fn display(&self) {
         let text = match &self.game {
             AnyGame::TurnBased(g) => describe(g.position()),
+            AnyGame::TurnBased64(g) => describe(g.position()),
             AnyGame::Crowd(g) => describe(g.position()),
             AnyGame::Simultaneous(g) => {
                 let p = g.position();
@@ -672,6 +689,7 @@ impl Uci {
             let started = Instant::now();
             let nodes = match game {
                 AnyGame::TurnBased(g) => bench_nodes(g.position(), shared, limits),
+                AnyGame::TurnBased64(g) => bench_nodes(g.position(), shared, limits),
                 AnyGame::Crowd(g) => bench_nodes(g.position(), shared, limits),
                 AnyGame::Simultaneous(_) => {
                     unreachable!("bench lists only turn-based and crowd positions")

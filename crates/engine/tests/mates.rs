@@ -74,7 +74,7 @@ fn check_mate<B: TurnPosition>(pos: B, n: u32, expected_first: Option<&str>) {
 
 fn turn_based(variant: &str, text: &str, n: u32, first: Option<&str>) {
     let v = Registry::builtin().get(variant).unwrap();
-    check_mate(fen::parse_position(v, text).unwrap(), n, first);
+    check_mate(fen::parse_position::<u128>(v, text).unwrap(), n, first);
 }
 
 fn crowd(text: &str, n: u32, first: Option<&str>) {

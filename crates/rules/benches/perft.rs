@@ -26,7 +26,7 @@ fn bench(c: &mut Criterion) {
         ),
     ];
     for (id, f, depth) in cases {
-        let pos = fen::parse_position(reg.get(id).unwrap(), f).unwrap();
+        let pos = fen::parse_position::<u128>(reg.get(id).unwrap(), f).unwrap();
         c.bench_function(&format!("perft {id} {depth} {}", &f[..12]), |b| {
             b.iter(|| perft(&pos, depth))
         });

@@ -25,7 +25,7 @@ fn positions(id: &str) -> Vec<SimPosition> {
 }
 
 fn bench(c: &mut Criterion) {
-    let chess = Position::start(Registry::builtin().get("chess").unwrap());
+    let chess = Position::<u128>::start(Registry::builtin().get("chess").unwrap());
     let mut g = c.benchmark_group("reference");
     g.throughput(Throughput::Elements(chess_perft(&chess, 4)));
     g.bench_function("chess perft 4 (nodes)", |b| {

@@ -17,7 +17,10 @@ use crate::view::PieceView;
 /// A game of a variant of any family.
 #[derive(Clone, Debug)]
 pub enum AnyGame {
+    /// A turn-based game on a board of more than 64 squares.
     TurnBased(Game<Position>),
+    /// A turn-based game on a board of at most 64 squares, on 64-bit sets.
+    TurnBased64(Game<Position<u64>>),
     Crowd(Game<CrowdPosition>),
     Simultaneous(SimGame),
 }
@@ -27,6 +30,7 @@ macro_rules! by_family {
     ($game:expr, $g:ident => $turns:expr, $s:ident => $sim:expr) => {
         match $game {
             AnyGame::TurnBased($g) => $turns,
+            AnyGame::TurnBased64($g) => $turns,
             AnyGame::Crowd($g) => $turns,
             AnyGame::Simultaneous($s) => $sim,
         }
@@ -62,6 +66,9 @@ impl AnyGame {
     /// A game from `fen`, or from the variant's start position.
     pub fn from_fen(variant: &'static Variant, fen: Option<&str>) -> Result<AnyGame, FenError> {
         Ok(match variant.spec.family {
+            Family::TurnBased if variant.boards64.is_some() => {
+                AnyGame::TurnBased64(Game::new(start_of(variant, fen)?))
+            }
             Family::TurnBased => AnyGame::TurnBased(Game::new(start_of(variant, fen)?)),
             Family::Crowd => AnyGame::Crowd(Game::new(start_of(variant, fen)?)),
             Family::Simultaneous => AnyGame::Simultaneous(SimGame::new(match fen {
@@ -123,6 +130,7 @@ impl AnyGame {
     fn with_context<T>(&self, color: Color, f: impl FnOnce(&dyn MoveContext) -> T) -> T {
         match self {
             AnyGame::TurnBased(g) => f(g.position()),
+            AnyGame::TurnBased64(g) => f(g.position()),
             AnyGame::Crowd(g) => f(g.position()),
             AnyGame::Simultaneous(s) => f(&s.position().side(color)),
         }
@@ -190,7 +198,11 @@ impl AnyGame {
     }
 
     /// Resolves a turn even after the rules ended the game.
-    pub fn play_turn_on(&mut self, white: Move, black: Move) -> Result<ByColor<SideNotes>, GameError> {
+    pub fn play_turn_on(
+        &mut self,
+        white: Move,
+        black: Move,
+    ) -> Result<ByColor<SideNotes>, GameError> {
         match self {
             AnyGame::Simultaneous(s) => s.play_on(white, black),
             _ => Err(GameError::WrongFamily("only simultaneous games have turns")),
@@ -262,6 +274,7 @@ impl AnyGame {
     pub fn last_moved(&self, sq: crate::geometry::Square) -> Vec<Color> {
         match self {
             AnyGame::TurnBased(g) => last_mover(g, sq),
+            AnyGame::TurnBased64(g) => last_mover(g, sq),
             AnyGame::Crowd(g) => last_mover(g, sq),
             AnyGame::Simultaneous(s) => Color::ALL
                 .into_iter()
@@ -274,6 +287,7 @@ impl AnyGame {
     pub fn steps(&self) -> Vec<Step> {
         match self {
             AnyGame::TurnBased(g) => turn_steps(g),
+            AnyGame::TurnBased64(g) => turn_steps(g),
             AnyGame::Crowd(g) => turn_steps(g),
             AnyGame::Simultaneous(s) => s
                 .turns()
@@ -293,6 +307,7 @@ impl AnyGame {
     pub fn perft(&self, depth: u32) -> u64 {
         match self {
             AnyGame::TurnBased(g) => g.position().perft(depth),
+            AnyGame::TurnBased64(g) => g.position().perft(depth),
             AnyGame::Crowd(g) => g.position().perft(depth),
             AnyGame::Simultaneous(s) => simultaneous::perft(s.position(), depth),
         }
@@ -303,6 +318,7 @@ impl AnyGame {
     pub fn divide(&self, depth: u32) -> Vec<(Vec<String>, u64)> {
         match self {
             AnyGame::TurnBased(g) => text_divide(g.position(), depth),
+            AnyGame::TurnBased64(g) => text_divide(g.position(), depth),
             AnyGame::Crowd(g) => text_divide(g.position(), depth),
             AnyGame::Simultaneous(s) if depth > 0 => {
                 let pos = s.position();
@@ -368,7 +384,10 @@ mod tests {
         for text in ["f2f3", "e7e5", "g2g4", "d8h4"] {
             chess.play_text(text, false).unwrap();
         }
-        assert_eq!(chess.outcome(), Some(Outcome::win(Color::Black, Reason::Checkmate)));
+        assert_eq!(
+            chess.outcome(),
+            Some(Outcome::win(Color::Black, Reason::Checkmate))
+        );
         assert!(chess.play_text("e1f2", false).is_err());
 
         let mut parity = AnyGame::new(reg.get("parity").unwrap());
@@ -385,7 +404,14 @@ mod tests {
         )
         .unwrap();
         assert_eq!(crowd.material(), [200, 320]);
-        assert_eq!(crowd.pieces().iter().find(|(_, p)| p.len() == 3).map(|(_, p)| p.len()), Some(3));
+        assert_eq!(
+            crowd
+                .pieces()
+                .iter()
+                .find(|(_, p)| p.len() == 3)
+                .map(|(_, p)| p.len()),
+            Some(3)
+        );
         assert!(AnyGame::from_fen(reg.get("chess").unwrap(), Some("nonsense")).is_err());
     }
 

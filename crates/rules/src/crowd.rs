@@ -499,12 +499,12 @@ impl CrowdPosition {
 
     fn is_attacked_with(&self, sq: Square, by: Color, occ: Bitboard) -> bool {
         let v = self.variant;
-        v.is_attacked(
+        v.boards.is_attacked(
             &self.presence,
             sq,
             by,
             occ,
-            &v.rider_sets(&self.presence, by),
+            &v.boards.rider_sets(&self.presence, by),
         )
     }
 
@@ -530,7 +530,7 @@ impl CrowdPosition {
             Special::EnPassant => self
                 .kinds_at(us, mv.from)
                 .into_iter()
-                .find(|&k| v.tables(us, k).en_passant[mv.from.index()].contains(mv.to)),
+                .find(|&k| v.boards.tables(us, k).en_passant[mv.from.index()].contains(mv.to)),
             special => match special.named_kind() {
                 Some(k) => self.presence(us, k).contains(mv.from).then_some(k),
                 None => self.only_kind(us, mv.from),
@@ -553,9 +553,9 @@ impl CrowdPosition {
             let kinds = self.kinds_at(us, from);
             let tag = kinds.clone().nth(1).is_some();
             for kind in kinds {
-                let t = v.tables(us, kind);
-                let quiet = v.reach(&t.quiet, from, occ);
-                let capture = v.reach(&t.capture, from, occ);
+                let t = v.boards.tables(us, kind);
+                let quiet = v.boards.reach(&t.quiet, from, occ);
+                let capture = v.boards.reach(&t.capture, from, occ);
                 let named = tag.then_some(kind);
                 let plain = named.map_or(Special::None, Special::FromCrowd);
                 let both = if t.symmetric_modes {
@@ -582,7 +582,7 @@ impl CrowdPosition {
                         &[plain]
                     };
                     let promotions: &[Option<Kind>] = if v.kinds[kind.index()].pawn
-                        && v.promotion_zone[us.index()].contains(to)
+                        && v.boards.promotion_zone[us.index()].contains(to)
                     {
                         &promo_options
                     } else {
@@ -611,7 +611,7 @@ impl CrowdPosition {
         let v = self.variant;
         let us = self.side;
         for k in 0..v.kinds.len() {
-            let from = v.tables(us, Kind(k as u8)).en_passant_from[ep.target.index()]
+            let from = v.boards.tables(us, Kind(k as u8)).en_passant_from[ep.target.index()]
                 & self.presence[us][k];
             for from in from {
                 out.push(Move {
@@ -706,10 +706,10 @@ impl CrowdPosition {
     fn generate<S: CrowdSink>(&self, sink: &mut S) {
         let v = self.variant;
         let us = self.side;
-        if v.needs_slow_legality || v.reverse_complex[us.other().index()] != 0 {
+        if v.needs_slow_legality || v.boards.reverse_complex[us.other().index()] != 0 {
             // Lame or range-limited captures: checks no mask describes, so
             // each move is played and the king looked at.
-            let zone = v.promotion_zone[us.index()];
+            let zone = v.boards.promotion_zone[us.index()];
             for mv in self.legal_moves_each_tried() {
                 let noisy =
                     mv.promotion.is_some() && zone.contains(mv.to) || self.captured(mv).is_some();
@@ -723,7 +723,7 @@ impl CrowdPosition {
         let lone_enemies = theirs & !self.crowd_squares;
         let enemy_crowds = theirs & self.crowd_squares;
         let king = self.king(us);
-        let riders = v.rider_sets(&self.presence, them);
+        let riders = v.boards.rider_sets(&self.presence, them);
         let guard = Guard::new(self, king, &riders);
         let lifted = if self.crowd_squares.contains(king) {
             occ
@@ -731,12 +731,12 @@ impl CrowdPosition {
             occ.without(king)
         };
         let mut piece_moves = |from: Square, kind: Kind, several: bool| {
-            let t = v.tables(us, kind);
-            let quiet = v.reach(&t.quiet, from, occ);
+            let t = v.boards.tables(us, kind);
+            let quiet = v.boards.reach(&t.quiet, from, occ);
             let capture = if t.symmetric_modes {
                 quiet
             } else {
-                v.reach(&t.capture, from, occ)
+                v.boards.reach(&t.capture, from, occ)
             };
             let steps = quiet & !occ;
             let captures = capture & lone_enemies;
@@ -750,8 +750,10 @@ impl CrowdPosition {
                 quiet & capture & lone_enemies
             };
             let (allowed, may_join) = if kind == v.royal {
-                let safe = (steps | captures)
-                    .filter_squares(|to| !v.is_attacked(&self.presence, to, them, lifted, &riders));
+                let safe = (steps | captures).filter_squares(|to| {
+                    !v.boards
+                        .is_attacked(&self.presence, to, them, lifted, &riders)
+                });
                 (safe, true)
             } else {
                 guard.allowed(from)
@@ -791,7 +793,7 @@ impl CrowdPosition {
         }
         if let Some(ep) = self.en_passant {
             for k in 0..v.kinds.len() {
-                let from = v.tables(us, Kind(k as u8)).en_passant_from[ep.target.index()]
+                let from = v.boards.tables(us, Kind(k as u8)).en_passant_from[ep.target.index()]
                     & self.presence[us][k];
                 for from in from {
                     let mv = Move {
@@ -835,7 +837,13 @@ impl CrowdPosition {
         if !self.crowd_squares.contains(mv.from) {
             occ = occ.without(mv.from);
         }
-        !v.is_attacked(&pieces, king, them, occ, &v.rider_sets(&pieces, them))
+        !v.boards.is_attacked(
+            &pieces,
+            king,
+            them,
+            occ,
+            &v.boards.rider_sets(&pieces, them),
+        )
     }
 
     /// Plays a legal move and returns the new position.
@@ -921,7 +929,7 @@ impl CrowdPosition {
         // A double step that lands alone may be answered en passant.
         let double = v.kinds[kind.index()].pawn
             && mv.promotion.is_none()
-            && v.tables(us, kind).quiet.lame[mv.from.index()]
+            && v.boards.tables(us, kind).quiet.lame[mv.from.index()]
                 .iter()
                 .any(|&(to, _)| to == mv.to);
         if double && p.single(mv.to).is_some() {
@@ -972,7 +980,7 @@ impl CrowdPosition {
         };
         (0..v.kinds.len())
             .flat_map(|k| {
-                v.tables(us, Kind(k as u8)).en_passant_from[ep.target.index()]
+                v.boards.tables(us, Kind(k as u8)).en_passant_from[ep.target.index()]
                     & self.presence[us][k]
             })
             .any(|from| {
@@ -1019,7 +1027,7 @@ impl CrowdPosition {
             {
                 if let Some(sq) = self.presence(color, k).lowest() {
                     return v.kinds[k.index()].minor
-                        && v.tables(color, k).symmetric_modes
+                        && v.boards.tables(color, k).symmetric_modes
                         && !self.presence(color, v.royal).contains(sq);
                 }
             }
@@ -1046,7 +1054,8 @@ impl CrowdPosition {
                 .single(mv.to)
                 .filter(|q| {
                     q.color != us
-                        && v.reach(&v.tables(us, kind).capture, mv.from, self.occupied)
+                        && v.boards
+                            .reach(&v.boards.tables(us, kind).capture, mv.from, self.occupied)
                             .contains(mv.to)
                 })
                 .map(|q| (mv.to, q)),
@@ -1057,7 +1066,7 @@ impl CrowdPosition {
 /// The royal piece of `color` moves and captures exactly one step in every
 /// direction, like the chess king.
 fn royal_is_king(v: &Variant, color: Color) -> bool {
-    let t = v.tables(color, v.royal);
+    let t = v.boards.tables(color, v.royal);
     let ring = |sq: Square| {
         (-1..=1)
             .flat_map(|dx| (-1..=1).map(move |dy| (dx, dy)))
@@ -1137,7 +1146,7 @@ impl Guard {
         }
         // Pins: a lone piece of ours, alone between the king and a rider.
         let own_lone = pos.by_color(pos.side) & !pos.crowd_squares;
-        riders.for_each_pin(v, king, occ, own_lone, |blocker, ray| {
+        riders.for_each_pin(&v.boards, king, occ, own_lone, |blocker, ray| {
             guard.pinned = guard.pinned.with(blocker);
             guard.pin_rays[guard.pins] = (blocker, ray);
             guard.pins += 1;
@@ -1175,11 +1184,12 @@ fn evasions(pos: &CrowdPosition, king: Square, riders: &RiderSets) -> Option<Bit
     let them = pos.side.other();
     let c = them.index();
     let mut leapers = Bitboard::EMPTY;
-    let mut kinds = v.reverse_leapers[c];
+    let mut kinds = v.boards.reverse_leapers[c];
     while kinds != 0 {
         let k = kinds.trailing_zeros() as usize;
         kinds &= kinds - 1;
-        leapers |= v.tables[c][k].reverse_capture.leaps[king.index()] & pos.presence[them][k];
+        leapers |=
+            v.boards.tables[c][k].reverse_capture.leaps[king.index()] & pos.presence[them][k];
     }
     let mut attackers = leapers;
     let mut between = Bitboard::EMPTY;
@@ -1187,12 +1197,12 @@ fn evasions(pos: &CrowdPosition, king: Square, riders: &RiderSets) -> Option<Bit
     while active != 0 {
         let d = active.trailing_zeros() as usize;
         active &= active - 1;
-        let dir = &v.dirs[d];
+        let dir = &v.boards.dirs[d];
         let candidates = riders.by_dir[d] & dir.ray[king.index()];
         if candidates.is_empty() {
             continue;
         }
-        if let Some(rider) = (v.dir_attack(d, king, pos.occupied) & candidates).lowest() {
+        if let Some(rider) = (v.boards.dir_attack(d, king, pos.occupied) & candidates).lowest() {
             attackers = attackers.with(rider);
             between |= dir.ray[king.index()] & !dir.ray[rider.index()] & !rider.bit();
         }
@@ -1246,7 +1256,7 @@ impl CrowdSink for Count {
     ) {
         let v = pos.variant;
         if v.kinds[kind.index()].pawn {
-            let zone = v.promotion_zone[pos.side.index()];
+            let zone = v.boards.promotion_zone[pos.side.index()];
             let promoting = (plain & zone).count() + (joins & zone).count();
             let staying = (plain & !zone).count() + (joins & !zone).count();
             self.0 += promoting as u64 * v.promotion_kinds.len() as u64 + staying as u64;
@@ -1278,7 +1288,7 @@ impl CrowdSink for Collect<'_> {
     ) {
         let v = pos.variant;
         let zone = if v.kinds[kind.index()].pawn {
-            v.promotion_zone[pos.side.index()]
+            v.boards.promotion_zone[pos.side.index()]
         } else {
             Bitboard::EMPTY
         };

@@ -4,7 +4,7 @@
 
 use crate::crowd::CrowdPosition;
 use crate::fen::{self, FenError};
-use crate::geometry::{Bitboard, Square};
+use crate::geometry::{Bitboard, Square, Word};
 use crate::movegen::{self, MoveSink};
 use crate::notation::{self, MoveContext, NotationError};
 use crate::outcome::{Outcome, Reason};
@@ -86,17 +86,17 @@ pub trait TurnPosition: PieceView + MoveContext + Clone + Send + Sync + 'static 
 }
 
 /// Keeps captures and promotions.
-struct NoisySink<'a> {
+struct NoisySink<'a, W: Word> {
     out: &'a mut Vec<Move>,
-    enemies: Bitboard,
+    enemies: Bitboard<W>,
 }
 
-impl MoveSink for NoisySink<'_> {
+impl<W: Word> MoveSink<W> for NoisySink<'_, W> {
     #[inline]
-    fn piece_moves(&mut self, pos: &Position, from: Square, kind: Kind, dests: Bitboard) {
+    fn piece_moves(&mut self, pos: &Position<W>, from: Square, kind: Kind, dests: Bitboard<W>) {
         let v = pos.variant();
         let keep = if v.kinds[kind.index()].pawn {
-            dests & (self.enemies | v.promotion_zone[pos.side_to_move().index()])
+            dests & (self.enemies | pos.boards().promotion_zone[pos.side_to_move().index()])
         } else {
             dests & self.enemies
         };
@@ -105,18 +105,18 @@ impl MoveSink for NoisySink<'_> {
         }
     }
     #[inline]
-    fn single(&mut self, _pos: &Position, mv: Move) {
+    fn single(&mut self, _pos: &Position<W>, mv: Move) {
         if mv.special == Special::EnPassant {
             self.out.push(mv);
         }
     }
 }
 
-impl TurnPosition for Position {
-    fn start(variant: &'static Variant) -> Position {
+impl<W: Word> TurnPosition for Position<W> {
+    fn start(variant: &'static Variant) -> Position<W> {
         Position::start(variant)
     }
-    fn from_fen(variant: &'static Variant, text: &str) -> Result<Position, FenError> {
+    fn from_fen(variant: &'static Variant, text: &str) -> Result<Position<W>, FenError> {
         fen::parse_position(variant, text)
     }
     fn fen(&self) -> String {
@@ -128,7 +128,7 @@ impl TurnPosition for Position {
     fn key(&self) -> u64 {
         self.hash()
     }
-    fn same_position(&self, other: &Position) -> bool {
+    fn same_position(&self, other: &Position<W>) -> bool {
         Position::same_position(self, other)
     }
     fn in_check(&self) -> bool {
@@ -154,10 +154,10 @@ impl TurnPosition for Position {
     fn is_legal(&self, mv: Move) -> bool {
         Position::is_legal(self, mv)
     }
-    fn make(&self, mv: Move) -> Position {
+    fn make(&self, mv: Move) -> Position<W> {
         self.play(mv)
     }
-    fn make_null(&self) -> Position {
+    fn make_null(&self) -> Position<W> {
         self.play_null()
     }
     fn insufficient_material(&self) -> bool {
@@ -167,9 +167,10 @@ impl TurnPosition for Position {
         self.is_attacked(sq, by, Position::occupied(self))
     }
     fn attackers_to(&self, sq: Square, occ: Bitboard) -> Bitboard {
-        let v = self.variant();
-        let of = |c: Color| v.attackers(&self.pieces, sq, c, occ, &v.rider_sets(&self.pieces, c));
-        (of(Color::White) | of(Color::Black)) & occ
+        let b = self.boards;
+        let occ = occ.convert();
+        let of = |c: Color| b.attackers(&self.pieces, sq, c, occ, &b.rider_sets(&self.pieces, c));
+        ((of(Color::White) | of(Color::Black)) & occ).wide()
     }
     fn perft(&self, depth: u32) -> u64 {
         crate::perft::perft(self, depth)
@@ -227,8 +228,15 @@ impl TurnPosition for CrowdPosition {
     }
     fn attackers_to(&self, sq: Square, occ: Bitboard) -> Bitboard {
         let v = self.variant();
-        let of =
-            |c: Color| v.attackers(&self.presence, sq, c, occ, &v.rider_sets(&self.presence, c));
+        let of = |c: Color| {
+            v.boards.attackers(
+                &self.presence,
+                sq,
+                c,
+                occ,
+                &v.boards.rider_sets(&self.presence, c),
+            )
+        };
         (of(Color::White) | of(Color::Black)) & occ
     }
     fn perft(&self, depth: u32) -> u64 {
@@ -375,7 +383,7 @@ impl<P: TurnPosition> Game<P> {
 
 /// Neither side can ever mate: only kings and pieces marked `minor`, and
 /// at most one minor, or only colour-bound minors all on one square colour.
-pub fn insufficient_material(pos: &Position) -> bool {
+pub fn insufficient_material<W: Word>(pos: &Position<W>) -> bool {
     let v = pos.variant();
     let shape = v.shape;
     let mut minors = Vec::new();

@@ -22,8 +22,8 @@ impl Square {
         self.0 as usize
     }
     #[inline]
-    pub fn bit(self) -> Bitboard {
-        Bitboard(1u128 << self.0)
+    pub fn bit<W: Word>(self) -> Bitboard<W> {
+        Bitboard(W::bit(self.0))
     }
 }
 
@@ -183,20 +183,172 @@ impl fmt::Display for SquareName {
     }
 }
 
-/// A set of squares.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub struct Bitboard(pub u128);
+/// The machine word a [`Bitboard`] keeps its squares in: `u128` fits every
+/// board, `u64` boards of at most 64 squares and is cheaper to work with.
+pub trait Word:
+    Copy
+    + Eq
+    + std::hash::Hash
+    + Default
+    + fmt::Debug
+    + fmt::LowerHex
+    + Send
+    + Sync
+    + 'static
+    + BitAnd<Output = Self>
+    + BitOr<Output = Self>
+    + BitXor<Output = Self>
+    + Not<Output = Self>
+    + BitAndAssign
+    + BitOrAssign
+    + BitXorAssign
+{
+    const ZERO: Self;
+    const ALL: Self;
+    /// Number of bits, so the largest board the word can hold.
+    const BITS: u32;
+    /// The word with bit `i` alone set.
+    fn bit(i: u8) -> Self;
+    fn count_ones(self) -> u32;
+    fn trailing_zeros(self) -> u32;
+    fn leading_zeros(self) -> u32;
+    /// The word without its lowest set bit.
+    fn clear_lowest(self) -> Self;
+    /// Removes the lowest set bit and returns its index.
+    fn pop_lowest(&mut self) -> Option<u8>;
+    /// The low bits of a `u128` (boards that fit keep all their squares).
+    fn from_wide(wide: u128) -> Self;
+    fn to_wide(self) -> u128;
+    /// Shifted towards higher bits by `by` (towards lower ones if negative).
+    fn shift(self, by: i32) -> Self;
+}
 
-impl Bitboard {
-    pub const EMPTY: Bitboard = Bitboard(0);
+impl Word for u64 {
+    const ZERO: u64 = 0;
+    const ALL: u64 = u64::MAX;
+    const BITS: u32 = 64;
+    #[inline]
+    fn bit(i: u8) -> u64 {
+        1u64 << i
+    }
+    #[inline]
+    fn count_ones(self) -> u32 {
+        u64::count_ones(self)
+    }
+    #[inline]
+    fn trailing_zeros(self) -> u32 {
+        u64::trailing_zeros(self)
+    }
+    #[inline]
+    fn leading_zeros(self) -> u32 {
+        u64::leading_zeros(self)
+    }
+    #[inline]
+    fn clear_lowest(self) -> u64 {
+        self & self.wrapping_sub(1)
+    }
+    #[inline]
+    fn pop_lowest(&mut self) -> Option<u8> {
+        if *self == 0 {
+            return None;
+        }
+        let i = self.trailing_zeros() as u8;
+        *self &= *self - 1;
+        Some(i)
+    }
+    #[inline]
+    fn from_wide(wide: u128) -> u64 {
+        wide as u64
+    }
+    #[inline]
+    fn to_wide(self) -> u128 {
+        u128::from(self)
+    }
+    #[inline]
+    fn shift(self, by: i32) -> u64 {
+        if by >= 0 {
+            self << by
+        } else {
+            self >> -by
+        }
+    }
+}
+
+impl Word for u128 {
+    const ZERO: u128 = 0;
+    const ALL: u128 = u128::MAX;
+    const BITS: u32 = 128;
+    #[inline]
+    fn bit(i: u8) -> u128 {
+        1u128 << i
+    }
+    #[inline]
+    fn count_ones(self) -> u32 {
+        u128::count_ones(self)
+    }
+    #[inline]
+    fn trailing_zeros(self) -> u32 {
+        u128::trailing_zeros(self)
+    }
+    #[inline]
+    fn leading_zeros(self) -> u32 {
+        u128::leading_zeros(self)
+    }
+    #[inline]
+    fn clear_lowest(self) -> u128 {
+        self & self.wrapping_sub(1)
+    }
+    #[inline]
+    fn pop_lowest(&mut self) -> Option<u8> {
+        // A half at a time: 128-bit arithmetic costs several instructions
+        // per operation, and boards up to 64 squares live in the low half.
+        let low = *self as u64;
+        if low != 0 {
+            *self ^= u128::from(low & low.wrapping_neg());
+            return Some(low.trailing_zeros() as u8);
+        }
+        let high = (*self >> 64) as u64;
+        if high == 0 {
+            return None;
+        }
+        *self ^= u128::from(high & high.wrapping_neg()) << 64;
+        Some(64 + high.trailing_zeros() as u8)
+    }
+    #[inline]
+    fn from_wide(wide: u128) -> u128 {
+        wide
+    }
+    #[inline]
+    fn to_wide(self) -> u128 {
+        self
+    }
+    #[inline]
+    fn shift(self, by: i32) -> u128 {
+        if by >= 0 {
+            self << by
+        } else {
+            self >> -by
+        }
+    }
+}
+
+/// A set of squares, one bit each in a word `W` (by default one that fits
+/// every board).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Bitboard<W: Word = u128>(pub W);
+
+impl<W: Word> Bitboard<W> {
+    pub const EMPTY: Bitboard<W> = Bitboard(W::ZERO);
+    /// Every square the word can hold (more than the board has).
+    pub const ALL: Bitboard<W> = Bitboard(W::ALL);
 
     #[inline]
     pub fn is_empty(self) -> bool {
-        self.0 == 0
+        self.0 == W::ZERO
     }
     #[inline]
     pub fn any(self) -> bool {
-        self.0 != 0
+        self.0 != W::ZERO
     }
     #[inline]
     pub fn count(self) -> u32 {
@@ -204,48 +356,53 @@ impl Bitboard {
     }
     #[inline]
     pub fn contains(self, sq: Square) -> bool {
-        self.0 >> sq.0 & 1 != 0
+        (self.0 & W::bit(sq.0)) != W::ZERO
     }
     #[inline]
     pub fn lowest(self) -> Option<Square> {
-        (self.0 != 0).then(|| Square(self.0.trailing_zeros() as u8))
+        self.any().then(|| Square(self.0.trailing_zeros() as u8))
     }
     #[inline]
     pub fn highest(self) -> Option<Square> {
-        (self.0 != 0).then(|| Square(127 - self.0.leading_zeros() as u8))
+        self.any()
+            .then(|| Square((W::BITS - 1 - self.0.leading_zeros()) as u8))
     }
     /// True if more than one square is set.
     #[inline]
     pub fn several(self) -> bool {
-        self.0 & self.0.wrapping_sub(1) != 0
+        self.0.clear_lowest() != W::ZERO
     }
     #[inline]
-    pub fn with(self, sq: Square) -> Bitboard {
-        Bitboard(self.0 | 1u128 << sq.0)
+    pub fn with(self, sq: Square) -> Bitboard<W> {
+        Bitboard(self.0 | W::bit(sq.0))
     }
     #[inline]
-    pub fn without(self, sq: Square) -> Bitboard {
-        Bitboard(self.0 & !(1u128 << sq.0))
+    pub fn without(self, sq: Square) -> Bitboard<W> {
+        Bitboard(self.0 & !W::bit(sq.0))
+    }
+    /// The same squares in a word of another size (which must hold them).
+    #[inline]
+    pub fn convert<V: Word>(self) -> Bitboard<V> {
+        Bitboard(V::from_wide(self.0.to_wide()))
+    }
+    /// Every square moved `by` indices up (down if negative); squares
+    /// pushed off the word are lost.
+    #[inline]
+    pub fn shift(self, by: i32) -> Bitboard<W> {
+        Bitboard(self.0.shift(by))
+    }
+    /// The same squares in a `u128`.
+    #[inline]
+    pub fn wide(self) -> Bitboard {
+        Bitboard(self.0.to_wide())
     }
 }
 
-impl Iterator for Bitboard {
+impl<W: Word> Iterator for Bitboard<W> {
     type Item = Square;
     #[inline]
     fn next(&mut self) -> Option<Square> {
-        // A word at a time: 128-bit arithmetic costs several instructions
-        // per operation, and boards up to 64 squares live in the low word.
-        let low = self.0 as u64;
-        if low != 0 {
-            self.0 ^= u128::from(low & low.wrapping_neg());
-            return Some(Square(low.trailing_zeros() as u8));
-        }
-        let high = (self.0 >> 64) as u64;
-        if high == 0 {
-            return None;
-        }
-        self.0 ^= u128::from(high & high.wrapping_neg()) << 64;
-        Some(Square(64 + high.trailing_zeros() as u8))
+        self.0.pop_lowest().map(Square)
     }
     fn size_hint(&self) -> (usize, Option<usize>) {
         let n = self.count() as usize;
@@ -253,7 +410,7 @@ impl Iterator for Bitboard {
     }
 }
 
-impl fmt::Debug for Bitboard {
+impl<W: Word> fmt::Debug for Bitboard<W> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "Bitboard({:#x})", self.0)
     }
@@ -261,23 +418,23 @@ impl fmt::Debug for Bitboard {
 
 macro_rules! bit_ops {
     ($($trait:ident $method:ident $assign:ident $assign_method:ident $op:tt),*) => {$(
-        impl $trait for Bitboard {
-            type Output = Bitboard;
+        impl<W: Word> $trait for Bitboard<W> {
+            type Output = Bitboard<W>;
             #[inline]
-            fn $method(self, rhs: Bitboard) -> Bitboard { Bitboard(self.0 $op rhs.0) }
+            fn $method(self, rhs: Bitboard<W>) -> Bitboard<W> { Bitboard(self.0 $op rhs.0) }
         }
-        impl $assign for Bitboard {
+        impl<W: Word> $assign for Bitboard<W> {
             #[inline]
-            fn $assign_method(&mut self, rhs: Bitboard) { self.0 = self.0 $op rhs.0 }
+            fn $assign_method(&mut self, rhs: Bitboard<W>) { self.0 = self.0 $op rhs.0 }
         }
     )*};
 }
 bit_ops!(BitAnd bitand BitAndAssign bitand_assign &, BitOr bitor BitOrAssign bitor_assign |, BitXor bitxor BitXorAssign bitxor_assign ^);
 
-impl Not for Bitboard {
-    type Output = Bitboard;
+impl<W: Word> Not for Bitboard<W> {
+    type Output = Bitboard<W>;
     #[inline]
-    fn not(self) -> Bitboard {
+    fn not(self) -> Bitboard<W> {
         Bitboard(!self.0)
     }
 }

@@ -3,8 +3,8 @@
 
 pub mod any;
 pub mod betza;
-pub mod format;
 pub mod crowd;
+pub mod format;
 pub mod game;
 pub mod geometry;
 pub mod movegen;
@@ -19,14 +19,14 @@ pub mod view;
 pub mod zobrist;
 
 pub use any::AnyGame;
-pub use format::{fen, notation, record};
 pub use fen::FenError;
+pub use format::{fen, notation, record};
 pub use game::{Game, GameError, SimGame, TurnPosition};
-pub use outcome::{Outcome, Reason};
-pub use view::PieceView;
-pub use geometry::{Bitboard, Shape, Square};
+pub use geometry::{Bitboard, Shape, Square, Word};
 pub use notation::{IllegalHint, NotationError};
+pub use outcome::{Outcome, Reason};
 pub use position::{Position, PositionError, Setup};
-pub use types::{ByColor, Color, Kind, Move, Piece, Special};
 pub use registry::{Registry, VariantError};
+pub use types::{ByColor, Color, Kind, Move, Piece, Special};
 pub use variant::{HasVariant, Variant};
+pub use view::PieceView;

@@ -6,18 +6,21 @@
 //! checks the masks cannot describe, take a slower path that plays each
 //! pseudo-legal move and looks at the king.
 
-use crate::geometry::{Bitboard, Square};
+use crate::geometry::{Bitboard, Square, Word};
 use crate::position::Position;
 use crate::types::{Kind, Move, Special};
 use crate::variant::{CastlingStyle, Variant};
 
 /// Receives generated moves.
-pub trait MoveSink {
+pub trait MoveSink<W: Word> {
+    /// The sink only counts moves: the moves of several pieces of a kind
+    /// may come in one `piece_moves` call, under the first one's square.
+    const COUNTS_ONLY: bool = false;
     /// Ordinary moves of the piece `kind` on `from` to every square of `dests`
     /// (a pawn reaching its promotion zone promotes to each allowed kind).
-    fn piece_moves(&mut self, pos: &Position, from: Square, kind: Kind, dests: Bitboard);
+    fn piece_moves(&mut self, pos: &Position<W>, from: Square, kind: Kind, dests: Bitboard<W>);
     /// One fully described move (castling, en passant, double steps).
-    fn single(&mut self, pos: &Position, mv: Move);
+    fn single(&mut self, pos: &Position<W>, mv: Move);
 }
 
 /// Counts moves without building them.
@@ -26,12 +29,14 @@ pub struct Counter {
     pub count: u64,
 }
 
-impl MoveSink for Counter {
+impl<W: Word> MoveSink<W> for Counter {
+    const COUNTS_ONLY: bool = true;
     #[inline]
-    fn piece_moves(&mut self, pos: &Position, _from: Square, kind: Kind, dests: Bitboard) {
+    fn piece_moves(&mut self, pos: &Position<W>, _from: Square, kind: Kind, dests: Bitboard<W>) {
         let v = pos.variant();
+        let b = pos.boards();
         if v.kinds[kind.index()].pawn {
-            let zone = v.promotion_zone[pos.side_to_move().index()];
+            let zone = b.promotion_zone[pos.side_to_move().index()];
             self.count += (dests & zone).count() as u64 * v.promotion_kinds.len() as u64
                 + (dests & !zone).count() as u64;
         } else {
@@ -39,16 +44,17 @@ impl MoveSink for Counter {
         }
     }
     #[inline]
-    fn single(&mut self, _pos: &Position, _mv: Move) {
+    fn single(&mut self, _pos: &Position<W>, _mv: Move) {
         self.count += 1;
     }
 }
 
 /// Collects moves into a list.
-impl MoveSink for Vec<Move> {
-    fn piece_moves(&mut self, pos: &Position, from: Square, kind: Kind, dests: Bitboard) {
+impl<W: Word> MoveSink<W> for Vec<Move> {
+    fn piece_moves(&mut self, pos: &Position<W>, from: Square, kind: Kind, dests: Bitboard<W>) {
         let v = pos.variant();
-        let zone = v.promotion_zone[pos.side_to_move().index()];
+        let b = pos.boards();
+        let zone = b.promotion_zone[pos.side_to_move().index()];
         let pawn = v.kinds[kind.index()].pawn;
         for to in dests {
             if pawn && zone.contains(to) {
@@ -65,13 +71,13 @@ impl MoveSink for Vec<Move> {
             }
         }
     }
-    fn single(&mut self, _pos: &Position, mv: Move) {
+    fn single(&mut self, _pos: &Position<W>, mv: Move) {
         self.push(mv);
     }
 }
 
 /// Generates the legal moves of the side to move.
-pub fn generate<S: MoveSink>(pos: &Position, sink: &mut S) {
+pub fn generate<W: Word, S: MoveSink<W>>(pos: &Position<W>, sink: &mut S) {
     if pos.variant().needs_slow_legality {
         let mut pseudo: Vec<Move> = Vec::new();
         generate_inner(pos, &mut pseudo, true);
@@ -88,19 +94,19 @@ pub fn generate<S: MoveSink>(pos: &Position, sink: &mut S) {
 /// The squares strictly between a king and a riding checker, through which
 /// the check can be blocked: none if the checker's leap reaches the king
 /// too (a rook that also leaps two squares, checking from two away).
-fn block_squares(pos: &Position, king: Square, checker: Square) -> Bitboard {
-    let v = pos.variant();
+fn block_squares<W: Word>(pos: &Position<W>, king: Square, checker: Square) -> Bitboard<W> {
+    let b = pos.boards();
     let them = pos.side_to_move().other();
     let Some(kind) = pos.kind_at(them, checker) else {
         return Bitboard::EMPTY;
     };
-    if v.tables(them, kind).capture.leaps[checker.index()].contains(king) {
+    if b.tables(them, kind).capture.leaps[checker.index()].contains(king) {
         return Bitboard::EMPTY;
     }
-    for (d, dir) in v.dirs.iter().enumerate() {
-        if v.reverse_riders[them.index()][d] >> kind.0 & 1 != 0
+    for (d, dir) in b.dirs.iter().enumerate() {
+        if b.reverse_riders[them.index()][d] >> kind.0 & 1 != 0
             && dir.ray[king.index()].contains(checker)
-            && v.dir_attack(d, king, pos.occupied()).contains(checker)
+            && b.dir_attack(d, king, pos.occupied()).contains(checker)
         {
             return dir.ray[king.index()] & !dir.ray[checker.index()] & !checker.bit();
         }
@@ -108,8 +114,9 @@ fn block_squares(pos: &Position, king: Square, checker: Square) -> Bitboard {
     Bitboard::EMPTY
 }
 
-fn generate_inner<S: MoveSink>(pos: &Position, sink: &mut S, pseudo: bool) {
+fn generate_inner<W: Word, S: MoveSink<W>>(pos: &Position<W>, sink: &mut S, pseudo: bool) {
     let v = pos.variant();
+    let b = pos.boards();
     let us = pos.side_to_move();
     let them = us.other();
     let occ = pos.occupied();
@@ -124,11 +131,11 @@ fn generate_inner<S: MoveSink>(pos: &Position, sink: &mut S, pseudo: bool) {
     };
 
     // King steps: each destination must be safe with the king lifted.
-    let kt = v.tables(us, v.royal);
+    let kt = b.tables(us, v.royal);
     let king_dests = if kt.symmetric_modes {
-        v.reach(&kt.capture, king, occ) & !own
+        b.reach(&kt.capture, king, occ) & !own
     } else {
-        (v.reach(&kt.quiet, king, occ) & !occ) | (v.reach(&kt.capture, king, occ) & enemy)
+        (b.reach(&kt.quiet, king, occ) & !occ) | (b.reach(&kt.capture, king, occ) & enemy)
     };
     let safe = if pseudo {
         king_dests
@@ -142,7 +149,7 @@ fn generate_inner<S: MoveSink>(pos: &Position, sink: &mut S, pseudo: bool) {
     }
     let target = match checkers.lowest() {
         Some(c) => c.bit() | block_squares(pos, king, c),
-        None => Bitboard(u128::MAX),
+        None => Bitboard::ALL,
     };
 
     // Pins: an own piece alone between the king and an enemy rider.
@@ -150,7 +157,7 @@ fn generate_inner<S: MoveSink>(pos: &Position, sink: &mut S, pseudo: bool) {
     let mut pin_rays = [(Square(0), Bitboard::EMPTY); 16];
     let mut pins = 0;
     if !pseudo {
-        riders.for_each_pin(v, king, occ, own, |blocker, ray| {
+        riders.for_each_pin(b, king, occ, own, |blocker, ray| {
             pinned = pinned.with(blocker);
             if pins < pin_rays.len() {
                 pin_rays[pins] = (blocker, ray);
@@ -164,22 +171,39 @@ fn generate_inner<S: MoveSink>(pos: &Position, sink: &mut S, pseudo: bool) {
         if kind == v.royal {
             continue;
         }
-        let t = v.tables(us, kind);
+        let t = b.tables(us, kind);
         let mut free = pos.pieces(us, kind) & !pinned;
         let mut stuck = pos.pieces(us, kind) & pinned;
+        if let (true, Some(shifts)) = (S::COUNTS_ONLY && free.several(), &t.shifts) {
+            count_by_shifts(pos, sink, kind, shifts, free, target);
+            if let Some(ep) = pos.en_passant() {
+                for from in t.en_passant_from[ep.target.index()] & free {
+                    let mv = Move {
+                        from,
+                        to: ep.target,
+                        promotion: None,
+                        special: Special::EnPassant,
+                    };
+                    if pseudo || !pos.leaves_king_attacked(mv) {
+                        sink.single(pos, mv);
+                    }
+                }
+            }
+            free = Bitboard::EMPTY;
+        }
         while let Some(from) = free.next().or_else(|| stuck.next()) {
             let mut allowed = target;
             if free.is_empty() && pinned.contains(from) {
                 allowed &= pin_rays[..pins]
                     .iter()
                     .filter(|(sq, _)| *sq == from)
-                    .fold(Bitboard(u128::MAX), |m, (_, ray)| m & *ray);
+                    .fold(Bitboard::ALL, |m, (_, ray)| m & *ray);
             }
             let dests = if t.symmetric_modes {
-                v.leaps_and_rides(&t.capture, from, occ) & !own
+                b.leaps_and_rides(&t.capture, from, occ) & !own
             } else {
-                (v.leaps_and_rides(&t.quiet, from, occ) & !occ)
-                    | (v.reach(&t.capture, from, occ) & enemy)
+                (b.leaps_and_rides(&t.quiet, from, occ) & !occ)
+                    | (b.reach(&t.capture, from, occ) & enemy)
             };
             // Lame leaps: a pawn's are double steps (which open en passant),
             // listed once even where another power reaches the same square.
@@ -190,7 +214,7 @@ fn generate_inner<S: MoveSink>(pos: &Position, sink: &mut S, pseudo: bool) {
                 }
             }
             let doubles = if info.pawn {
-                steps & allowed & !v.promotion_zone[us.index()]
+                steps & allowed & !b.promotion_zone[us.index()]
             } else {
                 Bitboard::EMPTY
             };
@@ -227,7 +251,34 @@ fn generate_inner<S: MoveSink>(pos: &Position, sink: &mut S, pseudo: bool) {
     }
 }
 
-fn castling<S: MoveSink>(pos: &Position, sink: &mut S, pseudo: bool) {
+/// Counts the moves of the unpinned pieces `free` of a kind that has
+/// shifts, all pieces at once: within one shift each destination comes from
+/// one piece, so the destinations of each shift count as many moves.
+fn count_by_shifts<W: Word, S: MoveSink<W>>(
+    pos: &Position<W>,
+    sink: &mut S,
+    kind: Kind,
+    shifts: &[crate::variant::LeapShift<W>],
+    free: Bitboard<W>,
+    target: Bitboard<W>,
+) {
+    let empty = !pos.occupied();
+    let enemy = pos.by_color(pos.side_to_move().other());
+    let first = free.lowest().expect("pieces to count");
+    for s in shifts {
+        let mut dests = ((free & s.quiet_from).shift(s.delta) & empty)
+            | ((free & s.capture_from).shift(s.delta) & enemy);
+        for (path, from) in &s.lame {
+            let clear = path
+                .iter()
+                .fold(free & *from, |m, &step| m & empty.shift(-step));
+            dests |= clear.shift(s.delta) & empty;
+        }
+        sink.piece_moves(pos, first, kind, dests & target);
+    }
+}
+
+fn castling<W: Word, S: MoveSink<W>>(pos: &Position<W>, sink: &mut S, pseudo: bool) {
     let us = pos.side_to_move();
     let rights = pos.castling_rights(us);
     if rights.is_empty() || (pseudo && pos.is_check()) {
@@ -253,12 +304,12 @@ fn castling<S: MoveSink>(pos: &Position, sink: &mut S, pseudo: bool) {
 /// Calls `each(move, squares the king must find unattacked, occupancy
 /// after the move)` for every castling move whose squares are free. Each
 /// rule family judges the attacks its own way.
-pub(crate) fn for_each_castling(
+pub(crate) fn for_each_castling<W: Word>(
     v: &Variant,
     king: Square,
-    rights: Bitboard,
-    occ: Bitboard,
-    mut each: impl FnMut(Move, Bitboard, Bitboard),
+    rights: Bitboard<W>,
+    occ: Bitboard<W>,
+    mut each: impl FnMut(Move, Bitboard<W>, Bitboard<W>),
 ) {
     let shape = v.shape;
     let rank = shape.rank(king);
@@ -308,10 +359,10 @@ pub(crate) fn for_each_castling(
     }
 }
 
-impl Bitboard {
+impl<W: Word> Bitboard<W> {
     /// The squares of the set for which `keep` holds.
     #[inline]
-    pub fn filter_squares(self, mut keep: impl FnMut(Square) -> bool) -> Bitboard {
+    pub fn filter_squares(self, mut keep: impl FnMut(Square) -> bool) -> Bitboard<W> {
         let mut out = Bitboard::EMPTY;
         for sq in self {
             if keep(sq) {
@@ -322,7 +373,7 @@ impl Bitboard {
     }
 }
 
-impl Position {
+impl<W: Word> Position<W> {
     /// All legal moves of the side to move.
     pub fn legal_moves(&self) -> Vec<Move> {
         let mut moves = Vec::with_capacity(64);
@@ -388,13 +439,13 @@ value = 1300
             .unwrap()
     }
 
-    fn masked(pos: &Position) -> Vec<Move> {
+    fn masked<W: Word>(pos: &Position<W>) -> Vec<Move> {
         let mut moves = Vec::new();
         generate_inner(pos, &mut moves, false);
         moves
     }
 
-    fn each_tried(pos: &Position) -> Vec<Move> {
+    fn each_tried<W: Word>(pos: &Position<W>) -> Vec<Move> {
         let mut moves = Vec::new();
         generate_inner(pos, &mut moves, true);
         moves.retain(|&mv| !pos.leaves_king_attacked(mv));
@@ -416,12 +467,11 @@ value = 1300
         );
     }
 
-    #[test]
-    fn masks_find_the_moves_playing_finds() {
+    fn random_games_agree<W: Word>() {
         let v = overlaps();
         for seed in 0..40 {
             let mut rng = ChaCha8Rng::seed_from_u64(seed);
-            let mut pos = Position::start(v);
+            let mut pos = Position::<W>::start(v);
             for _ in 0..120 {
                 let mut fast = masked(&pos);
                 let mut slow = each_tried(&pos);
@@ -434,5 +484,11 @@ value = 1300
                 pos = pos.play(slow[(rng.next_u64() % slow.len() as u64) as usize]);
             }
         }
+    }
+
+    #[test]
+    fn masks_find_the_moves_playing_finds() {
+        random_games_agree::<u64>();
+        random_games_agree::<u128>();
     }
 }

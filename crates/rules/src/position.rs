@@ -4,9 +4,9 @@
 
 use std::fmt;
 
-use crate::geometry::{Bitboard, Square};
+use crate::geometry::{Bitboard, Square, Word};
 use crate::types::{ByColor, Color, EnPassant, Kind, Move, Piece, Special};
-use crate::variant::{CastlingStyle, Variant, MAX_DIRECTIONS};
+use crate::variant::{Boards, CastlingStyle, Variant, MAX_DIRECTIONS};
 
 pub use crate::types::MAX_KINDS;
 
@@ -76,24 +76,24 @@ pub enum PositionError {
 
 /// Riding attackers of one colour per direction (see [`Position::rider_sets`]).
 #[derive(Clone, Copy)]
-pub struct RiderSets {
-    pub by_dir: [Bitboard; MAX_DIRECTIONS],
+pub struct RiderSets<W: Word = u128> {
+    pub by_dir: [Bitboard<W>; MAX_DIRECTIONS],
     /// Bit d is set if `by_dir[d]` is not empty.
     pub active: u32,
 }
 
-impl RiderSets {
+impl<W: Word> RiderSets<W> {
     /// Each piece of `own` alone between `king` and one of these riders on
     /// its line, with the squares it may still go to (the line up to and
     /// including the rider).
     #[inline]
     pub(crate) fn for_each_pin(
         &self,
-        v: &Variant,
+        v: &Boards<W>,
         king: Square,
-        occ: Bitboard,
-        own: Bitboard,
-        mut pinned: impl FnMut(Square, Bitboard),
+        occ: Bitboard<W>,
+        own: Bitboard<W>,
+        mut pinned: impl FnMut(Square, Bitboard<W>),
     ) {
         let mut active = self.active;
         while active != 0 {
@@ -115,22 +115,25 @@ impl RiderSets {
     }
 }
 
-/// A legal position of a turn-based variant.
+/// A legal position of a turn-based variant, its squares kept in words
+/// `W` (`u64` only for boards of at most 64 squares).
 #[derive(Clone, Copy)]
-pub struct Position {
+pub struct Position<W: Word = u128> {
     pub(crate) variant: &'static Variant,
-    pub(crate) pieces: Pieces,
-    pub(crate) occupied: ByColor<Bitboard>,
+    /// The variant's tables in this position's word.
+    pub(crate) boards: &'static Boards<W>,
+    pub(crate) pieces: Pieces<W>,
+    pub(crate) occupied: ByColor<Bitboard<W>>,
     pub(crate) side: Color,
-    pub(crate) castling: ByColor<Bitboard>,
+    pub(crate) castling: ByColor<Bitboard<W>>,
     pub(crate) en_passant: Option<EnPassant>,
     pub(crate) halfmove_clock: u32,
     pub(crate) fullmove_number: u32,
     pub(crate) hash: u64,
 }
 
-impl PartialEq for Position {
-    fn eq(&self, other: &Position) -> bool {
+impl<W: Word> PartialEq for Position<W> {
+    fn eq(&self, other: &Position<W>) -> bool {
         std::ptr::eq(self.variant, other.variant)
             && self.pieces == other.pieces
             && self.side == other.side
@@ -141,9 +144,9 @@ impl PartialEq for Position {
     }
 }
 
-impl Eq for Position {}
+impl<W: Word> Eq for Position<W> {}
 
-impl fmt::Debug for Position {
+impl<W: Word> fmt::Debug for Position<W> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
@@ -154,19 +157,28 @@ impl fmt::Debug for Position {
     }
 }
 
-impl Position {
+impl<W: Word> Position<W> {
     /// The variant's start position.
-    pub fn start(variant: &'static Variant) -> Position {
+    pub fn start(variant: &'static Variant) -> Position<W> {
         crate::fen::parse_position(variant, &variant.spec.start_fen)
             .expect("start position validated at load")
     }
 
     /// Checks a setup and turns it into a position.
-    pub fn from_setup(variant: &'static Variant, setup: &Setup) -> Result<Position, PositionError> {
+    ///
+    /// Panics if the board does not fit in `W` (choose the word by the
+    /// variant, as [`crate::AnyGame`] does).
+    pub fn from_setup(
+        variant: &'static Variant,
+        setup: &Setup,
+    ) -> Result<Position<W>, PositionError> {
+        let boards = variant
+            .boards_in::<W>()
+            .expect("the board fits in the position's word");
         let shape = variant.shape;
         let name = |sq: Square| shape.name(sq).to_string();
-        let occupied = ByColor::new_with(|c| setup.occupied(c));
-        let mut seen = Bitboard::EMPTY;
+        let occupied = ByColor::new_with(|c| setup.occupied(c).convert());
+        let mut seen: Bitboard = Bitboard::EMPTY;
         for color in Color::ALL {
             for bb in &setup.pieces[color] {
                 if let Some(sq) = (seen & *bb).lowest() {
@@ -186,7 +198,7 @@ impl Position {
             for (k, info) in variant.kinds.iter().enumerate() {
                 if info.pawn {
                     let on_last =
-                        setup.pieces[color][k] & variant.promotion_zone[color.index()];
+                        setup.pieces[color][k] & variant.boards.promotion_zone[color.index()];
                     if let Some(sq) = on_last.lowest() {
                         return Err(PositionError::PawnOnLastRank {
                             color,
@@ -198,7 +210,8 @@ impl Position {
         }
         let mut pos = Position {
             variant,
-            pieces: setup.pieces,
+            boards,
+            pieces: ByColor::new_with(|c| setup.pieces[c].map(Bitboard::convert)),
             occupied,
             side: setup.side,
             castling: ByColor::both(Bitboard::EMPTY),
@@ -208,11 +221,11 @@ impl Position {
             hash: 0,
         };
         for color in Color::ALL {
-            let rights = setup.castling[color];
+            let rights: Bitboard<W> = setup.castling[color].convert();
             if rights.is_empty() {
                 continue;
             }
-            let home = variant.home_rank(color);
+            let home = variant.home_rank(color).convert();
             let king = pos.king(color);
             let partners = pos.castling_partners(color);
             let bad = rights & !(partners & home);
@@ -259,9 +272,9 @@ impl Position {
     /// The setup this position came from (castling and en passant as held).
     pub fn to_setup(&self) -> Setup {
         Setup {
-            pieces: self.pieces,
+            pieces: ByColor::new_with(|c| self.pieces[c].map(Bitboard::wide)),
             side: self.side,
-            castling: self.castling,
+            castling: ByColor::new_with(|c| self.castling[c].wide()),
             en_passant: self.en_passant.map(|e| e.target),
             halfmove_clock: self.halfmove_clock,
             fullmove_number: self.fullmove_number,
@@ -272,20 +285,25 @@ impl Position {
     pub fn variant(&self) -> &'static Variant {
         self.variant
     }
+    /// The variant's tables in this position's word.
+    #[inline]
+    pub fn boards(&self) -> &'static Boards<W> {
+        self.boards
+    }
     #[inline]
     pub fn side_to_move(&self) -> Color {
         self.side
     }
     #[inline]
-    pub fn occupied(&self) -> Bitboard {
+    pub fn occupied(&self) -> Bitboard<W> {
         self.occupied.white | self.occupied.black
     }
     #[inline]
-    pub fn by_color(&self, color: Color) -> Bitboard {
+    pub fn by_color(&self, color: Color) -> Bitboard<W> {
         self.occupied[color]
     }
     #[inline]
-    pub fn pieces(&self, color: Color, kind: Kind) -> Bitboard {
+    pub fn pieces(&self, color: Color, kind: Kind) -> Bitboard<W> {
         self.pieces[color][kind.index()]
     }
     #[inline]
@@ -294,7 +312,7 @@ impl Position {
             .lowest()
             .expect("a position always has both kings")
     }
-    pub fn castling_rights(&self, color: Color) -> Bitboard {
+    pub fn castling_rights(&self, color: Color) -> Bitboard<W> {
         self.castling[color]
     }
     pub fn en_passant(&self) -> Option<EnPassant> {
@@ -329,7 +347,7 @@ impl Position {
             .find_map(|color| self.kind_at(color, sq).map(|kind| Piece { color, kind }))
     }
 
-    fn castling_partners(&self, color: Color) -> Bitboard {
+    fn castling_partners(&self, color: Color) -> Bitboard<W> {
         let mask = self.variant.castling_partner_kinds;
         (0..self.variant.kinds.len())
             .filter(|k| mask >> k & 1 != 0)
@@ -363,14 +381,15 @@ impl Position {
     fn capturable_en_passant(&self, target: Square, victim: Square) -> Option<EnPassant> {
         let us = self.side;
         let v = self.variant;
+        let b = self.boards;
         let ep = EnPassant { target, victim };
         let with_ep = Position {
             en_passant: Some(ep),
             ..*self
         };
         let legal = (0..v.kinds.len()).any(|k| {
-            let from = v.tables(us, Kind(k as u8)).en_passant_from[target.index()]
-                & self.pieces[us][k];
+            let from =
+                b.tables(us, Kind(k as u8)).en_passant_from[target.index()] & self.pieces[us][k];
             from.filter_squares(|from| {
                 !with_ep.leaves_king_attacked(Move {
                     from,
@@ -387,17 +406,17 @@ impl Position {
     /// The riding attackers of `by`, grouped by the direction in which
     /// they are seen from an attacked square; computed once per node.
     #[inline]
-    pub fn rider_sets(&self, by: Color) -> RiderSets {
-        self.variant.rider_sets(&self.pieces, by)
+    pub fn rider_sets(&self, by: Color) -> RiderSets<W> {
+        self.boards.rider_sets(&self.pieces, by)
     }
 
     /// All pieces of `by` that attack `sq` given occupancy `occ`.
-    pub fn attackers(&self, sq: Square, by: Color, occ: Bitboard) -> Bitboard {
+    pub fn attackers(&self, sq: Square, by: Color, occ: Bitboard<W>) -> Bitboard<W> {
         self.attackers_with(sq, by, occ, &self.rider_sets(by))
     }
 
     /// True if any piece of `by` attacks `sq` given occupancy `occ`.
-    pub fn is_attacked(&self, sq: Square, by: Color, occ: Bitboard) -> bool {
+    pub fn is_attacked(&self, sq: Square, by: Color, occ: Bitboard<W>) -> bool {
         self.is_attacked_with(sq, by, occ, &self.rider_sets(by))
     }
 
@@ -406,10 +425,10 @@ impl Position {
         &self,
         sq: Square,
         by: Color,
-        occ: Bitboard,
-        riders: &RiderSets,
-    ) -> Bitboard {
-        self.variant.attackers(&self.pieces, sq, by, occ, riders)
+        occ: Bitboard<W>,
+        riders: &RiderSets<W>,
+    ) -> Bitboard<W> {
+        self.boards.attackers(&self.pieces, sq, by, occ, riders)
     }
 
     #[inline]
@@ -417,14 +436,14 @@ impl Position {
         &self,
         sq: Square,
         by: Color,
-        occ: Bitboard,
-        riders: &RiderSets,
+        occ: Bitboard<W>,
+        riders: &RiderSets<W>,
     ) -> bool {
-        self.variant.is_attacked(&self.pieces, sq, by, occ, riders)
+        self.boards.is_attacked(&self.pieces, sq, by, occ, riders)
     }
 
     /// Pieces giving check to the side to move.
-    pub fn checkers(&self) -> Bitboard {
+    pub fn checkers(&self) -> Bitboard<W> {
         self.attackers(self.king(self.side), self.side.other(), self.occupied())
     }
 
@@ -434,12 +453,12 @@ impl Position {
 
     #[inline]
     fn toggle(&mut self, color: Color, kind: Kind, sq: Square) {
-        self.pieces[color][kind.index()].0 ^= 1u128 << sq.0;
-        self.occupied[color].0 ^= 1u128 << sq.0;
+        self.pieces[color][kind.index()].0 ^= W::bit(sq.0);
+        self.occupied[color].0 ^= W::bit(sq.0);
         self.hash ^= self.variant.zobrist.piece(color, kind, sq);
     }
 
-    fn clear_castling(&mut self, color: Color, squares: Bitboard) {
+    fn clear_castling(&mut self, color: Color, squares: Bitboard<W>) {
         let lost = self.castling[color] & squares;
         for sq in lost {
             self.hash ^= self.variant.zobrist.castling(sq);
@@ -449,7 +468,7 @@ impl Position {
 
     /// Plays a move known to be legal (from [`Position::legal_moves`] or
     /// checked with [`Position::is_legal`]) and returns the new position.
-    pub fn play(&self, mv: Move) -> Position {
+    pub fn play(&self, mv: Move) -> Position<W> {
         let mut p = *self;
         let us = self.side;
         let them = us.other();
@@ -487,7 +506,7 @@ impl Position {
             }
         }
         if kind == v.royal {
-            p.clear_castling(us, Bitboard(u128::MAX));
+            p.clear_castling(us, Bitboard::ALL);
         } else {
             p.clear_castling(us, mv.from.bit());
         }
@@ -519,7 +538,7 @@ impl Position {
 
     /// Passes the move (for an engine's null-move search): the other side
     /// moves next and any en passant chance lapses. Not a legal chess move.
-    pub fn play_null(&self) -> Position {
+    pub fn play_null(&self) -> Position<W> {
         let mut p = *self;
         if let Some(ep) = p.en_passant.take() {
             p.hash ^= self.variant.zobrist.en_passant(ep.target);
@@ -538,7 +557,7 @@ impl Position {
     }
 
     /// Same pieces, side, rights and en passant: equal for repetition.
-    pub fn same_position(&self, other: &Position) -> bool {
+    pub fn same_position(&self, other: &Position<W>) -> bool {
         self.hash == other.hash
             && self.pieces == other.pieces
             && self.side == other.side
@@ -548,11 +567,11 @@ impl Position {
 }
 
 /// Piece sets per colour and kind.
-pub type Pieces = ByColor<[Bitboard; MAX_KINDS]>;
+pub type Pieces<W = u128> = ByColor<[Bitboard<W>; MAX_KINDS]>;
 
 /// The union of one colour's pieces of the kinds in `mask` (bit per kind).
 #[inline]
-pub fn kinds_union(pieces: &Pieces, color: Color, mut mask: u32) -> Bitboard {
+pub fn kinds_union<W: Word>(pieces: &Pieces<W>, color: Color, mut mask: u32) -> Bitboard<W> {
     let mut out = Bitboard::EMPTY;
     while mask != 0 {
         let k = mask.trailing_zeros() as usize;
@@ -562,21 +581,25 @@ pub fn kinds_union(pieces: &Pieces, color: Color, mut mask: u32) -> Bitboard {
     out
 }
 
-impl Variant {
+impl<W: Word> Boards<W> {
     /// The riding attackers of `by`, grouped by the direction in which
     /// they are seen from an attacked square; computed once per node.
     #[inline]
-    pub fn rider_sets(&self, pieces: &Pieces, by: Color) -> RiderSets {
+    pub fn rider_sets(&self, pieces: &Pieces<W>, by: Color) -> RiderSets<W> {
         let v = self;
         let mut sets = RiderSets {
             by_dir: [Bitboard::EMPTY; MAX_DIRECTIONS],
             active: 0,
         };
-        for (d, &mask) in v.reverse_riders[by.index()].iter().enumerate() {
-            let riders = kinds_union(pieces, by, mask);
+        for &(kinds, dirs) in &v.rider_groups[by.index()] {
+            let riders = kinds_union(pieces, by, kinds);
             if riders.any() {
-                sets.by_dir[d] = riders;
-                sets.active |= 1 << d;
+                sets.active |= dirs;
+                let mut left = dirs;
+                while left != 0 {
+                    sets.by_dir[left.trailing_zeros() as usize] = riders;
+                    left &= left - 1;
+                }
             }
         }
         sets
@@ -585,12 +608,12 @@ impl Variant {
     /// All pieces of `by` that attack `sq` given occupancy `occ`.
     pub fn attackers(
         &self,
-        pieces: &Pieces,
+        pieces: &Pieces<W>,
         sq: Square,
         by: Color,
-        occ: Bitboard,
-        riders: &RiderSets,
-    ) -> Bitboard {
+        occ: Bitboard<W>,
+        riders: &RiderSets<W>,
+    ) -> Bitboard<W> {
         let v = self;
         let c = by.index();
         let mut att = Bitboard::EMPTY;
@@ -622,11 +645,11 @@ impl Variant {
     #[inline]
     pub fn is_attacked(
         &self,
-        pieces: &Pieces,
+        pieces: &Pieces<W>,
         sq: Square,
         by: Color,
-        occ: Bitboard,
-        riders: &RiderSets,
+        occ: Bitboard<W>,
+        riders: &RiderSets<W>,
     ) -> bool {
         let v = self;
         let c = by.index();
@@ -660,7 +683,7 @@ impl Variant {
 
     /// Attack along one direction to the first blocker (inclusive).
     #[inline]
-    pub fn dir_attack(&self, d: usize, sq: Square, occ: Bitboard) -> Bitboard {
+    pub fn dir_attack(&self, d: usize, sq: Square, occ: Bitboard<W>) -> Bitboard<W> {
         let dir = &self.dirs[d];
         let ray = dir.ray[sq.index()];
         let blockers = ray & occ;
@@ -684,7 +707,7 @@ mod tests {
     #[test]
     fn hash_is_incremental() {
         let v = Registry::builtin().get("chess").unwrap();
-        let mut pos = Position::start(v);
+        let mut pos = Position::<u128>::start(v);
         for uci in [
             "e2e4", "d7d5", "e4d5", "g8f6", "f1b5", "c7c6", "g1f3", "c6b5", "e1g1",
         ] {
@@ -697,7 +720,7 @@ mod tests {
     #[test]
     fn setup_errors_are_typed() {
         let v = Registry::builtin().get("chess").unwrap();
-        let err = |fen: &str| match crate::fen::parse_position(v, fen) {
+        let err = |fen: &str| match crate::fen::parse_position::<u128>(v, fen) {
             Err(crate::fen::FenError::Position(e)) => e,
             other => panic!("{fen}: expected a position error, got {other:?}"),
         };

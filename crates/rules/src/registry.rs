@@ -239,7 +239,7 @@ impl Registry {
         // The start position must be a legal position of the variant.
         let checked = match variant.spec.family {
             Family::TurnBased => {
-                crate::fen::parse_position(variant, &variant.spec.start_fen).map(|_| ())
+                crate::fen::parse_position::<u128>(variant, &variant.spec.start_fen).map(|_| ())
             }
             Family::Simultaneous => {
                 SimPosition::from_fen(variant, &variant.spec.start_fen).map(|_| ())

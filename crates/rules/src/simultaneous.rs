@@ -98,12 +98,24 @@ impl fmt::Debug for SimPosition {
 }
 
 /// Removes one piece of `color` from `sq`.
-fn remove(pieces: &mut Pieces, occupied: &mut ByColor<Bitboard>, color: Color, kind: Kind, sq: Square) {
+fn remove(
+    pieces: &mut Pieces,
+    occupied: &mut ByColor<Bitboard>,
+    color: Color,
+    kind: Kind,
+    sq: Square,
+) {
     pieces[color][kind.index()] = pieces[color][kind.index()].without(sq);
     occupied[color] = occupied[color].without(sq);
 }
 
-fn place(pieces: &mut Pieces, occupied: &mut ByColor<Bitboard>, color: Color, kind: Kind, sq: Square) {
+fn place(
+    pieces: &mut Pieces,
+    occupied: &mut ByColor<Bitboard>,
+    color: Color,
+    kind: Kind,
+    sq: Square,
+) {
     pieces[color][kind.index()] = pieces[color][kind.index()].with(sq);
     occupied[color] = occupied[color].with(sq);
 }
@@ -238,7 +250,12 @@ impl SimPosition {
     /// `kind` that pieces of `by` free to move next turn (not waiting)
     /// attack; `defended` if an enemy piece, waiting or not, guards it.
     /// Shared squares hold nothing to capture.
-    pub fn for_each_threat(&self, by: Color, kind: Kind, mut f: impl FnMut(Square, Bitboard, bool)) {
+    pub fn for_each_threat(
+        &self,
+        by: Color,
+        kind: Kind,
+        mut f: impl FnMut(Square, Bitboard, bool),
+    ) {
         let v = self.variant;
         let them = by.other();
         let targets = self.pieces(them, kind) & !self.shared();
@@ -247,11 +264,20 @@ impl SimPosition {
         }
         let occ = self.occupied();
         let movers = !self.certain_stayers(by);
-        let (ours, theirs) = (v.rider_sets(&self.pieces, by), v.rider_sets(&self.pieces, them));
+        let (ours, theirs) = (
+            v.boards.rider_sets(&self.pieces, by),
+            v.boards.rider_sets(&self.pieces, them),
+        );
         for sq in targets {
-            let capturers = v.attackers(&self.pieces, sq, by, occ, &ours) & movers;
+            let capturers = v.boards.attackers(&self.pieces, sq, by, occ, &ours) & movers;
             if capturers.any() {
-                f(sq, capturers, v.attackers(&self.pieces, sq, them, occ, &theirs).any());
+                f(
+                    sq,
+                    capturers,
+                    v.boards
+                        .attackers(&self.pieces, sq, them, occ, &theirs)
+                        .any(),
+                );
             }
         }
     }
@@ -272,23 +298,24 @@ impl SimPosition {
         // where `attackers` finds one, so it only skips empty calls.
         let mut reach = Bitboard::EMPTY;
         for k in 0..v.kinds.len() {
-            let t = v.tables(by, Kind(k as u8));
+            let t = v.boards.tables(by, Kind(k as u8));
             for from in self.pieces[by][k] & movers {
-                reach |= v.reach(&t.capture, from, occ);
+                reach |= v.boards.reach(&t.capture, from, occ);
             }
         }
         let targets = self.occupied[them] & !self.shared() & reach;
         if targets.is_empty() {
             return;
         }
-        let ours = v.rider_sets(&self.pieces, by);
+        let ours = v.boards.rider_sets(&self.pieces, by);
         let mut theirs = None;
         for k in 0..v.kinds.len() {
             for sq in self.pieces[them][k] & targets {
-                let capturers = v.attackers(&self.pieces, sq, by, occ, &ours) & movers;
+                let capturers = v.boards.attackers(&self.pieces, sq, by, occ, &ours) & movers;
                 if capturers.any() {
-                    let theirs = theirs.get_or_insert_with(|| v.rider_sets(&self.pieces, them));
-                    let defended = v.is_attacked(&self.pieces, sq, them, occ, theirs);
+                    let theirs =
+                        theirs.get_or_insert_with(|| v.boards.rider_sets(&self.pieces, them));
+                    let defended = v.boards.is_attacked(&self.pieces, sq, them, occ, theirs);
                     f(Kind(k as u8), sq, capturers, defended);
                 }
             }
@@ -308,12 +335,12 @@ impl SimPosition {
             return Bitboard::EMPTY;
         }
         let v = self.variant;
-        v.attackers(
+        v.boards.attackers(
             pieces,
             sq,
             by,
             occupied.white | occupied.black,
-            &v.rider_sets(pieces, by),
+            &v.boards.rider_sets(pieces, by),
         )
     }
 
@@ -410,9 +437,9 @@ impl SimPosition {
         ctx: &GenContext,
     ) -> Dests {
         let v = self.variant;
-        let t = v.tables(color, kind);
+        let t = v.boards.tables(color, kind);
         let occ = ctx.occ;
-        let reach = v.leaps_and_rides(&t.quiet, from, occ);
+        let reach = v.boards.leaps_and_rides(&t.quiet, from, occ);
         let mut lame_reach = Bitboard::EMPTY;
         for &(to, path) in &t.quiet.lame[from.index()] {
             if (path & occ).is_empty() {
@@ -426,7 +453,7 @@ impl SimPosition {
             let capture = if t.symmetric_modes {
                 reach | lame_reach
             } else {
-                v.reach(&t.capture, from, occ)
+                v.boards.reach(&t.capture, from, occ)
             };
             plain |= capture & ctx.capturable;
             if let Some(ep) = self.en_passant[color.other()] {
@@ -456,7 +483,7 @@ impl SimPosition {
     /// squares (promotions in the variant's order).
     fn expand_plain(&self, color: Color, d: &Dests, mut f: impl FnMut(Move)) {
         let v = self.variant;
-        let zone = v.promotion_zone[color.index()];
+        let zone = v.boards.promotion_zone[color.index()];
         let from = d.from;
         for to in d.plain | d.lame {
             if d.pawn && zone.contains(to) {
@@ -487,7 +514,7 @@ impl SimPosition {
         if !d.pawn {
             return all.count() as usize;
         }
-        let zone = self.variant.promotion_zone[color.index()];
+        let zone = self.variant.boards.promotion_zone[color.index()];
         (all & zone).count() as usize * self.variant.promotion_kinds.len()
             + (all & !zone).count() as usize
     }
@@ -542,13 +569,8 @@ impl SimPosition {
     /// True if `mv`, played alone, leaves `color`'s king in check.
     fn exposes_king(&self, color: Color, mv: Move) -> bool {
         let (pieces, occupied) = self.after_own_move(color, mv);
-        self.checkers_in(
-            &pieces,
-            &occupied,
-            color,
-            self.last_moved[color.other()],
-        )
-        .any()
+        self.checkers_in(&pieces, &occupied, color, self.last_moved[color.other()])
+            .any()
     }
 
     /// Own pieces whose move alone could expose `color`'s king on `king`:
@@ -558,7 +580,7 @@ impl SimPosition {
     fn pin_candidates(&self, color: Color, king: Square, riders: &RiderSets) -> Option<Bitboard> {
         let v = self.variant;
         let them = color.other();
-        if v.needs_slow_legality || v.reverse_complex[them.index()] != 0 {
+        if v.needs_slow_legality || v.boards.reverse_complex[them.index()] != 0 {
             return None;
         }
         let occ = self.occupied();
@@ -568,14 +590,14 @@ impl SimPosition {
         while active != 0 {
             let d = active.trailing_zeros() as usize;
             active &= active - 1;
-            let on_ray = riders.by_dir[d] & v.dirs[d].ray[king.index()];
+            let on_ray = riders.by_dir[d] & v.boards.dirs[d].ray[king.index()];
             if on_ray.is_empty() {
                 continue;
             }
-            let Some(blocker) = (v.dir_attack(d, king, occ) & own).lowest() else {
+            let Some(blocker) = (v.boards.dir_attack(d, king, occ) & own).lowest() else {
                 continue;
             };
-            if (v.dir_attack(d, king, occ.without(blocker)) & on_ray).any() {
+            if (v.boards.dir_attack(d, king, occ.without(blocker)) & on_ray).any() {
                 candidates = candidates.with(blocker);
             }
         }
@@ -675,7 +697,12 @@ impl SimPosition {
             return true;
         }
         let occ = self.occupied[color].without(king).with(to) | self.occupied[them];
-        (self.variant.attackers(&self.pieces, to, them, occ, riders) & mask).is_empty()
+        (self
+            .variant
+            .boards
+            .attackers(&self.pieces, to, them, occ, riders)
+            & mask)
+            .is_empty()
     }
 
     /// Legal moves of `color` into `sink`, in the order of kinds, then
@@ -718,10 +745,12 @@ impl SimPosition {
 
         let waiting = self.waiting(color);
         let ctx = self.gen_context(color);
-        let riders = v.rider_sets(&self.pieces, them);
+        let riders = v.boards.rider_sets(&self.pieces, them);
         // `in_check` without a second rider scan: nothing attacks a shared square.
         let in_check = !ctx.shared.contains(king) && {
-            let att = v.attackers(&self.pieces, king, them, ctx.occ, &riders);
+            let att = v
+                .boards
+                .attackers(&self.pieces, king, them, ctx.occ, &riders);
             match self.rules.check {
                 CheckModel::Parity => (att & !self.last_moved[them]).any(),
                 CheckModel::MoveNeutral => att.any(),
@@ -901,13 +930,7 @@ impl SimPosition {
         // 1. Both movers (and castling partners) leave their squares.
         for c in colors {
             let mv = moves[c];
-            remove(
-                &mut next.pieces,
-                &mut next.occupied,
-                c,
-                movers[c],
-                mv.from,
-            );
+            remove(&mut next.pieces, &mut next.occupied, c, movers[c], mv.from);
             if let Special::Castle { rook_from, .. } = mv.special {
                 let rook = self
                     .kind_at(c, rook_from)
@@ -929,9 +952,7 @@ impl SimPosition {
                 }
             }
         }
-        let swap = |c: Color| {
-            targets[c].is_some_and(|(sq, _)| sq == moves[c.other()].from)
-        };
+        let swap = |c: Color| targets[c].is_some_and(|(sq, _)| sq == moves[c.other()].from);
         if swap(Color::White) && swap(Color::Black) {
             notes.white.swap = true;
             notes.black.swap = true;
@@ -979,8 +1000,8 @@ impl SimPosition {
         for c in colors {
             let mv = moves[c];
             next.en_passant[c] = None;
-            let alone = next.pieces[c][movers[c].index()].contains(mv.to)
-                && !shared.contains(mv.to);
+            let alone =
+                next.pieces[c][movers[c].index()].contains(mv.to) && !shared.contains(mv.to);
             if mv.special == Special::DoubleStep && alone {
                 let back = if v.shape.rank(mv.to) > v.shape.rank(mv.from) {
                     -1
@@ -999,9 +1020,9 @@ impl SimPosition {
                 }
             }
         }
-        let irreversible = colors.into_iter().any(|c| {
-            notes[c].captured.is_some() || v.kinds[movers[c].index()].pawn
-        });
+        let irreversible = colors
+            .into_iter()
+            .any(|c| notes[c].captured.is_some() || v.kinds[movers[c].index()].pawn);
         next.clock = if irreversible { 0 } else { self.clock + 1 };
         next.turn = self.turn + 1;
         (next, notes)
@@ -1023,9 +1044,7 @@ impl SimPosition {
                 (true, CheckModel::Parity) => Some(CheckKind::Delayed),
             };
             let (alone, alone_occ) = self.after_own_move(c, moves[c]);
-            let king_alone = alone[them][v.royal.index()]
-                .lowest()
-                .expect("king present");
+            let king_alone = alone[them][v.royal.index()].lowest().expect("king present");
             // A check this move attempted (not one already standing) that
             // the opponent's move blocked or escaped.
             let threatened = self.attackers_in(&alone, &alone_occ, king_alone, c).any();
@@ -1075,44 +1094,30 @@ impl SimPosition {
     /// The outcome at the start of this turn, leaving out repetition (which
     /// needs the game's history; see [`crate::game::SimGame`]).
     pub fn outcome(&self) -> Option<Outcome> {
-        self.outcome_with_counts(
-            Color::ALL.map(|c| usize::from(self.has_legal_move(c))),
-        )
+        self.outcome_with_counts(Color::ALL.map(|c| usize::from(self.has_legal_move(c))))
     }
 
     /// [`SimPosition::outcome`] for a caller that has already generated the
     /// legal moves of both sides: `counts` are their numbers.
     pub fn outcome_with_counts(&self, counts: [usize; 2]) -> Option<Outcome> {
-        let draw = |reason| {
-            Some(Outcome::draw(reason))
-        };
+        let draw = |reason| Some(Outcome::draw(reason));
         if self.king(Color::White) == self.king(Color::Black) {
             return draw(Reason::KingsShareSquare);
         }
         match self.rules.check {
             CheckModel::Parity => match counts {
                 [0, 0] => return draw(Reason::NoLegalMove),
-                [0, _] => {
-                    return Some(Outcome::win(Color::Black, Reason::NoLegalMove))
-                }
-                [_, 0] => {
-                    return Some(Outcome::win(Color::White, Reason::NoLegalMove))
-                }
+                [0, _] => return Some(Outcome::win(Color::Black, Reason::NoLegalMove)),
+                [_, 0] => return Some(Outcome::win(Color::White, Reason::NoLegalMove)),
                 _ => {}
             },
             CheckModel::MoveNeutral => {
-                let mated = Color::ALL
-                    .map(|c| counts[c.index()] == 0 && self.in_check(c));
-                let stalemated = Color::ALL
-                    .map(|c| counts[c.index()] == 0 && !self.in_check(c));
+                let mated = Color::ALL.map(|c| counts[c.index()] == 0 && self.in_check(c));
+                let stalemated = Color::ALL.map(|c| counts[c.index()] == 0 && !self.in_check(c));
                 match mated {
                     [true, true] => return draw(Reason::BothCheckmated),
-                    [true, false] => {
-                        return Some(Outcome::win(Color::Black, Reason::Checkmate))
-                    }
-                    [false, true] => {
-                        return Some(Outcome::win(Color::White, Reason::Checkmate))
-                    }
+                    [true, false] => return Some(Outcome::win(Color::Black, Reason::Checkmate)),
+                    [false, true] => return Some(Outcome::win(Color::White, Reason::Checkmate)),
                     _ if stalemated[0] || stalemated[1] => return draw(Reason::Stalemate),
                     _ => {}
                 }
@@ -1175,4 +1180,3 @@ pub fn distinct_positions(pos: &SimPosition, depth: u32) -> usize {
     }
     frontier.len()
 }
-

@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::betza::MoveRule;
-use crate::geometry::{Bitboard, Shape, Square};
+use crate::geometry::{Bitboard, Shape, Square, Word};
 use crate::types::{Color, Kind};
 
 /// How a variant's turns work. The crowd family comes with its own module.
@@ -109,31 +109,35 @@ pub const MAX_DIRECTIONS: usize = 16;
 
 /// A ray direction: a step vector and, per square, the full ray to the edge.
 #[derive(Debug)]
-pub struct Direction {
+pub struct Direction<W: Word = u128> {
     pub step: (i8, i8),
     /// True if the square index grows along the ray (nearest blocker = lowest bit).
     pub ascending: bool,
-    pub ray: Vec<Bitboard>,
+    pub ray: Vec<Bitboard<W>>,
 }
 
 /// A rider move of one piece: direction index and per-square reachable ray.
 #[derive(Debug, PartialEq, Eq)]
-pub struct Ride {
+pub struct Ride<W: Word = u128> {
     pub dir: usize,
-    pub mask: Vec<Bitboard>,
+    pub mask: Vec<Bitboard<W>>,
+    /// The direction's `ascending` and `ray`, kept here so that an attack
+    /// reads one place.
+    pub ascending: bool,
+    pub beyond: Vec<Bitboard<W>>,
 }
 
 /// Everything a piece can reach in one mode (moving or capturing).
 #[derive(Debug, Default, PartialEq, Eq)]
-pub struct MoveSet {
+pub struct MoveSet<W: Word = u128> {
     /// Unblockable leaps, per square.
-    pub leaps: Vec<Bitboard>,
+    pub leaps: Vec<Bitboard<W>>,
     /// Lame leaps: destination and the squares that must be empty, per square.
-    pub lame: Vec<Vec<(Square, Bitboard)>>,
-    pub rides: Vec<Ride>,
+    pub lame: Vec<Vec<(Square, Bitboard<W>)>>,
+    pub rides: Vec<Ride<W>>,
 }
 
-impl MoveSet {
+impl<W: Word> MoveSet<W> {
     fn is_simple(&self) -> bool {
         self.lame.iter().all(Vec::is_empty)
     }
@@ -141,17 +145,107 @@ impl MoveSet {
 
 /// One piece type of one colour, compiled for a board.
 #[derive(Debug)]
-pub struct PieceTables {
-    pub quiet: MoveSet,
-    pub capture: MoveSet,
+pub struct PieceTables<W: Word = u128> {
+    pub quiet: MoveSet<W>,
+    pub capture: MoveSet<W>,
     /// Squares on which this piece can capture en passant, per square.
-    pub en_passant: Vec<Bitboard>,
+    pub en_passant: Vec<Bitboard<W>>,
     /// Squares from which this piece can capture en passant onto the indexed square.
-    pub en_passant_from: Vec<Bitboard>,
+    pub en_passant_from: Vec<Bitboard<W>>,
     /// Quiet and capture sets are the same, so one attack serves both.
     pub symmetric_modes: bool,
     /// Squares from which a piece of this kind attacks the indexed square.
-    pub reverse_capture: MoveSet,
+    pub reverse_capture: MoveSet<W>,
+    /// For a leaper with few leaps and no lame captures (a pawn), its moves
+    /// as shifts of the whole set of its pieces, so a count needs no loop
+    /// over the pieces. `None` for other kinds.
+    pub shifts: Option<Vec<LeapShift<W>>>,
+}
+
+/// Leaps of several pieces at once that share one index offset: a piece on
+/// `quiet_from` goes `delta` squares on to an empty square, one on
+/// `capture_from` to an enemy; one on a square of a `lame` entry to an
+/// empty square when the squares at the listed offsets are empty too.
+#[derive(Debug, PartialEq, Eq)]
+pub struct LeapShift<W: Word = u128> {
+    pub delta: i32,
+    pub quiet_from: Bitboard<W>,
+    pub capture_from: Bitboard<W>,
+    pub lame: Vec<(Vec<i32>, Bitboard<W>)>,
+}
+
+/// Most shifts a kind may have to be counted by shifts (a pawn has 4).
+const MAX_SHIFTS: usize = 4;
+
+impl<W: Word> PieceTables<W> {
+    /// The moves of this kind as shifts (see [`PieceTables::shifts`]).
+    fn leap_shifts(&self, shape: Shape) -> Option<Vec<LeapShift<W>>> {
+        let simple = self.quiet.rides.is_empty()
+            && self.capture.rides.is_empty()
+            && self.capture.lame.iter().all(Vec::is_empty);
+        if !simple {
+            return None;
+        }
+        let mut out: Vec<LeapShift<W>> = Vec::new();
+        fn entry<W: Word>(out: &mut Vec<LeapShift<W>>, delta: i32) -> &mut LeapShift<W> {
+            let i = match out.iter().position(|s| s.delta == delta) {
+                Some(i) => i,
+                None => {
+                    out.push(LeapShift {
+                        delta,
+                        quiet_from: Bitboard::EMPTY,
+                        capture_from: Bitboard::EMPTY,
+                        lame: Vec::new(),
+                    });
+                    out.len() - 1
+                }
+            };
+            &mut out[i]
+        }
+        for from in shape.squares() {
+            let offset = |sq: Square| sq.0 as i32 - from.0 as i32;
+            for to in self.quiet.leaps[from.index()] {
+                let e = entry(&mut out, offset(to));
+                e.quiet_from = e.quiet_from.with(from);
+            }
+            for to in self.capture.leaps[from.index()] {
+                let e = entry(&mut out, offset(to));
+                e.capture_from = e.capture_from.with(from);
+            }
+            for &(to, path) in &self.quiet.lame[from.index()] {
+                let path: Vec<i32> = path.map(offset).collect();
+                let lame = &mut entry(&mut out, offset(to)).lame;
+                match lame.iter().position(|(p, _)| *p == path) {
+                    Some(j) => lame[j].1 = lame[j].1.with(from),
+                    None => lame.push((path, from.bit())),
+                }
+            }
+        }
+        (out.len() <= MAX_SHIFTS).then_some(out)
+    }
+}
+
+/// A variant's attack tables in one word size: what move generation and
+/// attack detection read. Every variant has them in `u128`; boards of at
+/// most 64 squares also in `u64` (see [`Variant::boards_in`]).
+#[derive(Debug)]
+pub struct Boards<W: Word = u128> {
+    pub dirs: Vec<Direction<W>>,
+    /// Per colour, per kind.
+    pub tables: [Vec<PieceTables<W>>; 2],
+    /// Squares where a pawn of each colour must promote.
+    pub promotion_zone: [Bitboard<W>; 2],
+    /// Per colour: for each direction, the kinds whose capture rides it
+    /// without range limit, looking back from the attacked square.
+    pub reverse_riders: [Vec<u32>; 2],
+    /// The same per colour as groups: a set of kinds (never empty) and
+    /// the set of directions that set of kinds rides.
+    pub rider_groups: [Vec<(u32, u32)>; 2],
+    /// Per colour: kinds whose reverse capture set has plain leaps.
+    pub reverse_leapers: [u32; 2],
+    /// Per colour: kinds with lame leaps or range-limited rides in their
+    /// capture set; their whole reverse set is checked.
+    pub reverse_complex: [u32; 2],
 }
 
 #[derive(Debug)]
@@ -174,21 +268,12 @@ pub struct Variant {
     pub kinds: Vec<KindInfo>,
     pub royal: Kind,
     pub promotion_kinds: Vec<Kind>,
-    /// Squares where a pawn of each colour must promote.
-    pub promotion_zone: [Bitboard; 2],
     /// Kinds that may castle with the king, as a bit set over kind indices.
     pub castling_partner_kinds: u32,
-    pub dirs: Vec<Direction>,
-    /// Per colour, per kind.
-    pub tables: [Vec<PieceTables>; 2],
-    /// Per colour: for each direction, the kinds whose capture rides it
-    /// without range limit, looking back from the attacked square.
-    pub reverse_riders: [Vec<u32>; 2],
-    /// Per colour: kinds whose reverse capture set has plain leaps.
-    pub reverse_leapers: [u32; 2],
-    /// Per colour: kinds with lame leaps or range-limited rides in their
-    /// capture set; their whole reverse set is checked.
-    pub reverse_complex: [u32; 2],
+    /// The attack tables, in the word that fits every board.
+    pub boards: Boards,
+    /// The same tables in 64-bit words, for boards of at most 64 squares.
+    pub boards64: Option<Boards<u64>>,
     /// Some piece has a lame or range-limited capture: fall back to checking
     /// each move by playing it.
     pub needs_slow_legality: bool,
@@ -212,9 +297,14 @@ impl Variant {
         &self.kinds[kind.index()]
     }
 
-    #[inline]
-    pub fn tables(&self, color: Color, kind: Kind) -> &PieceTables {
-        &self.tables[color.index()][kind.index()]
+    /// The attack tables in word `W`, if the board fits in it.
+    pub fn boards_in<W: Word>(&self) -> Option<&Boards<W>> {
+        use std::any::Any;
+        let wide: &dyn Any = &self.boards;
+        wide.downcast_ref().or_else(|| {
+            let narrow: &dyn Any = self.boards64.as_ref()?;
+            narrow.downcast_ref()
+        })
     }
 
     /// The first-rank (home) squares of a colour.
@@ -224,49 +314,6 @@ impl Variant {
         } else {
             self.shape.ranks - 1
         })
-    }
-
-    /// The attack of a ride from `sq` given occupancy.
-    #[inline]
-    pub fn ride_attack(&self, ride: &Ride, sq: Square, occ: Bitboard) -> Bitboard {
-        let ray = ride.mask[sq.index()];
-        let blockers = ray & occ;
-        if blockers.is_empty() {
-            return ray;
-        }
-        let dir = &self.dirs[ride.dir];
-        let nearest = if dir.ascending {
-            blockers.lowest()
-        } else {
-            blockers.highest()
-        };
-        match nearest {
-            Some(b) => ray & !dir.ray[b.index()],
-            None => ray,
-        }
-    }
-
-    /// The leaps and rides of a move set from `sq`, without its lame leaps
-    /// (which move generation handles apart: they make double steps).
-    #[inline]
-    pub fn leaps_and_rides(&self, set: &MoveSet, sq: Square, occ: Bitboard) -> Bitboard {
-        let mut out = set.leaps[sq.index()];
-        for ride in &set.rides {
-            out |= self.ride_attack(ride, sq, occ);
-        }
-        out
-    }
-
-    /// Every square a move set reaches from `sq` (ignoring what stands there).
-    #[inline]
-    pub fn reach(&self, set: &MoveSet, sq: Square, occ: Bitboard) -> Bitboard {
-        let mut out = self.leaps_and_rides(set, sq, occ);
-        for &(to, path) in &set.lame[sq.index()] {
-            if (path & occ).is_empty() {
-                out |= to.bit();
-            }
-        }
-        out
     }
 
     pub(crate) fn compile(spec: VariantSpec) -> Variant {
@@ -413,7 +460,12 @@ impl Variant {
                         }
                         set.rides = ride_masks
                             .into_iter()
-                            .map(|(dir, mask)| Ride { dir, mask })
+                            .map(|(dir, mask)| Ride {
+                                dir,
+                                mask,
+                                ascending: dirs[dir].ascending,
+                                beyond: dirs[dir].ray.clone(),
+                            })
                             .collect();
                         set
                     };
@@ -444,19 +496,22 @@ impl Variant {
                         needs_slow_legality = true;
                     }
                     let symmetric_modes = quiet == capture;
-                    PieceTables {
+                    let mut t = PieceTables {
                         quiet,
                         capture,
                         en_passant,
                         en_passant_from,
                         symmetric_modes,
                         reverse_capture,
-                    }
+                        shifts: None,
+                    };
+                    t.shifts = t.leap_shifts(shape);
+                    t
                 })
                 .collect()
         });
 
-        let reverse_riders = [0, 1].map(|c| {
+        let reverse_riders: [Vec<u32>; 2] = [0, 1].map(|c| {
             (0..dirs.len())
                 .map(|d| {
                     tables[c].iter().enumerate().fold(0u32, |m, (k, t)| {
@@ -498,21 +553,143 @@ impl Variant {
         });
         let promotion_zone = [shape.rank_mask(shape.ranks - 1), shape.rank_mask(0)];
         let zobrist = crate::zobrist::Keys::new(shape.len(), kinds.len());
+        let rider_groups = reverse_riders.clone().map(|masks| {
+            let mut groups: Vec<(u32, u32)> = Vec::new();
+            for (d, &kinds) in masks.iter().enumerate().filter(|(_, &k)| k != 0) {
+                match groups.iter_mut().find(|(k, _)| *k == kinds) {
+                    Some((_, dirs)) => *dirs |= 1 << d,
+                    None => groups.push((kinds, 1 << d)),
+                }
+            }
+            groups
+        });
+        let boards = Boards {
+            dirs,
+            tables,
+            promotion_zone,
+            reverse_riders,
+            rider_groups,
+            reverse_leapers,
+            reverse_complex,
+        };
+        let boards64 = (shape.len() <= u64::BITS as usize).then(|| boards.convert(shape));
         Variant {
             shape,
             kinds,
             royal,
             promotion_kinds,
-            promotion_zone,
             castling_partner_kinds,
-            dirs,
-            tables,
-            reverse_riders,
-            reverse_leapers,
-            reverse_complex,
+            boards,
+            boards64,
             needs_slow_legality,
             zobrist,
             spec,
+        }
+    }
+}
+
+impl<W: Word> Boards<W> {
+    #[inline]
+    pub fn tables(&self, color: Color, kind: Kind) -> &PieceTables<W> {
+        &self.tables[color.index()][kind.index()]
+    }
+
+    /// The attack of a ride from `sq` given occupancy.
+    #[inline]
+    pub fn ride_attack(&self, ride: &Ride<W>, sq: Square, occ: Bitboard<W>) -> Bitboard<W> {
+        let ray = ride.mask[sq.index()];
+        let blockers = ray & occ;
+        if blockers.is_empty() {
+            return ray;
+        }
+        let nearest = if ride.ascending {
+            blockers.lowest()
+        } else {
+            blockers.highest()
+        };
+        match nearest {
+            Some(b) => ray & !ride.beyond[b.index()],
+            None => ray,
+        }
+    }
+
+    /// The leaps and rides of a move set from `sq`, without its lame leaps
+    /// (which move generation handles apart: they make double steps).
+    #[inline]
+    pub fn leaps_and_rides(&self, set: &MoveSet<W>, sq: Square, occ: Bitboard<W>) -> Bitboard<W> {
+        let mut out = set.leaps[sq.index()];
+        for ride in &set.rides {
+            out |= self.ride_attack(ride, sq, occ);
+        }
+        out
+    }
+
+    /// Every square a move set reaches from `sq` (ignoring what stands there).
+    #[inline]
+    pub fn reach(&self, set: &MoveSet<W>, sq: Square, occ: Bitboard<W>) -> Bitboard<W> {
+        let mut out = self.leaps_and_rides(set, sq, occ);
+        for &(to, path) in &set.lame[sq.index()] {
+            if (path & occ).is_empty() {
+                out |= to.bit();
+            }
+        }
+        out
+    }
+
+    /// The same tables in another word, which must hold the board.
+    fn convert<V: Word>(&self, shape: Shape) -> Boards<V> {
+        let boards = |v: &[Bitboard<W>]| v.iter().map(|b| b.convert()).collect::<Vec<_>>();
+        let set = |m: &MoveSet<W>| MoveSet {
+            leaps: boards(&m.leaps),
+            lame: m
+                .lame
+                .iter()
+                .map(|l| l.iter().map(|&(sq, path)| (sq, path.convert())).collect())
+                .collect(),
+            rides: m
+                .rides
+                .iter()
+                .map(|r| Ride {
+                    dir: r.dir,
+                    mask: boards(&r.mask),
+                    ascending: r.ascending,
+                    beyond: boards(&r.beyond),
+                })
+                .collect(),
+        };
+        Boards {
+            dirs: self
+                .dirs
+                .iter()
+                .map(|d| Direction {
+                    step: d.step,
+                    ascending: d.ascending,
+                    ray: boards(&d.ray),
+                })
+                .collect(),
+            tables: [0, 1].map(|c| {
+                self.tables[c]
+                    .iter()
+                    .map(|t| {
+                        let mut out = PieceTables {
+                            quiet: set(&t.quiet),
+                            capture: set(&t.capture),
+                            en_passant: boards(&t.en_passant),
+                            en_passant_from: boards(&t.en_passant_from),
+                            symmetric_modes: t.symmetric_modes,
+                            reverse_capture: set(&t.reverse_capture),
+                            shifts: None,
+                        };
+                        out.shifts = out.leap_shifts(shape);
+                        out
+                    })
+                    .collect()
+            }),
+            promotion_zone: self.promotion_zone.map(Bitboard::convert),
+            reverse_riders: self.reverse_riders.clone(),
+            rider_groups: self.rider_groups.clone(),
+            reverse_leapers: self.reverse_leapers,
+            reverse_complex: self.reverse_complex,
         }
     }
 }
@@ -546,4 +723,3 @@ fn ray_mask(shape: Shape, sq: Square, dx: i8, dy: i8, range: u8) -> Bitboard {
 pub trait HasVariant {
     fn variant(&self) -> &'static Variant;
 }
-

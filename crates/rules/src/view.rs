@@ -2,7 +2,7 @@
 //! family: which pieces stand where, crowds counted by their members.
 
 use crate::crowd::CrowdPosition;
-use crate::geometry::{Bitboard, Square};
+use crate::geometry::{Bitboard, Square, Word};
 use crate::position::Position;
 use crate::simultaneous::SimPosition;
 use crate::types::{Color, Kind};
@@ -83,15 +83,17 @@ pub trait PieceView: HasVariant {
     }
 }
 
-impl PieceView for Position {
+/// Sets come out in `u128` whatever the position's word: widening is free
+/// and the evaluation's tables stay one per variant.
+impl<W: Word> PieceView for Position<W> {
     fn presence(&self, color: Color, kind: Kind) -> Bitboard {
-        self.pieces(color, kind)
+        self.pieces(color, kind).wide()
     }
     fn occupied(&self) -> Bitboard {
-        Position::occupied(self)
+        Position::occupied(self).wide()
     }
     fn by_color(&self, color: Color) -> Bitboard {
-        Position::by_color(self, color)
+        Position::by_color(self, color).wide()
     }
 }
 

@@ -9,7 +9,7 @@ use parity_rules::TurnPosition;
 use parity_rules::{fen, notation, perft::perft, Position, Registry};
 
 fn parity12(fen_text: &str) -> Position {
-    fen::parse_position(Registry::builtin().get("parity12").unwrap(), fen_text).unwrap()
+    fen::parse_position::<u128>(Registry::builtin().get("parity12").unwrap(), fen_text).unwrap()
 }
 
 fn castles(pos: &Position) -> Vec<String> {
@@ -103,7 +103,7 @@ fn black_castles_on_its_own_rank() {
     assert_eq!(castles(&pos).len(), 9);
     // The start position has rights on both sides but pieces on every
     // square between king and rooks, so no castling there.
-    let start = Position::start(Registry::builtin().get("parity12").unwrap());
+    let start = Position::<u128>::start(Registry::builtin().get("parity12").unwrap());
     assert!(castles(&start).is_empty());
     assert_eq!(perft(&start, 2), 1600);
 }

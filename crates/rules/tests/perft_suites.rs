@@ -1,8 +1,9 @@
 //! Perft suites kept as data: `tests/perft/*.tsv`, one position a line,
 //! `variant<TAB>FEN<TAB>perft(1)<TAB>perft(2)...`. Counts above
-//! `SHALLOW_LIMIT` nodes run only with `--features deep-perft`.
+//! `SHALLOW_LIMIT` nodes run only with `--features deep-perft`. Boards of
+//! at most 64 squares are counted on both words.
 
-use parity_rules::{fen, perft::perft, Registry};
+use parity_rules::{fen, perft::perft, Position, Registry};
 
 const SHALLOW_LIMIT: u64 = 20_000_000;
 
@@ -21,21 +22,22 @@ fn run_suite(file: &str) {
         let variant = reg
             .get(cols[0])
             .unwrap_or_else(|| panic!("{file}:{}: unknown variant {}", n + 1, cols[0]));
-        let pos = fen::parse_position(variant, cols[1])
+        let wide: Position = fen::parse_position(variant, cols[1])
             .unwrap_or_else(|e| panic!("{file}:{}: {e}", n + 1));
+        let narrow: Option<Position<u64>> = (variant.shape.len() <= u64::BITS as usize)
+            .then(|| fen::parse_position(variant, cols[1]).unwrap());
         for (i, expected) in cols[2..].iter().enumerate() {
             let expected: u64 = expected.parse().unwrap();
             if expected > SHALLOW_LIMIT && !deep {
                 break;
             }
             let depth = i as u32 + 1;
-            assert_eq!(
-                perft(&pos, depth),
-                expected,
-                "{file}:{}: {} depth {depth}",
-                n + 1,
-                cols[1]
-            );
+            let what = format!("{file}:{}: {} depth {depth}", n + 1, cols[1]);
+            assert_eq!(perft(&wide, depth), expected, "{what}");
+            if let Some(pos) = &narrow {
+                assert_eq!(perft(pos, depth), expected, "{what} (64-bit)");
+                assert_eq!(pos.to_setup(), wide.to_setup(), "{what}");
+            }
             checked += 1;
         }
     }

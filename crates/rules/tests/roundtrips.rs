@@ -6,8 +6,8 @@
 //! then play up to `MAX_PLIES` random legal moves chosen from a seed.
 //! Set `PROPTEST_CASES` to run more cases than the defaults below.
 
-use parity_rules::TurnPosition;
 use parity_rules::variant::Family;
+use parity_rules::TurnPosition;
 use parity_rules::{betza, fen, notation, Move, Position, Registry, Variant};
 use proptest::prelude::*;
 use proptest::test_runner::Config;
@@ -56,7 +56,7 @@ fn next(state: &mut ChaCha8Rng) -> u64 {
 /// Every position of a random game: the root first, then one per ply played.
 fn random_game(root: usize, seed: u64, plies: usize) -> Vec<Position> {
     let (v, fen) = &roots()[root];
-    let mut pos = fen::parse_position(v, fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+    let mut pos = fen::parse_position::<u128>(v, fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
     let mut state = ChaCha8Rng::seed_from_u64(seed);
     let mut out = vec![pos];
     for _ in 0..plies {
@@ -89,7 +89,7 @@ proptest! {
     fn fen_round_trips((root, seed, plies) in game_strategy()) {
         for pos in random_game(root, seed, plies) {
             let text = fen::write(&pos);
-            let back = fen::parse_position(pos.variant(), &text);
+            let back = fen::parse_position::<u128>(pos.variant(), &text);
             prop_assert_eq!(&back, &Ok(pos), "{} reading back {}", pos.variant().id(), text);
             let back = back.unwrap();
             prop_assert_eq!(fen::write(&back), text.clone());
@@ -256,7 +256,7 @@ fn notation_positions() -> &'static [Position] {
     POSITIONS.get_or_init(|| {
         roots()
             .iter()
-            .map(|(v, fen)| fen::parse_position(v, fen).unwrap())
+            .map(|(v, fen)| fen::parse_position::<u128>(v, fen).unwrap())
             .collect()
     })
 }
@@ -267,14 +267,14 @@ proptest! {
     #[test]
     fn fen_garbage_never_panics(text in fen_like()) {
         for v in Registry::builtin().iter() {
-            let pos = fen::parse_position(v, &text);
+            let pos = fen::parse_position::<u128>(v, &text);
             // parse_position is parse_setup followed by validation.
             let expected = fen::parse_setup(v, &text).and_then(|s| Ok(Position::from_setup(v, &s)?));
             prop_assert_eq!(&pos, &expected, "{:?}", text);
             if let Ok(pos) = pos {
                 // Whatever was accepted writes out and reads back unchanged.
                 let written = fen::write(&pos);
-                prop_assert_eq!(fen::parse_position(v, &written), Ok(pos), "{:?} written as {}", text, written);
+                prop_assert_eq!(fen::parse_position::<u128>(v, &written), Ok(pos), "{:?} written as {}", text, written);
                 let _ = pos.legal_moves();
             }
         }
@@ -320,7 +320,7 @@ proptest! {
                 }
                 return Ok(());
             }
-            let start = Position::start(v);
+            let start = Position::<u128>::start(v);
             let moves: Vec<Move> = start.legal_moves();
             prop_assert_eq!(moves.len() as u64, start.count_legal_moves());
             for mv in moves {
@@ -335,12 +335,13 @@ proptest! {
 #[test]
 fn properties_detect_breakage() {
     let chess = Registry::builtin().get("chess").unwrap();
-    let pos = fen::parse_position(chess, "4k3/8/8/8/3pP3/8/8/4K3 b - e3 0 1").unwrap();
+    let pos = fen::parse_position::<u128>(chess, "4k3/8/8/8/3pP3/8/8/4K3 b - e3 0 1").unwrap();
     // Dropping the en passant field gives a different position.
-    let without_ep = fen::parse_position(chess, "4k3/8/8/8/3pP3/8/8/4K3 b - - 0 1").unwrap();
+    let without_ep =
+        fen::parse_position::<u128>(chess, "4k3/8/8/8/3pP3/8/8/4K3 b - - 0 1").unwrap();
     assert_ne!(without_ep, pos);
     // A SAN without disambiguation does not read back as one move.
-    let pos = fen::parse_position(chess, "1k6/8/8/8/8/8/K7/R6R w - - 0 1").unwrap();
+    let pos = fen::parse_position::<u128>(chess, "1k6/8/8/8/8/8/K7/R6R w - - 0 1").unwrap();
     assert!(notation::parse_san(&pos, "Rd1").is_err());
     // The random games do reach castling, en passant and promotion.
     let (mut castles, mut en_passant, mut promotions) = (0, 0, 0);

@@ -62,7 +62,7 @@ async fn a_chess_game_to_checkmate() {
     let pgn = s.get(&format!("/api/games/{id}/pgn"), None).await.text;
     assert!(pgn.contains("1. f3 e5 2. g4 Qh4#"), "{pgn}");
     assert!(pgn.contains("[Termination \"checkmate\"]"), "{pgn}");
-    let Ok(AnyGame::TurnBased(game)) = record::replay(&Registry::builtin(), &pgn) else {
+    let Ok(AnyGame::TurnBased64(game)) = record::replay(&Registry::builtin(), &pgn) else {
         panic!("the PGN replays: {pgn}")
     };
     assert_eq!(game.moves().len(), 4);

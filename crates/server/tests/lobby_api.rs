@@ -85,7 +85,7 @@ async fn the_pgn_has_date_time_control_and_an_absolute_site() {
     assert_eq!(tag(&pgn, "Date"), today());
     assert_eq!(tag(&pgn, "TimeControl"), "600+5");
     assert!(pgn.contains("1. e4 e5"), "{pgn}");
-    let Ok(AnyGame::TurnBased(game)) = record::replay(&Registry::builtin(), &pgn) else {
+    let Ok(AnyGame::TurnBased64(game)) = record::replay(&Registry::builtin(), &pgn) else {
         panic!("the PGN replays: {pgn}")
     };
     assert_eq!(game.moves().len(), 2);

@@ -140,10 +140,10 @@ impl Geometry {
         let mut mobility_base = [0; MAX_KINDS];
         let mut reach_at = vec![vec![0; n]; v.kinds.len()];
         for (k, info) in v.kinds.iter().enumerate() {
-            let t = v.tables(Color::White, Kind(k as u8));
+            let t = v.boards.tables(Color::White, Kind(k as u8));
             for sq in shape.squares() {
-                reach_at[k][sq.index()] = (v.reach(&t.capture, sq, Bitboard::EMPTY)
-                    | v.reach(&t.quiet, sq, Bitboard::EMPTY))
+                reach_at[k][sq.index()] = (v.boards.reach(&t.capture, sq, Bitboard::EMPTY)
+                    | v.boards.reach(&t.quiet, sq, Bitboard::EMPTY))
                 .count() as i32;
             }
             let average = reach_at[k].iter().sum::<i32>() as f64 / n as f64;
@@ -251,7 +251,11 @@ impl EvalTables {
     }
 
     fn build(v: &'static Variant, g: Geometry, params: Params) -> EvalTables {
-        assert_eq!(params.layout, Layout::new(v), "parameters of another variant");
+        assert_eq!(
+            params.layout,
+            Layout::new(v),
+            "parameters of another variant"
+        );
         let shape = v.shape;
         let n = shape.len();
         let kinds = v.kinds.len();
@@ -299,7 +303,10 @@ impl EvalTables {
                 })
                 .collect::<Vec<_>>()
         });
-        let mut psq = [vec![[Pair::default(); MAX_KINDS]; n], vec![[Pair::default(); MAX_KINDS]; n]];
+        let mut psq = [
+            vec![[Pair::default(); MAX_KINDS]; n],
+            vec![[Pair::default(); MAX_KINDS]; n],
+        ];
         let mut reach_coefficient = [vec![[0; MAX_KINDS]; n], vec![[0; MAX_KINDS]; n]];
         for color in Color::ALL {
             for sq in shape.squares() {
@@ -316,7 +323,12 @@ impl EvalTables {
                     psq[color.index()][i][k] = params.get(l.material + k)
                         + params.get(l.reach + k) * rc
                         + params.get(l.of_kind(l.file, l.file_buckets, k, file_bucket[i]))
-                        + params.get(l.of_kind(l.rank, l.ranks, k, relative_rank[color.index()][i]));
+                        + params.get(l.of_kind(
+                            l.rank,
+                            l.ranks,
+                            k,
+                            relative_rank[color.index()][i],
+                        ));
                 }
             }
         }

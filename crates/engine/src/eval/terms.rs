@@ -182,7 +182,11 @@ fn features<V: PieceView, K: Sink>(
         if crowds.contains(sq) {
             crowd_size[sq.index()] += 1;
             // Nothing on a crowd can be captured, and a king there is not in check.
-            let index = if k == royal { l.crowd_king } else { l.crowd_piece };
+            let index = if k == royal {
+                l.crowd_king
+            } else {
+                l.crowd_piece
+            };
             sink.term(t, color, index, 1);
         }
     });
@@ -195,9 +199,9 @@ fn features<V: PieceView, K: Sink>(
     let mut pawn_attacks = [Bitboard::EMPTY; 2];
     for color in Color::ALL {
         for k in (0..kinds).filter(|&k| t.pawn[k]) {
-            let tab = v.tables(color, Kind(k as u8));
+            let tab = v.boards.tables(color, Kind(k as u8));
             for sq in pos.presence(color, Kind(k as u8)) {
-                attacks_by[color.index()][k] |= v.reach(&tab.capture, sq, occ);
+                attacks_by[color.index()][k] |= v.boards.reach(&tab.capture, sq, occ);
             }
             pawn_attacks[color.index()] |= attacks_by[color.index()][k];
         }
@@ -214,7 +218,12 @@ fn features<V: PieceView, K: Sink>(
         let them = 1 - us;
         if let Some(k) = kings[us] {
             let shelter = (t.shield[us][k.index()] & pawns[us]).count() as usize;
-            sink.term(t, color, l.shelter + shelter.min(super::SHELTER_BUCKETS - 1), 1);
+            sink.term(
+                t,
+                color,
+                l.shelter + shelter.min(super::SHELTER_BUCKETS - 1),
+                1,
+            );
         }
         for sq in pawns[us] {
             let i = sq.index();
@@ -258,7 +267,14 @@ fn features<V: PieceView, K: Sink>(
             }
         }
     }
-    mop_up(sink, &material, &kings, t, v.shape.files.max(v.shape.ranks) as i32 - 1, distance);
+    mop_up(
+        sink,
+        &material,
+        &kings,
+        t,
+        v.shape.files.max(v.shape.ranks) as i32 - 1,
+        distance,
+    );
     let phase = phase.min(t.full_phase);
     if sink.enough(t, phase) {
         return phase;
@@ -273,8 +289,8 @@ fn features<V: PieceView, K: Sink>(
         let us = color.index();
         let them = 1 - us;
         if let Some(k) = kings[us] {
-            let tab = v.tables(color, t.royal);
-            attacks_by[us][royal] = v.reach(&tab.capture, k, occ);
+            let tab = v.boards.tables(color, t.royal);
+            attacks_by[us][royal] = v.boards.reach(&tab.capture, k, occ);
             attacks[us] |= attacks_by[us][royal];
         }
         let own = pos.by_color(color);
@@ -287,13 +303,13 @@ fn features<V: PieceView, K: Sink>(
                 continue;
             }
             let kind = Kind(k as u8);
-            let tab = v.tables(color, kind);
+            let tab = v.boards.tables(color, kind);
             for sq in pos.presence(color, kind) {
-                let hits = v.reach(&tab.capture, sq, occ);
+                let hits = v.boards.reach(&tab.capture, sq, occ);
                 let moves = if tab.symmetric_modes {
                     hits
                 } else {
-                    hits | v.reach(&tab.quiet, sq, occ)
+                    hits | v.boards.reach(&tab.quiet, sq, occ)
                 };
                 *by_kind |= hits;
                 let m = (moves & area).count() as i32 - t.mobility_base[k];

@@ -3,7 +3,7 @@ use parity_rules::{fen, Registry};
 
 fn eval_fen(variant: &str, text: &str) -> Score {
     let v = Registry::builtin().get(variant).unwrap();
-    let pos = fen::parse_position(v, text).unwrap();
+    let pos = fen::parse_position::<u128>(v, text).unwrap();
     evaluate(&pos, &tables(v))
 }
 
@@ -13,7 +13,7 @@ fn start_positions_are_nearly_level() {
         if v.spec.family != parity_rules::variant::Family::TurnBased {
             continue;
         }
-        let pos = parity_rules::Position::start(v);
+        let pos = parity_rules::Position::<u128>::start(v);
         let t = tables(v);
         let e = evaluate(&pos, &t);
         let tempo = t.params.get(t.params.layout.tempo);
@@ -48,7 +48,7 @@ fn extra_material_counts() {
 fn far_ahead_the_lone_king_belongs_on_the_edge_near_ours() {
     let v = Registry::builtin().get("chess").unwrap();
     let derived = EvalTables::derived(v);
-    let eval_fen = |text: &str| evaluate(&fen::parse_position(v, text).unwrap(), &derived);
+    let eval_fen = |text: &str| evaluate(&fen::parse_position::<u128>(v, text).unwrap(), &derived);
     // Only the black king differs, at the same distance from White's.
     let centre = eval_fen("8/8/8/8/4k3/8/8/3QK3 w - - 0 1");
     let edge = eval_fen("8/8/8/8/1k6/8/8/3QK3 w - - 0 1");
@@ -61,7 +61,7 @@ fn far_ahead_the_lone_king_belongs_on_the_edge_near_ours() {
     let far = eval_fen("4k3/8/8/8/8/8/8/3QK3 w - - 0 1");
     assert!(near > far, "near {near}, far {far}");
     // With the tuned terms the edge is still where the lone king belongs.
-    let tuned = |text: &str| evaluate(&fen::parse_position(v, text).unwrap(), &tables(v));
+    let tuned = |text: &str| evaluate(&fen::parse_position::<u128>(v, text).unwrap(), &tables(v));
     assert!(tuned("8/8/8/8/1k6/8/8/3QK3 w - - 0 1") > tuned("8/8/8/8/4k3/8/8/3QK3 w - - 0 1"));
     assert!(tuned("7k/8/8/8/8/8/8/3QK3 w - - 0 1") > tuned("4k3/8/8/8/8/8/8/3QK3 w - - 0 1"));
 }
@@ -80,14 +80,24 @@ fn a_hanging_piece_costs() {
     let defended = eval_fen("chess", "4r1k1/8/8/4N3/3P4/8/8/6K1 w - - 0 1");
     let t = tables(Registry::builtin().get("chess").unwrap());
     let l = &t.params.layout;
-    let n = Registry::builtin().get("chess").unwrap().kind_by_letter('N').unwrap();
+    let n = Registry::builtin()
+        .get("chess")
+        .unwrap()
+        .kind_by_letter('N')
+        .unwrap();
     let trace_of = |text: &str| {
         let v = Registry::builtin().get("chess").unwrap();
-        let pos = fen::parse_position(v, text).unwrap();
+        let pos = fen::parse_position::<u128>(v, text).unwrap();
         trace(&pos, &t, Some(Color::White))
     };
-    assert_eq!(trace_of("4r1k1/8/8/4N3/8/8/8/6K1 w - - 0 1").counts[l.hanging + n.index()], 1);
-    assert_eq!(trace_of("4r1k1/8/8/4N3/3P4/8/8/6K1 w - - 0 1").counts[l.hanging + n.index()], 0);
+    assert_eq!(
+        trace_of("4r1k1/8/8/4N3/8/8/8/6K1 w - - 0 1").counts[l.hanging + n.index()],
+        1
+    );
+    assert_eq!(
+        trace_of("4r1k1/8/8/4N3/3P4/8/8/6K1 w - - 0 1").counts[l.hanging + n.index()],
+        0
+    );
     assert!(hanging != defended);
 }
 
@@ -121,16 +131,29 @@ fn pieces_without_values_get_derived_ones() {
 #[test]
 fn the_trace_reproduces_the_score() {
     let cases = [
-        ("chess", "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4"),
+        (
+            "chess",
+            "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
+        ),
         ("chess", "6k1/5ppp/8/3P4/8/8/5PPP/2R3K1 b - - 0 1"),
-        ("chess", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"),
-        ("tutti-frutti", "enbakqsr/pppppppp/8/8/4P3/8/PPPP1PPP/ENBAKQSR b KQkq - 0 1"),
+        (
+            "chess",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        ),
+        (
+            "tutti-frutti",
+            "enbakqsr/pppppppp/8/8/4P3/8/PPPP1PPP/ENBAKQSR b KQkq - 0 1",
+        ),
         ("parity12", ""),
         ("safety-in-numbers", ""),
     ];
     for (id, text) in cases {
         let v = Registry::builtin().get(id).unwrap();
-        let text = if text.is_empty() { v.spec.start_fen.clone() } else { text.to_string() };
+        let text = if text.is_empty() {
+            v.spec.start_fen.clone()
+        } else {
+            text.to_string()
+        };
         let t = tables(v);
         let values = t.params.values();
         let check = |white: Score, tr: Trace| {
@@ -139,11 +162,20 @@ fn the_trace_reproduces_the_score() {
                     .iter()
                     .map(|&(i, c)| c as f64 * values[i as usize])
                     .sum::<f64>();
-            assert!((model - white as f64).abs() <= 1.5, "{id} {text}: {model} vs {white}");
+            assert!(
+                (model - white as f64).abs() <= 1.5,
+                "{id} {text}: {model} vs {white}"
+            );
         };
         let any = parity_rules::AnyGame::from_fen(v, Some(&text)).unwrap();
         match any {
             parity_rules::AnyGame::TurnBased(g) => {
+                let p = g.position();
+                let e = evaluate(p, &t);
+                let white = if p.side() == Color::White { e } else { -e };
+                check(white, trace(p, &t, Some(p.side())));
+            }
+            parity_rules::AnyGame::TurnBased64(g) => {
                 let p = g.position();
                 let e = evaluate(p, &t);
                 let white = if p.side() == Color::White { e } else { -e };
@@ -165,8 +197,9 @@ fn a_parameter_file_overrides_the_terms() {
     let v = Registry::builtin().get("tutti-frutti").unwrap();
     let base = EvalTables::derived(v);
     let mut p = base.params.clone();
-    p.read_toml("[terms]\n\"material.A\" = [2000, 2000]\n").unwrap();
+    p.read_toml("[terms]\n\"material.A\" = [2000, 2000]\n")
+        .unwrap();
     let tuned = EvalTables::with_params(v, p);
-    let pos = fen::parse_position(v, "4k3/8/8/8/8/8/8/A3K3 w - - 0 1").unwrap();
+    let pos = fen::parse_position::<u128>(v, "4k3/8/8/8/8/8/8/A3K3 w - - 0 1").unwrap();
     assert!(evaluate(&pos, &tuned) > evaluate(&pos, &base) + 500);
 }

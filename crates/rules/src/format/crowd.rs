@@ -52,9 +52,10 @@ impl CrowdPosition {
                 return Err(PositionError::TooManyKings(color).into());
             }
             for (k, info) in variant.kinds.iter().enumerate() {
-                if let Some(sq) = (pos.presence[color][k] & variant.promotion_zone[color.index()])
-                    .lowest()
-                    .filter(|_| info.pawn)
+                if let Some(sq) = (pos.presence[color][k]
+                    & variant.boards.promotion_zone[color.index()])
+                .lowest()
+                .filter(|_| info.pawn)
                 {
                     return Err(PositionError::PawnOnLastRank {
                         color,

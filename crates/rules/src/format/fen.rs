@@ -3,7 +3,7 @@
 //! partner on each side, or file letters (`A`..`P`, `a`..`p`) for others.
 //! The en passant square is written only when a capture there is possible.
 
-use crate::geometry::{Bitboard, Square};
+use crate::geometry::{Bitboard, Square, Word};
 use crate::position::{Position, PositionError, Setup};
 use crate::types::{ByColor, Color, Kind};
 use crate::variant::Variant;
@@ -143,9 +143,7 @@ pub(crate) fn parse_board(
                     Color::Black
                 };
                 if ext != Extension::Crowd
-                    && here
-                        .iter()
-                        .any(|p: &crate::types::Piece| p.color == color)
+                    && here.iter().any(|p: &crate::types::Piece| p.color == color)
                 {
                     return Err(PositionError::SquareTaken(shape.name(sq).to_string()).into());
                 }
@@ -274,7 +272,10 @@ pub(crate) fn parse_castling(
 }
 
 /// Reads and validates a FEN.
-pub fn parse_position(variant: &'static Variant, text: &str) -> Result<Position, FenError> {
+pub fn parse_position<W: Word>(
+    variant: &'static Variant,
+    text: &str,
+) -> Result<Position<W>, FenError> {
     let setup = parse_setup(variant, text)?;
     Ok(Position::from_setup(variant, &setup)?)
 }
@@ -289,7 +290,7 @@ pub(crate) fn letter(variant: &Variant, color: Color, kind: Kind) -> char {
 }
 
 /// Writes a position as FEN.
-pub fn write(pos: &Position) -> String {
+pub fn write<W: Word>(pos: &Position<W>) -> String {
     let v = pos.variant();
     let shape = v.shape;
     let mut out = String::new();
@@ -319,7 +320,8 @@ pub fn write(pos: &Position) -> String {
     } else {
         " b "
     });
-    out.push_str(&castling_letters(v, &pos.pieces, &pos.castling));
+    let setup = pos.to_setup();
+    out.push_str(&castling_letters(v, &setup.pieces, &setup.castling));
     out.push(' ');
     match pos.en_passant() {
         Some(ep) => out.push_str(&shape.name(ep.target).to_string()),
@@ -394,7 +396,7 @@ mod tests {
             .iter()
             .filter(|v| v.spec.family == crate::variant::Family::TurnBased)
         {
-            let pos = Position::start(v);
+            let pos = Position::<u128>::start(v);
             assert_eq!(write(&pos), v.spec.start_fen, "{}", v.id());
         }
     }
@@ -402,7 +404,7 @@ mod tests {
     #[test]
     fn malformed_fens_are_typed_errors() {
         let v = Registry::builtin().get("chess").unwrap();
-        let e = |fen: &str| parse_position(v, fen).unwrap_err();
+        let e = |fen: &str| parse_position::<u128>(v, fen).unwrap_err();
         assert_eq!(e(""), FenError::Empty);
         assert_eq!(
             e("8/8/8 w - - 0 1"),
@@ -457,9 +459,9 @@ mod tests {
     fn multi_digit_runs_on_wide_boards() {
         let v = Registry::builtin().get("parity12").unwrap();
         let fen = "r4k1f2n1/p5p3p1/2n2c6/1p2p1b5/1p2PQ3P2/3P3P3r/P1P4P4/RN1C3KF3 w - - 1 30";
-        assert_eq!(write(&parse_position(v, fen).unwrap()), fen);
+        assert_eq!(write(&parse_position::<u128>(v, fen).unwrap()), fen);
         assert!(matches!(
-            parse_position(v, "13/12/12/12/12/12/12/12 w - - 0 1"),
+            parse_position::<u128>(v, "13/12/12/12/12/12/12/12 w - - 0 1"),
             Err(FenError::RankWidth { rank: 8, .. })
         ));
     }
@@ -467,20 +469,20 @@ mod tests {
     #[test]
     fn castling_letters() {
         let v = Registry::builtin().get("chess").unwrap();
-        let pos = parse_position(v, "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1").unwrap();
+        let pos = parse_position::<u128>(v, "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1").unwrap();
         assert_eq!(pos.castling_rights(Color::White).count(), 2);
         assert_eq!(write(&pos), "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
         // A rook that is not the outermost gets its file letter.
-        let pos = parse_position(v, "4k3/8/8/8/8/8/8/RR2K3 w B - 0 1").unwrap();
+        let pos = parse_position::<u128>(v, "4k3/8/8/8/8/8/8/RR2K3 w B - 0 1").unwrap();
         assert_eq!(write(&pos), "4k3/8/8/8/8/8/8/RR2K3 w B - 0 1");
     }
 
     #[test]
     fn en_passant_written_only_when_capturable() {
         let v = Registry::builtin().get("chess").unwrap();
-        let pos = parse_position(v, "4k3/8/8/8/4P3/8/8/4K3 b - e3 0 1").unwrap();
+        let pos = parse_position::<u128>(v, "4k3/8/8/8/4P3/8/8/4K3 b - e3 0 1").unwrap();
         assert_eq!(pos.en_passant(), None);
-        let pos = parse_position(v, "4k3/8/8/8/3pP3/8/8/4K3 b - e3 0 1").unwrap();
+        let pos = parse_position::<u128>(v, "4k3/8/8/8/3pP3/8/8/4K3 b - e3 0 1").unwrap();
         assert_eq!(write(&pos), "4k3/8/8/8/3pP3/8/8/4K3 b - e3 0 1");
     }
 }

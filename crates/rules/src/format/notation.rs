@@ -18,6 +18,7 @@
 //! legal moves and refused when it fits none or several.
 
 use crate::geometry::Square;
+use crate::geometry::Word;
 use crate::position::Position;
 use crate::types::{Color, Kind, Move, Special};
 use crate::variant::{CastlingStyle, Family, HasVariant, Variant};
@@ -79,13 +80,13 @@ pub trait MoveContext: HasVariant {
     }
 }
 
-impl HasVariant for Position {
+impl<W: Word> HasVariant for Position<W> {
     fn variant(&self) -> &'static Variant {
         Position::variant(self)
     }
 }
 
-impl MoveContext for Position {
+impl<W: Word> MoveContext for Position<W> {
     fn mover(&self) -> Color {
         self.side_to_move()
     }
@@ -571,7 +572,7 @@ mod tests {
     use crate::registry::Registry;
 
     fn chess(fen: &str) -> Position {
-        parse_position(Registry::builtin().get("chess").unwrap(), fen).unwrap()
+        parse_position::<u128>(Registry::builtin().get("chess").unwrap(), fen).unwrap()
     }
 
     #[test]
@@ -619,7 +620,7 @@ mod tests {
         let mut reg = Registry::builtin();
         let text = "id = \"diag\"\ninherits = \"chess\"\n[[pieces]]\nletter = \"P\"\nname = \"Pawn\"\nbetza = \"fmWfmFfcF\"\npawn = true\n";
         let v = reg.add_text("diag.toml", text).unwrap();
-        let pos = parse_position(v, "4k3/8/8/8/8/8/2P1P3/4K3 w - - 0 1").unwrap();
+        let pos = parse_position::<u128>(v, "4k3/8/8/8/8/8/2P1P3/4K3 w - - 0 1").unwrap();
         let from_c = parse_uci(&pos, "c2d3").unwrap();
         assert_eq!(pos.san(from_c), "cd3");
         assert_eq!(parse_san(&pos, "cd3").unwrap(), from_c);
@@ -682,7 +683,7 @@ mod tests {
         let mut reg = Registry::builtin();
         let text = "id = \"w9\"\ninherits = \"chess\"\n[[pieces]]\nletter = \"P\"\nname = \"Pawn\"\nbetza = \"fmW9 eFifmnD\"\npawn = true\n";
         let v = reg.add_text("w9.toml", text).unwrap();
-        let pos = Position::start(v);
+        let pos = Position::<u128>::start(v);
         let moves = pos.legal_moves();
         let mut keys: Vec<_> = moves.iter().map(|m| (m.from, m.to, m.promotion)).collect();
         keys.sort();

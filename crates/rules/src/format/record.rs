@@ -9,11 +9,11 @@
 use std::fmt::Write as _;
 
 use crate::any::{AnyGame, Step};
-use crate::notation::{self, MoveContext};
 use crate::game::SimGame;
+use crate::notation::{self, MoveContext};
+use crate::registry::Registry;
 use crate::simultaneous::{CheckKind, SideNotes, SimPosition};
 use crate::types::{ByColor, Color, Move};
-use crate::registry::Registry;
 use crate::variant::Variant;
 
 /// A record read from text: its tags and its move tokens, not yet checked
@@ -192,11 +192,14 @@ pub fn replay_with(
                 .or_else(|san| game.parse_uci(side, &token.text).map_err(|_| san))
                 .map_err(|e| fail(e.to_string()))?;
             game.play(mv).map_err(|e| fail(e.to_string()))?;
-            each(&game, &Step::Move {
-                number: turn,
-                color: side,
-                mv,
-            });
+            each(
+                &game,
+                &Step::Move {
+                    number: turn,
+                    color: side,
+                    mv,
+                },
+            );
         }
     }
     Ok(game)
@@ -423,7 +426,10 @@ pub fn iso_datetime(unix_ms: i64) -> String {
     let (y, m, d) = civil_from_days(unix_ms.div_euclid(86_400_000));
     let ms = unix_ms.rem_euclid(86_400_000);
     let (h, min, s) = (ms / 3_600_000, ms / 60_000 % 60, ms / 1000 % 60);
-    format!("{y:04}-{m:02}-{d:02}T{h:02}:{min:02}:{s:02}.{:03}Z", ms % 1000)
+    format!(
+        "{y:04}-{m:02}-{d:02}T{h:02}:{min:02}:{s:02}.{:03}Z",
+        ms % 1000
+    )
 }
 
 /// Year, month, day of a day count since 1970-01-01 (H. Hinnant's algorithm).
@@ -576,7 +582,7 @@ mod tests {
     #[test]
     fn turn_based_replay() {
         let reg = Registry::builtin();
-        let AnyGame::TurnBased(g) = replay(&reg, "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6\n").unwrap()
+        let AnyGame::TurnBased64(g) = replay(&reg, "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6\n").unwrap()
         else {
             panic!("family")
         };

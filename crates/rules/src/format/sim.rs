@@ -7,8 +7,8 @@
 //! passed over by the previous turn's double steps (`e3,d6`) or `-`.
 
 use crate::format::fen::FenError;
-use crate::position::Setup;
 use crate::geometry::{Bitboard, Square};
+use crate::position::Setup;
 use crate::simultaneous::SimPosition;
 use crate::types::{ByColor, Color, EnPassant, Kind, Move};
 use crate::variant::{HasVariant, Variant};
@@ -53,9 +53,10 @@ impl SimPosition {
                             .any(|(k, i)| {
                                 i.pawn
                                     && setup.pieces[c][k].contains(victim)
-                                    && variant.tables(c, Kind(k as u8)).quiet.lame[origin.index()]
-                                        .iter()
-                                        .any(|&(to, _)| to == victim)
+                                    && variant.boards.tables(c, Kind(k as u8)).quiet.lame
+                                        [origin.index()]
+                                    .iter()
+                                    .any(|&(to, _)| to == victim)
                             })
                             .then_some(victim)
                     };
@@ -107,7 +108,7 @@ impl SimPosition {
                 return Err(PositionError::TooManyKings(c).into());
             }
             for (k, info) in v.kinds.iter().enumerate() {
-                if let Some(sq) = (self.pieces[c][k] & v.promotion_zone[c.index()])
+                if let Some(sq) = (self.pieces[c][k] & v.boards.promotion_zone[c.index()])
                     .lowest()
                     .filter(|_| info.pawn)
                 {
@@ -202,8 +203,6 @@ impl SimPosition {
         format!("{out} {castling} {ep} {} {}", self.clock, self.turn)
     }
 }
-
-
 
 /// One side's view of a simultaneous position, for reading and writing moves.
 #[derive(Clone, Copy)]

@@ -89,6 +89,7 @@ pub fn evaluate(game: &AnyGame, time: Duration) -> Evaluation {
     let shared = Arc::new(Shared::new(HASH_MB));
     match game {
         AnyGame::TurnBased(g) => turn_based(game, g.positions(), shared, time),
+        AnyGame::TurnBased64(g) => turn_based(game, g.positions(), shared, time),
         AnyGame::Crowd(g) => turn_based(game, g.positions(), shared, time),
         AnyGame::Simultaneous(g) => simultaneous(game, g.positions(), shared, time, None).0,
     }

@@ -48,6 +48,7 @@ impl Job {
         let random = move || rng.random::<f64>();
         match &self.game {
             AnyGame::TurnBased(g) => self.level.choose(g.positions(), shared, random),
+            AnyGame::TurnBased64(g) => self.level.choose(g.positions(), shared, random),
             AnyGame::Crowd(g) => self.level.choose(g.positions(), shared, random),
             AnyGame::Simultaneous(g) => {
                 let (root, before) = g

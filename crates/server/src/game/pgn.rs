@@ -80,7 +80,7 @@ pub fn write(
             }
             return text;
         }
-        AnyGame::TurnBased(_) | AnyGame::Crowd(_) => String::new(),
+        AnyGame::TurnBased(_) | AnyGame::TurnBased64(_) | AnyGame::Crowd(_) => String::new(),
     };
     let _ = writeln!(out, "[Variant \"{}\"]", setup.variant.id());
     for (key, value) in tags {
