@@ -114,6 +114,27 @@ fn block_squares<W: Word>(pos: &Position<W>, king: Square, checker: Square) -> B
     Bitboard::EMPTY
 }
 
+/// An en passant capture from `from`, tested by playing it: taking the
+/// passed pawn empties a second square, which no mask describes.
+#[inline]
+fn en_passant<W: Word, S: MoveSink<W>>(
+    pos: &Position<W>,
+    sink: &mut S,
+    from: Square,
+    to: Square,
+    pseudo: bool,
+) {
+    let mv = Move {
+        from,
+        to,
+        promotion: None,
+        special: Special::EnPassant,
+    };
+    if pseudo || !pos.leaves_king_attacked(mv) {
+        sink.single(pos, mv);
+    }
+}
+
 fn generate_inner<W: Word, S: MoveSink<W>>(pos: &Position<W>, sink: &mut S, pseudo: bool) {
     let v = pos.variant();
     let b = pos.boards();
@@ -178,15 +199,7 @@ fn generate_inner<W: Word, S: MoveSink<W>>(pos: &Position<W>, sink: &mut S, pseu
             count_by_shifts(pos, sink, kind, shifts, free, target);
             if let Some(ep) = pos.en_passant() {
                 for from in t.en_passant_from[ep.target.index()] & free {
-                    let mv = Move {
-                        from,
-                        to: ep.target,
-                        promotion: None,
-                        special: Special::EnPassant,
-                    };
-                    if pseudo || !pos.leaves_king_attacked(mv) {
-                        sink.single(pos, mv);
-                    }
+                    en_passant(pos, sink, from, ep.target, pseudo);
                 }
             }
             free = Bitboard::EMPTY;
@@ -232,15 +245,7 @@ fn generate_inner<W: Word, S: MoveSink<W>>(pos: &Position<W>, sink: &mut S, pseu
             }
             if let Some(ep) = pos.en_passant() {
                 if t.en_passant[from.index()].contains(ep.target) {
-                    let mv = Move {
-                        from,
-                        to: ep.target,
-                        promotion: None,
-                        special: Special::EnPassant,
-                    };
-                    if pseudo || !pos.leaves_king_attacked(mv) {
-                        sink.single(pos, mv);
-                    }
+                    en_passant(pos, sink, from, ep.target, pseudo);
                 }
             }
         }
