@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use parity_rules::simultaneous::SimPosition;
 use parity_rules::TurnPosition;
-use parity_rules::{notation, record, AnyGame, Color, Registry, Variant};
+use parity_rules::{notation, record, AnyGame, Color, Game, Registry, Variant};
 use rand_chacha::rand_core::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -525,36 +525,30 @@ impl Uci {
             let mut draws = draws.into_iter();
             let mut random = move || draws.next().unwrap_or(0.5);
             let (best, ponder) = match (game, level) {
-                (AnyGame::TurnBased(g), Some(level)) => {
-                    let best = level.choose(g.positions(), shared.clone(), &mut random);
-                    (best.map(|m| g.position().uci(m)), None)
-                }
-                (AnyGame::TurnBased64(g), Some(level)) => {
-                    let best = level.choose(g.positions(), shared.clone(), &mut random);
-                    (best.map(|m| g.position().uci(m)), None)
-                }
-                (AnyGame::Crowd(g), Some(level)) => {
-                    let best = level.choose(g.positions(), shared.clone(), &mut random);
-                    (best.map(|m| g.position().uci(m)), None)
-                }
-                (AnyGame::TurnBased(g), None) => think(
-                    g.positions(),
+                (AnyGame::TurnBased(g), level) => play_turn(
+                    &g,
+                    level,
+                    &mut random,
                     shared.clone(),
                     limits,
                     threads,
                     multipv,
                     &out,
                 ),
-                (AnyGame::TurnBased64(g), None) => think(
-                    g.positions(),
+                (AnyGame::TurnBased64(g), level) => play_turn(
+                    &g,
+                    level,
+                    &mut random,
                     shared.clone(),
                     limits,
                     threads,
                     multipv,
                     &out,
                 ),
-                (AnyGame::Crowd(g), None) => think(
-                    g.positions(),
+                (AnyGame::Crowd(g), level) => play_turn(
+                    &g,
+                    level,
+                    &mut random,
                     shared.clone(),
                     limits,
                     threads,
@@ -741,6 +735,28 @@ fn bench_nodes<B: TurnPosition>(root: &B, shared: Arc<Shared>, limits: Limits) -
 
 /// Searches the last position of `line`, printing `info` lines; returns
 /// the best move and the expected reply in coordinates.
+/// The move of a turn-based or crowd game: the level's choice when a level
+/// is set, else the search within `limits`; with the move to ponder on.
+#[allow(clippy::too_many_arguments)]
+fn play_turn<B: TurnPosition>(
+    game: &Game<B>,
+    level: Option<Level>,
+    random: &mut impl FnMut() -> f64,
+    shared: Arc<Shared>,
+    limits: Limits,
+    threads: usize,
+    multipv: usize,
+    out: &Output,
+) -> (Option<String>, Option<String>) {
+    match level {
+        Some(level) => {
+            let best = level.choose(game.positions(), shared, random);
+            (best.map(|m| game.position().uci(m)), None)
+        }
+        None => think(game.positions(), shared, limits, threads, multipv, out),
+    }
+}
+
 fn think<B: TurnPosition>(
     line: &[B],
     shared: Arc<Shared>,
