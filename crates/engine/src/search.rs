@@ -11,7 +11,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use parity_rules::variant::StalemateResult;
-use parity_rules::{Color, Move};
+use parity_rules::{Color, Kind, Move};
 
 use crate::eval::{self, EvalTables, Score, MATE, MATE_BOUND};
 use crate::see::SeeTables;
@@ -141,6 +141,9 @@ pub struct Searcher<B: TurnPosition> {
     pv: Vec<Vec<Move>>,
     move_lists: Vec<Vec<Move>>,
     scores: Vec<Vec<i32>>,
+    /// Per move of `move_lists`, the kind it captures and the kind that
+    /// moves, found once by `score_moves`.
+    move_kinds: Vec<Vec<(Option<Kind>, Kind)>>,
     /// Root lines to search (`MultiPV`), and the root moves of the lines
     /// already found in this iteration, which the next line leaves out.
     multipv: usize,
@@ -211,6 +214,7 @@ impl<B: TurnPosition> Searcher<B> {
             pv: vec![Vec::new(); MAX_PLY + 1],
             move_lists: vec![Vec::new(); MAX_PLY + 1],
             scores: vec![Vec::new(); MAX_PLY + 1],
+            move_kinds: vec![Vec::new(); MAX_PLY + 1],
             multipv: 1,
             excluded: Vec::new(),
             leaf_deadline: None,
@@ -584,7 +588,7 @@ impl<B: TurnPosition> Searcher<B> {
         let us = pos.side();
         let v = pos.variant();
         (0..v.kinds.len()).any(|k| {
-            let kind = parity_rules::Kind(k as u8);
+            let kind = Kind(k as u8);
             !v.kinds[k].pawn && !v.kinds[k].royal && pos.presence(us, kind).any()
         })
     }
@@ -594,7 +598,7 @@ impl<B: TurnPosition> Searcher<B> {
     }
 
     /// The index of a move by its side, kind and destination.
-    fn piece_to(&self, side: Color, kind: parity_rules::Kind, mv: Move) -> usize {
+    fn piece_to(&self, side: Color, kind: Kind, mv: Move) -> usize {
         (side.index() * self.kind_count + kind.index()) * self.square_count + mv.to.index()
     }
 
@@ -631,20 +635,26 @@ impl<B: TurnPosition> Searcher<B> {
     fn score_moves(&mut self, pos: &B, ply: usize, tt_move: u32) {
         let mut scores = std::mem::take(&mut self.scores[ply]);
         scores.clear();
+        let mut kinds = std::mem::take(&mut self.move_kinds[ply]);
+        kinds.clear();
         let counter = self.counter_move(ply);
         let side = pos.side();
         for &mv in &self.move_lists[ply] {
             let code = move_code(mv);
             let victim = pos.victim(mv);
+            let mover = pos.moved_kind(mv);
+            kinds.push((victim, mover));
             let s = if code == tt_move {
                 1 << 30
             } else if victim.is_some() || mv.promotion.is_some() {
                 let gain = victim.map_or(0, |k| self.eval.value[k.index()]);
-                let cost = self.eval.value[pos.moved_kind(mv).index()];
+                let cost = self.eval.value[mover.index()];
                 let promo = mv.promotion.map_or(0, |k| self.eval.value[k.index()]);
                 let base = 10 * gain - cost / 10 + promo;
                 // Taking a dearer or equal piece never loses material.
-                if (cost > gain || mv.promotion.is_some()) && self.see.see(pos, mv) < 0 {
+                if (cost > gain || mv.promotion.is_some())
+                    && self.see.see_known(pos, mv, mover, victim) < 0
+                {
                     BAD_CAPTURE + base
                 } else {
                     GOOD_CAPTURE + base
@@ -656,24 +666,24 @@ impl<B: TurnPosition> Searcher<B> {
             } else if counter == code {
                 KILLER
             } else {
-                let piece_to = self.piece_to(side, pos.moved_kind(mv), mv);
+                let piece_to = self.piece_to(side, mover, mv);
                 self.quiet_history(side, mv, piece_to, ply)
             };
             scores.push(s);
         }
         self.scores[ply] = scores;
+        self.move_kinds[ply] = kinds;
     }
 
     /// Moves the best-scored remaining move to `i` and returns it.
     fn pick(&mut self, ply: usize, i: usize) -> Move {
         let scores = &mut self.scores[ply];
-        let mut best = i;
-        for j in i + 1..scores.len() {
-            if scores[j] > scores[best] {
-                best = j;
-            }
-        }
+        // The first of the highest scores, in two passes that vectorise.
+        let rest = &scores[i..];
+        let high = rest.iter().copied().max().unwrap_or(i32::MIN);
+        let best = i + rest.iter().position(|&s| s == high).unwrap_or(0);
         scores.swap(i, best);
+        self.move_kinds[ply].swap(i, best);
         self.move_lists[ply].swap(i, best);
         self.move_lists[ply][i]
     }
@@ -824,11 +834,12 @@ impl<B: TurnPosition> Searcher<B> {
                 continue; // a line of MultiPV already found
             }
             let order = self.scores[ply][i];
-            let capture = pos.victim(mv).is_some();
+            let (victim, mover) = self.move_kinds[ply][i];
+            let capture = victim.is_some();
             let quiet = !capture && mv.promotion.is_none();
             let code = move_code(mv);
             let killer = self.killers[ply].contains(&code);
-            let piece_to = self.piece_to(pos.side(), pos.moved_kind(mv), mv);
+            let piece_to = self.piece_to(pos.side(), mover, mv);
             let history = if quiet {
                 self.quiet_history(pos.side(), mv, piece_to, ply)
             } else {
@@ -855,10 +866,15 @@ impl<B: TurnPosition> Searcher<B> {
                         continue;
                     }
                     // A quiet move that hangs material.
-                    if depth <= 6 && self.see.see(pos, mv) < -25 * depth * depth {
+                    if depth <= 6
+                        && self.see.see_known(pos, mv, mover, victim) < -25 * depth * depth
+                    {
                         continue;
                     }
-                } else if !quiet && depth <= 6 && order < 0 && self.see.see(pos, mv) < -100 * depth
+                } else if !quiet
+                    && depth <= 6
+                    && order < 0
+                    && self.see.see_known(pos, mv, mover, victim) < -100 * depth
                 {
                     continue; // a capture that loses too much to recover
                 }
@@ -1081,7 +1097,9 @@ impl<B: TurnPosition> Searcher<B> {
                 {
                     continue;
                 }
-                let gain = pos.victim(mv).map_or(0, |k| self.eval.value[k.index()]);
+                let gain = self.move_kinds[ply][i]
+                    .0
+                    .map_or(0, |k| self.eval.value[k.index()]);
                 let promo = mv.promotion.map_or(0, |k| self.eval.value[k.index()]);
                 if promo == 0 && stand + gain + 200 < alpha {
                     continue; // delta pruning: even winning it leaves us below alpha

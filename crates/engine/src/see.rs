@@ -37,7 +37,7 @@ impl SeeTables {
         &self,
         pos: &B,
         side: Color,
-        among: Bitboard,
+        among: Bitboard<B::W>,
     ) -> Option<(Kind, Square)> {
         self.cheapest_first
             .iter()
@@ -49,6 +49,18 @@ impl SeeTables {
     /// en passant, which are left unjudged; a quiet move scores what the
     /// opponent wins by taking the piece, or 0).
     pub fn see<B: TurnPosition>(&self, pos: &B, mv: Move) -> Score {
+        self.see_known(pos, mv, pos.moved_kind(mv), pos.victim(mv))
+    }
+
+    /// [`Self::see`] when the caller knows the kind that moves and the one
+    /// it captures (`pos.moved_kind(mv)` and `pos.victim(mv)`).
+    pub fn see_known<B: TurnPosition>(
+        &self,
+        pos: &B,
+        mv: Move,
+        mover: Kind,
+        victim: Option<Kind>,
+    ) -> Score {
         if matches!(
             mv.special,
             Special::Castle { .. } | Special::EnPassant | Special::Join(_)
@@ -60,9 +72,8 @@ impl SeeTables {
         if crowds.contains(to) {
             return 0;
         }
-        let mover = pos.moved_kind(mv);
         let mut gain = [0 as Score; 40];
-        gain[0] = pos.victim(mv).map_or(0, |k| self.value[k.index()]);
+        gain[0] = victim.map_or(0, |k| self.value[k.index()]);
         let mut on_square = self.value[mover.index()];
         if let Some(p) = mv.promotion {
             gain[0] += self.value[p.index()] - on_square;
@@ -74,7 +85,7 @@ impl SeeTables {
             occ = occ.without(mv.from);
         }
         // Pieces already spent, per colour (a crowd square may hold more).
-        let mut used = [Bitboard::EMPTY; 2];
+        let mut used = [Bitboard::<B::W>::EMPTY; 2];
         used[us.index()] = mv.from.bit();
         let mut attackers = pos.attackers_to(to, occ);
         let mut side = us.other();
@@ -123,8 +134,8 @@ mod tests {
     use super::*;
     use crate::eval;
     use parity_rules::crowd::CrowdPosition;
-    use parity_rules::Registry;
     use parity_rules::Position;
+    use parity_rules::Registry;
 
     fn see_of<B: TurnPosition>(variant: &str, fen: &str, mv: &str) -> Score {
         let v = Registry::builtin().get(variant).unwrap();

@@ -53,7 +53,7 @@ pub trait TurnPosition: PieceView + MoveContext + Clone + Send + Sync + 'static 
     /// power reaches `sq` when only `occ` is occupied: what static exchange
     /// evaluation needs (take pieces off `occ` to see the ones behind).
     /// Pins and the crowd rule (no capture on a crowd) are the caller's.
-    fn attackers_to(&self, sq: Square, occ: Bitboard) -> Bitboard;
+    fn attackers_to(&self, sq: Square, occ: Bitboard<Self::W>) -> Bitboard<Self::W>;
     /// Counts the move paths to `depth` plies.
     fn perft(&self, depth: u32) -> u64;
     /// Perft per root move.
@@ -166,11 +166,10 @@ impl<W: Word> TurnPosition for Position<W> {
     fn attacked_by(&self, sq: Square, by: Color) -> bool {
         self.is_attacked(sq, by, Position::occupied(self))
     }
-    fn attackers_to(&self, sq: Square, occ: Bitboard) -> Bitboard {
+    fn attackers_to(&self, sq: Square, occ: Bitboard<W>) -> Bitboard<W> {
         let b = self.boards;
-        let occ = occ.convert();
         let of = |c: Color| b.attackers(&self.pieces, sq, c, occ, &b.rider_sets(&self.pieces, c));
-        ((of(Color::White) | of(Color::Black)) & occ).wide()
+        (of(Color::White) | of(Color::Black)) & occ
     }
     fn perft(&self, depth: u32) -> u64 {
         crate::perft::perft(self, depth)

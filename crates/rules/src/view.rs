@@ -6,18 +6,24 @@ use crate::geometry::{Bitboard, Square, Word};
 use crate::position::Position;
 use crate::simultaneous::SimPosition;
 use crate::types::{Color, Kind};
-use crate::variant::HasVariant;
+use crate::variant::{Boards, HasVariant};
 
-/// The pieces of a position.
+/// The pieces of a position, in the word of its sets (`u64` for a
+/// `Position<u64>`, `u128` otherwise), beside the variant's attack tables
+/// in that word: the evaluation reads both without converting.
 pub trait PieceView: HasVariant {
+    /// The word of the position's sets.
+    type W: Word;
     /// Squares where at least one piece of `color` and `kind` stands.
-    fn presence(&self, color: Color, kind: Kind) -> Bitboard;
-    fn occupied(&self) -> Bitboard;
-    fn by_color(&self, color: Color) -> Bitboard;
+    fn presence(&self, color: Color, kind: Kind) -> Bitboard<Self::W>;
+    fn occupied(&self) -> Bitboard<Self::W>;
+    fn by_color(&self, color: Color) -> Bitboard<Self::W>;
     /// Squares whose pieces cannot be captured (crowds of the crowd family).
-    fn crowd_squares(&self) -> Bitboard {
+    fn crowd_squares(&self) -> Bitboard<Self::W> {
         Bitboard::EMPTY
     }
+    /// The variant's attack tables in the word of the sets.
+    fn boards(&self) -> &'static Boards<Self::W>;
     /// Calls `f` once per piece, with its multiplicity in crowds (by
     /// default a square holds at most one piece of a colour).
     fn for_each_piece(&self, mut f: impl FnMut(Color, Kind, Square)) {
@@ -83,21 +89,31 @@ pub trait PieceView: HasVariant {
     }
 }
 
-/// Sets come out in `u128` whatever the position's word: widening is free
-/// and the evaluation's tables stay one per variant.
 impl<W: Word> PieceView for Position<W> {
-    fn presence(&self, color: Color, kind: Kind) -> Bitboard {
-        self.pieces(color, kind).wide()
+    type W = W;
+    #[inline]
+    fn presence(&self, color: Color, kind: Kind) -> Bitboard<W> {
+        self.pieces(color, kind)
     }
-    fn occupied(&self) -> Bitboard {
-        Position::occupied(self).wide()
+    #[inline]
+    fn occupied(&self) -> Bitboard<W> {
+        Position::occupied(self)
     }
-    fn by_color(&self, color: Color) -> Bitboard {
-        Position::by_color(self, color).wide()
+    #[inline]
+    fn by_color(&self, color: Color) -> Bitboard<W> {
+        Position::by_color(self, color)
+    }
+    #[inline]
+    fn boards(&self) -> &'static Boards<W> {
+        Position::boards(self)
     }
 }
 
 impl PieceView for CrowdPosition {
+    type W = u128;
+    fn boards(&self) -> &'static Boards {
+        &self.variant().boards
+    }
     fn presence(&self, color: Color, kind: Kind) -> Bitboard {
         CrowdPosition::presence(self, color, kind)
     }
@@ -129,6 +145,10 @@ impl PieceView for CrowdPosition {
 
 /// A shared square holds one white and one black piece, each seen as if alone.
 impl PieceView for SimPosition {
+    type W = u128;
+    fn boards(&self) -> &'static Boards {
+        &self.variant().boards
+    }
     fn presence(&self, color: Color, kind: Kind) -> Bitboard {
         self.pieces(color, kind)
     }

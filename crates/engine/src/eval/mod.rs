@@ -12,6 +12,7 @@ mod terms;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
+use parity_rules::geometry::Word;
 use parity_rules::position::MAX_KINDS;
 use parity_rules::{Bitboard, Color, Kind, Square, Variant};
 
@@ -65,26 +66,70 @@ pub struct EvalTables {
     full_phase: i32,
     /// Half the average reach on an empty board, per kind (mobility baseline).
     mobility_base: [i32; MAX_KINDS],
-    /// Squares in front of a pawn on its own and adjacent files, per colour.
-    passed_span: [Vec<Bitboard>; 2],
-    /// Squares on adjacent files level with or behind a pawn, per colour.
-    support_span: [Vec<Bitboard>; 2],
     /// The square in front of each square, per colour.
     front: [Vec<Option<Square>>; 2],
-    file_of: Vec<Bitboard>,
-    rank_of: Vec<Bitboard>,
-    adjacent_files: Vec<Bitboard>,
-    /// The king's square and its neighbours.
-    king_zone: Vec<Bitboard>,
-    /// Squares one and two ranks in front of a king, per colour.
-    shield: [Vec<Bitboard>; 2],
-    light_squares: Bitboard,
+    /// Sets of squares in `u128` (every board) and, for boards of at most
+    /// 64 squares, in `u64`: the evaluation reads those of the position's word.
+    masks: Masks,
+    masks64: Option<Masks<u64>>,
     /// Manhattan distance from the centre in half-squares, per square
     /// (corners farthest), and its maximum.
     from_centre: Vec<i32>,
     max_from_centre: i32,
     /// Attack weight of each kind on the king's zone.
     king_attack_weight: [i32; MAX_KINDS],
+    /// Per kind, the kinds worth less (neither pawns nor royal), as bits.
+    lesser: [u32; MAX_KINDS],
+}
+
+/// The evaluation's sets of squares in one word.
+#[derive(Debug)]
+pub(crate) struct Masks<W: Word = u128> {
+    /// Squares in front of a pawn on its own and adjacent files, per colour.
+    pub passed_span: [Vec<Bitboard<W>>; 2],
+    /// Squares on adjacent files level with or behind a pawn, per colour.
+    pub support_span: [Vec<Bitboard<W>>; 2],
+    pub file_of: Vec<Bitboard<W>>,
+    pub rank_of: Vec<Bitboard<W>>,
+    pub adjacent_files: Vec<Bitboard<W>>,
+    /// The king's square and its neighbours.
+    pub king_zone: Vec<Bitboard<W>>,
+    /// Squares one and two ranks in front of a king, per colour.
+    pub shield: [Vec<Bitboard<W>>; 2],
+    pub light_squares: Bitboard<W>,
+    /// Per colour and kind, for a kind whose captures are plain leaps:
+    /// each index offset of its captures with the squares it may leave
+    /// from, so the attacks of all its pieces are a few shifts.
+    pub capture_shifts: [Vec<Option<Vec<(i32, Bitboard<W>)>>>; 2],
+}
+
+impl Masks {
+    /// The same sets in another word, which must hold the board.
+    fn convert<V: Word>(&self) -> Masks<V> {
+        let sets = |v: &[Bitboard]| v.iter().map(|b| b.convert()).collect::<Vec<_>>();
+        Masks {
+            passed_span: self.passed_span.each_ref().map(|v| sets(v)),
+            support_span: self.support_span.each_ref().map(|v| sets(v)),
+            file_of: sets(&self.file_of),
+            rank_of: sets(&self.rank_of),
+            adjacent_files: sets(&self.adjacent_files),
+            king_zone: sets(&self.king_zone),
+            shield: self.shield.each_ref().map(|v| sets(v)),
+            light_squares: self.light_squares.convert(),
+            capture_shifts: self.capture_shifts.each_ref().map(|by_kind| {
+                by_kind
+                    .iter()
+                    .map(|shifts| {
+                        shifts.as_ref().map(|list| {
+                            list.iter()
+                                .map(|&(delta, from)| (delta, from.convert()))
+                                .collect()
+                        })
+                    })
+                    .collect()
+            }),
+        }
+    }
 }
 
 /// A material lead from which the stronger side is steered to mate (mop-up).
@@ -419,6 +464,45 @@ impl EvalTables {
             .collect();
         let max_from_centre = from_centre.iter().copied().max().unwrap_or(0).max(1);
         let king_attack_weight = std::array::from_fn(|k| 1 + g.value[k] / 300);
+        let capture_shifts = Color::ALL.map(|color| {
+            (0..kinds)
+                .map(|k| {
+                    let capture = &v.boards.tables(color, Kind(k as u8)).capture;
+                    let plain = capture.rides.is_empty() && capture.lame.iter().all(Vec::is_empty);
+                    plain.then(|| {
+                        let mut list: Vec<(i32, Bitboard)> = Vec::new();
+                        for from in shape.squares() {
+                            for to in capture.leaps[from.index()] {
+                                let delta = to.0 as i32 - from.0 as i32;
+                                match list.iter_mut().find(|(d, _)| *d == delta) {
+                                    Some((_, set)) => *set = set.with(from),
+                                    None => list.push((delta, from.bit())),
+                                }
+                            }
+                        }
+                        list
+                    })
+                })
+                .collect()
+        });
+        let lesser = std::array::from_fn(|k| {
+            (0..kinds)
+                .filter(|&j| {
+                    !g.pawn[j] && j != v.royal.index() && k < kinds && g.value[j] < g.value[k]
+                })
+                .fold(0u32, |bits, j| bits | 1 << j)
+        });
+        let masks = Masks {
+            capture_shifts,
+            passed_span,
+            support_span,
+            file_of,
+            rank_of,
+            adjacent_files,
+            king_zone,
+            shield,
+            light_squares,
+        };
         EvalTables {
             value: g.value,
             params,
@@ -432,19 +516,27 @@ impl EvalTables {
             phase_weight,
             full_phase,
             mobility_base: g.mobility_base,
-            passed_span,
-            support_span,
             front,
-            file_of,
-            rank_of,
-            adjacent_files,
-            king_zone,
-            shield,
-            light_squares,
+            masks64: (n <= u64::BITS as usize).then(|| masks.convert()),
+            masks,
             from_centre,
             max_from_centre,
             king_attack_weight,
+            lesser,
         }
+    }
+
+    /// The sets of squares in word `W` (a position's word always fits).
+    #[inline]
+    fn masks<W: Word>(&self) -> &Masks<W> {
+        use std::any::Any;
+        let wide: &dyn Any = &self.masks;
+        wide.downcast_ref()
+            .or_else(|| {
+                let narrow: &dyn Any = self.masks64.as_ref()?;
+                narrow.downcast_ref()
+            })
+            .expect("the evaluation's sets in the position's word")
     }
 
     /// Mixes a middlegame and an endgame score by the phase.

@@ -156,13 +156,15 @@ fn features<V: PieceView, K: Sink>(
     sink: &mut K,
 ) -> i32 {
     let v = pos.variant();
+    let boards = pos.boards();
+    let m = t.masks::<V::W>();
     let l = &t.params.layout;
     let kinds = v.kinds.len();
     let royal = t.royal.index();
     let occ = pos.occupied();
     let crowds = pos.crowd_squares();
     let mut phase = 0;
-    let mut pawns = [Bitboard::EMPTY; 2];
+    let mut pawns = [Bitboard::<V::W>::EMPTY; 2];
     let mut bound_colours = [[0u8; MAX_KINDS]; 2];
     let mut material = [0; 2];
     // Pieces per crowd square (only the crowd family has crowds).
@@ -177,7 +179,7 @@ fn features<V: PieceView, K: Sink>(
             pawns[us] |= sq.bit();
         }
         if t.colour_bound[k] {
-            bound_colours[us][k] |= if t.light_squares.contains(sq) { 1 } else { 2 };
+            bound_colours[us][k] |= if m.light_squares.contains(sq) { 1 } else { 2 };
         }
         if crowds.contains(sq) {
             crowd_size[sq.index()] += 1;
@@ -195,13 +197,20 @@ fn features<V: PieceView, K: Sink>(
     }
 
     // Pawn attacks first: pawn structure and mobility need them.
-    let mut attacks_by = [[Bitboard::EMPTY; MAX_KINDS]; 2];
-    let mut pawn_attacks = [Bitboard::EMPTY; 2];
+    let mut attacks_by = [[Bitboard::<V::W>::EMPTY; MAX_KINDS]; 2];
+    let mut pawn_attacks = [Bitboard::<V::W>::EMPTY; 2];
     for color in Color::ALL {
         for k in (0..kinds).filter(|&k| t.pawn[k]) {
-            let tab = v.boards.tables(color, Kind(k as u8));
-            for sq in pos.presence(color, Kind(k as u8)) {
-                attacks_by[color.index()][k] |= v.boards.reach(&tab.capture, sq, occ);
+            let set = pos.presence(color, Kind(k as u8));
+            if let Some(shifts) = &m.capture_shifts[color.index()][k] {
+                for &(delta, from) in shifts {
+                    attacks_by[color.index()][k] |= (set & from).shift(delta);
+                }
+            } else {
+                let tab = boards.tables(color, Kind(k as u8));
+                for sq in set {
+                    attacks_by[color.index()][k] |= boards.reach(&tab.capture, sq, occ);
+                }
             }
             pawn_attacks[color.index()] |= attacks_by[color.index()][k];
         }
@@ -217,7 +226,7 @@ fn features<V: PieceView, K: Sink>(
         let us = color.index();
         let them = 1 - us;
         if let Some(k) = kings[us] {
-            let shelter = (t.shield[us][k.index()] & pawns[us]).count() as usize;
+            let shelter = (m.shield[us][k.index()] & pawns[us]).count() as usize;
             sink.term(
                 t,
                 color,
@@ -228,29 +237,29 @@ fn features<V: PieceView, K: Sink>(
         for sq in pawns[us] {
             let i = sq.index();
             let rank = t.relative_rank[us][i];
-            let isolated = (pawns[us] & t.adjacent_files[i]).is_empty();
+            let isolated = (pawns[us] & m.adjacent_files[i]).is_empty();
             if isolated {
                 sink.term(t, color, l.isolated, 1);
             }
-            if (pawns[us] & t.passed_span[us][i] & t.file_of[i]).any() {
+            if (pawns[us] & m.passed_span[us][i] & m.file_of[i]).any() {
                 sink.term(t, color, l.doubled, 1);
             }
             if pawn_attacks[us].contains(sq) {
                 sink.term(t, color, l.supported, 1);
             }
-            if (pawns[us] & t.adjacent_files[i] & t.rank_of[i]).any() {
+            if (pawns[us] & m.adjacent_files[i] & m.rank_of[i]).any() {
                 sink.term(t, color, l.phalanx, 1);
             }
             let front = t.front[us][i];
             if !isolated
-                && (pawns[us] & t.support_span[us][i]).is_empty()
+                && (pawns[us] & m.support_span[us][i]).is_empty()
                 && front.is_some_and(|f| pawn_attacks[them].contains(f))
             {
                 sink.term(t, color, l.backward, 1);
             }
-            if (pawns[them] & t.passed_span[us][i]).is_empty() {
+            if (pawns[them] & m.passed_span[us][i]).is_empty() {
                 sink.term(t, color, l.passed + rank, 1);
-                if (occ & t.passed_span[us][i] & t.file_of[i]).is_empty() {
+                if (occ & m.passed_span[us][i] & m.file_of[i]).is_empty() {
                     sink.term(t, color, l.passed_free + rank, 1);
                 }
                 // Kings near the square in front matter more as the pawn advances.
@@ -289,13 +298,13 @@ fn features<V: PieceView, K: Sink>(
         let us = color.index();
         let them = 1 - us;
         if let Some(k) = kings[us] {
-            let tab = v.boards.tables(color, t.royal);
-            attacks_by[us][royal] = v.boards.reach(&tab.capture, k, occ);
+            let tab = boards.tables(color, t.royal);
+            attacks_by[us][royal] = boards.reach(&tab.capture, k, occ);
             attacks[us] |= attacks_by[us][royal];
         }
         let own = pos.by_color(color);
         let enemy_zone = kings[them]
-            .map(|k| t.king_zone[k.index()])
+            .map(|k| m.king_zone[k.index()])
             .unwrap_or(Bitboard::EMPTY);
         let area = !(own & !crowds) & !pawn_attacks[them];
         for (k, by_kind) in attacks_by[us].iter_mut().enumerate().take(kinds) {
@@ -303,21 +312,21 @@ fn features<V: PieceView, K: Sink>(
                 continue;
             }
             let kind = Kind(k as u8);
-            let tab = v.boards.tables(color, kind);
+            let tab = boards.tables(color, kind);
             for sq in pos.presence(color, kind) {
-                let hits = v.boards.reach(&tab.capture, sq, occ);
+                let hits = boards.reach(&tab.capture, sq, occ);
                 let moves = if tab.symmetric_modes {
                     hits
                 } else {
-                    hits | v.boards.reach(&tab.quiet, sq, occ)
+                    hits | boards.reach(&tab.quiet, sq, occ)
                 };
                 *by_kind |= hits;
-                let m = (moves & area).count() as i32 - t.mobility_base[k];
-                sink.term(t, color, l.mobility + k, m);
-                if m < 0 {
-                    sink.term(t, color, l.mobility_low + k, -m);
+                let reach = (moves & area).count() as i32 - t.mobility_base[k];
+                sink.term(t, color, l.mobility + k, reach);
+                if reach < 0 {
+                    sink.term(t, color, l.mobility_low + k, -reach);
                 }
-                let file = t.file_of[sq.index()];
+                let file = m.file_of[sq.index()];
                 if (file & all_pawns).is_empty() {
                     sink.term(t, color, l.open_line + k, 1);
                 } else if (file & pawns[us]).is_empty() {
@@ -350,9 +359,12 @@ fn features<V: PieceView, K: Sink>(
             if k == royal {
                 continue;
             }
-            let lesser = (0..kinds)
-                .filter(|&j| !t.pawn[j] && j != royal && t.value[j] < t.value[k])
-                .fold(Bitboard::EMPTY, |b, j| b | attacks_by[them][j]);
+            let mut lesser = Bitboard::EMPTY;
+            let mut kinds_below = t.lesser[k];
+            while kinds_below != 0 {
+                lesser |= attacks_by[them][kinds_below.trailing_zeros() as usize];
+                kinds_below &= kinds_below - 1;
+            }
             for sq in pos.presence(color, Kind(k as u8)) & !crowds {
                 if !t.pawn[k] && pawn_attacks[them].contains(sq) {
                     sink.term(t, color, l.threat_by_pawn + k, 1);
