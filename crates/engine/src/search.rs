@@ -11,7 +11,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use parity_rules::variant::StalemateResult;
-use parity_rules::{Color, Kind, Move};
+use parity_rules::{Color, Kind, Move, Special, Square};
 
 use crate::eval::{self, EvalTables, Score, MATE, MATE_BOUND};
 use crate::see::SeeTables;
@@ -639,10 +639,23 @@ impl<B: TurnPosition> Searcher<B> {
         kinds.clear();
         let counter = self.counter_move(ply);
         let side = pos.side();
+        // A plain move moves the piece on its square, and the moves of one
+        // piece come together: its kind is looked up once.
+        let mut last_plain: Option<(Square, Kind)> = None;
         for &mv in &self.move_lists[ply] {
             let code = move_code(mv);
             let victim = pos.victim(mv);
-            let mover = pos.moved_kind(mv);
+            let plain = matches!(mv.special, Special::None | Special::DoubleStep);
+            let mover = match last_plain {
+                Some((from, kind)) if plain && from == mv.from => kind,
+                _ => {
+                    let kind = pos.moved_kind(mv);
+                    if plain {
+                        last_plain = Some((mv.from, kind));
+                    }
+                    kind
+                }
+            };
             kinds.push((victim, mover));
             let s = if code == tt_move {
                 1 << 30

@@ -66,8 +66,6 @@ pub struct EvalTables {
     full_phase: i32,
     /// Half the average reach on an empty board, per kind (mobility baseline).
     mobility_base: [i32; MAX_KINDS],
-    /// The square in front of each square, per colour.
-    front: [Vec<Option<Square>>; 2],
     /// Sets of squares in `u128` (every board) and, for boards of at most
     /// 64 squares, in `u64`: the evaluation reads those of the position's word.
     masks: Masks,
@@ -85,13 +83,9 @@ pub struct EvalTables {
 /// The evaluation's sets of squares in one word.
 #[derive(Debug)]
 pub(crate) struct Masks<W: Word = u128> {
-    /// Squares in front of a pawn on its own and adjacent files, per colour.
-    pub passed_span: [Vec<Bitboard<W>>; 2],
-    /// Squares on adjacent files level with or behind a pawn, per colour.
-    pub support_span: [Vec<Bitboard<W>>; 2],
+    /// What a pawn's terms read, per colour and square (one lookup a pawn).
+    pub pawn_squares: [Vec<PawnSquare<W>>; 2],
     pub file_of: Vec<Bitboard<W>>,
-    pub rank_of: Vec<Bitboard<W>>,
-    pub adjacent_files: Vec<Bitboard<W>>,
     /// The king's square and its neighbours.
     pub king_zone: Vec<Bitboard<W>>,
     /// Squares one and two ranks in front of a king, per colour.
@@ -103,16 +97,47 @@ pub(crate) struct Masks<W: Word = u128> {
     pub capture_shifts: [Vec<Option<Vec<(i32, Bitboard<W>)>>>; 2],
 }
 
+/// The sets a pawn of one colour on one square is judged by.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct PawnSquare<W: Word = u128> {
+    /// Squares in front on its own and the adjacent files.
+    pub passed_span: Bitboard<W>,
+    /// Squares in front on its own file.
+    pub file_ahead: Bitboard<W>,
+    /// Squares on the adjacent files level with or behind it.
+    pub support_span: Bitboard<W>,
+    pub adjacent_files: Bitboard<W>,
+    /// Squares beside it on its rank, on the adjacent files.
+    pub beside: Bitboard<W>,
+    /// The square in front.
+    pub front: Option<Square>,
+    pub relative_rank: usize,
+}
+
+impl PawnSquare {
+    fn convert<V: Word>(&self) -> PawnSquare<V> {
+        PawnSquare {
+            passed_span: self.passed_span.convert(),
+            file_ahead: self.file_ahead.convert(),
+            support_span: self.support_span.convert(),
+            adjacent_files: self.adjacent_files.convert(),
+            beside: self.beside.convert(),
+            front: self.front,
+            relative_rank: self.relative_rank,
+        }
+    }
+}
+
 impl Masks {
     /// The same sets in another word, which must hold the board.
     fn convert<V: Word>(&self) -> Masks<V> {
         let sets = |v: &[Bitboard]| v.iter().map(|b| b.convert()).collect::<Vec<_>>();
         Masks {
-            passed_span: self.passed_span.each_ref().map(|v| sets(v)),
-            support_span: self.support_span.each_ref().map(|v| sets(v)),
+            pawn_squares: self
+                .pawn_squares
+                .each_ref()
+                .map(|v| v.iter().map(PawnSquare::convert).collect()),
             file_of: sets(&self.file_of),
-            rank_of: sets(&self.rank_of),
-            adjacent_files: sets(&self.adjacent_files),
             king_zone: sets(&self.king_zone),
             shield: self.shield.each_ref().map(|v| sets(v)),
             light_squares: self.light_squares.convert(),
@@ -406,19 +431,19 @@ impl EvalTables {
             shape
                 .squares()
                 .map(|sq| ahead(color, sq) & (file_of[sq.index()] | adjacent_files[sq.index()]))
-                .collect()
+                .collect::<Vec<_>>()
         });
         let support_span = Color::ALL.map(|color| {
             shape
                 .squares()
                 .map(|sq| adjacent_files[sq.index()] & !ahead(color, sq))
-                .collect()
+                .collect::<Vec<_>>()
         });
         let front = Color::ALL.map(|color| {
             shape
                 .squares()
                 .map(|sq| shape.offset(sq, 0, color.forward()))
-                .collect()
+                .collect::<Vec<_>>()
         });
         let king_zone: Vec<Bitboard> = shape
             .squares()
@@ -492,13 +517,28 @@ impl EvalTables {
                 })
                 .fold(0u32, |bits, j| bits | 1 << j)
         });
+        let pawn_squares = Color::ALL.map(|color| {
+            let c = color.index();
+            shape
+                .squares()
+                .map(|sq| {
+                    let i = sq.index();
+                    PawnSquare {
+                        passed_span: passed_span[c][i],
+                        file_ahead: passed_span[c][i] & file_of[i],
+                        support_span: support_span[c][i],
+                        adjacent_files: adjacent_files[i],
+                        beside: adjacent_files[i] & rank_of[i],
+                        front: front[c][i],
+                        relative_rank: relative_rank[c][i],
+                    }
+                })
+                .collect()
+        });
         let masks = Masks {
             capture_shifts,
-            passed_span,
-            support_span,
+            pawn_squares,
             file_of,
-            rank_of,
-            adjacent_files,
             king_zone,
             shield,
             light_squares,
@@ -516,7 +556,6 @@ impl EvalTables {
             phase_weight,
             full_phase,
             mobility_base: g.mobility_base,
-            front,
             masks64: (n <= u64::BITS as usize).then(|| masks.convert()),
             masks,
             from_centre,

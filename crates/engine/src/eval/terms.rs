@@ -235,31 +235,31 @@ fn features<V: PieceView, K: Sink>(
             );
         }
         for sq in pawns[us] {
-            let i = sq.index();
-            let rank = t.relative_rank[us][i];
-            let isolated = (pawns[us] & m.adjacent_files[i]).is_empty();
+            let ps = &m.pawn_squares[us][sq.index()];
+            let rank = ps.relative_rank;
+            let isolated = (pawns[us] & ps.adjacent_files).is_empty();
             if isolated {
                 sink.term(t, color, l.isolated, 1);
             }
-            if (pawns[us] & m.passed_span[us][i] & m.file_of[i]).any() {
+            if (pawns[us] & ps.file_ahead).any() {
                 sink.term(t, color, l.doubled, 1);
             }
             if pawn_attacks[us].contains(sq) {
                 sink.term(t, color, l.supported, 1);
             }
-            if (pawns[us] & m.adjacent_files[i] & m.rank_of[i]).any() {
+            if (pawns[us] & ps.beside).any() {
                 sink.term(t, color, l.phalanx, 1);
             }
-            let front = t.front[us][i];
+            let front = ps.front;
             if !isolated
-                && (pawns[us] & m.support_span[us][i]).is_empty()
+                && (pawns[us] & ps.support_span).is_empty()
                 && front.is_some_and(|f| pawn_attacks[them].contains(f))
             {
                 sink.term(t, color, l.backward, 1);
             }
-            if (pawns[them] & m.passed_span[us][i]).is_empty() {
+            if (pawns[them] & ps.passed_span).is_empty() {
                 sink.term(t, color, l.passed + rank, 1);
-                if (occ & m.passed_span[us][i] & m.file_of[i]).is_empty() {
+                if (occ & ps.file_ahead).is_empty() {
                     sink.term(t, color, l.passed_free + rank, 1);
                 }
                 // Kings near the square in front matter more as the pawn advances.
