@@ -88,9 +88,16 @@ impl SeeTables {
         let mut used = [Bitboard::<B::W>::EMPTY; 2];
         used[us.index()] = mv.from.bit();
         let mut attackers = pos.attackers_to(to, occ);
+        // The attackers after a capture are found when the next one needs
+        // them (a cut sequence never does), except after the royal piece's.
+        let mut stale = false;
         let mut side = us.other();
         let mut d = 0;
         while d + 1 < gain.len() {
+            if stale {
+                attackers = pos.attackers_to(to, occ);
+                stale = false;
+            }
             let mine = attackers & pos.by_color(side) & !used[side.index()];
             let Some((kind, sq)) = self.cheapest(pos, side, mine) else {
                 break;
@@ -101,20 +108,22 @@ impl SeeTables {
             } else {
                 occ.without(sq)
             };
-            let attackers_after = pos.attackers_to(to, occ_after);
             if kind == self.royal {
                 // The royal piece may not capture into an attack.
+                let attackers_after = pos.attackers_to(to, occ_after);
                 let theirs =
                     attackers_after & pos.by_color(side.other()) & !used[side.other().index()];
                 if theirs.any() {
                     break;
                 }
+                attackers = attackers_after;
+            } else {
+                stale = true;
             }
             d += 1;
             gain[d] = on_square - gain[d - 1];
             on_square = self.value[kind.index()];
             occ = occ_after;
-            attackers = attackers_after;
             side = side.other();
             // Neither side can do better than stop here: cut the sequence.
             if gain[d].max(-gain[d - 1]) < 0 {
