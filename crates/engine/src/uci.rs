@@ -667,6 +667,8 @@ impl Uci {
         };
         let start = Instant::now();
         let mut total = 0;
+        // One table for every position, cleared before each (as a new game).
+        let shared = Arc::new(Shared::new(DEFAULT_HASH_MB));
         for &(id, fen_text) in BENCH {
             let Some(v) = self.registry.get(id) else {
                 continue;
@@ -675,7 +677,9 @@ impl Uci {
                 Ok(g) => g,
                 Err(e) => return self.error(&format!("bad FEN: {e}")),
             };
-            let shared = Arc::new(Shared::new(DEFAULT_HASH_MB));
+            shared.tt.clear();
+            shared.stop.store(false, Ordering::Relaxed);
+            let shared = shared.clone();
             let limits = Limits {
                 depth: Some(depth),
                 ..Limits::default()
