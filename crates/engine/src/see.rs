@@ -87,18 +87,21 @@ impl SeeTables {
         // Pieces already spent, per colour (a crowd square may hold more).
         let mut used = [Bitboard::<B::W>::EMPTY; 2];
         used[us.index()] = mv.from.bit();
-        let mut attackers = pos.attackers_to(to, occ);
-        // The attackers after a capture are found when the next one needs
-        // them (a cut sequence never does), except after the royal piece's.
-        let mut stale = false;
+        // The attackers of each colour for the current occupancy, found
+        // when a side must capture (a quiet move's mostly not at all).
+        let mut known: [Option<Bitboard<B::W>>; 2] = [None, None];
         let mut side = us.other();
         let mut d = 0;
         while d + 1 < gain.len() {
-            if stale {
-                attackers = pos.attackers_to(to, occ);
-                stale = false;
-            }
-            let mine = attackers & pos.by_color(side) & !used[side.index()];
+            let attackers = match known[side.index()] {
+                Some(a) => a,
+                None => {
+                    let a = pos.attackers_of(to, occ, side);
+                    known[side.index()] = Some(a);
+                    a
+                }
+            };
+            let mine = attackers & !used[side.index()];
             let Some((kind, sq)) = self.cheapest(pos, side, mine) else {
                 break;
             };
@@ -110,15 +113,15 @@ impl SeeTables {
             };
             if kind == self.royal {
                 // The royal piece may not capture into an attack.
-                let attackers_after = pos.attackers_to(to, occ_after);
-                let theirs =
-                    attackers_after & pos.by_color(side.other()) & !used[side.other().index()];
-                if theirs.any() {
+                let other = side.other();
+                let after = pos.attackers_of(to, occ_after, other);
+                if (after & !used[other.index()]).any() {
                     break;
                 }
-                attackers = attackers_after;
-            } else {
-                stale = true;
+                known = [None, None];
+                known[other.index()] = Some(after);
+            } else if occ_after != occ {
+                known = [None, None];
             }
             d += 1;
             gain[d] = on_square - gain[d - 1];

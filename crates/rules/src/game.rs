@@ -54,6 +54,10 @@ pub trait TurnPosition: PieceView + MoveContext + Clone + Send + Sync + 'static 
     /// evaluation needs (take pieces off `occ` to see the ones behind).
     /// Pins and the crowd rule (no capture on a crowd) are the caller's.
     fn attackers_to(&self, sq: Square, occ: Bitboard<Self::W>) -> Bitboard<Self::W>;
+    /// The pieces of `by` among [`Self::attackers_to`].
+    fn attackers_of(&self, sq: Square, occ: Bitboard<Self::W>, by: Color) -> Bitboard<Self::W> {
+        self.attackers_to(sq, occ) & self.by_color(by)
+    }
     /// Counts the move paths to `depth` plies.
     fn perft(&self, depth: u32) -> u64;
     /// Perft per root move.
@@ -170,6 +174,10 @@ impl<W: Word> TurnPosition for Position<W> {
         let b = self.boards;
         let of = |c: Color| b.attackers(&self.pieces, sq, c, occ, &b.rider_sets(&self.pieces, c));
         (of(Color::White) | of(Color::Black)) & occ
+    }
+    fn attackers_of(&self, sq: Square, occ: Bitboard<W>, by: Color) -> Bitboard<W> {
+        let b = self.boards;
+        b.attackers(&self.pieces, sq, by, occ, &b.rider_sets(&self.pieces, by)) & occ
     }
     fn perft(&self, depth: u32) -> u64 {
         crate::perft::perft(self, depth)
