@@ -609,14 +609,26 @@ impl<B: TurnPosition> Searcher<B> {
         (before != NO_PIECE_TO).then(|| before * 2 * self.kind_count * self.square_count + piece_to)
     }
 
+    /// Where the continuation histories after the moves one and two plies
+    /// before `ply` start (the same for every move of the node).
+    fn continuation_bases(&self, ply: usize) -> [Option<usize>; 2] {
+        [1, 2].map(|back| self.continuation_index(ply, back, 0))
+    }
+
     /// How good a quiet move has been: its own history plus its
-    /// continuation history after the last two moves.
-    fn quiet_history(&self, side: Color, mv: Move, piece_to: usize, ply: usize) -> i32 {
+    /// continuation history after the last two moves, given the node's
+    /// [`Self::continuation_bases`].
+    #[inline]
+    fn quiet_history(
+        &self,
+        bases: [Option<usize>; 2],
+        side: Color,
+        mv: Move,
+        piece_to: usize,
+    ) -> i32 {
         let mut h = self.history[Self::history_index(side, mv)];
-        for back in [1, 2] {
-            if let Some(i) = self.continuation_index(ply, back, piece_to) {
-                h += self.continuation[i] as i32;
-            }
+        for base in bases.into_iter().flatten() {
+            h += self.continuation[base + piece_to] as i32;
         }
         h
     }
@@ -638,6 +650,7 @@ impl<B: TurnPosition> Searcher<B> {
         let mut kinds = std::mem::take(&mut self.move_kinds[ply]);
         kinds.clear();
         let counter = self.counter_move(ply);
+        let bases = self.continuation_bases(ply);
         let side = pos.side();
         // A plain move moves the piece on its square, and the moves of one
         // piece come together: its kind is looked up once.
@@ -680,7 +693,7 @@ impl<B: TurnPosition> Searcher<B> {
                 KILLER
             } else {
                 let piece_to = self.piece_to(side, mover, mv);
-                self.quiet_history(side, mv, piece_to, ply)
+                self.quiet_history(bases, side, mv, piece_to)
             };
             scores.push(s);
         }
@@ -840,6 +853,7 @@ impl<B: TurnPosition> Searcher<B> {
         let mut best_code = 0;
         let mut searched = 0usize;
         let mut quiets_tried: Vec<(Move, usize)> = Vec::new();
+        let bases = self.continuation_bases(ply);
         let count = self.move_lists[ply].len();
         for i in 0..count {
             let mv = self.pick(ply, i);
@@ -854,7 +868,7 @@ impl<B: TurnPosition> Searcher<B> {
             let killer = self.killers[ply].contains(&code);
             let piece_to = self.piece_to(pos.side(), mover, mv);
             let history = if quiet {
-                self.quiet_history(pos.side(), mv, piece_to, ply)
+                self.quiet_history(bases, pos.side(), mv, piece_to)
             } else {
                 0
             };
