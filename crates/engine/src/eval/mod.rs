@@ -94,8 +94,11 @@ pub(crate) struct Masks<W: Word = u128> {
     /// Per colour and kind, for a kind whose captures are plain leaps:
     /// each index offset of its captures with the squares it may leave
     /// from, so the attacks of all its pieces are a few shifts.
-    pub capture_shifts: [Vec<Option<Vec<(i32, Bitboard<W>)>>>; 2],
+    pub capture_shifts: [Vec<Option<Shifts<W>>>; 2],
 }
+
+/// Index offsets, each with the squares a piece may leave from by it.
+pub(crate) type Shifts<W> = Vec<(i32, Bitboard<W>)>;
 
 /// The sets a pawn of one colour on one square is judged by.
 #[derive(Clone, Copy, Debug)]
