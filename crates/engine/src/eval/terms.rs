@@ -28,31 +28,39 @@ fn signed(color: Color, p: Pair) -> Pair {
     }
 }
 
-/// The search's sink: the terms' values, summed.
+/// The search's sink: the terms' values, summed per colour (White's
+/// less Black's is the total), so no term needs a sign.
 struct Sum {
-    total: Pair,
+    by_color: [Pair; 2],
     alpha: Score,
     beta: Score,
     /// The costly terms were left out.
     lazy: bool,
 }
 
+impl Sum {
+    #[inline]
+    fn total(&self) -> Pair {
+        self.by_color[0] - self.by_color[1]
+    }
+}
+
 impl Sink for Sum {
     #[inline]
     fn piece(&mut self, t: &EvalTables, color: Color, kind: usize, sq: Square) {
-        self.total += signed(color, t.psq[color.index()][sq.index()][kind]);
+        self.by_color[color.index()] += t.psq[color.index()][sq.index()][kind];
     }
     #[inline]
     fn term(&mut self, t: &EvalTables, color: Color, index: usize, count: i32) {
-        self.total += signed(color, t.params.get(index) * count);
+        self.by_color[color.index()] += t.params.get(index) * count;
     }
     #[inline]
     fn fixed(&mut self, color: Color, value: Pair) {
-        self.total += signed(color, value);
+        self.by_color[color.index()] += value;
     }
     #[inline]
     fn enough(&mut self, t: &EvalTables, phase: i32) -> bool {
-        let rough = t.taper(self.total, phase);
+        let rough = t.taper(self.total(), phase);
         self.lazy = rough + LAZY_MARGIN <= self.alpha || rough - LAZY_MARGIN >= self.beta;
         self.lazy
     }
@@ -127,13 +135,13 @@ pub(super) fn score<V: PieceView>(
     beta: Score,
 ) -> (Score, bool) {
     let mut sum = Sum {
-        total: Pair::default(),
+        by_color: [Pair::default(); 2],
         alpha,
         beta,
         lazy: false,
     };
     let phase = features(pos, t, side, &mut sum);
-    (t.taper(sum.total, phase), !sum.lazy)
+    (t.taper(sum.total(), phase), !sum.lazy)
 }
 
 /// The features of `pos` for the tuner.
