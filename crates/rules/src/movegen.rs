@@ -491,6 +491,32 @@ value = 1300
         }
     }
 
+    /// In 64-bit tables the rook's, bishop's and queen's rides are slide
+    /// lookups (the queen's two); the 128-bit tables walk every ray.
+    #[test]
+    fn unit_rides_become_slide_lookups_in_64_bits() {
+        let v = overlaps();
+        let narrow = v.boards64.as_ref().unwrap();
+        for (letter, slides, rides) in [
+            ('R', 1, 0),
+            ('B', 1, 0),
+            ('Q', 2, 0),
+            ('A', 2, 0),
+            ('N', 0, 0),
+        ] {
+            let kind = v.kind_by_letter(letter).unwrap();
+            let t = narrow.tables(crate::types::Color::White, kind);
+            assert_eq!(
+                (t.capture.slides.len(), t.capture.rides.len()),
+                (slides, rides),
+                "{letter}"
+            );
+            let wide = v.boards.tables(crate::types::Color::White, kind);
+            assert!(wide.capture.slides.is_empty(), "{letter}");
+        }
+        assert_eq!(narrow.rider_slides[0].len(), 2);
+    }
+
     #[test]
     fn masks_find_the_moves_playing_finds() {
         random_games_agree::<u64>();

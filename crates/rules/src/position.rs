@@ -80,6 +80,12 @@ pub struct RiderSets<W: Word = u128> {
     pub by_dir: [Bitboard<W>; MAX_DIRECTIONS],
     /// Bit d is set if `by_dir[d]` is not empty.
     pub active: u32,
+    /// The directions of `active` that no slide table covers.
+    pub walked: u32,
+    /// The riders of each entry of the colour's `Boards::rider_slides`.
+    pub by_slide: [Bitboard<W>; MAX_DIRECTIONS],
+    /// Bit i is set if `by_slide[i]` is not empty.
+    pub slides_active: u32,
 }
 
 impl<W: Word> RiderSets<W> {
@@ -590,6 +596,9 @@ impl<W: Word> Boards<W> {
         let mut sets = RiderSets {
             by_dir: [Bitboard::EMPTY; MAX_DIRECTIONS],
             active: 0,
+            walked: 0,
+            by_slide: [Bitboard::EMPTY; MAX_DIRECTIONS],
+            slides_active: 0,
         };
         for &(kinds, dirs) in &v.rider_groups[by.index()] {
             let riders = kinds_union(pieces, by, kinds);
@@ -600,6 +609,14 @@ impl<W: Word> Boards<W> {
                     sets.by_dir[left.trailing_zeros() as usize] = riders;
                     left &= left - 1;
                 }
+            }
+        }
+        sets.walked = sets.active & !v.slid_dirs[by.index()];
+        for (i, &(kinds, _)) in v.rider_slides[by.index()].iter().enumerate() {
+            let riders = kinds_union(pieces, by, kinds);
+            if riders.any() {
+                sets.by_slide[i] = riders;
+                sets.slides_active |= 1 << i;
             }
         }
         sets
@@ -623,10 +640,16 @@ impl<W: Word> Boards<W> {
             leapers &= leapers - 1;
             att |= v.tables[c][k].reverse_capture.leaps[sq.index()] & pieces[by][k];
         }
-        let mut active = riders.active;
-        while active != 0 {
-            let d = active.trailing_zeros() as usize;
-            active &= active - 1;
+        let mut slides = riders.slides_active;
+        while slides != 0 {
+            let i = slides.trailing_zeros() as usize;
+            slides &= slides - 1;
+            att |= v.rider_slides[c][i].1.attack(sq, occ) & riders.by_slide[i];
+        }
+        let mut walked = riders.walked;
+        while walked != 0 {
+            let d = walked.trailing_zeros() as usize;
+            walked &= walked - 1;
             let candidates = riders.by_dir[d] & v.dirs[d].ray[sq.index()];
             if candidates.any() {
                 att |= v.dir_attack(d, sq, occ) & candidates;
@@ -661,10 +684,18 @@ impl<W: Word> Boards<W> {
                 return true;
             }
         }
-        let mut active = riders.active;
-        while active != 0 {
-            let d = active.trailing_zeros() as usize;
-            active &= active - 1;
+        let mut slides = riders.slides_active;
+        while slides != 0 {
+            let i = slides.trailing_zeros() as usize;
+            slides &= slides - 1;
+            if (v.rider_slides[c][i].1.attack(sq, occ) & riders.by_slide[i]).any() {
+                return true;
+            }
+        }
+        let mut walked = riders.walked;
+        while walked != 0 {
+            let d = walked.trailing_zeros() as usize;
+            walked &= walked - 1;
             let candidates = riders.by_dir[d] & v.dirs[d].ray[sq.index()];
             if candidates.any() && (v.dir_attack(d, sq, occ) & candidates).any() {
                 return true;
