@@ -204,6 +204,14 @@ fn generate_inner<W: Word, S: MoveSink<W>>(pos: &Position<W>, sink: &mut S, pseu
             }
             free = Bitboard::EMPTY;
         }
+        if t.plain {
+            // The common case without the special moves' checks below.
+            for from in free {
+                let dests = b.leaps_and_rides(&t.capture, from, occ) & !own & target;
+                sink.piece_moves(pos, from, kind, dests);
+            }
+            free = Bitboard::EMPTY;
+        }
         while let Some(from) = free.next().or_else(|| stuck.next()) {
             let mut allowed = target;
             if free.is_empty() && pinned.contains(from) {

@@ -6,7 +6,7 @@ use std::fmt;
 
 use crate::geometry::{Bitboard, Square, Word};
 use crate::types::{ByColor, Color, EnPassant, Kind, Move, Piece, Special};
-use crate::variant::{Boards, CastlingStyle, Variant, MAX_DIRECTIONS};
+use crate::variant::{Boards, CastlingStyle, Variant, MAX_DIRECTIONS, MAX_RIDER_SLIDES};
 
 pub use crate::types::MAX_KINDS;
 
@@ -83,7 +83,7 @@ pub struct RiderSets<W: Word = u128> {
     /// The directions of `active` that no slide table covers.
     pub walked: u32,
     /// The riders of each entry of the colour's `Boards::rider_slides`.
-    pub by_slide: [Bitboard<W>; MAX_DIRECTIONS],
+    pub by_slide: [Bitboard<W>; MAX_RIDER_SLIDES],
     /// Bit i is set if `by_slide[i]` is not empty.
     pub slides_active: u32,
 }
@@ -597,7 +597,7 @@ impl<W: Word> Boards<W> {
             by_dir: [Bitboard::EMPTY; MAX_DIRECTIONS],
             active: 0,
             walked: 0,
-            by_slide: [Bitboard::EMPTY; MAX_DIRECTIONS],
+            by_slide: [Bitboard::EMPTY; MAX_RIDER_SLIDES],
             slides_active: 0,
         };
         for &(kinds, dirs) in &v.rider_groups[by.index()] {

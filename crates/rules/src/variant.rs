@@ -108,6 +108,10 @@ pub struct ResolvedPiece {
 /// Rider directions a variant may use (the queen needs 8, a nightrider 8 more).
 pub const MAX_DIRECTIONS: usize = 16;
 
+/// Most slide tables the riding attackers of one colour look up (see
+/// [`Boards::rider_slides`]); directions beyond them are walked.
+pub const MAX_RIDER_SLIDES: usize = 8;
+
 /// A ray direction: a step vector and, per square, the full ray to the edge.
 #[derive(Debug)]
 pub struct Direction<W: Word = u128> {
@@ -158,6 +162,9 @@ pub struct PieceTables<W: Word = u128> {
     pub en_passant_from: Vec<Bitboard<W>>,
     /// Quiet and capture sets are the same, so one attack serves both.
     pub symmetric_modes: bool,
+    /// Besides, no lame leaps, no en passant and not a pawn: a piece's
+    /// moves are its attack less its own side's squares.
+    pub plain: bool,
     /// Squares from which a piece of this kind attacks the indexed square.
     pub reverse_capture: MoveSet<W>,
     /// For a leaper with few leaps and no lame captures (a pawn), its moves
@@ -508,12 +515,17 @@ impl Variant {
                         needs_slow_legality = true;
                     }
                     let symmetric_modes = quiet == capture;
+                    let plain = symmetric_modes
+                        && !p.pawn
+                        && quiet.lame.iter().all(Vec::is_empty)
+                        && en_passant.iter().all(|b| b.is_empty());
                     let mut t = PieceTables {
                         quiet,
                         capture,
                         en_passant,
                         en_passant_from,
                         symmetric_modes,
+                        plain,
                         reverse_capture,
                         shifts: None,
                     };
@@ -690,9 +702,15 @@ impl<W: Word> Boards<W> {
         let mut slid_dirs = [0, 0];
         for c in 0..2 {
             for &(kinds, dirs) in &self.rider_groups[c] {
-                let (tables, slid) = slide_tables(shape, &steps, dirs);
-                rider_slides[c].extend(tables.into_iter().map(|t| (kinds, t)));
-                slid_dirs[c] |= slid;
+                let (tables, _) = slide_tables(shape, &steps, dirs);
+                for table in tables {
+                    if rider_slides[c].len() < MAX_RIDER_SLIDES {
+                        rider_slides[c].push((kinds, table));
+                        slid_dirs[c] |= table.steps().iter().fold(0, |m, &step| {
+                            m | 1 << steps.iter().position(|&s| s == step).expect("a direction")
+                        });
+                    }
+                }
             }
         }
         Boards {
@@ -715,6 +733,7 @@ impl<W: Word> Boards<W> {
                             en_passant: boards(&t.en_passant),
                             en_passant_from: boards(&t.en_passant_from),
                             symmetric_modes: t.symmetric_modes,
+                            plain: t.plain,
                             reverse_capture: set(&t.reverse_capture),
                             shifts: None,
                         };
