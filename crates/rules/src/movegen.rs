@@ -7,7 +7,7 @@
 //! pseudo-legal move and looks at the king.
 
 use crate::geometry::{Bitboard, Square, Word};
-use crate::position::Position;
+use crate::position::{Position, RiderSets};
 use crate::types::{Kind, Move, Special};
 use crate::variant::{CastlingStyle, Variant};
 
@@ -260,7 +260,7 @@ fn generate_inner<W: Word, S: MoveSink<W>>(pos: &Position<W>, sink: &mut S, pseu
     }
 
     if checkers.is_empty() {
-        castling(pos, sink, pseudo);
+        castling(pos, sink, pseudo, &riders);
     }
 }
 
@@ -291,7 +291,13 @@ fn count_by_shifts<W: Word, S: MoveSink<W>>(
     }
 }
 
-fn castling<W: Word, S: MoveSink<W>>(pos: &Position<W>, sink: &mut S, pseudo: bool) {
+/// Castling moves; `riders` are the enemy's, which castling leaves as they are.
+fn castling<W: Word, S: MoveSink<W>>(
+    pos: &Position<W>,
+    sink: &mut S,
+    pseudo: bool,
+    riders: &RiderSets<W>,
+) {
     let us = pos.side_to_move();
     let rights = pos.castling_rights(us);
     if rights.is_empty() || (pseudo && pos.is_check()) {
@@ -305,7 +311,7 @@ fn castling<W: Word, S: MoveSink<W>>(pos: &Position<W>, sink: &mut S, pseudo: bo
         occ,
         |mv, path, after| {
             if !path
-                .filter_squares(|s| pos.is_attacked(s, us.other(), after))
+                .filter_squares(|s| pos.is_attacked_with(s, us.other(), after, riders))
                 .any()
             {
                 sink.single(pos, mv);

@@ -77,8 +77,11 @@ pub enum PositionError {
 /// Riding attackers of one colour per direction (see [`Position::rider_sets`]).
 #[derive(Clone, Copy)]
 pub struct RiderSets<W: Word = u128> {
+    /// The riders' colour.
+    pub by: Color,
+    /// The riders per direction, for the directions of `walked` only.
     pub by_dir: [Bitboard<W>; MAX_DIRECTIONS],
-    /// Bit d is set if `by_dir[d]` is not empty.
+    /// Bit d is set if some rider rides direction d.
     pub active: u32,
     /// The directions of `active` that no slide table covers.
     pub walked: u32,
@@ -101,22 +104,40 @@ impl<W: Word> RiderSets<W> {
         own: Bitboard<W>,
         mut pinned: impl FnMut(Square, Bitboard<W>),
     ) {
-        let mut active = self.active;
-        while active != 0 {
-            let d = active.trailing_zeros() as usize;
-            active &= active - 1;
+        let mut along = |d: usize, riders: Bitboard<W>| {
             let dir = &v.dirs[d];
-            let riders = self.by_dir[d] & dir.ray[king.index()];
+            let riders = riders & dir.ray[king.index()];
             if riders.is_empty() {
-                continue;
+                return;
             }
             let Some(blocker) = (v.dir_attack(d, king, occ) & own).lowest() else {
-                continue;
+                return;
             };
             let beyond = v.dir_attack(d, king, occ.without(blocker)) & riders;
             if let Some(rider) = beyond.lowest() {
                 pinned(blocker, dir.ray[king.index()] & !dir.ray[rider.index()]);
             }
+        };
+        let mut slides = self.slides_active;
+        while slides != 0 {
+            let i = slides.trailing_zeros() as usize;
+            slides &= slides - 1;
+            let (_, table, mut dirs) = v.rider_slides[self.by.index()][i];
+            // No rider on the lines through the king: no direction to look at.
+            if (table.attack(king, Bitboard::EMPTY) & self.by_slide[i]).is_empty() {
+                continue;
+            }
+            while dirs != 0 {
+                let d = dirs.trailing_zeros() as usize;
+                dirs &= dirs - 1;
+                along(d, self.by_slide[i]);
+            }
+        }
+        let mut walked = self.walked;
+        while walked != 0 {
+            let d = walked.trailing_zeros() as usize;
+            walked &= walked - 1;
+            along(d, self.by_dir[d]);
         }
     }
 }
@@ -594,6 +615,7 @@ impl<W: Word> Boards<W> {
     pub fn rider_sets(&self, pieces: &Pieces<W>, by: Color) -> RiderSets<W> {
         let v = self;
         let mut sets = RiderSets {
+            by,
             by_dir: [Bitboard::EMPTY; MAX_DIRECTIONS],
             active: 0,
             walked: 0,
@@ -604,7 +626,7 @@ impl<W: Word> Boards<W> {
             let riders = kinds_union(pieces, by, kinds);
             if riders.any() {
                 sets.active |= dirs;
-                let mut left = dirs;
+                let mut left = dirs & !v.slid_dirs[by.index()];
                 while left != 0 {
                     sets.by_dir[left.trailing_zeros() as usize] = riders;
                     left &= left - 1;
@@ -612,7 +634,7 @@ impl<W: Word> Boards<W> {
             }
         }
         sets.walked = sets.active & !v.slid_dirs[by.index()];
-        for (i, &(kinds, _)) in v.rider_slides[by.index()].iter().enumerate() {
+        for (i, &(kinds, _, _)) in v.rider_slides[by.index()].iter().enumerate() {
             let riders = kinds_union(pieces, by, kinds);
             if riders.any() {
                 sets.by_slide[i] = riders;

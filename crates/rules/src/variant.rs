@@ -255,8 +255,8 @@ pub struct Boards<W: Word = u128> {
     /// the set of directions that set of kinds rides.
     pub rider_groups: [Vec<(u32, u32)>; 2],
     /// Per colour: the directions of `rider_groups` looked up in a slide
-    /// table, as the group's kinds and the table.
-    pub rider_slides: [Vec<(u32, &'static SlideTable<W>)>; 2],
+    /// table, as the group's kinds, the table and its directions.
+    pub rider_slides: [Vec<(u32, &'static SlideTable<W>, u32)>; 2],
     /// Per colour: the directions `rider_slides` cover (the others are walked).
     pub slid_dirs: [u32; 2],
     /// Per colour: kinds whose reverse capture set has plain leaps.
@@ -705,10 +705,11 @@ impl<W: Word> Boards<W> {
                 let (tables, _) = slide_tables(shape, &steps, dirs);
                 for table in tables {
                     if rider_slides[c].len() < MAX_RIDER_SLIDES {
-                        rider_slides[c].push((kinds, table));
-                        slid_dirs[c] |= table.steps().iter().fold(0, |m, &step| {
+                        let dirs = table.steps().iter().fold(0, |m, &step| {
                             m | 1 << steps.iter().position(|&s| s == step).expect("a direction")
                         });
+                        rider_slides[c].push((kinds, table, dirs));
+                        slid_dirs[c] |= dirs;
                     }
                 }
             }
