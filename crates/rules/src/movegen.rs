@@ -21,6 +21,11 @@ pub trait MoveSink<W: Word> {
     fn piece_moves(&mut self, pos: &Position<W>, from: Square, kind: Kind, dests: Bitboard<W>);
     /// One fully described move (castling, en passant, double steps).
     fn single(&mut self, pos: &Position<W>, mv: Move);
+    /// Like `piece_moves` for a kind known not to be a pawn.
+    #[inline]
+    fn plain_moves(&mut self, pos: &Position<W>, from: Square, kind: Kind, dests: Bitboard<W>) {
+        self.piece_moves(pos, from, kind, dests);
+    }
 }
 
 /// Counts moves without building them.
@@ -46,6 +51,10 @@ impl<W: Word> MoveSink<W> for Counter {
     #[inline]
     fn single(&mut self, _pos: &Position<W>, _mv: Move) {
         self.count += 1;
+    }
+    #[inline]
+    fn plain_moves(&mut self, _pos: &Position<W>, _from: Square, _kind: Kind, dests: Bitboard<W>) {
+        self.count += dests.count() as u64;
     }
 }
 
@@ -208,7 +217,7 @@ fn generate_inner<W: Word, S: MoveSink<W>>(pos: &Position<W>, sink: &mut S, pseu
             // The common case without the special moves' checks below.
             for from in free {
                 let dests = b.leaps_and_rides(&t.capture, from, occ) & !own & target;
-                sink.piece_moves(pos, from, kind, dests);
+                sink.plain_moves(pos, from, kind, dests);
             }
             free = Bitboard::EMPTY;
         }

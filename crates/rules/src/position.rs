@@ -626,19 +626,20 @@ impl<W: Word> Boards<W> {
             let riders = kinds_union(pieces, by, kinds);
             if riders.any() {
                 sets.active |= dirs;
-                let mut left = dirs & !v.slid_dirs[by.index()];
+                let mut left = dirs;
                 while left != 0 {
                     sets.by_dir[left.trailing_zeros() as usize] = riders;
                     left &= left - 1;
                 }
             }
         }
-        sets.walked = sets.active & !v.slid_dirs[by.index()];
-        for (i, &(kinds, _, _)) in v.rider_slides[by.index()].iter().enumerate() {
+        sets.walked = sets.active;
+        for (i, &(kinds, _, dirs)) in v.rider_slides[by.index()].iter().enumerate() {
             let riders = kinds_union(pieces, by, kinds);
             if riders.any() {
                 sets.by_slide[i] = riders;
                 sets.slides_active |= 1 << i;
+                sets.active |= dirs;
             }
         }
         sets

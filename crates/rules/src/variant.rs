@@ -252,13 +252,12 @@ pub struct Boards<W: Word = u128> {
     /// without range limit, looking back from the attacked square.
     pub reverse_riders: [Vec<u32>; 2],
     /// The same per colour as groups: a set of kinds (never empty) and
-    /// the set of directions that set of kinds rides.
+    /// the set of directions that set of kinds rides, less those of
+    /// `rider_slides` (so every group has directions to walk).
     pub rider_groups: [Vec<(u32, u32)>; 2],
     /// Per colour: the directions of `rider_groups` looked up in a slide
     /// table, as the group's kinds, the table and its directions.
     pub rider_slides: [Vec<(u32, &'static SlideTable<W>, u32)>; 2],
-    /// Per colour: the directions `rider_slides` cover (the others are walked).
-    pub slid_dirs: [u32; 2],
     /// Per colour: kinds whose reverse capture set has plain leaps.
     pub reverse_leapers: [u32; 2],
     /// Per colour: kinds with lame leaps or range-limited rides in their
@@ -594,7 +593,6 @@ impl Variant {
             reverse_riders,
             rider_groups,
             rider_slides: [Vec::new(), Vec::new()],
-            slid_dirs: [0, 0],
             reverse_leapers,
             reverse_complex,
         };
@@ -745,9 +743,14 @@ impl<W: Word> Boards<W> {
             }),
             promotion_zone: self.promotion_zone.map(Bitboard::convert),
             reverse_riders: self.reverse_riders.clone(),
-            rider_groups: self.rider_groups.clone(),
+            rider_groups: [0, 1].map(|c| {
+                self.rider_groups[c]
+                    .iter()
+                    .map(|&(kinds, dirs)| (kinds, dirs & !slid_dirs[c]))
+                    .filter(|&(_, dirs)| dirs != 0)
+                    .collect()
+            }),
             rider_slides,
-            slid_dirs,
             reverse_leapers: self.reverse_leapers,
             reverse_complex: self.reverse_complex,
         }
