@@ -545,4 +545,64 @@ value = 1300
         random_games_agree::<u64>();
         random_games_agree::<u128>();
     }
+
+    /// A nightrider (walked in both words) and a forward-only rook (one
+    /// direction, a slide table of its own in 64 bits) beside the chess
+    /// sliders: both words count the same.
+    const MIXED_RIDERS: &str = r#"
+id = "mixed-riders"
+inherits = "chess"
+name = "Mixed riders"
+description = "Chess with a nightrider and a forward rook."
+start = "rwlqkbwr/pppppppp/8/8/8/8/PPPPPPPP/RWLQKBWR w KQkq - 0 1"
+promotion = ["Q", "W", "L"]
+castling_partners = ["R"]
+
+[[pieces]]
+letter = "W"
+name = "Nightrider"
+betza = "NN"
+value = 500
+
+[[pieces]]
+letter = "L"
+name = "Forward rook"
+betza = "fR"
+value = 300
+"#;
+
+    #[test]
+    fn walked_and_looked_up_rides_count_alike_in_both_words() {
+        let v = Registry::builtin()
+            .add_text("mixed-riders.toml", MIXED_RIDERS)
+            .unwrap();
+        let narrow = v.boards64.as_ref().unwrap();
+        let nightrider = v.kind_by_letter('W').unwrap();
+        let t = narrow.tables(crate::types::Color::White, nightrider);
+        assert!(t.capture.slides.is_empty() && !t.capture.rides.is_empty());
+        let lance = v.kind_by_letter('L').unwrap();
+        let t = narrow.tables(crate::types::Color::White, lance);
+        assert_eq!((t.capture.slides.len(), t.capture.rides.len()), (1, 0));
+        for seed in 0..20 {
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            let mut pos = Position::<u64>::start(v);
+            for _ in 0..60 {
+                let wide = crate::fen::parse_position::<u128>(v, &crate::fen::write(&pos)).unwrap();
+                assert_eq!(
+                    crate::perft::perft(&pos, 2),
+                    crate::perft::perft(&wide, 2),
+                    "seed {seed}: {pos:?}"
+                );
+                let mut fast = masked(&pos);
+                let mut slow = each_tried(&pos);
+                fast.sort_by_key(|m| format!("{m:?}"));
+                slow.sort_by_key(|m| format!("{m:?}"));
+                assert_eq!(fast, slow, "seed {seed}: {pos:?}");
+                if slow.is_empty() {
+                    break;
+                }
+                pos = pos.play(slow[(rng.next_u64() % slow.len() as u64) as usize]);
+            }
+        }
+    }
 }
