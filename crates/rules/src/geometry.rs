@@ -219,6 +219,8 @@ pub trait Word:
     /// The low bits of a `u128` (boards that fit keep all their squares).
     fn from_wide(wide: u128) -> Self;
     fn to_wide(self) -> u128;
+    /// The low 64 bits: every square of a board of at most 64 squares.
+    fn low_u64(self) -> u64;
     /// Shifted towards higher bits by `by` (towards lower ones if negative).
     fn shift(self, by: i32) -> Self;
 }
@@ -263,6 +265,10 @@ impl Word for u64 {
     #[inline]
     fn to_wide(self) -> u128 {
         u128::from(self)
+    }
+    #[inline]
+    fn low_u64(self) -> u64 {
+        self
     }
     #[inline]
     fn shift(self, by: i32) -> u64 {
@@ -321,6 +327,10 @@ impl Word for u128 {
     #[inline]
     fn to_wide(self) -> u128 {
         self
+    }
+    #[inline]
+    fn low_u64(self) -> u64 {
+        self as u64
     }
     #[inline]
     fn shift(self, by: i32) -> u128 {

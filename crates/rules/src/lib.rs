@@ -13,6 +13,7 @@ pub mod perft;
 pub mod position;
 pub mod registry;
 pub mod simultaneous;
+pub mod slide;
 pub mod types;
 pub mod variant;
 pub mod view;

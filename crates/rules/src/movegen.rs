@@ -7,7 +7,7 @@
 //! pseudo-legal move and looks at the king.
 
 use crate::geometry::{Bitboard, Square, Word};
-use crate::position::Position;
+use crate::position::{Position, RiderSets};
 use crate::types::{Kind, Move, Special};
 use crate::variant::{CastlingStyle, Variant};
 
@@ -21,6 +21,11 @@ pub trait MoveSink<W: Word> {
     fn piece_moves(&mut self, pos: &Position<W>, from: Square, kind: Kind, dests: Bitboard<W>);
     /// One fully described move (castling, en passant, double steps).
     fn single(&mut self, pos: &Position<W>, mv: Move);
+    /// Like `piece_moves` for a kind known not to be a pawn.
+    #[inline]
+    fn plain_moves(&mut self, pos: &Position<W>, from: Square, kind: Kind, dests: Bitboard<W>) {
+        self.piece_moves(pos, from, kind, dests);
+    }
 }
 
 /// Counts moves without building them.
@@ -46,6 +51,10 @@ impl<W: Word> MoveSink<W> for Counter {
     #[inline]
     fn single(&mut self, _pos: &Position<W>, _mv: Move) {
         self.count += 1;
+    }
+    #[inline]
+    fn plain_moves(&mut self, _pos: &Position<W>, _from: Square, _kind: Kind, dests: Bitboard<W>) {
+        self.count += dests.count() as u64;
     }
 }
 
@@ -204,6 +213,14 @@ fn generate_inner<W: Word, S: MoveSink<W>>(pos: &Position<W>, sink: &mut S, pseu
             }
             free = Bitboard::EMPTY;
         }
+        if t.plain {
+            // The common case without the special moves' checks below.
+            for from in free {
+                let dests = b.leaps_and_rides(&t.capture, from, occ) & !own & target;
+                sink.plain_moves(pos, from, kind, dests);
+            }
+            free = Bitboard::EMPTY;
+        }
         while let Some(from) = free.next().or_else(|| stuck.next()) {
             let mut allowed = target;
             if free.is_empty() && pinned.contains(from) {
@@ -252,7 +269,7 @@ fn generate_inner<W: Word, S: MoveSink<W>>(pos: &Position<W>, sink: &mut S, pseu
     }
 
     if checkers.is_empty() {
-        castling(pos, sink, pseudo);
+        castling(pos, sink, pseudo, &riders);
     }
 }
 
@@ -283,7 +300,13 @@ fn count_by_shifts<W: Word, S: MoveSink<W>>(
     }
 }
 
-fn castling<W: Word, S: MoveSink<W>>(pos: &Position<W>, sink: &mut S, pseudo: bool) {
+/// Castling moves; `riders` are the enemy's, which castling leaves as they are.
+fn castling<W: Word, S: MoveSink<W>>(
+    pos: &Position<W>,
+    sink: &mut S,
+    pseudo: bool,
+    riders: &RiderSets<W>,
+) {
     let us = pos.side_to_move();
     let rights = pos.castling_rights(us);
     if rights.is_empty() || (pseudo && pos.is_check()) {
@@ -297,7 +320,7 @@ fn castling<W: Word, S: MoveSink<W>>(pos: &Position<W>, sink: &mut S, pseudo: bo
         occ,
         |mv, path, after| {
             if !path
-                .filter_squares(|s| pos.is_attacked(s, us.other(), after))
+                .filter_squares(|s| pos.is_attacked_with(s, us.other(), after, riders))
                 .any()
             {
                 sink.single(pos, mv);
@@ -491,9 +514,95 @@ value = 1300
         }
     }
 
+    /// In 64-bit tables the rook's, bishop's and queen's rides are slide
+    /// lookups (the queen's two); the 128-bit tables walk every ray.
+    #[test]
+    fn unit_rides_become_slide_lookups_in_64_bits() {
+        let v = overlaps();
+        let narrow = v.boards64.as_ref().unwrap();
+        for (letter, slides, rides) in [
+            ('R', 1, 0),
+            ('B', 1, 0),
+            ('Q', 2, 0),
+            ('A', 2, 0),
+            ('N', 0, 0),
+        ] {
+            let kind = v.kind_by_letter(letter).unwrap();
+            let t = narrow.tables(crate::types::Color::White, kind);
+            assert_eq!(
+                (t.capture.slides.len(), t.capture.rides.len()),
+                (slides, rides),
+                "{letter}"
+            );
+            let wide = v.boards.tables(crate::types::Color::White, kind);
+            assert!(wide.capture.slides.is_empty(), "{letter}");
+        }
+        assert_eq!(narrow.rider_slides[0].len(), 2);
+    }
+
     #[test]
     fn masks_find_the_moves_playing_finds() {
         random_games_agree::<u64>();
         random_games_agree::<u128>();
+    }
+
+    /// A nightrider (walked in both words) and a forward-only rook (one
+    /// direction, a slide table of its own in 64 bits) beside the chess
+    /// sliders: both words count the same.
+    const MIXED_RIDERS: &str = r#"
+id = "mixed-riders"
+inherits = "chess"
+name = "Mixed riders"
+description = "Chess with a nightrider and a forward rook."
+start = "rwlqkbwr/pppppppp/8/8/8/8/PPPPPPPP/RWLQKBWR w KQkq - 0 1"
+promotion = ["Q", "W", "L"]
+castling_partners = ["R"]
+
+[[pieces]]
+letter = "W"
+name = "Nightrider"
+betza = "NN"
+value = 500
+
+[[pieces]]
+letter = "L"
+name = "Forward rook"
+betza = "fR"
+value = 300
+"#;
+
+    #[test]
+    fn walked_and_looked_up_rides_count_alike_in_both_words() {
+        let v = Registry::builtin()
+            .add_text("mixed-riders.toml", MIXED_RIDERS)
+            .unwrap();
+        let narrow = v.boards64.as_ref().unwrap();
+        let nightrider = v.kind_by_letter('W').unwrap();
+        let t = narrow.tables(crate::types::Color::White, nightrider);
+        assert!(t.capture.slides.is_empty() && !t.capture.rides.is_empty());
+        let lance = v.kind_by_letter('L').unwrap();
+        let t = narrow.tables(crate::types::Color::White, lance);
+        assert_eq!((t.capture.slides.len(), t.capture.rides.len()), (1, 0));
+        for seed in 0..20 {
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            let mut pos = Position::<u64>::start(v);
+            for _ in 0..60 {
+                let wide = crate::fen::parse_position::<u128>(v, &crate::fen::write(&pos)).unwrap();
+                assert_eq!(
+                    crate::perft::perft(&pos, 2),
+                    crate::perft::perft(&wide, 2),
+                    "seed {seed}: {pos:?}"
+                );
+                let mut fast = masked(&pos);
+                let mut slow = each_tried(&pos);
+                fast.sort_by_key(|m| format!("{m:?}"));
+                slow.sort_by_key(|m| format!("{m:?}"));
+                assert_eq!(fast, slow, "seed {seed}: {pos:?}");
+                if slow.is_empty() {
+                    break;
+                }
+                pos = pos.play(slow[(rng.next_u64() % slow.len() as u64) as usize]);
+            }
+        }
     }
 }

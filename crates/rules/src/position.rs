@@ -6,7 +6,7 @@ use std::fmt;
 
 use crate::geometry::{Bitboard, Square, Word};
 use crate::types::{ByColor, Color, EnPassant, Kind, Move, Piece, Special};
-use crate::variant::{Boards, CastlingStyle, Variant, MAX_DIRECTIONS};
+use crate::variant::{Boards, CastlingStyle, Variant, MAX_DIRECTIONS, MAX_RIDER_SLIDES};
 
 pub use crate::types::MAX_KINDS;
 
@@ -77,9 +77,18 @@ pub enum PositionError {
 /// Riding attackers of one colour per direction (see [`Position::rider_sets`]).
 #[derive(Clone, Copy)]
 pub struct RiderSets<W: Word = u128> {
+    /// The riders' colour.
+    pub by: Color,
+    /// The riders per direction, for the directions of `walked` only.
     pub by_dir: [Bitboard<W>; MAX_DIRECTIONS],
-    /// Bit d is set if `by_dir[d]` is not empty.
+    /// Bit d is set if some rider rides direction d.
     pub active: u32,
+    /// The directions of `active` that no slide table covers.
+    pub walked: u32,
+    /// The riders of each entry of the colour's `Boards::rider_slides`.
+    pub by_slide: [Bitboard<W>; MAX_RIDER_SLIDES],
+    /// Bit i is set if `by_slide[i]` is not empty.
+    pub slides_active: u32,
 }
 
 impl<W: Word> RiderSets<W> {
@@ -95,22 +104,40 @@ impl<W: Word> RiderSets<W> {
         own: Bitboard<W>,
         mut pinned: impl FnMut(Square, Bitboard<W>),
     ) {
-        let mut active = self.active;
-        while active != 0 {
-            let d = active.trailing_zeros() as usize;
-            active &= active - 1;
+        let mut along = |d: usize, riders: Bitboard<W>| {
             let dir = &v.dirs[d];
-            let riders = self.by_dir[d] & dir.ray[king.index()];
+            let riders = riders & dir.ray[king.index()];
             if riders.is_empty() {
-                continue;
+                return;
             }
             let Some(blocker) = (v.dir_attack(d, king, occ) & own).lowest() else {
-                continue;
+                return;
             };
             let beyond = v.dir_attack(d, king, occ.without(blocker)) & riders;
             if let Some(rider) = beyond.lowest() {
                 pinned(blocker, dir.ray[king.index()] & !dir.ray[rider.index()]);
             }
+        };
+        let mut slides = self.slides_active;
+        while slides != 0 {
+            let i = slides.trailing_zeros() as usize;
+            slides &= slides - 1;
+            let (_, table, mut dirs) = v.rider_slides[self.by.index()][i];
+            // No rider on the lines through the king: no direction to look at.
+            if (table.attack(king, Bitboard::EMPTY) & self.by_slide[i]).is_empty() {
+                continue;
+            }
+            while dirs != 0 {
+                let d = dirs.trailing_zeros() as usize;
+                dirs &= dirs - 1;
+                along(d, self.by_slide[i]);
+            }
+        }
+        let mut walked = self.walked;
+        while walked != 0 {
+            let d = walked.trailing_zeros() as usize;
+            walked &= walked - 1;
+            along(d, self.by_dir[d]);
         }
     }
 }
@@ -588,8 +615,12 @@ impl<W: Word> Boards<W> {
     pub fn rider_sets(&self, pieces: &Pieces<W>, by: Color) -> RiderSets<W> {
         let v = self;
         let mut sets = RiderSets {
+            by,
             by_dir: [Bitboard::EMPTY; MAX_DIRECTIONS],
             active: 0,
+            walked: 0,
+            by_slide: [Bitboard::EMPTY; MAX_RIDER_SLIDES],
+            slides_active: 0,
         };
         for &(kinds, dirs) in &v.rider_groups[by.index()] {
             let riders = kinds_union(pieces, by, kinds);
@@ -600,6 +631,15 @@ impl<W: Word> Boards<W> {
                     sets.by_dir[left.trailing_zeros() as usize] = riders;
                     left &= left - 1;
                 }
+            }
+        }
+        sets.walked = sets.active;
+        for (i, &(kinds, _, dirs)) in v.rider_slides[by.index()].iter().enumerate() {
+            let riders = kinds_union(pieces, by, kinds);
+            if riders.any() {
+                sets.by_slide[i] = riders;
+                sets.slides_active |= 1 << i;
+                sets.active |= dirs;
             }
         }
         sets
@@ -623,10 +663,16 @@ impl<W: Word> Boards<W> {
             leapers &= leapers - 1;
             att |= v.tables[c][k].reverse_capture.leaps[sq.index()] & pieces[by][k];
         }
-        let mut active = riders.active;
-        while active != 0 {
-            let d = active.trailing_zeros() as usize;
-            active &= active - 1;
+        let mut slides = riders.slides_active;
+        while slides != 0 {
+            let i = slides.trailing_zeros() as usize;
+            slides &= slides - 1;
+            att |= v.rider_slides[c][i].1.attack(sq, occ) & riders.by_slide[i];
+        }
+        let mut walked = riders.walked;
+        while walked != 0 {
+            let d = walked.trailing_zeros() as usize;
+            walked &= walked - 1;
             let candidates = riders.by_dir[d] & v.dirs[d].ray[sq.index()];
             if candidates.any() {
                 att |= v.dir_attack(d, sq, occ) & candidates;
@@ -661,10 +707,18 @@ impl<W: Word> Boards<W> {
                 return true;
             }
         }
-        let mut active = riders.active;
-        while active != 0 {
-            let d = active.trailing_zeros() as usize;
-            active &= active - 1;
+        let mut slides = riders.slides_active;
+        while slides != 0 {
+            let i = slides.trailing_zeros() as usize;
+            slides &= slides - 1;
+            if (v.rider_slides[c][i].1.attack(sq, occ) & riders.by_slide[i]).any() {
+                return true;
+            }
+        }
+        let mut walked = riders.walked;
+        while walked != 0 {
+            let d = walked.trailing_zeros() as usize;
+            walked &= walked - 1;
             let candidates = riders.by_dir[d] & v.dirs[d].ray[sq.index()];
             if candidates.any() && (v.dir_attack(d, sq, occ) & candidates).any() {
                 return true;

@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::betza::MoveRule;
 use crate::geometry::{Bitboard, Shape, Square, Word};
+use crate::slide::SlideTable;
 use crate::types::{Color, Kind};
 
 /// How a variant's turns work. The crowd family comes with its own module.
@@ -107,6 +108,10 @@ pub struct ResolvedPiece {
 /// Rider directions a variant may use (the queen needs 8, a nightrider 8 more).
 pub const MAX_DIRECTIONS: usize = 16;
 
+/// Most slide tables the riding attackers of one colour look up (see
+/// [`Boards::rider_slides`]); directions beyond them are walked.
+pub const MAX_RIDER_SLIDES: usize = 8;
+
 /// A ray direction: a step vector and, per square, the full ray to the edge.
 #[derive(Debug)]
 pub struct Direction<W: Word = u128> {
@@ -135,6 +140,9 @@ pub struct MoveSet<W: Word = u128> {
     /// Lame leaps: destination and the squares that must be empty, per square.
     pub lame: Vec<Vec<(Square, Bitboard<W>)>>,
     pub rides: Vec<Ride<W>>,
+    /// Rides in unit steps without range limit, looked up by groups of
+    /// directions (in the `u64` tables only; these are then not in `rides`).
+    pub slides: Vec<&'static SlideTable<W>>,
 }
 
 impl<W: Word> MoveSet<W> {
@@ -154,6 +162,9 @@ pub struct PieceTables<W: Word = u128> {
     pub en_passant_from: Vec<Bitboard<W>>,
     /// Quiet and capture sets are the same, so one attack serves both.
     pub symmetric_modes: bool,
+    /// Besides, no lame leaps, no en passant and not a pawn: a piece's
+    /// moves are its attack less its own side's squares.
+    pub plain: bool,
     /// Squares from which a piece of this kind attacks the indexed square.
     pub reverse_capture: MoveSet<W>,
     /// For a leaper with few leaps and no lame captures (a pawn), its moves
@@ -182,6 +193,8 @@ impl<W: Word> PieceTables<W> {
     fn leap_shifts(&self, shape: Shape) -> Option<Vec<LeapShift<W>>> {
         let simple = self.quiet.rides.is_empty()
             && self.capture.rides.is_empty()
+            && self.quiet.slides.is_empty()
+            && self.capture.slides.is_empty()
             && self.capture.lame.iter().all(Vec::is_empty);
         if !simple {
             return None;
@@ -239,8 +252,12 @@ pub struct Boards<W: Word = u128> {
     /// without range limit, looking back from the attacked square.
     pub reverse_riders: [Vec<u32>; 2],
     /// The same per colour as groups: a set of kinds (never empty) and
-    /// the set of directions that set of kinds rides.
+    /// the set of directions that set of kinds rides, less those of
+    /// `rider_slides` (so every group has directions to walk).
     pub rider_groups: [Vec<(u32, u32)>; 2],
+    /// Per colour: the directions of `rider_groups` looked up in a slide
+    /// table, as the group's kinds, the table and its directions.
+    pub rider_slides: [Vec<(u32, &'static SlideTable<W>, u32)>; 2],
     /// Per colour: kinds whose reverse capture set has plain leaps.
     pub reverse_leapers: [u32; 2],
     /// Per colour: kinds with lame leaps or range-limited rides in their
@@ -404,6 +421,7 @@ impl Variant {
                             leaps: vec![Bitboard::EMPTY; shape.len()],
                             lame: vec![Vec::new(); shape.len()],
                             rides: Vec::new(),
+                            slides: Vec::new(),
                         };
                         let mut ride_masks: Vec<(usize, Vec<Bitboard>)> = Vec::new();
                         for r in &p.rules {
@@ -496,12 +514,17 @@ impl Variant {
                         needs_slow_legality = true;
                     }
                     let symmetric_modes = quiet == capture;
+                    let plain = symmetric_modes
+                        && !p.pawn
+                        && quiet.lame.iter().all(Vec::is_empty)
+                        && en_passant.iter().all(|b| b.is_empty());
                     let mut t = PieceTables {
                         quiet,
                         capture,
                         en_passant,
                         en_passant_from,
                         symmetric_modes,
+                        plain,
                         reverse_capture,
                         shifts: None,
                     };
@@ -569,6 +592,7 @@ impl Variant {
             promotion_zone,
             reverse_riders,
             rider_groups,
+            rider_slides: [Vec::new(), Vec::new()],
             reverse_leapers,
             reverse_complex,
         };
@@ -615,11 +639,14 @@ impl<W: Word> Boards<W> {
 
     /// The leaps and rides of a move set from `sq`, without its lame leaps
     /// (which move generation handles apart: they make double steps).
-    #[inline]
+    #[inline(always)]
     pub fn leaps_and_rides(&self, set: &MoveSet<W>, sq: Square, occ: Bitboard<W>) -> Bitboard<W> {
         let mut out = set.leaps[sq.index()];
         for ride in &set.rides {
             out |= self.ride_attack(ride, sq, occ);
+        }
+        for slide in &set.slides {
+            out |= slide.attack(sq, occ);
         }
         out
     }
@@ -636,27 +663,55 @@ impl<W: Word> Boards<W> {
         out
     }
 
-    /// The same tables in another word, which must hold the board.
+    /// The same tables in another word, which must hold the board; in a
+    /// 64-bit word, unit-step rides without range limit become slide tables.
     fn convert<V: Word>(&self, shape: Shape) -> Boards<V> {
+        let steps: Vec<(i8, i8)> = self.dirs.iter().map(|d| d.step).collect();
         let boards = |v: &[Bitboard<W>]| v.iter().map(|b| b.convert()).collect::<Vec<_>>();
-        let set = |m: &MoveSet<W>| MoveSet {
-            leaps: boards(&m.leaps),
-            lame: m
-                .lame
-                .iter()
-                .map(|l| l.iter().map(|&(sq, path)| (sq, path.convert())).collect())
-                .collect(),
-            rides: m
+        let set = |m: &MoveSet<W>| {
+            let full = m
                 .rides
                 .iter()
-                .map(|r| Ride {
-                    dir: r.dir,
-                    mask: boards(&r.mask),
-                    ascending: r.ascending,
-                    beyond: boards(&r.beyond),
-                })
-                .collect(),
+                .filter(|r| r.mask == r.beyond)
+                .fold(0, |dirs, r| dirs | 1 << r.dir);
+            let (slides, slid) = slide_tables(shape, &steps, full);
+            MoveSet {
+                leaps: boards(&m.leaps),
+                lame: m
+                    .lame
+                    .iter()
+                    .map(|l| l.iter().map(|&(sq, path)| (sq, path.convert())).collect())
+                    .collect(),
+                rides: m
+                    .rides
+                    .iter()
+                    .filter(|r| slid >> r.dir & 1 == 0)
+                    .map(|r| Ride {
+                        dir: r.dir,
+                        mask: boards(&r.mask),
+                        ascending: r.ascending,
+                        beyond: boards(&r.beyond),
+                    })
+                    .collect(),
+                slides,
+            }
         };
+        let mut rider_slides = [Vec::new(), Vec::new()];
+        let mut slid_dirs = [0, 0];
+        for c in 0..2 {
+            for &(kinds, dirs) in &self.rider_groups[c] {
+                let (tables, _) = slide_tables(shape, &steps, dirs);
+                for table in tables {
+                    if rider_slides[c].len() < MAX_RIDER_SLIDES {
+                        let dirs = table.steps().iter().fold(0, |m, &step| {
+                            m | 1 << steps.iter().position(|&s| s == step).expect("a direction")
+                        });
+                        rider_slides[c].push((kinds, table, dirs));
+                        slid_dirs[c] |= dirs;
+                    }
+                }
+            }
+        }
         Boards {
             dirs: self
                 .dirs
@@ -677,6 +732,7 @@ impl<W: Word> Boards<W> {
                             en_passant: boards(&t.en_passant),
                             en_passant_from: boards(&t.en_passant_from),
                             symmetric_modes: t.symmetric_modes,
+                            plain: t.plain,
                             reverse_capture: set(&t.reverse_capture),
                             shifts: None,
                         };
@@ -687,11 +743,68 @@ impl<W: Word> Boards<W> {
             }),
             promotion_zone: self.promotion_zone.map(Bitboard::convert),
             reverse_riders: self.reverse_riders.clone(),
-            rider_groups: self.rider_groups.clone(),
+            rider_groups: [0, 1].map(|c| {
+                self.rider_groups[c]
+                    .iter()
+                    .map(|&(kinds, dirs)| (kinds, dirs & !slid_dirs[c]))
+                    .filter(|&(_, dirs)| dirs != 0)
+                    .collect()
+            }),
+            rider_slides,
             reverse_leapers: self.reverse_leapers,
             reverse_complex: self.reverse_complex,
         }
     }
+}
+
+/// Slide tables for the rides in the directions `dirs` (a bit per index
+/// into `steps`) that go in unit steps: one for the orthogonal and one for
+/// the diagonal ones, or one per line (a direction and its opposite) where
+/// a group's table would be too large. Returns the tables and the
+/// directions they cover; none in a word wider than 64 bits.
+fn slide_tables<V: Word>(
+    shape: Shape,
+    steps: &[(i8, i8)],
+    dirs: u32,
+) -> (Vec<&'static SlideTable<V>>, u32) {
+    let mut tables = Vec::new();
+    let mut covered = 0u32;
+    let bits = |ds: &[usize]| ds.iter().fold(0u32, |m, &d| m | 1 << d);
+    let steps_of = |ds: &[usize]| ds.iter().map(|&d| steps[d]).collect::<Vec<_>>();
+    for diagonal in [false, true] {
+        let group: Vec<usize> = (0..steps.len())
+            .filter(|&d| {
+                let (dx, dy) = steps[d];
+                dirs >> d & 1 != 0
+                    && dx.abs().max(dy.abs()) == 1
+                    && (dx != 0 && dy != 0) == diagonal
+            })
+            .collect();
+        if group.is_empty() {
+            continue;
+        }
+        if let Some(t) = SlideTable::shared::<V>(shape, &steps_of(&group)) {
+            tables.push(t);
+            covered |= bits(&group);
+            continue;
+        }
+        for &d in &group {
+            let (dx, dy) = steps[d];
+            let line: Vec<usize> = group
+                .iter()
+                .copied()
+                .filter(|&e| steps[e] == (dx, dy) || steps[e] == (-dx, -dy))
+                .collect();
+            if line[0] != d {
+                continue;
+            }
+            if let Some(t) = SlideTable::shared::<V>(shape, &steps_of(&line)) {
+                tables.push(t);
+                covered |= bits(&line);
+            }
+        }
+    }
+    (tables, covered)
 }
 
 fn gcd(a: u8, b: u8) -> u8 {
