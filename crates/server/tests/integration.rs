@@ -1,7 +1,8 @@
 //! The server's integration tests, one module per subject, in one test
 //! binary: each binary links the whole server and its clients, so
-//! separate binaries cost minutes of build time. `sessions` stays apart:
-//! it captures the process's whole log.
+//! separate binaries cost minutes of build time. `sessions` and
+//! `monitoring` stay apart: one captures the process's whole log, the
+//! other counts the process's moves in its metrics.
 
 mod common;
 
@@ -43,8 +44,6 @@ mod layers;
 mod legacy_db;
 #[path = "lobby_api.rs"]
 mod lobby_api;
-#[path = "monitoring.rs"]
-mod monitoring;
 #[path = "notifications.rs"]
 mod notifications;
 #[path = "release_db.rs"]

@@ -4,7 +4,7 @@
 //! move the numbers they should. The metrics are process-wide, so only
 //! one test of this file plays moves.
 
-use crate::common;
+mod common;
 
 use std::collections::HashMap;
 use std::num::NonZeroU32;

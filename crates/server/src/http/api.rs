@@ -13,11 +13,11 @@ use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{any, get, post};
 use axum::{Json, Router};
-use futures_util::StreamExt as _;
+use futures_util::{SinkExt as _, StreamExt as _};
 use parity_rules::Color;
 use serde::Deserialize;
 use tokio::sync::broadcast;
-use tokio::sync::broadcast::error::RecvError;
+use tokio::sync::broadcast::error::{RecvError, TryRecvError};
 
 use crate::base::metrics;
 use crate::base::refusal::{Refusal, Said};
@@ -714,18 +714,44 @@ pub(crate) struct Feed {
     live: broadcast::Receiver<Logged>,
 }
 
+/// Adds to `batch` the events after `last` already in `live`, without waiting.
+fn waiting(
+    live: &mut broadcast::Receiver<Logged>,
+    last: &mut u64,
+    batch: &mut Vec<Logged>,
+) -> Result<(), Refusal> {
+    loop {
+        match live.try_recv() {
+            Ok(logged) if logged.seq <= *last => {}
+            Ok(logged) => {
+                *last = logged.seq;
+                batch.push(logged);
+            }
+            Err(TryRecvError::Lagged(_)) => return Err(too_slow()),
+            // Closed: the next `Feed::next` catches up from the log.
+            Err(TryRecvError::Empty | TryRecvError::Closed) => return Ok(()),
+        }
+    }
+}
+
+fn too_slow() -> Refusal {
+    Refusal::Busy(Said::new("server-refusal-too-slow-reader"))
+}
+
 impl Feed {
+    /// The next events: one, and every other one already waiting, so that
+    /// events written together (two reveals and the turn) leave together.
     pub(crate) async fn next(&mut self) -> Result<Vec<Logged>, Refusal> {
         loop {
             match self.live.recv().await {
                 Ok(logged) if logged.seq <= self.last => continue,
                 Ok(logged) => {
                     self.last = logged.seq;
-                    return Ok(vec![logged]);
+                    let mut batch = vec![logged];
+                    waiting(&mut self.live, &mut self.last, &mut batch)?;
+                    return Ok(batch);
                 }
-                Err(RecvError::Lagged(_)) => {
-                    return Err(Refusal::Busy(Said::new("server-refusal-too-slow-reader")))
-                }
+                Err(RecvError::Lagged(_)) => return Err(too_slow()),
                 Err(RecvError::Closed) => {
                     let watching = self
                         .hub
@@ -963,12 +989,17 @@ fn text_message(line: &EventLine) -> Message {
     Message::Text(Utf8Bytes::try_from(line.json()).expect("an event line is UTF-8"))
 }
 
-/// Sends a message, or gives up on a client that does not read.
-async fn send_or_drop(socket: &mut WebSocket, message: Message) -> bool {
-    matches!(
-        tokio::time::timeout(SEND_TIMEOUT, socket.send(message)).await,
-        Ok(Ok(()))
-    )
+/// Sends messages with one flush, so lines that arrive together (a reveal
+/// and the turn it ends) cost one write to the socket, not one each; or
+/// gives up on a client that does not read.
+async fn send_all_or_drop(socket: &mut WebSocket, messages: Vec<Message>) -> bool {
+    let sent = async {
+        for message in messages {
+            socket.feed(message).await?;
+        }
+        socket.flush().await
+    };
+    matches!(tokio::time::timeout(SEND_TIMEOUT, sent).await, Ok(Ok(())))
 }
 
 async fn ws_session(
@@ -980,10 +1011,9 @@ async fn ws_session(
     mut feed: Feed,
     mut chat: broadcast::Receiver<crate::store::ChatLine>,
 ) {
-    for line in first {
-        if !send_or_drop(&mut socket, text_message(&line)).await {
-            return;
-        }
+    let first = first.iter().map(text_message).collect();
+    if !send_all_or_drop(&mut socket, first).await {
+        return;
     }
     let spectating = Refusal::Forbidden(Said::new("server-refusal-spectators-cannot-act-game"));
     let mut closed = std::pin::pin!(hub.shutdown().begun());
@@ -1016,14 +1046,12 @@ async fn ws_session(
             // 1012, "service restart": the page reconnects (to another node).
             () = &mut closed => {
                 let close = CloseFrame { code: 1012, reason: "the server restarts; reconnect".into() };
-                let _ = send_or_drop(&mut socket, Message::Close(Some(close))).await;
+                let _ = send_all_or_drop(&mut socket, vec![Message::Close(Some(close))]).await;
                 return;
             }
         };
-        for message in out {
-            if !send_or_drop(&mut socket, message).await {
-                return;
-            }
+        if !send_all_or_drop(&mut socket, out).await {
+            return;
         }
         keepalive.reset();
     }
@@ -1051,6 +1079,36 @@ mod tests {
             text.as_str().as_ptr(),
             a.ndjson().as_ptr(),
             "no copy for a WebSocket"
+        );
+    }
+
+    fn logged(seq: u64) -> Logged {
+        use crate::game::event::{Event, EventBody};
+        let body = EventBody::Joined { color: Side::White };
+        Logged::new(Event { body, seq, at: 0 }).unwrap()
+    }
+
+    #[test]
+    fn events_waiting_leave_together_and_a_lag_drops_the_reader() {
+        let (tx, mut live) = broadcast::channel(4);
+        let (mut last, mut batch) = (2, Vec::new());
+        for seq in [2, 3, 4] {
+            tx.send(logged(seq)).unwrap();
+        }
+        waiting(&mut live, &mut last, &mut batch).unwrap();
+        let seqs: Vec<u64> = batch.iter().map(|l| l.seq).collect();
+        assert_eq!(
+            seqs,
+            [3, 4],
+            "seen events are skipped, the rest come at once"
+        );
+        assert_eq!(last, 4);
+        for seq in 5..=10 {
+            tx.send(logged(seq)).unwrap();
+        }
+        assert!(
+            waiting(&mut live, &mut last, &mut batch).is_err(),
+            "lost events are not skipped silently"
         );
     }
 

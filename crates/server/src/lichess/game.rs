@@ -196,13 +196,10 @@ async fn game_stream(
             }
             let out: Vec<Bytes> = tokio::select! {
                 next = feed.next() => {
-                    let mut logged = next.ok()?;
                     // A move and the end it makes are one gameState, as
                     // on lichess: the end is written with the move, so
-                    // it is already in the feed.
-                    while let Ok(Ok(more)) = tokio::time::timeout(Duration::ZERO, feed.next()).await {
-                        logged.extend(more);
-                    }
+                    // the feed gives both at once.
+                    let logged = next.ok()?;
                     let mut states = Vec::new();
                     for (i, l) in logged.iter().enumerate() {
                         let ends_next = logged
