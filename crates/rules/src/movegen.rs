@@ -495,12 +495,19 @@ value = 1300
         );
     }
 
-    fn random_games_agree<W: Word>() {
-        let v = overlaps();
-        for seed in 0..40 {
+    /// Along `games` random games of at most `plies` plies of `v`, the masks
+    /// give the moves playing gives; `also` checks more at each position.
+    fn masks_agree_along_random_games<W: Word>(
+        v: &'static Variant,
+        games: u64,
+        plies: usize,
+        mut also: impl FnMut(u64, &Position<W>),
+    ) {
+        for seed in 0..games {
             let mut rng = ChaCha8Rng::seed_from_u64(seed);
             let mut pos = Position::<W>::start(v);
-            for _ in 0..120 {
+            for _ in 0..plies {
+                also(seed, &pos);
                 let mut fast = masked(&pos);
                 let mut slow = each_tried(&pos);
                 fast.sort_by_key(|m| format!("{m:?}"));
@@ -512,6 +519,10 @@ value = 1300
                 pos = pos.play(slow[(rng.next_u64() % slow.len() as u64) as usize]);
             }
         }
+    }
+
+    fn random_games_agree<W: Word>() {
+        masks_agree_along_random_games::<W>(overlaps(), 40, 120, |_, _| {});
     }
 
     /// In 64-bit tables the rook's, bishop's and queen's rides are slide
@@ -583,26 +594,13 @@ value = 300
         let lance = v.kind_by_letter('L').unwrap();
         let t = narrow.tables(crate::types::Color::White, lance);
         assert_eq!((t.capture.slides.len(), t.capture.rides.len()), (1, 0));
-        for seed in 0..20 {
-            let mut rng = ChaCha8Rng::seed_from_u64(seed);
-            let mut pos = Position::<u64>::start(v);
-            for _ in 0..60 {
-                let wide = crate::fen::parse_position::<u128>(v, &crate::fen::write(&pos)).unwrap();
-                assert_eq!(
-                    crate::perft::perft(&pos, 2),
-                    crate::perft::perft(&wide, 2),
-                    "seed {seed}: {pos:?}"
-                );
-                let mut fast = masked(&pos);
-                let mut slow = each_tried(&pos);
-                fast.sort_by_key(|m| format!("{m:?}"));
-                slow.sort_by_key(|m| format!("{m:?}"));
-                assert_eq!(fast, slow, "seed {seed}: {pos:?}");
-                if slow.is_empty() {
-                    break;
-                }
-                pos = pos.play(slow[(rng.next_u64() % slow.len() as u64) as usize]);
-            }
-        }
+        masks_agree_along_random_games::<u64>(v, 20, 60, |seed, pos| {
+            let wide = crate::fen::parse_position::<u128>(v, &crate::fen::write(pos)).unwrap();
+            assert_eq!(
+                crate::perft::perft(pos, 2),
+                crate::perft::perft(&wide, 2),
+                "seed {seed}: {pos:?}"
+            );
+        });
     }
 }
