@@ -4,8 +4,8 @@
 
 use std::time::{Duration, Instant};
 
-use parity_rules::{Outcome, Reason};
 use parity_rules::{Color, Variant};
+use parity_rules::{Outcome, Reason};
 
 use crate::board::{mover as side_to_move, turn_game};
 use crate::engine::{Engine, Failure, FailureKind, GameSetup, MoveRequest, Score, Strategy};
@@ -174,10 +174,9 @@ impl Cause {
             Reason::FiftyMoves => Cause::FiftyMove,
             Reason::InsufficientMaterial => Cause::DeadPosition,
             Reason::Time | Reason::NoReveal => Cause::EngineFailure,
-            Reason::KingsShareSquare
-            | Reason::Resignation
-            | Reason::Agreement
-            | Reason::Abort => Cause::Other,
+            Reason::KingsShareSquare | Reason::Resignation | Reason::Agreement | Reason::Abort => {
+                Cause::Other
+            }
         }
     }
 

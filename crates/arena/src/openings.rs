@@ -39,8 +39,8 @@ use rand_chacha::ChaCha8Rng;
 use parity_rules::{Color, Variant};
 
 use crate::board::{mover, turn_game};
-use parity_rules::{AnyGame, PieceView};
 use crate::sim_board;
+use parity_rules::{AnyGame, PieceView};
 
 /// A start for games: a FEN (none: the variant's start) and moves played
 /// from it before the engines take over.
@@ -53,10 +53,7 @@ pub struct Opening {
 
 impl Opening {
     /// The game of a simultaneous variant after the opening's turns.
-    pub fn sim_game(
-        &self,
-        variant: &'static Variant,
-    ) -> Result<parity_rules::SimGame, String> {
+    pub fn sim_game(&self, variant: &'static Variant) -> Result<parity_rules::SimGame, String> {
         sim_board::opening_game(variant, self.fen.as_deref(), &self.moves)
     }
 

@@ -25,9 +25,7 @@ use parity_rules::{Color, Move};
 
 use parity_rules::notation::parse_lenient as read_move;
 
-use crate::sim_board::{
-    is_variant_start, joint_text, parse_turn, san_text, start_position,
-};
+use crate::sim_board::{is_variant_start, joint_text, parse_turn, san_text, start_position};
 
 use crate::engine::{Engine, Failure, FailureKind, Reply};
 use crate::game::{
@@ -217,7 +215,11 @@ mod tests {
         let e = rules_ending(Outcome::win(Color::Black, Reason::NoLegalMove));
         assert_eq!(
             (e.winner, e.reason.as_str(), e.cause),
-            (Some(Color::Black), "Black wins: no legal move", Cause::NoLegalMove)
+            (
+                Some(Color::Black),
+                "Black wins: no legal move",
+                Cause::NoLegalMove
+            )
         );
         let e = rules_ending(Outcome::draw(Reason::KingsShareSquare));
         assert_eq!(

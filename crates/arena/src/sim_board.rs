@@ -5,8 +5,8 @@
 use parity_rules::notation;
 use parity_rules::notation::parse_lenient as read_move;
 use parity_rules::simultaneous::SimPosition;
-use parity_rules::SimGame;
 use parity_rules::variant::Family;
+use parity_rules::SimGame;
 use parity_rules::{Color, Move, Variant};
 
 /// True for the simultaneous variants (played by [`crate::sim`]).

@@ -12,8 +12,8 @@ use parity_rules::{Color, Variant};
 
 use crate::board::turn_game;
 use crate::engine::{Engine, EngineSpec, Failure, GameSetup, Log, Protocol};
-use crate::launch;
 use crate::game::{self, Adjudication, GameRecord, GameSettings};
+use crate::launch;
 use crate::limits::Limits;
 use crate::openings::Opening;
 use crate::sim;
@@ -289,11 +289,7 @@ pub fn check(config: &MatchConfig) -> Result<(), String> {
         (!board.starts_from_variant_start()).then(|| board.start_fen())
     };
     if simultaneous {
-        if let Some(spec) = config
-            .engines
-            .iter()
-            .find(|s| s.protocol != Protocol::Uci)
-        {
+        if let Some(spec) = config.engines.iter().find(|s| s.protocol != Protocol::Uci) {
             return Err(format!(
                 "engine {}: the simultaneous variant {} needs UCI with joint moves (docs/protocol.md); XBoard cannot play it",
                 spec.name,
@@ -374,8 +370,7 @@ pub fn run(config: &MatchConfig, mut on_event: impl FnMut(Event)) -> Result<Summ
                     let first_is_white = (game.number - 1) % 2 == 0;
                     let half_points = match (game.ending.winner, first_is_white) {
                         (None, _) => 1,
-                        (Some(Color::White), true)
-                        | (Some(Color::Black), false) => 2,
+                        (Some(Color::White), true) | (Some(Color::Black), false) => 2,
                         _ => 0,
                     };
                     let t = &mut summary.trinomial;
@@ -495,8 +490,7 @@ fn worker(
             adjudication: config.adjudication,
             time_margin: config.time_margin,
             hang_timeout: config.hang_timeout,
-            seeds: Color::ALL
-                .map(|side| config.engine_seed.map(|s| game_seed(s, index, side))),
+            seeds: Color::ALL.map(|side| config.engine_seed.map(|s| game_seed(s, index, side))),
         };
         // (Re)start engines that are not running; a failure loses the game.
         let mut start_failure: Option<(Color, Failure)> = None;

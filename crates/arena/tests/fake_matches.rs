@@ -247,8 +247,7 @@ fn resign_adjudication_needs_both_engines() {
     let (_, games) = run(&c);
     assert!(games
         .iter()
-        .all(|g| g.ending.termination != Termination::Adjudication
-            || g.ending.winner.is_none()));
+        .all(|g| g.ending.termination != Termination::Adjudication || g.ending.winner.is_none()));
 }
 
 #[test]

@@ -67,11 +67,7 @@ fn replays(games: &[GameRecord]) {
             let o = game
                 .outcome()
                 .unwrap_or_else(|| panic!("replay does not end: {:?}\n{text}", g.ending));
-            assert_eq!(
-                o.winner,
-                g.ending.winner,
-                "{text}"
-            );
+            assert_eq!(o.winner, g.ending.winner, "{text}");
         }
     }
 }

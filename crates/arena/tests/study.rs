@@ -141,7 +141,10 @@ fn white_score_and_draw_rate_intervals_match_hand_values() {
     // 50 White wins, 50 Black wins: s = 0.5; σ² = 0.25, σ/√100 = 0.05;
     // 0.5 ± 1.959964·0.05 = [0.402002, 0.597998]; Elo 0.
     // No draw in 100: Wilson [0, z²/(n + z²)] = [0, 3.841459/103.841459] = [0, 0.036993].
-    let t = synthetic(&dir, &[(GameResult::WhiteWins, 50), (GameResult::BlackWins, 50)]);
+    let t = synthetic(
+        &dir,
+        &[(GameResult::WhiteWins, 50), (GameResult::BlackWins, 50)],
+    );
     let c = &t.cells[0];
     assert_eq!((c.white.wins, c.white.draws, c.white.losses), (50, 0, 50));
     let e = c.score().unwrap();
@@ -192,7 +195,11 @@ fn white_score_and_draw_rate_intervals_match_hand_values() {
     assert!(close(d.low, 0.722_467) && close(d.high, 1.0), "{d:?}");
 
     // The table shows what was counted.
-    let table = synthetic(&dir, &[(GameResult::WhiteWins, 3), (GameResult::BlackWins, 1)]).table();
+    let table = synthetic(
+        &dir,
+        &[(GameResult::WhiteWins, 3), (GameResult::BlackWins, 1)],
+    )
+    .table();
     assert!(table.contains("3-0-1") && table.contains("4/4"), "{table}");
 }
 

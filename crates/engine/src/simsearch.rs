@@ -457,9 +457,8 @@ impl SimSearcher {
             None
         };
         let score = |p: &Position, q: &mut Option<Searcher<Position>>| -> Option<Score> {
-            let q = q.get_or_insert_with(|| {
-                Searcher::new(shared.clone(), *p, &[], Limits::default())
-            });
+            let q =
+                q.get_or_insert_with(|| Searcher::new(shared.clone(), *p, &[], Limits::default()));
             q.set_leaf_deadline(deadline);
             let s = if plies == 0 {
                 q.quiesce(p)
@@ -1053,7 +1052,6 @@ impl SimSearcher {
     }
 }
 
-
 /// The turn-based view of a simultaneous position with `side` to move, when
 /// there is one (no shared square).
 pub fn as_turn_based(pos: &SimPosition, side: Color) -> Option<Position> {
@@ -1135,11 +1133,19 @@ mod tests {
         // other's strategy; a move outside it, at most that.
         for &m in &r.white.moves {
             let earned = s.payoff_against(&pos, Color::White, m, &r.black, 1);
-            assert!((earned - r.value).abs() < 1e-6, "{m:?}: {earned} against {}", r.value);
+            assert!(
+                (earned - r.value).abs() < 1e-6,
+                "{m:?}: {earned} against {}",
+                r.value
+            );
         }
         for &m in &r.black.moves {
             let earned = s.payoff_against(&pos, Color::Black, m, &r.white, 1);
-            assert!((earned - r.value).abs() < 1e-6, "{m:?}: {earned} against {}", r.value);
+            assert!(
+                (earned - r.value).abs() < 1e-6,
+                "{m:?}: {earned} against {}",
+                r.value
+            );
         }
         let outside = pos
             .legal_moves(Color::White)

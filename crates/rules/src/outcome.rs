@@ -191,7 +191,10 @@ mod tests {
     fn names_are_unique_and_read_back() {
         for r in Reason::ALL {
             assert_eq!(Reason::from_name(r.name()), Some(r));
-            assert_eq!(Reason::ALL.iter().filter(|o| o.name() == r.name()).count(), 1);
+            assert_eq!(
+                Reason::ALL.iter().filter(|o| o.name() == r.name()).count(),
+                1
+            );
             let json = serde_json::to_string(&r).unwrap();
             assert_eq!(json, format!("\"{}\"", r.name()));
             assert_eq!(serde_json::from_str::<Reason>(&json).unwrap(), r);

@@ -248,7 +248,6 @@ pub struct EnPassant {
     pub victim: Square,
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -259,7 +258,10 @@ mod tests {
         counts[Color::Black] += 10;
         assert_eq!((counts[Color::White], counts[Color::Black]), (1, 12));
         assert_eq!(counts.map(|n| n * 2), ByColor::new(2, 24));
-        assert_eq!(ByColor::new_with(Color::name).into_array(), ["white", "black"]);
+        assert_eq!(
+            ByColor::new_with(Color::name).into_array(),
+            ["white", "black"]
+        );
         let order: Vec<Color> = counts.with_colors().map(|(c, _)| c).collect();
         assert_eq!(order, Color::ALL);
         assert_eq!(counts.iter().copied().sum::<i32>(), 13);

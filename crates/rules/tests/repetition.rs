@@ -12,7 +12,11 @@ fn drawn_after(variant: &str, steps: &[&str]) -> Option<usize> {
         game.play_text(step, false)
             .unwrap_or_else(|e| panic!("{variant}: {e}"));
         if game.outcome().is_some() {
-            assert_eq!(game.outcome(), Some(Outcome::draw(Reason::Repetition)), "{variant}");
+            assert_eq!(
+                game.outcome(),
+                Some(Outcome::draw(Reason::Repetition)),
+                "{variant}"
+            );
             return Some(i + 1);
         }
     }
@@ -35,6 +39,12 @@ fn the_third_occurrence_draws_in_every_family() {
 
 #[test]
 fn a_position_twice_is_no_draw() {
-    assert_eq!(drawn_after("chess", &["g1f3", "g8f6", "f3g1", "f6g8"]), None);
-    assert_eq!(drawn_after("safety-in-numbers", &["b1c3", "b8c6", "c3b1", "c6b8"]), None);
+    assert_eq!(
+        drawn_after("chess", &["g1f3", "g8f6", "f3g1", "f6g8"]),
+        None
+    );
+    assert_eq!(
+        drawn_after("safety-in-numbers", &["b1c3", "b8c6", "c3b1", "c6b8"]),
+        None
+    );
 }

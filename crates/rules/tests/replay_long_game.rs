@@ -15,11 +15,11 @@
 //! replay computes (`record::describe`), so the files cannot go stale without
 //! this test failing.
 
-use parity_rules::record::{self, Record};
 use parity_rules::any::{AnyGame, Step};
-use parity_rules::{Outcome, Reason};
+use parity_rules::record::{self, Record};
 use parity_rules::simultaneous::{CheckKind, SideNotes, SimPosition};
 use parity_rules::{ByColor, Color, Move, Registry, SimGame, Square, Variant};
+use parity_rules::{Outcome, Reason};
 
 const W: Color = Color::White;
 const B: Color = Color::Black;
@@ -83,7 +83,15 @@ fn replay(text: &str, expected_variant: &str) -> (Replay, Record) {
         None => SimPosition::start(variant),
     };
     let game = record::replay_with(variant, &record, |game, step| {
-        let (AnyGame::Simultaneous(g), &Step::Turn { number, moves, notes }) = (game, step) else {
+        let (
+            AnyGame::Simultaneous(g),
+            &Step::Turn {
+                number,
+                moves,
+                notes,
+            },
+        ) = (game, step)
+        else {
             panic!("a simultaneous game replays by turns");
         };
         assert_eq!(number as usize, steps.len() + 1, "turns arrive in order");

@@ -2,10 +2,10 @@
 //! repetition of the whole state) and pins and castling under check.
 
 use parity_rules::notation::parse_uci;
-use parity_rules::{Outcome, Reason};
 use parity_rules::simultaneous::SimPosition;
 use parity_rules::SimGame;
 use parity_rules::{Color, Registry};
+use parity_rules::{Outcome, Reason};
 
 fn pos(id: &str, fen: &str) -> SimPosition {
     SimPosition::from_fen(Registry::builtin().get(id).unwrap(), fen).unwrap()

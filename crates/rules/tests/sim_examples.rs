@@ -9,8 +9,8 @@
 //! resolves the turn and checks the resulting FEN and each side's notes.
 
 use parity_rules::simultaneous::{CheckKind, SideNotes, SimError, SimPosition, Turn};
-use parity_rules::{GameError, Outcome, Reason, SimGame};
 use parity_rules::{notation, Color, Move, Registry, Special, Variant};
+use parity_rules::{GameError, Outcome, Reason, SimGame};
 
 const W: Color = Color::White;
 const B: Color = Color::Black;

@@ -295,7 +295,10 @@ pub async fn run(config: BotConfig, registry: Registry) -> Result<(), BotError> 
 
 /// Joins tournament `id`: an arena, else a Swiss event of that id.
 async fn join_tournament(server: &Server, id: &str) -> Result<(), BotError> {
-    match server.post(&format!("/api/tournament/{id}/join"), None).await {
+    match server
+        .post(&format!("/api/tournament/{id}/join"), None)
+        .await
+    {
         Err(BotError::Refused { status: 404, .. }) => {
             server.post(&format!("/api/swiss/{id}/join"), None).await
         }

@@ -160,27 +160,25 @@ pub async fn start(
         .unwrap_or_else(|| format!("http://{addr}"));
     let pusher = Pusher {
         key: push_key(&store, &writer).await?,
-        contact: config
-            .mail
-            .as_ref()
-            .map_or_else(|| public_url.clone(), |m| format!("mailto:{}", mail_address(&m.from))),
+        contact: config.mail.as_ref().map_or_else(
+            || public_url.clone(),
+            |m| format!("mailto:{}", mail_address(&m.from)),
+        ),
         allow_http: config.push_allow_http,
         http: reqwest::Client::new(),
     };
     let notifier = Notifier::new(store.clone(), writer.clone(), mailer, pusher, public_url);
-    let hub = Arc::new(
-        Hub::new(
-            registry,
-            store,
-            writer,
-            EnginePool::new(limits.engine_threads),
-            downtimes,
-            limits.clone(),
-            record_key,
-            notifier,
-            cluster.clone(),
-        ),
-    );
+    let hub = Arc::new(Hub::new(
+        registry,
+        store,
+        writer,
+        EnginePool::new(limits.engine_threads),
+        downtimes,
+        limits.clone(),
+        record_key,
+        notifier,
+        cluster.clone(),
+    ));
     // Games that waited too long for their friend are aborted, not resumed.
     hub.expire_waiting().await.map_err(ServeError::Recover)?;
     let recovered = hub.recover().await.map_err(ServeError::Recover)?;

@@ -374,7 +374,8 @@ async fn an_accounts_settings_are_kept_and_bad_ones_refused() {
     let put = reqwest::Method::PUT;
 
     // The defaults, in lichess's `{prefs}`.
-    let (status, body) = status_of(send(&server, get.clone(), path, Some(&cookie), None).await).await;
+    let (status, body) =
+        status_of(send(&server, get.clone(), path, Some(&cookie), None).await).await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(body["prefs"]["theme"], "brown");
     assert_eq!(body["prefs"]["confirmCommit"], false);

@@ -31,8 +31,8 @@ use std::io::{self, BufRead, Write};
 use std::time::Duration;
 
 use parity_arena::board::{mover, turn_game};
-use parity_rules::AnyGame;
 use parity_rules::simultaneous::SimPosition;
+use parity_rules::AnyGame;
 use parity_rules::{notation, Color, Registry, Variant};
 use rand::{RngExt, SeedableRng};
 

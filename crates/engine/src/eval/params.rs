@@ -387,7 +387,10 @@ mod tests {
             let unique: std::collections::HashSet<_> = names.iter().collect();
             assert_eq!(unique.len(), names.len(), "{}", v.id());
             assert_eq!(names[l.tempo], "tempo");
-            assert_eq!(names[l.material + 1], format!("material.{}", v.kinds[1].letter));
+            assert_eq!(
+                names[l.material + 1],
+                format!("material.{}", v.kinds[1].letter)
+            );
         }
     }
 
@@ -419,7 +422,8 @@ mod tests {
             Err(ParamsError::BadValue("material.Q".into()))
         );
         assert!(matches!(p.read_toml("[terms"), Err(ParamsError::Syntax(_))));
-        p.read_toml("[terms]\n\"material.Q\" = [880, 910]\n").unwrap();
+        p.read_toml("[terms]\n\"material.Q\" = [880, 910]\n")
+            .unwrap();
         let q = v.kind_by_letter('Q').unwrap();
         assert_eq!(p.kind_term(p.layout.material, q), pair(880, 910));
     }

@@ -60,7 +60,9 @@ impl AccountError {
         match self {
             AccountError::BadName => said("server-account-bad-name"),
             AccountError::NameTaken(name) => said("server-account-name-taken").with("name", name),
-            AccountError::NoSuchUser(name) => said("server-account-no-such-user").with("name", name),
+            AccountError::NoSuchUser(name) => {
+                said("server-account-no-such-user").with("name", name)
+            }
             AccountError::BadScope(scope) => said("server-account-bad-scope")
                 .with("scope", format!("{scope:?}"))
                 .with("known", SCOPES.join(", ")),
@@ -302,7 +304,12 @@ pub async fn add_user(
         return Err(AccountError::NameTaken(name.to_string()));
     }
     let look = skeleton(&id);
-    if let Some(other) = store.user_ids().await?.into_iter().find(|o| skeleton(o) == look) {
+    if let Some(other) = store
+        .user_ids()
+        .await?
+        .into_iter()
+        .find(|o| skeleton(o) == look)
+    {
         return Err(AccountError::LooksLike(name.to_string(), other));
     }
     let password_hash = match password.map(str::to_string) {

@@ -284,7 +284,11 @@ impl Quotas {
             limiter.retain_recent();
             limiter.shrink_to_fit();
         }
-        for limiter in [&self.logins_per_account, &self.chat_lines, &self.tournaments] {
+        for limiter in [
+            &self.logins_per_account,
+            &self.chat_lines,
+            &self.tournaments,
+        ] {
             limiter.retain_recent();
             limiter.shrink_to_fit();
         }

@@ -5,9 +5,9 @@
 pub mod i18n;
 pub mod limits;
 pub mod mail;
+pub mod metrics;
 pub mod os;
 pub mod push;
-pub mod metrics;
 pub mod ratings;
 pub mod refusal;
 pub mod secret;

@@ -5,9 +5,7 @@
 
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine as _;
-use web_push::{
-    ContentEncoding, SubscriptionInfo, VapidSignatureBuilder, WebPushMessageBuilder,
-};
+use web_push::{ContentEncoding, SubscriptionInfo, VapidSignatureBuilder, WebPushMessageBuilder};
 
 /// How long a push service keeps a message for an offline browser.
 const TTL_SECS: u32 = 24 * 3600;
@@ -127,7 +125,8 @@ pub async fn send(
         subscription.keys.auth.as_str(),
     );
     let message = (|| {
-        let mut signature = VapidSignatureBuilder::from_base64_no_sub(key.private())?.add_sub_info(&info);
+        let mut signature =
+            VapidSignatureBuilder::from_base64_no_sub(key.private())?.add_sub_info(&info);
         signature.add_claim("sub", contact);
         let mut builder = WebPushMessageBuilder::new(&info);
         builder.set_ttl(TTL_SECS);
@@ -196,12 +195,21 @@ mod tests {
         let plain = subscription("http://127.0.0.1:9/abc", &point, &auth);
         assert!(plain.check(false).unwrap_err().contains("https"));
         assert_eq!(plain.check(true), Ok(()));
-        for inside in ["https://127.0.0.1/x", "https://10.1.2.3/x", "https://localhost/x", "https://[::1]/x"] {
-            let e = subscription(inside, &point, &auth).check(false).unwrap_err();
+        for inside in [
+            "https://127.0.0.1/x",
+            "https://10.1.2.3/x",
+            "https://localhost/x",
+            "https://[::1]/x",
+        ] {
+            let e = subscription(inside, &point, &auth)
+                .check(false)
+                .unwrap_err();
             assert!(e.contains("public address"), "{inside}: {e}");
         }
         let short = subscription("https://push.example.org/abc", &point, "c2hvcnQ");
         assert!(short.check(false).unwrap_err().contains("16 bytes"));
-        assert!(subscription("file:///etc/passwd", &point, &auth).check(true).is_err());
+        assert!(subscription("file:///etc/passwd", &point, &auth)
+            .check(true)
+            .is_err());
     }
 }

@@ -321,7 +321,8 @@ pub fn move_accuracy(before: f64, after: f64) -> f64 {
     if after >= before {
         return 100.0;
     }
-    let raw = 103.1668100711649 * (-0.04354415386753951 * (before - after)).exp() - 3.166924740191411;
+    let raw =
+        103.1668100711649 * (-0.04354415386753951 * (before - after)).exp() - 3.166924740191411;
     // Lichess adds one point for the analysis' own imprecision.
     (raw + 1.0).clamp(0.0, 100.0)
 }
@@ -360,7 +361,8 @@ pub fn game_accuracy(wins: &[f64], first: Color) -> [Option<f64>; 2] {
         }
         let weighted = moves.iter().map(|(a, w)| a * w).sum::<f64>()
             / moves.iter().map(|(_, w)| w).sum::<f64>();
-        let harmonic = moves.len() as f64 / moves.iter().map(|(a, _)| 1.0 / a.max(1e-9)).sum::<f64>();
+        let harmonic =
+            moves.len() as f64 / moves.iter().map(|(a, _)| 1.0 / a.max(1e-9)).sum::<f64>();
         Some((weighted + harmonic) / 2.0)
     })
 }
@@ -408,7 +410,10 @@ pub fn turn_based(game: &AnyGame, evaluations: &[Evaluation], ms_per_position: u
             judgment,
         });
     }
-    let wins: Vec<f64> = positions.iter().map(|p| win_percent(p.capped_cp())).collect();
+    let wins: Vec<f64> = positions
+        .iter()
+        .map(|p| win_percent(p.capped_cp()))
+        .collect();
     let accuracy = game_accuracy(&wins, first);
     let player = |color: Color| {
         let own: Vec<&MoveReview> = moves.iter().filter(|m| m.color.color() == color).collect();
@@ -440,13 +445,16 @@ pub fn turn_based(game: &AnyGame, evaluations: &[Evaluation], ms_per_position: u
 pub fn simultaneous(game: &AnyGame, searches: &[TurnSearch], ms_per_position: u64) -> Review {
     let mut turns = Vec::new();
     for ((line, played), search) in prefixes(game).iter().zip(searches) {
-        let (Some(played), Evaluation::Simultaneous {
-            depth,
-            value,
-            white,
-            black,
-            ..
-        }) = (played, &search.evaluation)
+        let (
+            Some(played),
+            Evaluation::Simultaneous {
+                depth,
+                value,
+                white,
+                black,
+                ..
+            },
+        ) = (played, &search.evaluation)
         else {
             continue;
         };
@@ -523,7 +531,11 @@ mod tests {
         assert_eq!(move_accuracy(60.0, 60.0), 100.0);
         assert_eq!(move_accuracy(40.0, 55.0), 100.0);
         // A drop of 10 points: 103.17 e^-0.4354 - 3.17 + 1 = 64.6.
-        assert!(close(move_accuracy(60.0, 50.0), 64.6), "{}", move_accuracy(60.0, 50.0));
+        assert!(
+            close(move_accuracy(60.0, 50.0), 64.6),
+            "{}",
+            move_accuracy(60.0, 50.0)
+        );
         assert!(move_accuracy(97.0, 3.0) < 2.0);
     }
 

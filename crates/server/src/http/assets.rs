@@ -40,7 +40,12 @@ pub async fn serve(uri: Uri) -> Response {
             .into_response(),
         // A missing file (a name with a dot) stays a short text; an
         // address a person typed or followed gets a page.
-        None if uri.path().rsplit('/').next().is_some_and(|last| last.contains('.')) => {
+        None if uri
+            .path()
+            .rsplit('/')
+            .next()
+            .is_some_and(|last| last.contains('.')) =>
+        {
             (StatusCode::NOT_FOUND, "not found\n").into_response()
         }
         None => (
@@ -109,14 +114,24 @@ mod tests {
     async fn an_unknown_address_is_a_page_and_a_missing_file_a_short_text() {
         let page = serve("/nonsense/path".parse().unwrap()).await;
         assert_eq!(page.status(), StatusCode::NOT_FOUND);
-        assert_eq!(page.headers()[header::CONTENT_TYPE], "text/html; charset=utf-8");
-        let body = axum::body::to_bytes(page.into_body(), 1 << 16).await.unwrap();
+        assert_eq!(
+            page.headers()[header::CONTENT_TYPE],
+            "text/html; charset=utf-8"
+        );
+        let body = axum::body::to_bytes(page.into_body(), 1 << 16)
+            .await
+            .unwrap();
         let body = String::from_utf8(body.to_vec()).unwrap();
         assert!(body.contains("Page not found"), "{body}");
         assert!(body.contains("<code>/nonsense/path</code>"), "{body}");
         assert!(not_found_page("/a<b>&\"").contains("/a&lt;b&gt;&amp;&quot;"));
         let file = serve("/nothing.js".parse().unwrap()).await;
         assert_eq!(file.status(), StatusCode::NOT_FOUND);
-        assert_ne!(file.headers().get(header::CONTENT_TYPE).map(|v| v.as_bytes()), Some(&b"text/html; charset=utf-8"[..]));
+        assert_ne!(
+            file.headers()
+                .get(header::CONTENT_TYPE)
+                .map(|v| v.as_bytes()),
+            Some(&b"text/html; charset=utf-8"[..])
+        );
     }
 }

@@ -262,7 +262,10 @@ mod tests {
             dest_rating: (1500, true),
             terms: Terms {
                 variant: "parity".into(),
-                clock: Some(LiveClock { initial: 300, increment: 3 }),
+                clock: Some(LiveClock {
+                    initial: 300,
+                    increment: 3,
+                }),
                 days: None,
                 rated: true,
                 color: ColorChoice::Black,
@@ -270,12 +273,19 @@ mod tests {
             },
             created_ms: 10,
             expires_ms: 20,
-            outcome: Some(ChallengeOutcome::Declined { reason: "later".into() }),
+            outcome: Some(ChallengeOutcome::Declined {
+                reason: "later".into(),
+            }),
         };
         let back = Challenge::from_row(challenge.row()).unwrap();
         assert_eq!(
             (back.terms, back.outcome, back.dest, back.expires_ms),
-            (challenge.terms, challenge.outcome, challenge.dest, challenge.expires_ms)
+            (
+                challenge.terms,
+                challenge.outcome,
+                challenge.dest,
+                challenge.expires_ms
+            )
         );
     }
 }

@@ -41,10 +41,10 @@ use crate::game::state::{Action, GameState, Setup};
 use crate::hub::actors::Actors;
 use crate::hub::engine_desk::EngineDesk;
 use crate::hub::matchmaking::Matchmaking;
-use crate::hub::posting::Posting;
 use crate::hub::new_game::{start_position, ColorChoice, CreatedGame, NewGame, Opponent};
 use crate::hub::notices::Notices;
 use crate::hub::notifier::Notifier;
+use crate::hub::posting::Posting;
 use crate::hub::seat_keys::SeatKeys;
 use crate::hub::shutdown::Shutdown;
 use crate::round::actor::invite_url;
@@ -108,7 +108,12 @@ impl Hub {
             notices.clone(),
             notifier.clone(),
         ));
-        let posting = Posting::new(store.clone(), writer.clone(), limits.clone(), notices.clone());
+        let posting = Posting::new(
+            store.clone(),
+            writer.clone(),
+            limits.clone(),
+            notices.clone(),
+        );
         Hub {
             notifier,
             registry,
@@ -231,7 +236,11 @@ impl Hub {
         )
         .map_err(|e| {
             tracing::error!("{e}");
-            Refusal::Internal(Said::new("server-refusal-game-does-not-replay").with("id", id).with("e", &e))
+            Refusal::Internal(
+                Said::new("server-refusal-game-does-not-replay")
+                    .with("id", id)
+                    .with("e", &e),
+            )
         })?;
         Ok((state, stored.seats))
     }
@@ -353,7 +362,9 @@ impl Hub {
         match &self.cluster {
             Some(cluster) => match cluster.acquire(id).await? {
                 Lease::Taken => Ok(()),
-                Lease::HeldBy(_) => Err(Refusal::Internal(Said::new("server-refusal-new-game-leased-already").with("id", id))),
+                Lease::HeldBy(_) => Err(Refusal::Internal(
+                    Said::new("server-refusal-new-game-leased-already").with("id", id),
+                )),
             },
             None => Ok(()),
         }
@@ -391,7 +402,9 @@ impl Hub {
             let tx = match self.owner(id).await? {
                 Owner::Here(tx) => tx,
                 Owner::There(_) => {
-                    return Err(Refusal::Busy(Said::new("server-refusal-game-played-another-node-try").with("id", id)))
+                    return Err(Refusal::Busy(
+                        Said::new("server-refusal-game-played-another-node-try").with("id", id),
+                    ))
                 }
             };
             let (reply, answer) = oneshot::channel();
@@ -403,7 +416,9 @@ impl Hub {
                 return Ok(value);
             }
         }
-        Err(Refusal::Internal(Said::new("server-refusal-game-not-answering").with("id", id)))
+        Err(Refusal::Internal(
+            Said::new("server-refusal-game-not-answering").with("id", id),
+        ))
     }
 
     /// A seat's action. A token that belongs to no seat of this game is a
@@ -433,9 +448,11 @@ impl Hub {
             })
             .await?;
         match result {
-            Err(Refusal::Unauthenticated(_)) if credentials.is_empty() => Err(
-                Refusal::Unauthenticated(Said::new("server-refusal-seat-token-required-bearer-cookie")),
-            ),
+            Err(Refusal::Unauthenticated(_)) if credentials.is_empty() => {
+                Err(Refusal::Unauthenticated(Said::new(
+                    "server-refusal-seat-token-required-bearer-cookie",
+                )))
+            }
             Err(Refusal::Unauthenticated(message)) => {
                 let mut known = false;
                 for hash in credentials.hashes() {
@@ -489,8 +506,9 @@ impl Hub {
         })?;
         if let (Some((_, readers)), None) = (&relay, seat) {
             if *readers > self.limits.max_watchers_per_game {
-                return Err(Refusal::Busy(
-                    Said::new("server-refusal-game-has-many-spectators-takes")));
+                return Err(Refusal::Busy(Said::new(
+                    "server-refusal-game-has-many-spectators-takes",
+                )));
             }
         }
         let catchup = match since {
@@ -626,9 +644,13 @@ impl Hub {
         let Some(body) = self.store.analysis(id).await? else {
             return Ok(None);
         };
-        serde_json::from_str(&body)
-            .map(Some)
-            .map_err(|e| Refusal::Internal(Said::new("server-refusal-game-s-analysis-does-not").with("id", id).with("e", &e)))
+        serde_json::from_str(&body).map(Some).map_err(|e| {
+            Refusal::Internal(
+                Said::new("server-refusal-game-s-analysis-does-not")
+                    .with("id", id)
+                    .with("e", &e),
+            )
+        })
     }
 
     /// The PGN of a finished game with its computer analysis' evaluations
@@ -641,7 +663,12 @@ impl Hub {
         let players = self.store.players(id).await?;
         let accounts =
             [Color::White, Color::Black].map(|c| players.of(c).map(|p| p.user.name.clone()));
-        Ok(Some(pgn::write(&state, site, &accounts, &review.pgn_notes())))
+        Ok(Some(pgn::write(
+            &state,
+            site,
+            &accounts,
+            &review.pgn_notes(),
+        )))
     }
 
     /// The game's start, moves and the position after each (JSON).
@@ -653,7 +680,8 @@ impl Hub {
             return reply.expect("a line", NodeReply::json);
         }
         let line = self.ask(id, |reply| Msg::Line { reply }).await?;
-        serde_json::to_string(&line).map_err(|e| Refusal::Internal(Said::new("server-refusal-line").with("e", &e)))
+        serde_json::to_string(&line)
+            .map_err(|e| Refusal::Internal(Said::new("server-refusal-line").with("e", &e)))
     }
 
     pub async fn list(&self, finished: bool) -> Result<Vec<Listing>, Refusal> {
@@ -727,10 +755,12 @@ impl Hub {
         now: Instant,
     ) -> Result<Prepared, Refusal> {
         if self.shutdown.has_begun() {
-            return Err(Refusal::Busy(
-                Said::new("server-refusal-server-shutting-down-try-again")));
+            return Err(Refusal::Busy(Said::new(
+                "server-refusal-server-shutting-down-try-again",
+            )));
         }
-        let mut state = GameState::new(id, setup.clone(), now).map_err(|e| Refusal::Malformed(e.into()))?;
+        let mut state =
+            GameState::new(id, setup.clone(), now).map_err(|e| Refusal::Malformed(e.into()))?;
         let mut changes = vec![Change::NewGame {
             id: id.to_string(),
             variant: setup.variant.id().to_string(),

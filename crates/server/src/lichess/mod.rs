@@ -77,8 +77,9 @@ pub fn fields(headers: &HeaderMap, body: &Bytes) -> Result<HashMap<String, Strin
 /// `POST /api/token/test`: for each comma-separated token of the body,
 /// its scopes and user, or null.
 async fn token_test(State(hub): State<Arc<Hub>>, body: Bytes) -> Result<Json<Value>, Refusal> {
-    let text = std::str::from_utf8(&body)
-        .map_err(|_| Refusal::Malformed(Said::new("server-refusal-body-tokens-separated-commas")))?;
+    let text = std::str::from_utf8(&body).map_err(|_| {
+        Refusal::Malformed(Said::new("server-refusal-body-tokens-separated-commas"))
+    })?;
     let mut answer = BTreeMap::new();
     for token in text
         .split(',')
@@ -120,7 +121,9 @@ async fn user(
         .store()
         .user(&crate::accounts::user_id(&name))
         .await?
-        .ok_or_else(|| Refusal::NotFound(Said::new("server-refusal-no-user").with("name", &name)))?;
+        .ok_or_else(|| {
+            Refusal::NotFound(Said::new("server-refusal-no-user").with("name", &name))
+        })?;
     Ok(Json(user_json(&hub, &user, origin.as_deref()).await?))
 }
 
@@ -154,8 +157,9 @@ async fn upgrade(
     let holder = token_user(&hub, ip, &headers).await?;
     match holder.user.bot {
         true => Ok(Json(json!({"ok": true}))),
-        false => Err(Refusal::Malformed(
-            Said::new("server-refusal-only-operator-makes-bot-accounts"))),
+        false => Err(Refusal::Malformed(Said::new(
+            "server-refusal-only-operator-makes-bot-accounts",
+        ))),
     }
 }
 

@@ -191,7 +191,9 @@ impl GameView {
                 self.status = Status::Started;
                 self.set_clocks(clocks);
             }
-            EventBody::Move { uci, fen, clocks, .. } => {
+            EventBody::Move {
+                uci, fen, clocks, ..
+            } => {
                 self.moves.push(uci.clone());
                 self.fen = fen.clone();
                 self.draw = [false; 2];
@@ -608,19 +610,21 @@ mod tests {
         assert_eq!(state["wtime"], 178000);
         assert_eq!(state["winc"], 2000);
         assert_eq!(state["status"], "started");
-        assert!(
-            view.apply(&event(json!({"type": "move", "color": "black", "uci": "e7e5",
+        assert!(view.apply(&event(
+            json!({"type": "move", "color": "black", "uci": "e7e5",
             "san": "e5", "fen": "x w - - 0 2",
-            "clocks": {"white_ms": 178000, "black_ms": 175500, "running": ["white"]}})))
-        );
+            "clocks": {"white_ms": 178000, "black_ms": 175500, "running": ["white"]}})
+        )));
         assert!(view.apply(&event(json!({"type": "draw_offer", "color": "white"}))));
         let state = view.state_json();
         assert_eq!(state["moves"], "e2e4 e7e5");
         assert_eq!(state["btime"], 175500);
         assert_eq!(state["wdraw"], true);
         assert!(!view.apply(&event(json!({"type": "rematch_offer", "color": "white"}))));
-        assert!(view.apply(&event(json!({"type": "finished", "result": "0-1",
-            "reason": "resignation", "by": "white", "clocks": null}))));
+        assert!(
+            view.apply(&event(json!({"type": "finished", "result": "0-1",
+            "reason": "resignation", "by": "white", "clocks": null})))
+        );
         let state = view.state_json();
         assert_eq!(state["status"], "resign");
         assert_eq!(state["winner"], "black");
@@ -687,8 +691,10 @@ mod tests {
             view.seconds_left(Color::Black, true, 0, 1_000_000 + 3 * day * 1000),
             Some(0)
         );
-        view.apply(&event(json!({"type": "move", "color": "black", "uci": "e7e5", "san": "e5",
-            "fen": "x w - - 0 2", "clocks": null, "at": 5_000_000})));
+        view.apply(&event(
+            json!({"type": "move", "color": "black", "uci": "e7e5", "san": "e5",
+            "fen": "x w - - 0 2", "clocks": null, "at": 5_000_000}),
+        ));
         assert_eq!(view.last_move_at, Some(5_000_000));
         assert_eq!(
             view.seconds_left(Color::White, true, 0, 5_000_000),
@@ -704,8 +710,10 @@ mod tests {
             "notes": {"white": notes(), "black": notes()}}]);
         f["turn"] = json!(2);
         let mut view = GameView::new(&typed(f));
-        assert!(view.apply(&event(json!({"type": "committed", "color": "black", "turn": 2,
-            "commitment": "c", "clocks": null}))));
+        assert!(view.apply(&event(
+            json!({"type": "committed", "color": "black", "turn": 2,
+            "commitment": "c", "clocks": null})
+        )));
         let state = view.state_json();
         assert_eq!(state["moves"], "e2e4 d7d5");
         assert_eq!(state["committed"], json!({"white": false, "black": true}));

@@ -99,7 +99,12 @@ fn copy_key(db: &Path, key_out: &Path) -> Result<Option<PathBuf>, BackupError> {
     let text = match std::fs::read(&key_in) {
         Ok(text) => text,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(source) => return Err(BackupError::Io { path: key_in, source }),
+        Err(source) => {
+            return Err(BackupError::Io {
+                path: key_in,
+                source,
+            })
+        }
     };
     new_private_file(key_out)
         .and_then(|mut f| f.write_all(&text).and_then(|()| f.sync_all()))

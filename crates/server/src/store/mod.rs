@@ -14,11 +14,11 @@ pub mod backup;
 pub(crate) mod cluster;
 mod games;
 pub mod lobby;
-pub mod tournaments;
 pub(crate) mod postgres;
 pub(crate) mod postgres_tls;
 mod sql;
 mod sqlite;
+pub mod tournaments;
 
 pub use accounts::NotificationRow;
 pub use postgres::ensure_database as ensure_postgres_database;
@@ -781,7 +781,11 @@ pub(crate) mod tests {
             .unwrap();
         let players = store.players(&game).await.unwrap();
         assert!(players.rated);
-        assert_eq!(players.of(Color::White).unwrap().rating_diff, None, "not rated yet");
+        assert_eq!(
+            players.of(Color::White).unwrap().rating_diff,
+            None,
+            "not rated yet"
+        );
         assert_eq!(players.created_ms, 77);
         assert_eq!(players.of(Color::Black).unwrap().user.name, "Ben");
         let playing = store.user_games("ann", true, 10, None).await.unwrap();
@@ -951,7 +955,12 @@ pub(crate) mod tests {
             })])
             .await
             .unwrap();
-        assert!(store.notifications("ben", 5).await.unwrap().iter().all(|n| n.seen));
+        assert!(store
+            .notifications("ben", 5)
+            .await
+            .unwrap()
+            .iter()
+            .all(|n| n.seen));
     }
 
     #[tokio::test]
@@ -1002,7 +1011,9 @@ pub(crate) mod tests {
                     provisional: true,
                 });
             }
-            changes.push(Change::Rated { game: game.to_string() });
+            changes.push(Change::Rated {
+                game: game.to_string(),
+            });
             changes.push(Change::Summary {
                 game: game.to_string(),
                 summary: Summary {

@@ -112,9 +112,10 @@ fn client_config(
         Check::Nothing => Arc::new(Unchecked(provider.clone())),
         Check::Chain | Check::ChainAndHost => {
             let roots = tls::roots(root_cert.as_deref()).map_err(bad)?;
-            let full = WebPkiServerVerifier::builder_with_provider(Arc::new(roots), provider.clone())
-                .build()
-                .map_err(|e| StoreError::Config(format!("TLS roots: {e}")))?;
+            let full =
+                WebPkiServerVerifier::builder_with_provider(Arc::new(roots), provider.clone())
+                    .build()
+                    .map_err(|e| StoreError::Config(format!("TLS roots: {e}")))?;
             if check == Check::Chain {
                 Arc::new(AnyHost(full))
             } else {
@@ -237,20 +238,32 @@ mod tests {
             "postgres://u@db.example:5432/games?sslmode=verify-full&sslrootcert=%2Fetc%2Fca.pem&application_name=parity",
         )
         .unwrap();
-        assert_eq!(read.url, "postgres://u@db.example:5432/games?application_name=parity");
-        assert_eq!((read.mode, read.check), (SslMode::Require, Check::ChainAndHost));
+        assert_eq!(
+            read.url,
+            "postgres://u@db.example:5432/games?application_name=parity"
+        );
+        assert_eq!(
+            (read.mode, read.check),
+            (SslMode::Require, Check::ChainAndHost)
+        );
         assert_eq!(read.root_cert, Some(PathBuf::from("/etc/ca.pem")));
 
         let plain = settings("postgres://u@h/games").unwrap();
         assert_eq!(plain.url, "postgres://u@h/games");
         assert_eq!((plain.mode, plain.check), (SslMode::Prefer, Check::Nothing));
         let required = settings("postgres://u@h/g?sslmode=require").unwrap();
-        assert_eq!((required.mode, required.check), (SslMode::Require, Check::Nothing));
+        assert_eq!(
+            (required.mode, required.check),
+            (SslMode::Require, Check::Nothing)
+        );
         let with_root = settings("postgres://u@h/g?sslmode=require&sslrootcert=ca.pem").unwrap();
         assert_eq!(with_root.check, Check::Chain);
         let ca = settings("postgres://u@h/g?sslmode=verify-ca&sslrootcert=system").unwrap();
         assert_eq!((ca.check, ca.root_cert), (Check::Chain, None));
-        assert_eq!(settings("postgres://u@h/g?sslmode=disable").unwrap().mode, SslMode::Disable);
+        assert_eq!(
+            settings("postgres://u@h/g?sslmode=disable").unwrap().mode,
+            SslMode::Disable
+        );
     }
 
     #[test]
@@ -266,8 +279,11 @@ mod tests {
     fn an_unknown_mode_or_a_missing_root_file_is_a_clear_error() {
         let mode = settings("postgres://u@h/g?sslmode=verify-everything").unwrap_err();
         assert!(mode.to_string().contains("verify-everything"), "{mode}");
-        let missing = client_config(Check::ChainAndHost, Some("/nonexistent/ca.pem".into()))
-            .unwrap_err();
-        assert!(missing.to_string().contains("/nonexistent/ca.pem"), "{missing}");
+        let missing =
+            client_config(Check::ChainAndHost, Some("/nonexistent/ca.pem".into())).unwrap_err();
+        assert!(
+            missing.to_string().contains("/nonexistent/ca.pem"),
+            "{missing}"
+        );
     }
 }

@@ -80,11 +80,18 @@ impl GameState {
             Action::ClaimVictory => self.decide_claim_victory(color, now),
             Action::Berserk => {
                 if self.has_moved(color) || self.berserk(color) {
-                    return Err(Refusal::NotNow(Said::new("server-refusal-berserk-before-first-move")));
+                    return Err(Refusal::NotNow(Said::new(
+                        "server-refusal-berserk-before-first-move",
+                    )));
                 }
-                let clocks = self.clock.as_ref().and_then(|c| c.after_berserk(now, color));
+                let clocks = self
+                    .clock
+                    .as_ref()
+                    .and_then(|c| c.after_berserk(now, color));
                 let Some(clocks) = clocks else {
-                    return Err(Refusal::NotNow(Said::new("server-refusal-berserk-needs-clock")));
+                    return Err(Refusal::NotNow(Said::new(
+                        "server-refusal-berserk-needs-clock",
+                    )));
                 };
                 events(vec![EventBody::Berserk {
                     color: color.into(),

@@ -421,8 +421,9 @@ impl GameState {
     /// The events of a friend taking the invited seat `color`.
     pub fn decide_join(&self, color: Color, now: Instant) -> Result<Vec<EventBody>, Refusal> {
         if self.status != Status::Waiting {
-            return Err(Refusal::NotNow(
-                Said::new("server-refusal-game-not-waiting-player")));
+            return Err(Refusal::NotNow(Said::new(
+                "server-refusal-game-not-waiting-player",
+            )));
         }
         if self.joined(color) {
             return Err(Refusal::NotNow(Said::new("server-refusal-seat-taken")));

@@ -83,9 +83,11 @@ impl GameState {
             },
             clocks: self.clock.as_ref().map(|c| c.current(now)),
             draw_offer: self.draw_offer.map(Side::from),
-            berserk: (self.berserk(Color::White) || self.berserk(Color::Black)).then(|| BothSides {
-                white: self.berserk(Color::White),
-                black: self.berserk(Color::Black),
+            berserk: (self.berserk(Color::White) || self.berserk(Color::Black)).then(|| {
+                BothSides {
+                    white: self.berserk(Color::White),
+                    black: self.berserk(Color::Black),
+                }
             }),
             rematch: match (&self.rematch, self.rematch_offer) {
                 (Some(game), _) => Some(RematchView::Game { game: game.clone() }),
