@@ -737,8 +737,6 @@ fn bench_nodes<B: TurnPosition>(root: &B, shared: Arc<Shared>, limits: Limits) -
         .nodes
 }
 
-/// Searches the last position of `line`, printing `info` lines; returns
-/// the best move and the expected reply in coordinates.
 /// The move of a turn-based or crowd game: the level's choice when a level
 /// is set, else the search within `limits`; with the move to ponder on.
 #[allow(clippy::too_many_arguments)]
@@ -761,6 +759,8 @@ fn play_turn<B: TurnPosition>(
     }
 }
 
+/// Searches the last position of `line`, printing `info` lines; returns
+/// the best move and the expected reply in coordinates.
 fn think<B: TurnPosition>(
     line: &[B],
     shared: Arc<Shared>,
