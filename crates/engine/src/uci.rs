@@ -524,38 +524,26 @@ impl Uci {
         self.search = Some(std::thread::spawn(move || {
             let mut draws = draws.into_iter();
             let mut random = move || draws.next().unwrap_or(0.5);
-            let (best, ponder) = match (game, level) {
-                (AnyGame::TurnBased(g), level) => play_turn(
-                    &g,
-                    level,
-                    &mut random,
-                    shared.clone(),
-                    limits,
-                    threads,
-                    multipv,
-                    &out,
-                ),
-                (AnyGame::TurnBased64(g), level) => play_turn(
-                    &g,
-                    level,
-                    &mut random,
-                    shared.clone(),
-                    limits,
-                    threads,
-                    multipv,
-                    &out,
-                ),
-                (AnyGame::Crowd(g), level) => play_turn(
-                    &g,
-                    level,
-                    &mut random,
-                    shared.clone(),
-                    limits,
-                    threads,
-                    multipv,
-                    &out,
-                ),
-                (AnyGame::Simultaneous(g), _) => {
+            // One call for the three turn-based games, each its own `Game<B>`.
+            macro_rules! play_turn {
+                ($game:expr) => {
+                    play_turn(
+                        &$game,
+                        level,
+                        &mut random,
+                        shared.clone(),
+                        limits,
+                        threads,
+                        multipv,
+                        &out,
+                    )
+                };
+            }
+            let (best, ponder) = match game {
+                AnyGame::TurnBased(g) => play_turn!(g),
+                AnyGame::TurnBased64(g) => play_turn!(g),
+                AnyGame::Crowd(g) => play_turn!(g),
+                AnyGame::Simultaneous(g) => {
                     let turn = sim_choice.expect("a simultaneous go names its side");
                     (
                         think_simultaneous(g.positions(), turn, &limits, shared.clone(), &out),
