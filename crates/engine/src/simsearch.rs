@@ -22,7 +22,7 @@ use parity_rules::{Color, Move};
 use crate::eval::{self, EvalTables, Score, MATE, MATE_BOUND};
 use crate::matrix::{self, Matrix, Method};
 use crate::search::{Limits, Searcher, Shared};
-use parity_rules::{Position, Setup, Variant, Word};
+use parity_rules::{Position, Setup, Word};
 
 /// A best response must gain this much to enter the restricted game.
 const EPSILON: f64 = 1e-4;
@@ -337,28 +337,19 @@ pub struct SimSearcher {
     /// (for [`Self::best_reply`]); 0 by default.
     pub reserve: f64,
     hard_deadline: Option<Instant>,
-    quiescer: Quiescer,
+    quiescers: Quiescers,
     leaves: HashMap<u64, f64>,
     /// Whether each side has a legal move, by key, at the horizon.
     can_move: HashMap<u64, [bool; 2]>,
 }
 
-/// The turn-based searcher of the quiescence leaves, in 64-bit sets where
-/// the board fits (each set operation one instruction), in 128-bit ones
-/// elsewhere; made at the first leaf.
-enum Quiescer {
-    Narrow(Option<Searcher<Position<u64>>>),
-    Wide(Option<Searcher<Position>>),
-}
-
-impl Quiescer {
-    fn for_variant(v: &Variant) -> Quiescer {
-        if v.boards64.is_some() {
-            Quiescer::Narrow(None)
-        } else {
-            Quiescer::Wide(None)
-        }
-    }
+/// The turn-based searchers of the quiescence leaves, each made at its
+/// first leaf: in 64-bit sets where the board fits (each set operation one
+/// instruction), in 128-bit ones elsewhere.
+#[derive(Default)]
+struct Quiescers {
+    narrow: Option<Searcher<Position<u64>>>,
+    wide: Option<Searcher<Position>>,
 }
 
 /// How a searched leaf is scored: by the turn-based search of `plies`
@@ -466,7 +457,7 @@ impl SimSearcher {
             sharp: false,
             reserve: 0.0,
             hard_deadline: None,
-            quiescer: Quiescer::for_variant(root_variant),
+            quiescers: Quiescers::default(),
             leaves: HashMap::new(),
             can_move: HashMap::new(),
         }
@@ -531,9 +522,10 @@ impl SimSearcher {
             deadline,
             plies: self.leaf_plies,
         };
-        match &mut self.quiescer {
-            Quiescer::Narrow(q) => leaf.payoff(pos, q, &self.t),
-            Quiescer::Wide(q) => leaf.payoff(pos, q, &self.t),
+        if pos.variant().boards64.is_some() {
+            leaf.payoff(pos, &mut self.quiescers.narrow, &self.t)
+        } else {
+            leaf.payoff(pos, &mut self.quiescers.wide, &self.t)
         }
     }
 
@@ -1389,7 +1381,8 @@ mod tests {
     /// The searched leaves of a board of at most 64 squares, scored in
     /// 64-bit sets, give what the 128-bit ones give, along random games
     /// (a searcher of each word, fed the same leaves, so that their tables
-    /// fill alike); a board of more squares keeps the 128-bit searcher.
+    /// fill alike); the search picks the 64-bit searcher there, and the
+    /// 128-bit one on a board of more squares.
     #[test]
     fn searched_leaves_score_alike_in_both_words() {
         use rand_chacha::rand_core::{Rng, SeedableRng};
@@ -1397,7 +1390,9 @@ mod tests {
         let mut registry = Registry::builtin();
         for id in ["parity", "move-neutral"] {
             let v = registry.get(id).unwrap();
-            assert!(matches!(Quiescer::for_variant(v), Quiescer::Narrow(_)));
+            let mut s = SimSearcher::new(v, &[], Arc::new(Shared::new(1)));
+            s.searched_payoff(&SimPosition::start(v), 0);
+            assert!(s.quiescers.narrow.is_some() && s.quiescers.wide.is_none());
             let t = eval::tables(v);
             for plies in [0, 1] {
                 let (narrow_shared, wide_shared) =
@@ -1435,8 +1430,8 @@ mod tests {
                  [simultaneous]\nwaiting_rule = true\nsingle_occupation = false\ncheck = \"parity\"\n",
             )
             .unwrap();
-        assert!(matches!(Quiescer::for_variant(v), Quiescer::Wide(_)));
         let mut s = SimSearcher::new(v, &[], Arc::new(Shared::new(1)));
         assert!(s.searched_payoff(&SimPosition::start(v), 0).abs() < 0.2);
+        assert!(s.quiescers.wide.is_some() && s.quiescers.narrow.is_none());
     }
 }
