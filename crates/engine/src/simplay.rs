@@ -282,7 +282,7 @@ pub fn greedy(pos: &SimPosition, side: Color) -> Move {
 /// Our turn-based search's move, if the position has a turn-based view and
 /// the move is legal here.
 fn naive_sequential(pos: &SimPosition, side: Color, limits: &SimLimits) -> Option<Move> {
-    let tb = as_turn_based(pos, side)?;
+    let tb = as_turn_based::<u128>(pos, side)?;
     let l = Limits {
         depth: limits.depth.map(|d| 2 * d as i32),
         nodes: limits.nodes,
@@ -331,7 +331,7 @@ mod tests {
     fn the_start_has_a_turn_based_view() {
         let v = Registry::builtin().get("parity").unwrap();
         let pos = SimPosition::start(v);
-        let tb = as_turn_based(&pos, Color::Black).unwrap();
+        let tb = as_turn_based::<u64>(&pos, Color::Black).unwrap();
         assert_eq!(tb.side_to_move(), Color::Black);
         assert_eq!(tb.legal_moves().len(), 20);
     }

@@ -22,11 +22,11 @@ use parity_rules::{Color, Move};
 use crate::eval::{self, EvalTables, Score, MATE, MATE_BOUND};
 use crate::matrix::{self, Matrix, Method};
 use crate::search::{Limits, Searcher, Shared};
-use parity_rules::{Position, Setup};
+use parity_rules::{Position, Setup, Word};
 
 /// A best response must gain this much to enter the restricted game.
 const EPSILON: f64 = 1e-4;
-/// Leaf payoffs kept per search (searched and threat-aware leaves).
+/// Leaf payoffs (and whether each side can move there) kept per search.
 const LEAF_CACHE: usize = 4_000_000;
 /// Candidate moves of each side that seed a restricted game.
 const SEED_MOVES: usize = 2;
@@ -337,8 +337,63 @@ pub struct SimSearcher {
     /// (for [`Self::best_reply`]); 0 by default.
     pub reserve: f64,
     hard_deadline: Option<Instant>,
-    quiescer: Option<Searcher<Position>>,
+    quiescers: Quiescers,
     leaves: HashMap<u64, f64>,
+    /// Whether each side has a legal move, by key, at the horizon.
+    can_move: HashMap<u64, [bool; 2]>,
+}
+
+/// The turn-based searchers of the quiescence leaves, each made at its
+/// first leaf: in 64-bit sets where the board fits (each set operation one
+/// instruction), in 128-bit ones elsewhere.
+#[derive(Default)]
+struct Quiescers {
+    narrow: Option<Searcher<Position<u64>>>,
+    wide: Option<Searcher<Position>>,
+}
+
+/// How a searched leaf is scored: by the turn-based search of `plies`
+/// (0: quiescence) with each side to move, stopping at `deadline`.
+struct LeafSearch<'a> {
+    shared: &'a Arc<Shared>,
+    deadline: Option<Instant>,
+    plies: i32,
+}
+
+impl LeafSearch<'_> {
+    /// White's payoff of `pos` from the turn-based scores of its views in
+    /// word `W`, or None if the search ran out of time.
+    fn payoff<W: Word>(
+        &self,
+        pos: &SimPosition,
+        quiescer: &mut Option<Searcher<Position<W>>>,
+        t: &EvalTables,
+    ) -> Option<f64> {
+        let mut score = |p: &Position<W>| -> Option<Score> {
+            let q = quiescer.get_or_insert_with(|| {
+                Searcher::new(self.shared.clone(), *p, &[], Limits::default())
+            });
+            q.set_leaf_deadline(self.deadline);
+            let s = if self.plies == 0 {
+                q.quiesce(p)
+            } else {
+                q.score_at(p, self.plies)
+            };
+            (!q.was_aborted()).then(|| s.clamp(-MATE_BOUND, MATE_BOUND))
+        };
+        // A view may not exist (a shared square, or the side not to move in check).
+        match (
+            as_turn_based::<W>(pos, Color::White),
+            as_turn_based::<W>(pos, Color::Black),
+        ) {
+            (Some(w), Some(b)) => score(&w)
+                .zip(score(&b))
+                .map(|(white, black)| payoff_of_score((white - black) / 2)),
+            (Some(w), None) => score(&w).map(payoff_of_score),
+            (None, Some(b)) => score(&b).map(|s| payoff_of_score(-s)),
+            (None, None) => Some(leaf_payoff(pos, t)),
+        }
+    }
 }
 
 /// The moves of a restricted game: all legal ones and the chosen indices, per side.
@@ -402,8 +457,9 @@ impl SimSearcher {
             sharp: false,
             reserve: 0.0,
             hard_deadline: None,
-            quiescer: None,
+            quiescers: Quiescers::default(),
             leaves: HashMap::new(),
+            can_move: HashMap::new(),
         }
     }
 
@@ -415,7 +471,8 @@ impl SimSearcher {
         if let Some(outcome) = pos.outcome() {
             return terminal_payoff(&outcome);
         }
-        if self.path.contains(&pos.hash()) {
+        let key = pos.hash();
+        if self.path.contains(&key) {
             return 0.0;
         }
         if !self.quiescence || self.leaf_plies != plies {
@@ -423,67 +480,69 @@ impl SimSearcher {
         }
         self.quiescence = true;
         self.leaf_plies = plies;
-        self.leaf(pos)
+        self.leaf(pos, key)
     }
 
-    /// White's payoff of a leaf: the static evaluation, or with
-    /// [`SimSearch::Qdoab`] the mean of the quiescence scores with each
-    /// side to move (static where the position has no turn-based view).
-    fn leaf(&mut self, pos: &SimPosition) -> f64 {
-        if !self.quiescence && !self.sharp {
-            return leaf_payoff(pos, &self.t);
-        }
-        let key = pos.hash();
+    /// White's payoff of a leaf: the static evaluation, the threat-aware
+    /// one ([`SimSearch::Tdoab`]), or with [`SimSearch::Qdoab`] the mean of
+    /// the quiescence scores with each side to move (static where the
+    /// position has no turn-based view). Kept by key: the serialized
+    /// searches of a node reach the same leaves.
+    fn leaf(&mut self, pos: &SimPosition, key: u64) -> f64 {
         if let Some(&v) = self.leaves.get(&key) {
             return v;
         }
-        if self.sharp {
-            let v = sharp_leaf_payoff(pos, &self.t);
-            if self.leaves.len() < LEAF_CACHE {
-                self.leaves.insert(key, v);
-            }
-            return v;
+        let v = if self.sharp {
+            sharp_leaf_payoff(pos, &self.t)
+        } else if self.quiescence {
+            let Some(v) = self.searched_leaf(pos) else {
+                self.aborted = true; // out of time inside the leaf
+                return 0.0;
+            };
+            v
+        } else {
+            leaf_payoff(pos, &self.t)
+        };
+        if self.leaves.len() < LEAF_CACHE {
+            self.leaves.insert(key, v);
         }
-        let views = (
-            as_turn_based(pos, Color::White),
-            as_turn_based(pos, Color::Black),
-        );
-        let plies = self.leaf_plies;
-        let shared = self.shared.clone();
+        v
+    }
+
+    /// White's payoff of a leaf by turn-based search, or None if it ran out of time.
+    fn searched_leaf(&mut self, pos: &SimPosition) -> Option<f64> {
         // The first iteration always ends: its leaves have no deadline.
         let deadline = if self.completed > 0 {
             self.deadline
         } else {
             None
         };
-        let score = |p: &Position, q: &mut Option<Searcher<Position>>| -> Option<Score> {
-            let q =
-                q.get_or_insert_with(|| Searcher::new(shared.clone(), *p, &[], Limits::default()));
-            q.set_leaf_deadline(deadline);
-            let s = if plies == 0 {
-                q.quiesce(p)
-            } else {
-                q.score_at(p, plies)
-            };
-            (!q.was_aborted()).then(|| s.clamp(-MATE_BOUND, MATE_BOUND))
+        let leaf = LeafSearch {
+            shared: &self.shared,
+            deadline,
+            plies: self.leaf_plies,
         };
-        // A view may not exist (a shared square, or the side not to move in check).
-        let v = match views {
-            (Some(w), Some(b)) => score(&w, &mut self.quiescer)
-                .zip(score(&b, &mut self.quiescer))
-                .map(|(white, black)| payoff_of_score((white - black) / 2)),
-            (Some(w), None) => score(&w, &mut self.quiescer).map(payoff_of_score),
-            (None, Some(b)) => score(&b, &mut self.quiescer).map(|s| payoff_of_score(-s)),
-            (None, None) => Some(leaf_payoff(pos, &self.t)),
-        };
-        let Some(v) = v else {
-            self.aborted = true; // out of time inside the leaf
-            return 0.0;
-        };
-        if self.leaves.len() < LEAF_CACHE {
-            self.leaves.insert(key, v);
+        if pos.variant().boards64.is_some() {
+            leaf.payoff(pos, &mut self.quiescers.narrow, &self.t)
+        } else {
+            leaf.payoff(pos, &mut self.quiescers.wide, &self.t)
         }
-        v
+    }
+
+    /// The outcome of a position at the horizon, whose key is `key`.
+    /// Whether each side can move is kept by key, as the leaves are.
+    fn horizon_outcome(&mut self, pos: &SimPosition, key: u64) -> Option<Outcome> {
+        let can_move = match self.can_move.get(&key) {
+            Some(&known) => known,
+            None => {
+                let known = Color::ALL.map(|c| pos.has_legal_move(c));
+                if self.can_move.len() < LEAF_CACHE {
+                    self.can_move.insert(key, known);
+                }
+                known
+            }
+        };
+        pos.outcome_with_counts(can_move.map(usize::from))
     }
 
     pub fn tables(&self) -> &EvalTables {
@@ -499,8 +558,12 @@ impl SimSearcher {
     ) -> SimResult {
         self.start = Instant::now();
         self.node_limit = limits.nodes;
+        let leaf_kind = (self.quiescence, self.sharp);
         self.quiescence = matches!(limits.search, SimSearch::Qdoab | SimSearch::Hybrid);
         self.sharp = limits.search.weighs_threats(root.rules());
+        if (self.quiescence, self.sharp) != leaf_kind {
+            self.leaves.clear(); // payoffs of another kind of leaf
+        }
         self.hybrid = limits.search == SimSearch::Hybrid;
         let budget = time_budget(limits);
         self.hard_deadline = budget.map(|(_, hard)| self.start + hard);
@@ -733,13 +796,13 @@ impl SimSearcher {
         let key = pos.hash();
         if depth == 0 {
             // Leaves need only know whether each side can move.
-            if let Some(outcome) = pos.outcome() {
+            if let Some(outcome) = self.horizon_outcome(pos, key) {
                 return terminal_payoff(&outcome);
             }
             return if self.path.contains(&key) {
                 0.0
             } else {
-                self.leaf(pos)
+                self.leaf(pos, key)
             };
         }
         let moves = [pos.legal_moves(Color::White), pos.legal_moves(Color::Black)];
@@ -957,9 +1020,10 @@ impl SimSearcher {
             return 0.0;
         }
         if depth == 0 {
-            return match pos.outcome() {
+            let key = pos.hash();
+            return match self.horizon_outcome(pos, key) {
                 Some(outcome) => terminal_payoff(&outcome),
-                None => self.leaf(pos),
+                None => self.leaf(pos, key),
             };
         }
         let moves = [pos.legal_moves(Color::White), pos.legal_moves(Color::Black)];
@@ -1054,7 +1118,7 @@ impl SimSearcher {
 
 /// The turn-based view of a simultaneous position with `side` to move, when
 /// there is one (no shared square).
-pub fn as_turn_based(pos: &SimPosition, side: Color) -> Option<Position> {
+pub fn as_turn_based<W: Word>(pos: &SimPosition, side: Color) -> Option<Position<W>> {
     if pos.shared().any() {
         return None;
     }
@@ -1312,5 +1376,62 @@ mod tests {
             "{:?}",
             start.elapsed()
         );
+    }
+
+    /// The searched leaves of a board of at most 64 squares, scored in
+    /// 64-bit sets, give what the 128-bit ones give, along random games
+    /// (a searcher of each word, fed the same leaves, so that their tables
+    /// fill alike); the search picks the 64-bit searcher there, and the
+    /// 128-bit one on a board of more squares.
+    #[test]
+    fn searched_leaves_score_alike_in_both_words() {
+        use rand_chacha::rand_core::{Rng, SeedableRng};
+        use rand_chacha::ChaCha8Rng;
+        let mut registry = Registry::builtin();
+        for id in ["parity", "move-neutral"] {
+            let v = registry.get(id).unwrap();
+            let mut s = SimSearcher::new(v, &[], Arc::new(Shared::new(1)));
+            s.searched_payoff(&SimPosition::start(v), 0);
+            assert!(s.quiescers.narrow.is_some() && s.quiescers.wide.is_none());
+            let t = eval::tables(v);
+            for plies in [0, 1] {
+                let (narrow_shared, wide_shared) =
+                    (Arc::new(Shared::new(1)), Arc::new(Shared::new(1)));
+                let leaf = |shared| LeafSearch {
+                    shared,
+                    deadline: None,
+                    plies,
+                };
+                let (mut narrow, mut wide) = (None, None);
+                let mut rng = ChaCha8Rng::seed_from_u64(plies as u64);
+                let mut pos = SimPosition::start(v);
+                for _ in 0..40 {
+                    if pos.outcome().is_some() {
+                        break;
+                    }
+                    assert_eq!(
+                        leaf(&narrow_shared).payoff::<u64>(&pos, &mut narrow, &t),
+                        leaf(&wide_shared).payoff::<u128>(&pos, &mut wide, &t),
+                        "{pos:?}"
+                    );
+                    let moves = Color::ALL.map(|c| {
+                        let all = pos.legal_moves(c);
+                        all[(rng.next_u64() % all.len() as u64) as usize]
+                    });
+                    pos = pos.play_unchecked(moves);
+                }
+            }
+        }
+        let v = registry
+            .add_text(
+                "wide-parity.toml",
+                "id = \"wide-parity\"\ninherits = \"parity12\"\nfamily = \"simultaneous\"\n\
+                 start = \"rnbfcqkcfbnr/pppppppppppp/12/12/12/12/PPPPPPPPPPPP/RNBFCQKCFBNR KQkq - 0 1\"\n\
+                 [simultaneous]\nwaiting_rule = true\nsingle_occupation = false\ncheck = \"parity\"\n",
+            )
+            .unwrap();
+        let mut s = SimSearcher::new(v, &[], Arc::new(Shared::new(1)));
+        assert!(s.searched_payoff(&SimPosition::start(v), 0).abs() < 0.2);
+        assert!(s.quiescers.wide.is_some() && s.quiescers.narrow.is_none());
     }
 }

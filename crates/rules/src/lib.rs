@@ -30,4 +30,4 @@ pub use position::{Position, PositionError, Setup};
 pub use registry::{Registry, VariantError};
 pub use types::{ByColor, Color, Kind, Move, Piece, Special};
 pub use variant::{HasVariant, Variant};
-pub use view::PieceView;
+pub use view::{NarrowView, PieceView};

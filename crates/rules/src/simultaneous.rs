@@ -9,11 +9,11 @@
 
 use std::fmt;
 
-use crate::geometry::{Bitboard, Square};
+use crate::geometry::{Bitboard, Square, Word};
 use crate::outcome::{Outcome, Reason};
 use crate::position::{Pieces, RiderSets};
 use crate::types::{ByColor, Color, EnPassant, Kind, Move, Special};
-use crate::variant::Variant;
+use crate::variant::{Boards, Variant};
 
 pub use crate::variant::{CheckModel, SimRules};
 
@@ -290,32 +290,49 @@ impl SimPosition {
         by: Color,
         mut f: impl FnMut(Kind, Square, Bitboard, bool),
     ) {
+        // In 64-bit sets where the board fits: each set operation is one
+        // instruction, and the riders are slide lookups.
+        match &self.variant.boards64 {
+            Some(narrow) => self.threats_in(narrow, by, |kind, sq, capturers, defended| {
+                f(kind, sq, capturers.wide(), defended)
+            }),
+            None => self.threats_in(&self.variant.boards, by, f),
+        }
+    }
+
+    /// [`Self::for_each_threat_of_any_kind`] in the word of `boards`.
+    fn threats_in<W: Word>(
+        &self,
+        boards: &Boards<W>,
+        by: Color,
+        mut f: impl FnMut(Kind, Square, Bitboard<W>, bool),
+    ) {
         let v = self.variant;
         let them = by.other();
-        let occ = self.occupied();
-        let movers = self.occupied[by] & !self.certain_stayers(by);
+        let pieces: Pieces<W> = self.pieces.map(|sets| sets.map(|set| set.convert()));
+        let occ = self.occupied().convert();
+        let movers = (self.occupied[by] & !self.certain_stayers(by)).convert();
         // Every square a free piece of `by` could take on: a superset of
         // where `attackers` finds one, so it only skips empty calls.
         let mut reach = Bitboard::EMPTY;
         for k in 0..v.kinds.len() {
-            let t = v.boards.tables(by, Kind(k as u8));
-            for from in self.pieces[by][k] & movers {
-                reach |= v.boards.reach(&t.capture, from, occ);
+            let t = boards.tables(by, Kind(k as u8));
+            for from in pieces[by][k] & movers {
+                reach |= boards.reach(&t.capture, from, occ);
             }
         }
-        let targets = self.occupied[them] & !self.shared() & reach;
+        let targets = (self.occupied[them] & !self.shared()).convert() & reach;
         if targets.is_empty() {
             return;
         }
-        let ours = v.boards.rider_sets(&self.pieces, by);
+        let ours = boards.rider_sets(&pieces, by);
         let mut theirs = None;
         for k in 0..v.kinds.len() {
-            for sq in self.pieces[them][k] & targets {
-                let capturers = v.boards.attackers(&self.pieces, sq, by, occ, &ours) & movers;
+            for sq in pieces[them][k] & targets {
+                let capturers = boards.attackers(&pieces, sq, by, occ, &ours) & movers;
                 if capturers.any() {
-                    let theirs =
-                        theirs.get_or_insert_with(|| v.boards.rider_sets(&self.pieces, them));
-                    let defended = v.boards.is_attacked(&self.pieces, sq, them, occ, theirs);
+                    let theirs = theirs.get_or_insert_with(|| boards.rider_sets(&pieces, them));
+                    let defended = boards.is_attacked(&pieces, sq, them, occ, theirs);
                     f(Kind(k as u8), sq, capturers, defended);
                 }
             }
@@ -1179,4 +1196,54 @@ pub fn distinct_positions(pos: &SimPosition, depth: u32) -> usize {
         frontier = next;
     }
     frontier.len()
+}
+
+#[cfg(test)]
+mod tests {
+    use rand_chacha::rand_core::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    use super::*;
+    use crate::registry::Registry;
+
+    /// The threats of both sides as found in word `W`'s tables.
+    fn threats<W: Word>(
+        pos: &SimPosition,
+        boards: &Boards<W>,
+    ) -> Vec<(Kind, Square, Bitboard, bool)> {
+        let mut out = Vec::new();
+        for by in Color::ALL {
+            pos.threats_in(boards, by, |kind, sq, capturers, defended| {
+                out.push((kind, sq, capturers.wide(), defended))
+            });
+        }
+        out
+    }
+
+    #[test]
+    fn threats_are_alike_in_both_words() {
+        for id in ["parity", "move-neutral", "parity-single"] {
+            let v = Registry::builtin().get(id).unwrap();
+            let narrow = v.boards64.as_ref().unwrap();
+            let mut found = 0;
+            for seed in 0..20 {
+                let mut rng = ChaCha8Rng::seed_from_u64(seed);
+                let mut pos = SimPosition::start(v);
+                for _ in 0..60 {
+                    if pos.outcome().is_some() {
+                        break;
+                    }
+                    let wide = threats(&pos, &v.boards);
+                    assert_eq!(threats(&pos, narrow), wide, "{pos:?}");
+                    found += wide.len();
+                    let moves = Color::ALL.map(|c| {
+                        let all = pos.legal_moves(c);
+                        all[(rng.next_u64() % all.len() as u64) as usize]
+                    });
+                    pos = pos.play_unchecked(moves);
+                }
+            }
+            assert!(found > 100, "{id}: only {found} threats");
+        }
+    }
 }

@@ -5,8 +5,8 @@ use crate::crowd::CrowdPosition;
 use crate::geometry::{Bitboard, Square, Word};
 use crate::position::Position;
 use crate::simultaneous::SimPosition;
-use crate::types::{Color, Kind};
-use crate::variant::{Boards, HasVariant};
+use crate::types::{Color, Kind, MAX_KINDS};
+use crate::variant::{Boards, HasVariant, Variant};
 
 /// The pieces of a position, in the word of its sets (`u64` for a
 /// `Position<u64>`, `u128` otherwise), beside the variant's attack tables
@@ -157,5 +157,79 @@ impl PieceView for SimPosition {
     }
     fn by_color(&self, color: Color) -> Bitboard {
         SimPosition::by_color(self, color)
+    }
+}
+
+/// A position's sets copied into `u64` words, for a board of at most 64
+/// squares kept in a wider word (the simultaneous and crowd families use
+/// `u128` on every board): the evaluation reads many sets many times, and
+/// 64-bit operations are each one instruction.
+pub struct NarrowView<'a, P: PieceView> {
+    /// The position itself, for its pieces one by one (crowds' members).
+    pos: &'a P,
+    boards: &'static Boards<u64>,
+    presence: [[Bitboard<u64>; MAX_KINDS]; 2],
+    by_color: [Bitboard<u64>; 2],
+    occupied: Bitboard<u64>,
+    crowd_squares: Bitboard<u64>,
+}
+
+impl<'a, P: PieceView> NarrowView<'a, P> {
+    /// The narrowed view of `pos`, or None if its board needs more than 64 bits.
+    pub fn of(pos: &'a P) -> Option<NarrowView<'a, P>> {
+        let v = pos.variant();
+        let boards = v.boards64.as_ref()?;
+        let mut presence = [[Bitboard::EMPTY; MAX_KINDS]; 2];
+        for color in Color::ALL {
+            for (k, set) in presence[color.index()]
+                .iter_mut()
+                .enumerate()
+                .take(v.kinds.len())
+            {
+                *set = pos.presence(color, Kind(k as u8)).convert();
+            }
+        }
+        Some(NarrowView {
+            pos,
+            boards,
+            presence,
+            by_color: Color::ALL.map(|c| pos.by_color(c).convert()),
+            occupied: pos.occupied().convert(),
+            crowd_squares: pos.crowd_squares().convert(),
+        })
+    }
+}
+
+impl<P: PieceView> HasVariant for NarrowView<'_, P> {
+    fn variant(&self) -> &'static Variant {
+        self.pos.variant()
+    }
+}
+
+impl<P: PieceView> PieceView for NarrowView<'_, P> {
+    type W = u64;
+    #[inline]
+    fn presence(&self, color: Color, kind: Kind) -> Bitboard<u64> {
+        self.presence[color.index()][kind.index()]
+    }
+    #[inline]
+    fn occupied(&self) -> Bitboard<u64> {
+        self.occupied
+    }
+    #[inline]
+    fn by_color(&self, color: Color) -> Bitboard<u64> {
+        self.by_color[color.index()]
+    }
+    #[inline]
+    fn crowd_squares(&self) -> Bitboard<u64> {
+        self.crowd_squares
+    }
+    #[inline]
+    fn boards(&self) -> &'static Boards<u64> {
+        self.boards
+    }
+    /// The position's own: a crowd's members are not in the sets.
+    fn for_each_piece(&self, f: impl FnMut(Color, Kind, Square)) {
+        self.pos.for_each_piece(f)
     }
 }

@@ -3,7 +3,7 @@
 //! counts (`Trace`). Every term is White's count less Black's.
 
 use parity_rules::position::MAX_KINDS;
-use parity_rules::{Bitboard, Color, Kind, PieceView, Square};
+use parity_rules::{Bitboard, Color, Kind, NarrowView, PieceView, Square, Word};
 
 use super::{pair, EvalTables, Pair, Score, LAZY_MARGIN, MOP_UP_LEAD};
 
@@ -128,6 +128,24 @@ impl Sink for Trace {
 /// `side` is the side to move, None in the simultaneous variants. The flag
 /// tells whether every term counted (false when lazy).
 pub(super) fn score<V: PieceView>(
+    pos: &V,
+    t: &EvalTables,
+    side: Option<Color>,
+    alpha: Score,
+    beta: Score,
+) -> (Score, bool) {
+    // A board that fits in 64 bits is read in 64-bit sets, whatever the
+    // position's word: every set operation costs one instruction.
+    if <V::W as Word>::BITS > u64::BITS {
+        if let Some(narrow) = NarrowView::of(pos) {
+            return score_in(&narrow, t, side, alpha, beta);
+        }
+    }
+    score_in(pos, t, side, alpha, beta)
+}
+
+/// [`score`] in the position's own word.
+pub(super) fn score_in<V: PieceView>(
     pos: &V,
     t: &EvalTables,
     side: Option<Color>,

@@ -1,5 +1,7 @@
 use super::*;
 use parity_rules::{fen, Registry};
+use rand_chacha::rand_core::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
 
 fn eval_fen(variant: &str, text: &str) -> Score {
     let v = Registry::builtin().get(variant).unwrap();
@@ -202,4 +204,78 @@ fn a_parameter_file_overrides_the_terms() {
     let tuned = EvalTables::with_params(v, p);
     let pos = fen::parse_position::<u128>(v, "4k3/8/8/8/8/8/8/A3K3 w - - 0 1").unwrap();
     assert!(evaluate(&pos, &tuned) > evaluate(&pos, &base) + 500);
+}
+
+/// `plies` positions of a random game from `start`, one a move (a turn in
+/// the simultaneous family); `next` plays a random move, None at the end.
+fn random_game<P: Clone>(
+    start: P,
+    plies: usize,
+    seed: u64,
+    next: impl Fn(&P, &mut ChaCha8Rng) -> Option<P>,
+) -> Vec<P> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut out = vec![start];
+    while out.len() < plies {
+        let Some(pos) = next(out.last().unwrap(), &mut rng) else {
+            break;
+        };
+        out.push(pos);
+    }
+    out
+}
+
+fn pick(moves: &[parity_rules::Move], rng: &mut ChaCha8Rng) -> Option<parity_rules::Move> {
+    (!moves.is_empty()).then(|| moves[(rng.next_u64() % moves.len() as u64) as usize])
+}
+
+/// The evaluation of `pos` in its own word and in the narrowed view agree,
+/// fully and lazily (in a window the score falls outside of, often).
+fn narrow_and_wide_agree<V: PieceView<W = u128>>(pos: &V, t: &EvalTables, side: Option<Color>) {
+    let narrow = parity_rules::NarrowView::of(pos).expect("a board of at most 64 squares");
+    for (alpha, beta) in [(-MATE, MATE), (-30, 30), (200, 400)] {
+        assert_eq!(
+            terms::score_in(pos, t, side, alpha, beta),
+            terms::score_in(&narrow, t, side, alpha, beta),
+            "{}",
+            pos.diagram()
+        );
+    }
+}
+
+#[test]
+fn the_narrowed_view_evaluates_as_the_wide_position() {
+    use parity_rules::crowd::CrowdPosition;
+    use parity_rules::simultaneous::SimPosition;
+    for id in ["parity", "move-neutral"] {
+        let v = Registry::builtin().get(id).unwrap();
+        let t = tables(v);
+        for seed in 0..20 {
+            let game = random_game(SimPosition::start(v), 80, seed, |pos, rng| {
+                let white = pick(&pos.legal_moves(Color::White), rng)?;
+                let black = pick(&pos.legal_moves(Color::Black), rng)?;
+                pos.outcome()
+                    .is_none()
+                    .then(|| pos.play_unchecked([white, black]))
+            });
+            for pos in &game {
+                narrow_and_wide_agree(pos, &t, None);
+            }
+        }
+    }
+    let v = Registry::builtin().get("safety-in-numbers").unwrap();
+    let t = tables(v);
+    let mut crowds = 0;
+    for seed in 0..20 {
+        let game = random_game(CrowdPosition::start(v), 120, seed, |pos, rng| {
+            let mut moves = Vec::new();
+            pos.generate(&mut moves, false);
+            Some(pos.make(pick(&moves, rng)?))
+        });
+        for pos in &game {
+            crowds += pos.crowd_squares().count();
+            narrow_and_wide_agree(pos, &t, Some(pos.side()));
+        }
+    }
+    assert!(crowds > 0, "the games formed no crowd");
 }
