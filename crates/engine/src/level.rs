@@ -44,11 +44,11 @@ impl Level {
             // depth (turns), ms, random percent. Two turns take 40 to 150 ms
             // in the middlegame, three take seconds: only level 8 may reach it.
             let (depth, ms, random_percent) = match n {
-                1 => (1, 100, 20),
-                2 => (1, 100, 10),
+                1 => (1, 100, 25),
+                2 => (1, 100, 12),
                 3 => (1, 150, 4),
                 4 => (1, 200, 0),
-                5 => (2, 300, 5),
+                5 => (2, 300, 3),
                 6 => (2, 400, 2),
                 7 => (2, 600, 1),
                 _ => (8, 1000, 0),
@@ -178,12 +178,13 @@ mod tests {
         }
         assert_eq!(Level::of(8, true).random_percent, 0);
         let one = Level::of(1, true);
+        let share = f64::from(one.random_percent) / 100.0;
         assert_eq!(
-            one.simultaneous_strategy(Strategy::Mixed, 0.19),
+            one.simultaneous_strategy(Strategy::Mixed, share - 0.01),
             Strategy::Random
         );
         assert_eq!(
-            one.simultaneous_strategy(Strategy::Mixed, 0.21),
+            one.simultaneous_strategy(Strategy::Mixed, share + 0.01),
             Strategy::Mixed
         );
         let top = Level::of(8, true);
