@@ -10,7 +10,6 @@
 //! Leaves are the turn-based evaluation mapped to a payoff in [-1, 1].
 //! Values are always White's payoff.
 
-use std::collections::HashMap;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -23,6 +22,9 @@ use crate::eval::{self, EvalTables, Score, MATE, MATE_BOUND};
 use crate::matrix::{self, Matrix, Method};
 use crate::search::{Limits, Searcher, Shared};
 use parity_rules::{Position, Setup, Word};
+// Keys are Zobrist keys already: a multiply mixes them enough, where the
+// default SipHash cost 8% of a search's instructions.
+use rustc_hash::FxHashMap;
 
 /// A best response must gain this much to enter the restricted game.
 const EPSILON: f64 = 1e-4;
@@ -311,9 +313,9 @@ struct Entry {
 /// One search of a simultaneous position.
 pub struct SimSearcher {
     t: Arc<EvalTables>,
-    table: HashMap<u64, Entry>,
+    table: FxHashMap<u64, Entry>,
     /// Serialized search results: (key, depth, White first) -> value and bound.
-    serial_table: HashMap<(u64, u32, bool), (f64, Bound)>,
+    serial_table: FxHashMap<(u64, u32, bool), (f64, Bound)>,
     /// Keys of the game before the root and of the current path.
     path: Vec<u64>,
     stats: SimStats,
@@ -338,9 +340,9 @@ pub struct SimSearcher {
     pub reserve: f64,
     hard_deadline: Option<Instant>,
     quiescers: Quiescers,
-    leaves: HashMap<u64, f64>,
+    leaves: FxHashMap<u64, f64>,
     /// Whether each side has a legal move, by key, at the horizon.
-    can_move: HashMap<u64, [bool; 2]>,
+    can_move: FxHashMap<u64, [bool; 2]>,
 }
 
 /// The turn-based searchers of the quiescence leaves, each made at its
@@ -441,8 +443,8 @@ impl SimSearcher {
     ) -> SimSearcher {
         SimSearcher {
             t: eval::tables(root_variant),
-            table: HashMap::new(),
-            serial_table: HashMap::new(),
+            table: FxHashMap::default(),
+            serial_table: FxHashMap::default(),
             path: game_keys.to_vec(),
             stats: SimStats::default(),
             start: Instant::now(),
@@ -458,8 +460,8 @@ impl SimSearcher {
             reserve: 0.0,
             hard_deadline: None,
             quiescers: Quiescers::default(),
-            leaves: HashMap::new(),
-            can_move: HashMap::new(),
+            leaves: FxHashMap::default(),
+            can_move: FxHashMap::default(),
         }
     }
 
@@ -882,7 +884,7 @@ impl SimSearcher {
         let all_b = ordered_moves(pos, moves[1].clone(), Color::Black, &self.t, &hb);
         let mut rows: Vec<usize> = (0..all_w.len().min(SEED_MOVES.max(hw.len()))).collect();
         let mut cols: Vec<usize> = (0..all_b.len().min(SEED_MOVES.max(hb.len()))).collect();
-        let mut cells: HashMap<(usize, usize), f64> = HashMap::new();
+        let mut cells: FxHashMap<(usize, usize), f64> = FxHashMap::default();
         let mut used_lp = false;
         loop {
             let mut filled = Vec::with_capacity(rows.len() * cols.len());
@@ -948,7 +950,7 @@ impl SimSearcher {
     /// `threshold` against the other side's restricted strategy `other`.
     fn best_response(
         &mut self,
-        cells: &mut HashMap<(usize, usize), f64>,
+        cells: &mut FxHashMap<(usize, usize), f64>,
         cand: &Candidates<'_>,
         side: Color,
         other: &[f64],
@@ -987,7 +989,7 @@ impl SimSearcher {
     /// deep), searched once per restricted game.
     fn cell(
         &mut self,
-        cells: &mut HashMap<(usize, usize), f64>,
+        cells: &mut FxHashMap<(usize, usize), f64>,
         pos: &SimPosition,
         (ws, r): (&[Move], usize),
         (bs, c): (&[Move], usize),
