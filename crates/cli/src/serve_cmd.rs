@@ -10,6 +10,7 @@ use parity_rules::Registry;
 use parity_server::base::limits::{Config, Limits};
 use parity_server::base::mail::MailConfig;
 use parity_server::base::metrics::MetricsToken;
+use parity_server::store::Grouping;
 use parity_server::Database;
 
 fn parse_database(text: &str) -> Result<Database, String> {
@@ -75,6 +76,10 @@ pub struct ServeArgs {
     /// Seconds a player's notifications are gathered into one mail.
     #[arg(long, value_name = "SECS", default_value_t = 60.0)]
     mail_batch_secs: f64,
+    /// Microseconds a busy database writer waits for more moves before a
+    /// commit, so one flush to disk serves them all (0: write each at once).
+    #[arg(long, value_name = "MICROS", default_value_t = Grouping::SERVE_DEFAULT.as_micros() as u64)]
+    commit_delay_us: u64,
     /// The server's address as players reach it, for the links in mails
     /// (default: http://ADDR).
     #[arg(long, value_name = "URL")]
@@ -246,6 +251,7 @@ pub fn run(registry: Registry, args: &ServeArgs) -> Result<(), String> {
         }),
         public_url: args.public_url.clone(),
         push_allow_http: false,
+        commit_delay: Duration::from_micros(args.commit_delay_us),
     };
     parity_server::run(&args.db, &args.addr, registry, config, |server| {
         let mut out = io::stdout().lock();

@@ -119,7 +119,10 @@ pub async fn start(
     if config.metrics_token.is_some() {
         crate::base::metrics::install().map_err(ServeError::Metrics)?;
     }
-    let (store, writer) = Store::open(&db).await?;
+    let grouping = store::Grouping {
+        delay: config.commit_delay,
+    };
+    let (store, writer) = Store::open_grouped(&db, grouping).await?;
     let limits = config.limits.clone();
     let (record_key, key_file) = match store.signing_seed(signing::fresh_seed()).await? {
         Some(seed) => (ed25519_dalek::SigningKey::from_bytes(&seed), None),

@@ -149,6 +149,9 @@ pub struct Config {
     /// Push subscriptions may have plain http endpoints (for tests: real
     /// push services are https, and anything else is refused).
     pub push_allow_http: bool,
+    /// How long a busy database writer waits for more jobs before a commit
+    /// (`crate::store::Grouping`); zero: it writes at once.
+    pub commit_delay: Duration,
 }
 
 impl Config {

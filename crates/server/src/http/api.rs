@@ -774,6 +774,13 @@ impl Feed {
             }
         }
     }
+
+    /// The events already waiting, without waiting for one.
+    pub(crate) fn ready(&mut self) -> Result<Vec<Logged>, Refusal> {
+        let mut batch = Vec::new();
+        waiting(&mut self.live, &mut self.last, &mut batch)?;
+        Ok(batch)
+    }
 }
 
 /// A stream's or WebSocket's start: the game as the viewer sees it, the
@@ -1027,7 +1034,11 @@ async fn ws_session(
                         Some(_) => ws_action(&hub, viewer.ip, &id, &viewer.credentials, text.as_str()).await,
                         None => ws_error(&serde_json::Value::Null, &spectating),
                     };
-                    vec![Message::Text(reply.into())]
+                    // The events the action wrote are in the feed by now:
+                    // they leave with its answer, in one write.
+                    let Ok(events) = feed.ready() else { return };
+                    let events = events.iter().map(|l| text_message(&l.line));
+                    std::iter::once(Message::Text(reply.into())).chain(events).collect()
                 }
                 Some(Ok(Message::Close(_))) | Some(Err(_)) | None => return,
                 Some(Ok(_)) => continue,

@@ -18,7 +18,7 @@ use crate::game::engine_seat::Job;
 use crate::game::event::{now_ms, Event, EventBody, Logged, Seat};
 use crate::game::pgn;
 use crate::game::play::{self};
-use crate::game::state::{Action, GameState, Hidden, Status};
+use crate::game::state::{Action, GameState, Hidden, Status, Summary};
 use crate::round::host::{Host, RematchOf};
 use crate::round::msg::{Acted, Credentials, Joined, Msg, Presented, Watching};
 use crate::store::{Change, SeatRow};
@@ -58,6 +58,9 @@ pub struct GameActor<H: Host> {
     broken: bool,
     /// Counts the game in the metrics' live games until it finishes.
     live: Option<metrics::Open>,
+    /// The games row as last written, so a write that leaves it alone
+    /// (a commit, a reveal, a chat line) dirties no page of it.
+    written: Option<Summary>,
 }
 
 async fn sleep_until(deadline: Option<Instant>) {
@@ -83,6 +86,7 @@ impl<H: Host> GameActor<H> {
             waiting: [None; 2],
             quiet_since: Instant::now(),
             broken: false,
+            written: None,
         };
         tokio::spawn(actor.run());
         me
@@ -419,10 +423,14 @@ impl<H: Host> GameActor<H> {
                 hidden: h,
             });
         }
-        changes.push(Change::Summary {
-            game: id.clone(),
-            summary: self.state.summary(),
-        });
+        let summary = self.state.summary();
+        let summary_changed = self.written.as_ref() != Some(&summary);
+        if summary_changed {
+            changes.push(Change::Summary {
+                game: id.clone(),
+                summary: summary.clone(),
+            });
+        }
         changes.extend(extra);
         let written = match applied {
             Ok(()) => self
@@ -435,8 +443,12 @@ impl<H: Host> GameActor<H> {
         };
         if let Err(e) = written {
             tracing::error!("game {id}: {e}; reloading it");
+            self.written = None;
             self.reload().await;
             return Err(e);
+        }
+        if summary_changed {
+            self.written = Some(summary);
         }
         metrics::moves_applied(moves);
         // Correspondence: the sides to move now hear of it (a turn-based

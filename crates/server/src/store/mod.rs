@@ -38,7 +38,7 @@ impl From<StoreError> for crate::base::refusal::Refusal {
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use parity_rules::Color;
 use tokio::sync::{mpsc, oneshot};
@@ -444,21 +444,70 @@ struct Job {
     done: oneshot::Sender<Result<(), String>>,
 }
 
-type Queue = mpsc::UnboundedReceiver<Job>;
+/// The jobs for the writer, taken a batch at a time.
+struct Queue {
+    jobs: mpsc::UnboundedReceiver<Job>,
+    grouping: Grouping,
+    /// Jobs in the last batch.
+    last: usize,
+}
+
+impl Queue {
+    /// The next batch, waiting for its first job on this thread (SQLite's
+    /// writer); none once every writer handle is gone.
+    fn blocking_batch(&mut self) -> Option<Vec<Job>> {
+        let first = self.jobs.blocking_recv()?;
+        if let Some(wait) = self.grouping.wait_after(self.last) {
+            std::thread::sleep(wait);
+        }
+        Some(self.batch_after(first))
+    }
+
+    /// The next batch, waiting for its first job as a task (PostgreSQL's).
+    async fn batch(&mut self) -> Option<Vec<Job>> {
+        let first = self.jobs.recv().await?;
+        if let Some(wait) = self.grouping.wait_after(self.last) {
+            tokio::time::sleep(wait).await;
+        }
+        Some(self.batch_after(first))
+    }
+
+    /// `first` and every job waiting behind it, up to [`MAX_BATCH`].
+    fn batch_after(&mut self, first: Job) -> Vec<Job> {
+        let mut batch = vec![first];
+        while batch.len() < MAX_BATCH {
+            match self.jobs.try_recv() {
+                Ok(job) => batch.push(job),
+                Err(_) => break,
+            }
+        }
+        self.last = batch.len();
+        batch
+    }
+}
 
 /// Jobs at most in one transaction, so one commit never waits too long.
 const MAX_BATCH: usize = 1024;
 
-/// `first` and every job waiting behind it, up to [`MAX_BATCH`].
-fn batch_after(first: Job, jobs: &mut Queue) -> Vec<Job> {
-    let mut batch = vec![first];
-    while batch.len() < MAX_BATCH {
-        match jobs.try_recv() {
-            Ok(job) => batch.push(job),
-            Err(_) => break,
-        }
+/// How the writer groups jobs into commits. Each commit is flushed to disk
+/// once, and on a busy server that flush and the pages it writes are most
+/// of the CPU a move costs, so there the writer waits `delay` for more jobs
+/// before it writes (PostgreSQL's `commit_delay` and `commit_siblings`).
+/// A commit of one job means the server is not busy: the next is written
+/// at once.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Grouping {
+    pub delay: Duration,
+}
+
+impl Grouping {
+    /// The default of `parity serve --commit-delay-us`.
+    pub const SERVE_DEFAULT: Duration = Duration::from_millis(2);
+
+    /// How long to wait for company, after a commit of `last` jobs.
+    fn wait_after(&self, last: usize) -> Option<Duration> {
+        (last >= 2 && !self.delay.is_zero()).then_some(self.delay)
     }
-    batch
 }
 
 /// Tells each job of `batch` how it went.
@@ -545,7 +594,20 @@ impl Store {
     /// Opens (creating or bringing the schema up to date if needed) the
     /// database and starts its writer.
     pub async fn open(db: &Database) -> Result<(Arc<Store>, Writer), StoreError> {
+        Self::open_grouped(db, Grouping::default()).await
+    }
+
+    /// [`Store::open`], with the writer grouping jobs as `grouping` says.
+    pub async fn open_grouped(
+        db: &Database,
+        grouping: Grouping,
+    ) -> Result<(Arc<Store>, Writer), StoreError> {
         let (jobs, queue) = mpsc::unbounded_channel();
+        let queue = Queue {
+            jobs: queue,
+            grouping,
+            last: 0,
+        };
         let reader = match db {
             Database::Sqlite(path) => {
                 let path = path.clone();
@@ -586,6 +648,64 @@ pub(crate) mod tests {
                 .await
                 .expect("a test database"),
         )
+    }
+
+    fn empty_job() -> Job {
+        let (done, _) = oneshot::channel();
+        Job {
+            changes: Vec::new(),
+            done,
+        }
+    }
+
+    /// A job sent `after` from now, from another thread.
+    fn job_later(
+        jobs: &mpsc::UnboundedSender<Job>,
+        after: Duration,
+    ) -> std::thread::JoinHandle<()> {
+        let jobs = jobs.clone();
+        std::thread::spawn(move || {
+            std::thread::sleep(after);
+            jobs.send(empty_job()).unwrap();
+        })
+    }
+
+    #[test]
+    fn a_busy_writer_waits_for_more_jobs_and_an_idle_one_does_not() {
+        let (jobs, receiver) = mpsc::unbounded_channel();
+        let delay = Duration::from_secs(1);
+        let mut queue = Queue {
+            jobs: receiver,
+            grouping: Grouping { delay },
+            last: 0,
+        };
+        // Idle: the first job is written alone, before the next comes.
+        jobs.send(empty_job()).unwrap();
+        let late = job_later(&jobs, Duration::from_millis(500));
+        assert_eq!(queue.blocking_batch().unwrap().len(), 1);
+        late.join().unwrap();
+        assert_eq!(queue.blocking_batch().unwrap().len(), 1);
+        // Two jobs waiting: a busy server, so the next commit waits for company.
+        jobs.send(empty_job()).unwrap();
+        jobs.send(empty_job()).unwrap();
+        assert_eq!(queue.blocking_batch().unwrap().len(), 2);
+        jobs.send(empty_job()).unwrap();
+        let late = job_later(&jobs, Duration::from_millis(50));
+        assert_eq!(
+            queue.blocking_batch().unwrap().len(),
+            2,
+            "the job sent meanwhile"
+        );
+        late.join().unwrap();
+        // No delay: never waits.
+        queue.grouping = Grouping::default();
+        jobs.send(empty_job()).unwrap();
+        jobs.send(empty_job()).unwrap();
+        assert_eq!(queue.blocking_batch().unwrap().len(), 2);
+        jobs.send(empty_job()).unwrap();
+        let late = job_later(&jobs, Duration::from_millis(500));
+        assert_eq!(queue.blocking_batch().unwrap().len(), 1);
+        late.join().unwrap();
     }
 
     fn event(seq: u64, body: EventBody) -> Change {

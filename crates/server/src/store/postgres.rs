@@ -6,7 +6,7 @@ use tokio_postgres::types::{ToSql, Type};
 use tokio_postgres::{Client, GenericClient, Transaction};
 
 use super::sql::{Cell, Row, Session, Value};
-use super::{answer, batch_after, write_change, Change, Database, Job, Queue, StoreError};
+use super::{answer, write_change, Change, Database, Job, Queue, StoreError};
 use crate::game::event::Event;
 
 /// The schema, one step per version (table `parity_schema`). The same
@@ -274,8 +274,7 @@ pub(super) async fn open(url: &str, queue: Queue) -> Result<Reader, StoreError> 
 }
 
 async fn run(mut client: Client, mut jobs: Queue) {
-    while let Some(first) = jobs.recv().await {
-        let batch = batch_after(first, &mut jobs);
+    while let Some(batch) = jobs.batch().await {
         let results = commit(&mut client, &batch).await;
         answer(batch, results);
     }
