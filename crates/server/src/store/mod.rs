@@ -670,8 +670,8 @@ pub(crate) mod tests {
         })
     }
 
-    #[test]
-    fn a_busy_writer_waits_for_more_jobs_and_an_idle_one_does_not() {
+    /// Checks how `take` (a way to wait for the next batch) groups jobs.
+    fn groups_when_busy(take: &mut dyn FnMut(&mut Queue) -> usize) {
         let (jobs, receiver) = mpsc::unbounded_channel();
         let delay = Duration::from_secs(1);
         let mut queue = Queue {
@@ -682,30 +682,38 @@ pub(crate) mod tests {
         // Idle: the first job is written alone, before the next comes.
         jobs.send(empty_job()).unwrap();
         let late = job_later(&jobs, Duration::from_millis(500));
-        assert_eq!(queue.blocking_batch().unwrap().len(), 1);
+        assert_eq!(take(&mut queue), 1);
         late.join().unwrap();
-        assert_eq!(queue.blocking_batch().unwrap().len(), 1);
+        assert_eq!(take(&mut queue), 1);
         // Two jobs waiting: a busy server, so the next commit waits for company.
         jobs.send(empty_job()).unwrap();
         jobs.send(empty_job()).unwrap();
-        assert_eq!(queue.blocking_batch().unwrap().len(), 2);
+        assert_eq!(take(&mut queue), 2);
         jobs.send(empty_job()).unwrap();
         let late = job_later(&jobs, Duration::from_millis(50));
-        assert_eq!(
-            queue.blocking_batch().unwrap().len(),
-            2,
-            "the job sent meanwhile"
-        );
+        assert_eq!(take(&mut queue), 2, "the job sent meanwhile");
         late.join().unwrap();
         // No delay: never waits.
         queue.grouping = Grouping::default();
         jobs.send(empty_job()).unwrap();
         jobs.send(empty_job()).unwrap();
-        assert_eq!(queue.blocking_batch().unwrap().len(), 2);
+        assert_eq!(take(&mut queue), 2);
         jobs.send(empty_job()).unwrap();
         let late = job_later(&jobs, Duration::from_millis(500));
-        assert_eq!(queue.blocking_batch().unwrap().len(), 1);
+        assert_eq!(take(&mut queue), 1);
         late.join().unwrap();
+    }
+
+    #[test]
+    fn a_busy_writer_waits_for_more_jobs_and_an_idle_one_does_not() {
+        // SQLite's writer thread.
+        groups_when_busy(&mut |q| q.blocking_batch().unwrap().len());
+        // PostgreSQL's writer task.
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_time()
+            .build()
+            .unwrap();
+        groups_when_busy(&mut |q| runtime.block_on(q.batch()).unwrap().len());
     }
 
     fn event(seq: u64, body: EventBody) -> Change {
