@@ -1172,3 +1172,47 @@ pub fn search_once<B: TurnPosition>(root: &B, game_keys: &[u64], limits: Limits)
     let shared = Arc::new(Shared::new(16));
     Searcher::new(shared, root.clone(), game_keys, limits).run(1, |_| {})
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use parity_rules::{Position, Registry};
+
+    fn budgets(limits: Limits) -> (Duration, Duration) {
+        let v = Registry::builtin().get("chess").unwrap();
+        let root = Position::<u64>::start(v);
+        let mut s = Searcher::new(Arc::new(Shared::new(1)), root, &[], limits);
+        s.set_deadlines();
+        (
+            s.soft_deadline.unwrap() - s.start,
+            s.hard_deadline.unwrap() - s.start,
+        )
+    }
+
+    #[test]
+    fn a_clock_is_spent_over_thirty_moves_and_a_hard_limit_keeps_a_reserve() {
+        let clock = |left_ms: u64| Limits {
+            time: [Some(Duration::from_millis(left_ms)), None],
+            increment: [Duration::from_millis(100); 2],
+            ..Limits::default()
+        };
+        // 10 s + 0.1 s: a thirtieth of the clock and three quarters of the increment.
+        let (soft, hard) = budgets(clock(10_000));
+        assert_eq!(soft.as_millis(), 408, "{soft:?}");
+        assert_eq!(hard, soft * 4);
+        // Nearly flagged: never more than a third of what is left (plus the increment).
+        let (soft, hard) = budgets(clock(300));
+        assert!(hard <= Duration::from_millis(200), "{hard:?}");
+        assert!(soft <= hard);
+        // A fixed time per move is both limits, less the overhead.
+        let (soft, hard) = budgets(Limits {
+            movetime: Some(Duration::from_millis(100)),
+            overhead: Duration::from_millis(10),
+            ..Limits::default()
+        });
+        assert_eq!(
+            (soft, hard),
+            (Duration::from_millis(90), Duration::from_millis(90))
+        );
+    }
+}
