@@ -434,7 +434,10 @@ impl<B: TurnPosition> Searcher<B> {
                 }
                 if let Some(d) = self.soft_deadline {
                     let budget = (d - self.start).mul_f64(scale);
-                    if self.start.elapsed() > budget.mul_f64(0.7) {
+                    // With a clock an iteration may overrun the soft limit (the
+                    // hard one stops it); a fixed move time is spent within.
+                    let start_by = if self.flexible_time { 0.7 } else { 0.5 };
+                    if self.start.elapsed() > budget.mul_f64(start_by) {
                         break; // a new iteration would overrun the budget
                     }
                 }
