@@ -3,6 +3,7 @@
 //! `d`, `go perft N` and `bench` are there for testing. A malformed or
 //! illegal command gets an `info string error: ...` and changes nothing.
 
+use std::fmt::Write as _;
 use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -698,11 +699,22 @@ impl Uci {
 }
 
 /// The static evaluation of a position whose sides move in turn.
+/// A table of its groups of terms (White's view, as in the parameter
+/// files), then the total for the side to move.
 fn static_evaluation<B: TurnPosition>(p: &B) -> String {
-    format!(
+    let t = crate::eval::tables(p.variant());
+    let (rows, share) = crate::eval::evaluate_by_group(p, &t);
+    let mut out = format!("term (White)          mg      eg   mixed\n{:-<40}\n", "");
+    for (name, value, mixed) in rows.iter().filter(|(_, v, _)| v.mg != 0 || v.eg != 0) {
+        let _ = writeln!(out, "{name:<18}{:>7} {:>7} {mixed:>7}", value.mg, value.eg);
+    }
+    let _ = writeln!(out, "{:-<40}\nphase: {:.0}% middlegame", "", share * 100.0);
+    let _ = write!(
+        out,
         "static evaluation: {} cp (side to move)",
-        crate::eval::evaluate(p, &crate::eval::tables(p.variant()))
-    )
+        crate::eval::evaluate(p, &t)
+    );
+    out
 }
 
 /// What `d` shows of a position whose sides move in turn.

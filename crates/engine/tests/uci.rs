@@ -140,6 +140,27 @@ fn position_with_moves_and_display() {
 }
 
 #[test]
+fn eval_shows_its_terms_and_the_total() {
+    let mut s = Session::new();
+    // White is a knight up: material carries it, the total is for Black to move.
+    s.send("position fen rnbqkb1r/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1");
+    let out = s.send("eval");
+    let material: i32 = out
+        .lines()
+        .find_map(|l| l.strip_prefix("material"))
+        .and_then(|rest| rest.split_whitespace().next()?.parse().ok())
+        .expect("a material line");
+    assert!(material > 250, "{out}");
+    let total: i32 = out
+        .lines()
+        .find_map(|l| l.strip_prefix("static evaluation: "))
+        .and_then(|rest| rest.split_whitespace().next()?.parse().ok())
+        .expect("a total line");
+    assert!(total < -150, "{out}");
+    assert!(out.contains("phase: 9"), "{out}");
+}
+
+#[test]
 fn bad_commands_get_errors_and_change_nothing() {
     let mut s = Session::new();
     s.send("position startpos moves e2e4");

@@ -626,6 +626,23 @@ pub fn evaluate_lazily<B: TurnPosition>(
     }
 }
 
+/// The static evaluation of `pos` by group of terms, for White: each
+/// group's middlegame and endgame values and their mix at the position's
+/// phase, and the phase as a share of the full one (the `eval` command).
+pub fn evaluate_by_group<B: TurnPosition>(
+    pos: &B,
+    t: &EvalTables,
+) -> (Vec<(&'static str, Pair, Score)>, f64) {
+    let tr = trace(pos, t, Some(pos.side()));
+    let rows = tr
+        .by_group(t)
+        .into_iter()
+        .map(|(name, value)| (name, value, t.taper(value, tr.phase)))
+        .collect();
+    let share = tr.phase.min(t.full_phase) as f64 / t.full_phase as f64;
+    (rows, share)
+}
+
 /// Static evaluation for White, without a side to move (the simultaneous
 /// variants have none); lazy outside `alpha..beta` as [`evaluate_within`].
 pub fn evaluate_white<V: PieceView>(pos: &V, t: &EvalTables, alpha: Score, beta: Score) -> Score {

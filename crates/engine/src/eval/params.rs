@@ -147,13 +147,10 @@ impl Layout {
             tempo: 0,
             len: 0,
         };
-        let mut at = 0;
-        for g in l.groups() {
-            let size = if g.per_kind { kinds * g.count } else { g.count };
-            *l.start_mut(g.name) = at;
-            at += size;
+        for (name, range) in l.group_ranges() {
+            *l.start_mut(name) = range.start;
+            l.len = range.end;
         }
-        l.len = at;
         l
     }
 
@@ -236,6 +233,23 @@ impl Layout {
     #[inline]
     pub fn of_kind(&self, start: usize, count: usize, kind: usize, i: usize) -> usize {
         start + kind * count + i
+    }
+
+    /// Each group's name and the indices of its terms, in list order.
+    pub fn group_ranges(&self) -> Vec<(&'static str, std::ops::Range<usize>)> {
+        let mut at = 0;
+        self.groups()
+            .into_iter()
+            .map(|g| {
+                let size = if g.per_kind {
+                    self.kinds * g.count
+                } else {
+                    g.count
+                };
+                at += size;
+                (g.name, at - size..at)
+            })
+            .collect()
     }
 
     /// Every term's name, in list order: `group`, `group.i`, `group.L` or

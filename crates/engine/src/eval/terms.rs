@@ -96,6 +96,26 @@ impl Trace {
         out
     }
 
+    /// White's value of each group of terms (middlegame, endgame), in the
+    /// order of the parameter file, with the part that is not tuned last
+    /// as `mop_up`: what the `eval` command shows.
+    pub fn by_group(&self, t: &EvalTables) -> Vec<(&'static str, Pair)> {
+        let mut out: Vec<(&'static str, Pair)> = t
+            .params
+            .layout
+            .group_ranges()
+            .into_iter()
+            .map(|(name, range)| {
+                let sum = range.fold(Pair::default(), |sum, i| {
+                    sum + t.params.get(i) * self.counts[i]
+                });
+                (name, sum)
+            })
+            .collect();
+        out.push(("mop_up", self.fixed));
+        out
+    }
+
     /// The tapered value of the terms that are not tuned.
     pub fn offset(&self) -> f32 {
         let mg = self.phase.min(self.full_phase) as f32 / self.full_phase as f32;

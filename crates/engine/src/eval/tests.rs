@@ -168,6 +168,15 @@ fn the_trace_reproduces_the_score() {
                 (model - white as f64).abs() <= 1.5,
                 "{id} {text}: {model} vs {white}"
             );
+            // The `eval` command's groups add up to the score.
+            let groups = tr.by_group(&t);
+            assert_eq!(groups.len(), t.params.layout.group_ranges().len() + 1);
+            let sum = groups.iter().fold(Pair::default(), |s, (_, v)| s + *v);
+            assert!(
+                (t.taper(sum, tr.phase) - white).abs() <= 1,
+                "{id} {text}: groups give {}, the score {white}",
+                t.taper(sum, tr.phase)
+            );
         };
         let any = parity_rules::AnyGame::from_fen(v, Some(&text)).unwrap();
         match any {
