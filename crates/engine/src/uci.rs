@@ -11,8 +11,9 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use parity_rules::simultaneous::SimPosition;
-use parity_rules::TurnPosition;
-use parity_rules::{notation, record, AnyGame, Color, Game, Registry, Variant};
+use parity_rules::{
+    notation, record, AnyGame, Color, Game, PieceView, Registry, TurnPosition, Variant,
+};
 use rand_chacha::rand_core::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -234,7 +235,8 @@ impl Uci {
                             crate::eval::MATE,
                         );
                         format!(
-                            "static evaluation: {cp} cp, payoff {:.4} (White)",
+                            "{}static evaluation: {cp} cp, payoff {:.4} (White)",
+                            term_table(p, None),
                             crate::simsearch::leaf_payoff(p, &t)
                         )
                     }
@@ -698,22 +700,27 @@ impl Uci {
     }
 }
 
-/// The static evaluation of a position whose sides move in turn.
-/// A table of its groups of terms (White's view, as in the parameter
-/// files), then the total for the side to move.
+/// The static evaluation of a position whose sides move in turn: the
+/// table of its terms, then the total for the side to move.
 fn static_evaluation<B: TurnPosition>(p: &B) -> String {
+    format!(
+        "{}static evaluation: {} cp (side to move)",
+        term_table(p, Some(p.side())),
+        crate::eval::evaluate(p, &crate::eval::tables(p.variant()))
+    )
+}
+
+/// The `eval` command's table: each group of terms (White's view, named as
+/// in the parameter files) and the phase, a line each.
+fn term_table<V: PieceView>(p: &V, side: Option<Color>) -> String {
     let t = crate::eval::tables(p.variant());
-    let (rows, share) = crate::eval::evaluate_by_group(p, &t);
-    let mut out = format!("term (White)          mg      eg   mixed\n{:-<40}\n", "");
+    let (rows, share) = crate::eval::evaluate_by_group(p, &t, side);
+    let rule = "-".repeat(40);
+    let mut out = format!("term (White)          mg      eg   mixed\n{rule}\n");
     for (name, value, mixed) in rows.iter().filter(|(_, v, _)| v.mg != 0 || v.eg != 0) {
         let _ = writeln!(out, "{name:<18}{:>7} {:>7} {mixed:>7}", value.mg, value.eg);
     }
-    let _ = writeln!(out, "{:-<40}\nphase: {:.0}% middlegame", "", share * 100.0);
-    let _ = write!(
-        out,
-        "static evaluation: {} cp (side to move)",
-        crate::eval::evaluate(p, &t)
-    );
+    let _ = writeln!(out, "{rule}\nphase: {:.0}% middlegame", share * 100.0);
     out
 }
 

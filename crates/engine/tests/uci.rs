@@ -158,6 +158,13 @@ fn eval_shows_its_terms_and_the_total() {
         .expect("a total line");
     assert!(total < -150, "{out}");
     assert!(out.contains("phase: 9"), "{out}");
+    // A simultaneous variant has the same table, and no side to move.
+    s.send("setoption name UCI_Variant value parity");
+    s.send("position startpos");
+    let out = s.send("eval");
+    assert!(out.contains("phase: 100% middlegame"), "{out}");
+    assert!(!out.contains("tempo"), "{out}");
+    assert!(out.contains("payoff"), "{out}");
 }
 
 #[test]

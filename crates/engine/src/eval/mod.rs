@@ -629,11 +629,13 @@ pub fn evaluate_lazily<B: TurnPosition>(
 /// The static evaluation of `pos` by group of terms, for White: each
 /// group's middlegame and endgame values and their mix at the position's
 /// phase, and the phase as a share of the full one (the `eval` command).
-pub fn evaluate_by_group<B: TurnPosition>(
-    pos: &B,
+/// `side` is the side to move, None in the simultaneous variants.
+pub fn evaluate_by_group<V: PieceView>(
+    pos: &V,
     t: &EvalTables,
+    side: Option<Color>,
 ) -> (Vec<(&'static str, Pair, Score)>, f64) {
-    let tr = trace(pos, t, Some(pos.side()));
+    let tr = trace(pos, t, side);
     let rows = tr
         .by_group(t)
         .into_iter()
