@@ -20,6 +20,7 @@ use parity_rules::{PieceView, TurnPosition};
 
 pub use params::{
     pair, variant_of, Layout, Pair, Params, ParamsError, MAX_KING_ATTACK, SHELTER_BUCKETS,
+    SHELTER_FILE_BUCKETS, STORM_BUCKETS,
 };
 pub use terms::{trace, Trace};
 
@@ -90,6 +91,13 @@ pub(crate) struct Masks<W: Word = u128> {
     pub king_zone: Vec<Bitboard<W>>,
     /// Squares one and two ranks in front of a king, per colour.
     pub shield: [Vec<Bitboard<W>>; 2],
+    /// Per colour and king square, the squares in front of the king on
+    /// each of its three files (the middle one kept off the edge, so a
+    /// king in the corner is judged by three files too).
+    pub king_files: [Vec<[Bitboard<W>; 3]>; 2],
+    /// Per colour, the central half of the files on its ranks 2 to half
+    /// the board: the squares a space advantage is counted on.
+    pub space_zone: [Bitboard<W>; 2],
     pub light_squares: Bitboard<W>,
     /// Per colour and kind, for a kind whose captures are plain leaps:
     /// each index offset of its captures with the squares it may leave
@@ -143,6 +151,11 @@ impl Masks {
             file_of: sets(&self.file_of),
             king_zone: sets(&self.king_zone),
             shield: self.shield.each_ref().map(|v| sets(v)),
+            king_files: self
+                .king_files
+                .each_ref()
+                .map(|v| v.iter().map(|f| f.map(|b| b.convert())).collect()),
+            space_zone: self.space_zone.map(|b| b.convert()),
             light_squares: self.light_squares.convert(),
             capture_shifts: self.capture_shifts.each_ref().map(|by_kind| {
                 by_kind
@@ -479,6 +492,33 @@ impl EvalTables {
                 })
                 .collect()
         });
+        let king_files = Color::ALL.map(|color| {
+            shape
+                .squares()
+                .map(|sq| {
+                    let last = shape.files as i32 - 1;
+                    let middle = (shape.file(sq) as i32).clamp(1, (last - 1).max(1));
+                    std::array::from_fn(|i| {
+                        let f = middle + i as i32 - 1;
+                        if (0..=last).contains(&f) {
+                            ahead(color, sq) & shape.file_mask(f as u8)
+                        } else {
+                            Bitboard::EMPTY
+                        }
+                    })
+                })
+                .collect()
+        });
+        let space_zone = Color::ALL.map(|color| {
+            shape
+                .squares()
+                .filter(|&sq| {
+                    let rank = relative_rank[color.index()][sq.index()];
+                    2 * file_bucket[sq.index()] >= l.file_buckets
+                        && (1..shape.ranks as usize / 2).contains(&rank)
+                })
+                .fold(Bitboard::EMPTY, |b, s| b | s.bit())
+        });
         let light_squares = shape
             .squares()
             .filter(|&sq| (shape.file(sq) + shape.rank(sq)) % 2 == 1)
@@ -544,6 +584,8 @@ impl EvalTables {
             file_of,
             king_zone,
             shield,
+            king_files,
+            space_zone,
             light_squares,
         };
         EvalTables {

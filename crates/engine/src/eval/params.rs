@@ -62,6 +62,12 @@ impl Mul<i32> for Pair {
 pub const MAX_KING_ATTACK: i32 = 40;
 /// Pawns of the shield in front of a king are counted up to this many.
 pub const SHELTER_BUCKETS: usize = 4;
+/// On each of the king's three files, our nearest pawn in front of it by
+/// distance 1, 2, 3, 4 or more, or none (the last bucket).
+pub const SHELTER_FILE_BUCKETS: usize = 5;
+/// On each of the king's three files, the enemy's nearest pawn in front of
+/// it by distance 1, 2, 3, 4 or more.
+pub const STORM_BUCKETS: usize = 4;
 
 /// Where each group of terms starts in the flat list.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -84,6 +90,10 @@ pub struct Layout {
     pub hanging: usize,
     pub king_danger: usize,
     pub shelter: usize,
+    pub shelter_file: usize,
+    pub storm_file: usize,
+    pub storm_blocked: usize,
+    pub space: usize,
     pub isolated: usize,
     pub doubled: usize,
     pub backward: usize,
@@ -131,6 +141,10 @@ impl Layout {
             hanging: 0,
             king_danger: 0,
             shelter: 0,
+            shelter_file: 0,
+            storm_file: 0,
+            storm_blocked: 0,
+            space: 0,
             isolated: 0,
             doubled: 0,
             backward: 0,
@@ -179,6 +193,10 @@ impl Layout {
             k("hanging", 1),
             one("king_danger", 2),
             one("shelter", SHELTER_BUCKETS),
+            one("shelter_file", SHELTER_FILE_BUCKETS),
+            one("storm_file", STORM_BUCKETS),
+            one("storm_blocked", 1),
+            one("space", 1),
             one("isolated", 1),
             one("doubled", 1),
             one("backward", 1),
@@ -211,6 +229,10 @@ impl Layout {
             "hanging" => &mut self.hanging,
             "king_danger" => &mut self.king_danger,
             "shelter" => &mut self.shelter,
+            "shelter_file" => &mut self.shelter_file,
+            "storm_file" => &mut self.storm_file,
+            "storm_blocked" => &mut self.storm_blocked,
+            "space" => &mut self.space,
             "isolated" => &mut self.isolated,
             "doubled" => &mut self.doubled,
             "backward" => &mut self.backward,

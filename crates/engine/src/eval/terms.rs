@@ -3,9 +3,9 @@
 //! counts (`Trace`). Every term is White's count less Black's.
 
 use parity_rules::position::MAX_KINDS;
-use parity_rules::{Bitboard, Color, Kind, NarrowView, PieceView, Square, Word};
+use parity_rules::{Bitboard, Color, Kind, NarrowView, PieceView, Shape, Square, Word};
 
-use super::{pair, EvalTables, Pair, Score, LAZY_MARGIN, MOP_UP_LEAD};
+use super::{pair, EvalTables, Masks, Pair, Score, LAZY_MARGIN, MOP_UP_LEAD};
 
 /// What the features are written to.
 trait Sink {
@@ -279,6 +279,7 @@ fn features<V: PieceView, K: Sink>(
                 l.shelter + shelter.min(super::SHELTER_BUCKETS - 1),
                 1,
             );
+            king_files(sink, t, m, color, k, &pawns, shape);
         }
         for sq in pawns[us] {
             let ps = &m.pawn_squares[us][sq.index()];
@@ -400,6 +401,11 @@ fn features<V: PieceView, K: Sink>(
             sink.term(t, color, l.king_danger, units);
             sink.term(t, color, l.king_danger + 1, units * units / 4);
         }
+        // Space: safe central squares on our side, those behind our pawns twice.
+        let zone = m.space_zone[us] & !pawns[us] & !pawn_attacks[them];
+        let back = -(shape.files as i32) * color.forward();
+        let behind = pawns[us].shift(back) | pawns[us].shift(2 * back) | pawns[us].shift(3 * back);
+        sink.term(t, color, l.space, (zone.count() + (zone & behind).count()) as i32);
         // Threats against our pieces (nothing on a crowd can be taken).
         for k in 0..kinds {
             if k == royal {
@@ -430,6 +436,44 @@ fn features<V: PieceView, K: Sink>(
         }
     }
     phase
+}
+
+/// Pawn shelter and storm on the king's three files: our nearest pawn in
+/// front of the king on each, and the enemy's, by their distance from it.
+fn king_files<W: Word, K: Sink>(
+    sink: &mut K,
+    t: &EvalTables,
+    m: &Masks<W>,
+    color: Color,
+    king: Square,
+    pawns: &[Bitboard<W>; 2],
+    shape: Shape,
+) {
+    let l = &t.params.layout;
+    let us = color.index();
+    let nearest = |set: Bitboard<W>| {
+        let pawn = if color == Color::White {
+            set.lowest()
+        } else {
+            set.highest()
+        };
+        pawn.map(|p| (shape.rank(p) as i32 - shape.rank(king) as i32).abs())
+    };
+    let bucket = |distance: i32| (distance.min(4) - 1) as usize;
+    for span in m.king_files[us][king.index()] {
+        if span.is_empty() {
+            continue;
+        }
+        let ours = nearest(span & pawns[us]);
+        let shelter = ours.map_or(super::SHELTER_FILE_BUCKETS - 1, bucket);
+        sink.term(t, color, l.shelter_file + shelter, 1);
+        match nearest(span & pawns[1 - us]) {
+            // Stopped by our pawn just in front of it.
+            Some(d) if ours == Some(d - 1) => sink.term(t, color, l.storm_blocked, 1),
+            Some(d) => sink.term(t, color, l.storm_file + bucket(d), 1),
+            None => {}
+        }
+    }
 }
 
 /// Far ahead in material, the endgame score also counts the losing king's

@@ -288,3 +288,49 @@ fn the_narrowed_view_evaluates_as_the_wide_position() {
     }
     assert!(crowds > 0, "the games formed no crowd");
 }
+
+/// White's count less Black's of each term of `group` in the chess
+/// position `text`, as the tuner reads them.
+fn group_counts(variant: &str, text: &str, group: &str) -> Vec<i32> {
+    let v = Registry::builtin().get(variant).unwrap();
+    let t = tables(v);
+    let pos = fen::parse_position::<u128>(v, text).unwrap();
+    let tr = trace(&pos, &t, Some(pos.side()));
+    let (_, range) = t
+        .params
+        .layout
+        .group_ranges()
+        .into_iter()
+        .find(|(name, _)| *name == group)
+        .unwrap();
+    tr.counts[range].to_vec()
+}
+
+#[test]
+fn shelter_and_storm_are_read_on_the_kings_files() {
+    // White Kg1 with f2, g2, h3 (distances 1, 1, 2); Black's h4 stands
+    // blocked in front of h3 and its g5 storms at distance 4. Black Ka8
+    // (judged on files a to c) with a7, b6 (distances 1, 2) and no c-pawn.
+    let text = "k7/p7/1p6/6p1/7p/7P/5PP1/6K1 w - - 0 1";
+    assert_eq!(
+        group_counts("chess", text, "shelter_file"),
+        [2 - 1, 1 - 1, 0, 0, -1]
+    );
+    assert_eq!(group_counts("chess", text, "storm_file"), [0, 0, 0, 1]);
+    assert_eq!(group_counts("chess", text, "storm_blocked"), [1]);
+    // On 12 files too: a king in the corner is judged by three files.
+    let wide = "k11/12/12/12/12/12/PPP9/K11 w - - 0 1";
+    assert_eq!(
+        group_counts("parity12", wide, "shelter_file"),
+        [3, 0, 0, 0, -3]
+    );
+}
+
+#[test]
+fn space_counts_safe_central_squares_and_those_behind_pawns_twice() {
+    // White: c2-f4 less d4, e4 is 10 squares, d2, d3, e2, e3 behind the
+    // pawns twice: 14. Black: c7-f5 less d6, e6 and the four squares
+    // White's pawns hit is 6, d7 and e7 twice: 8.
+    let text = "4k3/8/3pp3/8/3PP3/8/8/4K3 w - - 0 1";
+    assert_eq!(group_counts("chess", text, "space"), [14 - 8]);
+}
