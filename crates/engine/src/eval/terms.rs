@@ -401,6 +401,20 @@ fn features<V: PieceView, K: Sink>(
             sink.term(t, color, l.king_danger, units);
             sink.term(t, color, l.king_danger + 1, units * units / 4);
         }
+        // Checks the enemy can give on a square we do not guard, per kind:
+        // a piece checks from where the same kind of ours would hit the king.
+        if let Some(king) = kings[us] {
+            let guarded = attacks[us] | pos.by_color(Color::ALL[them]);
+            for (k, &hits) in attacks_by[them].iter().enumerate().take(kinds) {
+                if k == royal || (hits & !guarded).is_empty() {
+                    continue;
+                }
+                let tab = boards.tables(color, Kind(k as u8));
+                if (boards.reach(&tab.capture, king, occ) & hits & !guarded).any() {
+                    sink.term(t, color, l.safe_check + k, 1);
+                }
+            }
+        }
         // Space: safe central squares on our side, those behind our pawns twice.
         let zone = m.space_zone[us] & !pawns[us] & !pawn_attacks[them];
         let back = -(shape.files as i32) * color.forward();

@@ -334,3 +334,18 @@ fn space_counts_safe_central_squares_and_those_behind_pawns_twice() {
     let text = "4k3/8/3pp3/8/3PP3/8/8/4K3 w - - 0 1";
     assert_eq!(group_counts("chess", text, "space"), [14 - 8]);
 }
+
+#[test]
+fn a_safe_check_is_counted_by_the_kind_that_gives_it() {
+    let v = Registry::builtin().get("chess").unwrap();
+    let queen = v.kind_by_letter('Q').unwrap().index();
+    // The queen checks on d1, which nothing of White's guards.
+    let open = group_counts("chess", "3qk3/8/8/8/8/8/5PPP/6K1 w - - 0 1", "safe_check");
+    let expected: Vec<i32> = (0..open.len()).map(|k| (k == queen) as i32).collect();
+    assert_eq!(open, expected);
+    // A bishop on e2 guards d1; it can check Black from b5 itself.
+    let bishop = v.kind_by_letter('B').unwrap().index();
+    let guarded = group_counts("chess", "3qk3/8/8/8/8/8/4BPPP/6K1 w - - 0 1", "safe_check");
+    let expected: Vec<i32> = (0..open.len()).map(|k| -((k == bishop) as i32)).collect();
+    assert_eq!(guarded, expected);
+}
