@@ -419,7 +419,12 @@ fn features<V: PieceView, K: Sink>(
         let zone = m.space_zone[us] & !pawns[us] & !pawn_attacks[them];
         let back = -(shape.files as i32) * color.forward();
         let behind = pawns[us].shift(back) | pawns[us].shift(2 * back) | pawns[us].shift(3 * back);
-        sink.term(t, color, l.space, (zone.count() + (zone & behind).count()) as i32);
+        sink.term(
+            t,
+            color,
+            l.space,
+            (zone.count() + (zone & behind).count()) as i32,
+        );
         // Threats against our pieces (nothing on a crowd can be taken).
         for k in 0..kinds {
             if k == royal {
