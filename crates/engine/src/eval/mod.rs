@@ -79,6 +79,17 @@ pub struct EvalTables {
     king_attack_weight: [i32; MAX_KINDS],
     /// Per kind, the kinds worth less (neither pawns nor royal), as bits.
     lesser: [u32; MAX_KINDS],
+    /// Which optional king and space groups have a non-zero term: the
+    /// search skips the others (they add nothing), the tuner never does.
+    counts: Optional,
+}
+
+/// Groups of terms whose derived defaults are zero.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Optional {
+    pub king_files: bool,
+    pub safe_check: bool,
+    pub space: bool,
 }
 
 /// The evaluation's sets of squares in one word.
@@ -588,6 +599,17 @@ impl EvalTables {
             space_zone,
             light_squares,
         };
+        let any = |groups: &[&str]| {
+            l.group_ranges()
+                .into_iter()
+                .filter(|(name, _)| groups.contains(name))
+                .any(|(_, range)| range.into_iter().any(|i| params.get(i) != Pair::default()))
+        };
+        let counts = Optional {
+            king_files: any(&["shelter_file", "storm_file", "storm_blocked"]),
+            safe_check: any(&["safe_check"]),
+            space: any(&["space"]),
+        };
         EvalTables {
             value: g.value,
             params,
@@ -607,6 +629,7 @@ impl EvalTables {
             max_from_centre,
             king_attack_weight,
             lesser,
+            counts,
         }
     }
 

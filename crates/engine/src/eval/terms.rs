@@ -17,6 +17,8 @@ trait Sink {
     fn fixed(&mut self, color: Color, value: Pair);
     /// Whether the costly terms can be left out (lazy evaluation).
     fn enough(&mut self, t: &EvalTables, phase: i32) -> bool;
+    /// Whether groups whose terms are all zero are counted anyway.
+    const EVERY_GROUP: bool;
 }
 
 #[inline]
@@ -46,6 +48,7 @@ impl Sum {
 }
 
 impl Sink for Sum {
+    const EVERY_GROUP: bool = false;
     #[inline]
     fn piece(&mut self, t: &EvalTables, color: Color, kind: usize, sq: Square) {
         self.by_color[color.index()] += t.psq[color.index()][sq.index()][kind];
@@ -124,6 +127,7 @@ impl Trace {
 }
 
 impl Sink for Trace {
+    const EVERY_GROUP: bool = true;
     fn piece(&mut self, t: &EvalTables, color: Color, kind: usize, sq: Square) {
         let s = if color == Color::White { 1 } else { -1 };
         let l = &t.params.layout;
@@ -279,7 +283,9 @@ fn features<V: PieceView, K: Sink>(
                 l.shelter + shelter.min(super::SHELTER_BUCKETS - 1),
                 1,
             );
-            king_files(sink, t, m, color, k, &pawns, shape);
+            if K::EVERY_GROUP || t.counts.king_files {
+                king_files(sink, t, m, color, k, &pawns, shape);
+            }
         }
         for sq in pawns[us] {
             let ps = &m.pawn_squares[us][sq.index()];
@@ -403,7 +409,7 @@ fn features<V: PieceView, K: Sink>(
         }
         // Checks the enemy can give on a square we do not guard, per kind:
         // a piece checks from where the same kind of ours would hit the king.
-        if let Some(king) = kings[us] {
+        if let Some(king) = kings[us].filter(|_| K::EVERY_GROUP || t.counts.safe_check) {
             let guarded = attacks[us] | pos.by_color(Color::ALL[them]);
             for (k, &hits) in attacks_by[them].iter().enumerate().take(kinds) {
                 if k == royal || (hits & !guarded).is_empty() {
@@ -416,15 +422,14 @@ fn features<V: PieceView, K: Sink>(
             }
         }
         // Space: safe central squares on our side, those behind our pawns twice.
-        let zone = m.space_zone[us] & !pawns[us] & !pawn_attacks[them];
-        let back = -(shape.files as i32) * color.forward();
-        let behind = pawns[us].shift(back) | pawns[us].shift(2 * back) | pawns[us].shift(3 * back);
-        sink.term(
-            t,
-            color,
-            l.space,
-            (zone.count() + (zone & behind).count()) as i32,
-        );
+        if K::EVERY_GROUP || t.counts.space {
+            let zone = m.space_zone[us] & !pawns[us] & !pawn_attacks[them];
+            let back = -(shape.files as i32) * color.forward();
+            let behind =
+                pawns[us].shift(back) | pawns[us].shift(2 * back) | pawns[us].shift(3 * back);
+            let space = zone.count() + (zone & behind).count();
+            sink.term(t, color, l.space, space as i32);
+        }
         // Threats against our pieces (nothing on a crowd can be taken).
         for k in 0..kinds {
             if k == royal {
