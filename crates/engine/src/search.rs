@@ -93,7 +93,7 @@ fn reduction(depth: i32, number: usize) -> i32 {
                     if d == 0 || n == 0 {
                         0
                     } else {
-                        (0.5 + (d as f64).ln() * (n as f64).ln() / 2.2) as i32
+                        (0.5 + (d as f64).ln() * (n as f64).ln() / 1.7) as i32
                     }
                 })
             })
@@ -1034,7 +1034,8 @@ impl<B: TurnPosition> Searcher<B> {
                 self.counter_moves[prev] = code;
             }
         }
-        let bonus = (depth * depth).min(400);
+        // A large step, so that a history learns within a search.
+        let bonus = (24 * depth * depth + 200 * depth - 150).min(4000);
         let bonus_for = |won: bool| if won { bonus } else { -bonus };
         for (won, &(mv, piece_to)) in
             std::iter::once((true, &best)).chain(others.iter().map(|o| (false, o)))
