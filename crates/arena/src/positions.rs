@@ -1,7 +1,10 @@
 //! Training positions for tuning an evaluation from game results (Texel
 //! tuning): each finished game's quiet positions with its result, one per
-//! line, `<FEN> [<White's score>]`, e.g.
-//! `rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1 [1.0]`.
+//! line, `<FEN> [<White's score>] <centipawns>`, e.g.
+//! `rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1 [1.0] -21`.
+//! The centipawns, for White, are what the engine to move reported for
+//! its move there (the labels of a learned evaluation); they are left out
+//! when it reported none or a mate.
 //!
 //! A game gives the positions before each of its moves except: the
 //! opening's plies and the [`SKIP_PLIES`] after them (still the opening's
@@ -19,6 +22,7 @@ use std::path::{Path, PathBuf};
 use parity_rules::{Color, Variant};
 
 use crate::board::{mover, turn_game};
+use crate::engine::Score;
 use crate::game::{Ending, GameRecord, Termination};
 use crate::sim_board;
 
@@ -71,6 +75,7 @@ pub fn lines(game: &GameRecord) -> Vec<String> {
         .iter()
         .map(|(uci, _)| uci.as_str())
         .chain(game.moves.iter().map(|m| m.uci.as_str()));
+    let first_move = game.opening.len();
     for (ply, text) in plies.enumerate() {
         let side = mover(&board);
         // The record holds moves the rules accepted; stop rather than guess.
@@ -79,7 +84,15 @@ pub fn lines(game: &GameRecord) -> Vec<String> {
         };
         let quiet = mv.promotion.is_none() && board.captured(side, mv).is_none();
         if ply >= first && quiet && !board.in_check(side) {
-            out.push(format!("{} [{result}]\n", board.fen()));
+            let score = game.moves[ply - first_move]
+                .score
+                .and_then(|s| match s {
+                    Score::Cp(cp) if side == Color::White => Some(cp),
+                    Score::Cp(cp) => Some(-cp),
+                    Score::Mate(_) => None,
+                })
+                .map_or(String::new(), |cp| format!(" {cp}"));
+            out.push(format!("{} [{result}]{score}\n", board.fen()));
         }
         if board.play(mv).is_err() {
             break;
@@ -231,6 +244,21 @@ mod tests {
             "{l:?}"
         );
         assert!(l.iter().all(|x| x.ends_with(" [1.0]\n")));
+        // The mover's score follows, for White.
+        let mut scored = g.clone();
+        scored.moves[8].score = Some(Score::Cp(35));
+        scored.moves[9].score = Some(Score::Cp(20));
+        scored.moves[12].score = Some(Score::Mate(3));
+        let l = lines(&scored);
+        assert!(l[0].ends_with(" [1.0] 35\n"), "{l:?}");
+        assert!(
+            l[1].ends_with(" [1.0] -20\n"),
+            "Black's score turned: {l:?}"
+        );
+        assert!(
+            l[2].ends_with(" [1.0]\n"),
+            "no centipawns for a mate: {l:?}"
+        );
         // A draw and a Black win are 0.5 and 0.0.
         let g = record("chess", &opening, &moves, ending(None, Termination::Normal));
         assert!(lines(&g).iter().all(|x| x.ends_with(" [0.5]\n")));

@@ -7,6 +7,7 @@ mod match_cmd;
 mod serve_cmd;
 mod solve_cmd;
 mod study_cmd;
+mod train_cmd;
 mod tune_cmd;
 
 use std::io::{self, Write};
@@ -66,6 +67,8 @@ enum Command {
     Study(study_cmd::StudyArgs),
     /// Fit the engine's evaluation terms to game results (Texel-style).
     Tune(Box<tune_cmd::TuneArgs>),
+    /// Train a learned evaluation on positions with engines' scores.
+    Train(Box<train_cmd::TrainArgs>),
     /// Solve a small simultaneous position exactly: value and equilibrium.
     Solve(solve_cmd::SolveArgs),
     /// Our engine's root strategy against the best response to it, played exactly.
@@ -269,6 +272,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
         Command::Token { action } => account_cmd::token(&mut out, action)?,
         Command::Study(args) => study_cmd::run(&mut out, &registry, args)?,
         Command::Tune(args) => tune_cmd::run(&mut out, &registry, *args)?,
+        Command::Train(args) => train_cmd::run(&mut out, &registry, *args)?,
         Command::Solve(args) => solve_cmd::solve(&mut out, &registry, args)?,
         Command::Exploit(args) => solve_cmd::exploit(&mut out, &registry, args)?,
     }

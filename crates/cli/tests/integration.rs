@@ -38,5 +38,7 @@ mod study_cli;
 mod tournament_cluster;
 #[path = "tournaments.rs"]
 mod tournaments;
+#[path = "train_cli.rs"]
+mod train_cli;
 #[path = "tune_cli.rs"]
 mod tune_cli;

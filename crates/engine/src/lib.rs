@@ -4,6 +4,7 @@
 pub mod eval;
 pub mod level;
 pub mod matrix;
+pub mod net;
 pub mod opponent;
 pub mod search;
 pub mod see;

@@ -14,6 +14,7 @@ use parity_rules::variant::StalemateResult;
 use parity_rules::{Color, Kind, Move, Special, Square};
 
 use crate::eval::{self, EvalTables, Score, MATE, MATE_BOUND};
+use crate::net::{Accumulator, Network};
 use crate::see::SeeTables;
 use crate::tt::{move_code, Bound, Entry, Table};
 use parity_rules::TurnPosition;
@@ -154,6 +155,10 @@ pub struct Searcher<B: TurnPosition> {
     /// Full static evaluations by key: a position met again through
     /// another move order is not evaluated twice.
     eval_cache: EvalCache,
+    /// The variant's learned evaluation, which replaces the hand-made one,
+    /// and its sums per ply of the current path.
+    net: Option<Arc<Network>>,
+    accumulators: Vec<Accumulator<B::W>>,
 }
 
 /// A small direct-mapped cache of full evaluations: the key's high half
@@ -186,6 +191,7 @@ impl<B: TurnPosition> Searcher<B> {
         let see = SeeTables::new(&eval.value, v.kinds.len(), v.royal);
         let mut keys = game_keys.to_vec();
         keys.push(root.key());
+        let net = crate::net::of(v);
         Searcher {
             shared,
             eval,
@@ -219,6 +225,10 @@ impl<B: TurnPosition> Searcher<B> {
             excluded: Vec::new(),
             leaf_deadline: None,
             eval_cache: EvalCache::new(),
+            accumulators: net
+                .as_ref()
+                .map_or(Vec::new(), |n| vec![Accumulator::new(n); MAX_PLY + 1]),
+            net,
         }
     }
 
@@ -572,14 +582,22 @@ impl<B: TurnPosition> Searcher<B> {
         }
     }
 
-    fn evaluate(&mut self, pos: &B) -> Score {
-        self.evaluate_within(pos, -INFINITY, INFINITY)
+    fn evaluate(&mut self, pos: &B, ply: usize) -> Score {
+        self.evaluate_within(pos, ply, -INFINITY, INFINITY)
     }
 
     /// The static evaluation, lazy outside `alpha..beta`; full ones are cached.
-    fn evaluate_within(&mut self, pos: &B, alpha: Score, beta: Score) -> Score {
+    fn evaluate_within(&mut self, pos: &B, ply: usize, alpha: Score, beta: Score) -> Score {
         let key = pos.key();
         if let Some(score) = self.eval_cache.get(key) {
+            return score;
+        }
+        if let Some(net) = &self.net {
+            // The parent's sums, if this search has made them, are the start.
+            let (below, here) = self.accumulators.split_at_mut(ply);
+            net.update(below.last(), pos, &mut here[0]);
+            let score = net.output(&here[0], pos.side()) + eval::mop_up(pos, &self.eval);
+            self.eval_cache.put(key, score);
             return score;
         }
         let (score, full) = eval::evaluate_lazily(pos, &self.eval, alpha, beta);
@@ -797,7 +815,7 @@ impl<B: TurnPosition> Searcher<B> {
         let static_eval = if in_check {
             -INFINITY
         } else {
-            self.evaluate(pos)
+            self.evaluate(pos, ply)
         };
         self.static_evals[ply] = static_eval;
         // Better than two plies ago (or then in check): prune less.
@@ -1075,7 +1093,7 @@ impl<B: TurnPosition> Searcher<B> {
         self.count_node();
         self.seldepth = self.seldepth.max(ply as i32);
         if ply >= MAX_PLY - 1 {
-            return if in_check { 0 } else { self.evaluate(pos) };
+            return if in_check { 0 } else { self.evaluate(pos, ply) };
         }
         if pos.insufficient_material() {
             return 0;
@@ -1100,7 +1118,7 @@ impl<B: TurnPosition> Searcher<B> {
         let mut best = -INFINITY;
         let mut stand = -INFINITY;
         if !in_check {
-            stand = self.evaluate_within(pos, alpha, beta);
+            stand = self.evaluate_within(pos, ply, alpha, beta);
             if stand >= beta {
                 return stand;
             }

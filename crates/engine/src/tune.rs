@@ -198,9 +198,19 @@ pub enum PositionsError {
     Simultaneous(String),
 }
 
-/// Reads `FEN [result]` lines (result 1.0, 0.5 or 0.0 for White; `1-0`,
-/// `1/2-1/2` and `0-1` too); blank lines and `#` comments are skipped.
-pub fn parse_line(line: &str) -> Result<Option<(&str, f32)>, String> {
+/// One line of a positions file: a position, White's result, and what
+/// the engine to move there reported, for White (if it was written).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PositionLine<'a> {
+    pub fen: &'a str,
+    pub result: f32,
+    pub centipawns: Option<i32>,
+}
+
+/// Reads `FEN [result] [centipawns]` lines (result 1.0, 0.5 or 0.0 for
+/// White; `1-0`, `1/2-1/2` and `0-1` too; the centipawns for White may be
+/// left out); blank lines and `#` comments are skipped.
+pub fn parse_line(line: &str) -> Result<Option<PositionLine<'_>>, String> {
     let line = line.trim();
     if line.is_empty() || line.starts_with('#') {
         return Ok(None);
@@ -208,18 +218,26 @@ pub fn parse_line(line: &str) -> Result<Option<(&str, f32)>, String> {
     let open = line
         .rfind('[')
         .ok_or("expected `FEN [result]`, e.g. `... w - - 0 1 [1.0]`")?;
-    let inner = line[open + 1..]
-        .strip_suffix(']')
-        .ok_or("the result must end with `]`")?
-        .trim()
-        .trim_matches('"');
-    let result = match inner {
+    let (inner, after) = line[open + 1..]
+        .split_once(']')
+        .ok_or("the result must end with `]`")?;
+    let result = match inner.trim().trim_matches('"') {
         "1.0" | "1" | "1-0" => 1.0,
         "0.5" | "1/2-1/2" => 0.5,
         "0.0" | "0" | "0-1" => 0.0,
         other => return Err(format!("unknown result `{other}` (1.0, 0.5 or 0.0)")),
     };
-    Ok(Some((line[..open].trim(), result)))
+    let centipawns = match after.trim() {
+        "" => None,
+        cp => Some(cp.parse::<i32>().map_err(|_| {
+            format!("after the result, expected White's centipawns (e.g. -21), not `{cp}`")
+        })?),
+    };
+    Ok(Some(PositionLine {
+        fen: line[..open].trim(),
+        result,
+        centipawns,
+    }))
 }
 
 /// The samples of a positions file for `variant`, each position first
@@ -255,7 +273,7 @@ fn read_family<B: TurnPosition>(
             line: n + 1,
             message,
         };
-        let Some((fen, result)) = parse_line(&line).map_err(bad)? else {
+        let Some(PositionLine { fen, result, .. }) = parse_line(&line).map_err(bad)? else {
             continue;
         };
         let pos = B::from_fen(variant, fen).map_err(|e| bad(e.to_string()))?;
@@ -442,14 +460,23 @@ mod tests {
     #[test]
     fn lines_are_read_in_both_result_styles() {
         let fen = "4k3/8/8/8/8/8/8/4K3 w - - 0 1";
-        assert_eq!(parse_line(&format!("{fen} [1.0]")), Ok(Some((fen, 1.0))));
+        let line = |result, centipawns| {
+            Ok(Some(PositionLine {
+                fen,
+                result,
+                centipawns,
+            }))
+        };
+        assert_eq!(parse_line(&format!("{fen} [1.0]")), line(1.0, None));
+        assert_eq!(parse_line(&format!("{fen} [\"1/2-1/2\"]")), line(0.5, None));
+        assert_eq!(parse_line(&format!("{fen} [0-1]")), line(0.0, None));
         assert_eq!(
-            parse_line(&format!("{fen} [\"1/2-1/2\"]")),
-            Ok(Some((fen, 0.5)))
+            parse_line(&format!("{fen} [0-1] -35")),
+            line(0.0, Some(-35))
         );
-        assert_eq!(parse_line(&format!("{fen} [0-1]")), Ok(Some((fen, 0.0))));
         assert_eq!(parse_line("  # comment"), Ok(None));
         assert!(parse_line(fen).is_err());
         assert!(parse_line(&format!("{fen} [2.0]")).is_err());
+        assert!(parse_line(&format!("{fen} [1.0] +M3")).is_err());
     }
 }

@@ -164,6 +164,7 @@ impl Uci {
                 self.say(&self.variant_option());
                 self.say("option name VariantPath type string default <empty>");
                 self.say("option name EvalFile type string default <empty>");
+                self.say("option name EvalNet type string default <empty>");
                 self.say(&format!(
                     "option name Hash type spin default {DEFAULT_HASH_MB} min 1 max 65536"
                 ));
@@ -293,6 +294,14 @@ impl Uci {
                     self.error(&format!("EvalFile {value}: {e}"));
                 }
             }
+            "evalnet" => {
+                if value.is_empty() || value == "<empty>" {
+                    return;
+                }
+                if let Err(e) = self.load_eval_net(value) {
+                    self.error(&format!("EvalNet {value}: {e}"));
+                }
+            }
             "hash" => match value.parse::<usize>() {
                 Ok(mb) if (1..=65536).contains(&mb) => {
                     self.hash_mb = mb;
@@ -349,6 +358,33 @@ impl Uci {
             },
             _ => self.error(&format!("unknown option '{name}'")),
         }
+    }
+
+    /// A learned evaluation from a file (`parity train` writes them) for
+    /// the variant the file names, or `none`: the current variant's
+    /// hand-made evaluation.
+    fn load_eval_net(&mut self, path: &str) -> Result<(), String> {
+        if path == "none" {
+            crate::net::set(self.variant, None);
+            self.say(&format!(
+                "info string hand-made evaluation for {}",
+                self.variant.id()
+            ));
+            return Ok(());
+        }
+        let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
+        let id = crate::net::file_variant(&bytes).map_err(|e| e.to_string())?;
+        let v = self
+            .registry
+            .get(&id)
+            .ok_or_else(|| format!("unknown variant '{id}'"))?;
+        let net = crate::net::Network::from_bytes(v, &bytes).map_err(|e| e.to_string())?;
+        crate::net::set(v, Some(net));
+        self.say(&format!(
+            "info string learned evaluation for {} from {path}",
+            v.id()
+        ));
+        Ok(())
     }
 
     /// Evaluation terms from a file (`parity tune` writes them) for the
@@ -703,11 +739,19 @@ impl Uci {
 /// The static evaluation of a position whose sides move in turn: the
 /// table of its terms, then the total for the side to move.
 fn static_evaluation<B: TurnPosition>(p: &B) -> String {
-    format!(
-        "{}static evaluation: {} cp (side to move)",
-        term_table(p, Some(p.side())),
-        crate::eval::evaluate(p, &crate::eval::tables(p.variant()))
-    )
+    let tables = crate::eval::tables(p.variant());
+    let hand_made = crate::eval::evaluate(p, &tables);
+    match crate::net::of(p.variant()) {
+        Some(net) => format!(
+            "{}hand-made evaluation: {hand_made} cp (side to move)\nstatic evaluation: {} cp (side to move, learned)",
+            term_table(p, Some(p.side())),
+            net.evaluate(p, p.side()) + crate::eval::mop_up(p, &tables)
+        ),
+        None => format!(
+            "{}static evaluation: {hand_made} cp (side to move)",
+            term_table(p, Some(p.side()))
+        ),
+    }
 }
 
 /// The `eval` command's table: each group of terms (White's view, named as

@@ -710,6 +710,17 @@ pub fn evaluate_by_group<V: PieceView>(
     (rows, share)
 }
 
+/// The mop-up term alone for the side to move (0 unless one side leads
+/// by a piece): a learned evaluation's scores get it on top.
+pub fn mop_up<B: TurnPosition>(pos: &B, t: &EvalTables) -> Score {
+    let white = terms::mop_up_only(pos, t);
+    if pos.side() == Color::White {
+        white
+    } else {
+        -white
+    }
+}
+
 /// Static evaluation for White, without a side to move (the simultaneous
 /// variants have none); lazy outside `alpha..beta` as [`evaluate_within`].
 pub fn evaluate_white<V: PieceView>(pos: &V, t: &EvalTables, alpha: Score, beta: Score) -> Score {

@@ -500,6 +500,36 @@ fn king_files<W: Word, K: Sink>(
     }
 }
 
+/// The mop-up term alone, for White, tapered by the phase: what a learned
+/// evaluation is given on top, so that a won ending is still steered to mate.
+pub(super) fn mop_up_only<V: PieceView>(pos: &V, t: &EvalTables) -> Score {
+    let mut material = [0; 2];
+    let mut phase = 0;
+    pos.for_each_piece(|color, kind, _| {
+        material[color.index()] += t.value[kind.index()];
+        phase += t.phase_weight[kind.index()];
+    });
+    if (material[0] - material[1]).abs() < MOP_UP_LEAD {
+        return 0;
+    }
+    let v = pos.variant();
+    let shape = v.shape;
+    let distance = |a: Square, b: Square| {
+        let apart = |x: u8, y: u8| (x as i32 - y as i32).abs();
+        apart(shape.file(a), shape.file(b)).max(apart(shape.rank(a), shape.rank(b)))
+    };
+    let kings = Color::ALL.map(|c| pos.presence(c, t.royal).lowest());
+    let mut sum = Sum {
+        by_color: [Pair::default(); 2],
+        alpha: -super::MATE,
+        beta: super::MATE,
+        lazy: false,
+    };
+    let farthest = shape.files.max(shape.ranks) as i32 - 1;
+    mop_up(&mut sum, &material, &kings, t, farthest, distance);
+    t.taper(sum.total(), phase.min(t.full_phase))
+}
+
 /// Far ahead in material, the endgame score also counts the losing king's
 /// distance from the centre and the kings' closeness, so that a shallow
 /// search finds the way to mate instead of shuffling (or repeating).

@@ -1,0 +1,469 @@
+//! A learned evaluation: a small network over one input per (side, kind,
+//! square) seen from each side, for any variant's pieces and board. One
+//! hidden layer of clipped-ReLU units is computed for the side to move
+//! and one for the other side (the board mirrored), both from the same
+//! weights, and one output reads the two. Integers at inference (`i16`
+//! weights), floats in training (`train.rs`). A variant plays with its
+//! built-in network (`variants/<id>.net`) if it has one, and with the
+//! hand-made evaluation otherwise.
+
+pub mod train;
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
+
+use parity_rules::position::MAX_KINDS;
+use parity_rules::{Bitboard, Color, Kind, PieceView, Square, Variant, Word};
+
+use crate::eval::{Score, MATE_BOUND};
+
+/// The built-in networks of the variants (`variants/*.net`).
+const BUILT_IN: &[(&str, &[u8])] = &[];
+
+/// Scale of the clipped activation (1.0 in training).
+pub const QA: i32 = 255;
+/// Scale of the output weights.
+pub const QB: i32 = 1024;
+/// Centipawns per unit of the network's output, whose logistic is the
+/// expected score.
+pub const CP_PER_UNIT: i32 = 400;
+/// Largest hidden layer inference keeps on the stack.
+pub const MAX_HIDDEN: usize = 1024;
+/// Weights are clipped to this in training, so that quantized sums fit.
+pub const WEIGHT_BOUND: f32 = 1.98;
+const MAGIC: &[u8; 8] = b"PARITYNN";
+const VERSION: u32 = 1;
+
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum NetError {
+    #[error("not a network file (it must start with PARITYNN)")]
+    Magic,
+    #[error("network file version {0}; this build reads version {VERSION}")]
+    Version(u32),
+    #[error("the network file ends early, at byte {0}")]
+    Truncated(usize),
+    #[error("{0} bytes after the end of the network")]
+    Trailing(usize),
+    #[error("the network's text fields are not UTF-8")]
+    Text,
+    #[error("the network is for {found}, not {expected}")]
+    Variant { expected: String, found: String },
+    #[error("the network has {found} inputs; {variant} needs {expected} (2 sides x {kinds} kinds x {squares} squares)")]
+    Inputs {
+        variant: String,
+        expected: usize,
+        found: usize,
+        kinds: usize,
+        squares: usize,
+    },
+    #[error("the hidden layer has {0} units; 1 to {MAX_HIDDEN} are read")]
+    Hidden(usize),
+}
+
+/// The sizes of a variant's inputs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Inputs {
+    pub kinds: usize,
+    pub squares: usize,
+    files: u8,
+    ranks: u8,
+}
+
+impl Inputs {
+    pub fn of(v: &Variant) -> Inputs {
+        Inputs {
+            kinds: v.kinds.len(),
+            squares: v.shape.len(),
+            files: v.shape.files,
+            ranks: v.shape.ranks,
+        }
+    }
+
+    pub fn count(&self) -> usize {
+        2 * self.kinds * self.squares
+    }
+
+    /// The input of a piece seen from `perspective`: its own pieces first,
+    /// the board mirrored for Black, so both sides share the weights.
+    #[inline]
+    pub fn index(&self, perspective: Color, color: Color, kind: Kind, sq: Square) -> usize {
+        let theirs = (color != perspective) as usize;
+        let sq = if perspective == Color::White {
+            sq.index()
+        } else {
+            let (file, rank) = (
+                sq.index() % self.files as usize,
+                sq.index() / self.files as usize,
+            );
+            (self.ranks as usize - 1 - rank) * self.files as usize + file
+        };
+        (theirs * self.kinds + kind.index()) * self.squares + sq
+    }
+
+    /// The inputs of `pos` from White's view; Black's are
+    /// [`Self::for_black`] of them.
+    pub fn of_position<V: PieceView>(&self, pos: &V, out: &mut Vec<u16>) {
+        out.clear();
+        pos.for_each_piece(|color, kind, sq| {
+            out.push(self.index(Color::White, color, kind, sq) as u16);
+        });
+    }
+
+    /// White's input `index` as Black sees it.
+    #[inline]
+    pub fn for_black(&self, index: usize) -> usize {
+        let per_side = self.kinds * self.squares;
+        let (side, rest) = (index / per_side, index % per_side);
+        let (kind, sq) = (rest / self.squares, rest % self.squares);
+        let (file, rank) = (sq % self.files as usize, sq / self.files as usize);
+        let mirrored = (self.ranks as usize - 1 - rank) * self.files as usize + file;
+        ((1 - side) * self.kinds + kind) * self.squares + mirrored
+    }
+}
+
+/// A network ready for inference.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Network {
+    pub variant: String,
+    /// How it was made (the command), kept in the file.
+    pub comment: String,
+    pub inputs: Inputs,
+    pub hidden: usize,
+    /// Per input, its weights to every hidden unit (scaled by [`QA`]).
+    w1: Vec<i16>,
+    b1: Vec<i16>,
+    /// The side to move's units, then the other side's (scaled by [`QB`]).
+    w2: Vec<i16>,
+    /// Scaled by `QA * QB`.
+    b2: i32,
+}
+
+impl Network {
+    /// A network from its quantized weights (what training writes).
+    pub fn new(
+        v: &Variant,
+        comment: String,
+        hidden: usize,
+        w1: Vec<i16>,
+        b1: Vec<i16>,
+        w2: Vec<i16>,
+        b2: i32,
+    ) -> Network {
+        let inputs = Inputs::of(v);
+        assert_eq!(w1.len(), inputs.count() * hidden);
+        assert_eq!((b1.len(), w2.len()), (hidden, 2 * hidden));
+        Network {
+            variant: v.id().to_string(),
+            comment,
+            inputs,
+            hidden,
+            w1,
+            b1,
+            w2,
+            b2,
+        }
+    }
+
+    /// The score of `pos` for `side`, the side to move.
+    pub fn evaluate<V: PieceView>(&self, pos: &V, side: Color) -> Score {
+        let h = self.hidden;
+        let mut acc = [[0i16; MAX_HIDDEN]; 2];
+        acc[0][..h].copy_from_slice(&self.b1);
+        acc[1][..h].copy_from_slice(&self.b1);
+        let inputs = self.inputs;
+        pos.for_each_piece(|color, kind, sq| {
+            for (p, perspective) in Color::ALL.into_iter().enumerate() {
+                let i = inputs.index(perspective, color, kind, sq);
+                let row = &self.w1[i * h..(i + 1) * h];
+                for (a, &w) in acc[p][..h].iter_mut().zip(row) {
+                    *a = a.wrapping_add(w);
+                }
+            }
+        });
+        let (us, them) = (side.index(), 1 - side.index());
+        let out = self.b2 + dot(&acc[us][..h], &self.w2[..h]) + dot(&acc[them][..h], &self.w2[h..]);
+        to_centipawns(out)
+    }
+
+    /// The file's bytes: magic, version, variant, comment, sizes, then the
+    /// weights, little-endian.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::new();
+        out.extend_from_slice(MAGIC);
+        out.extend_from_slice(&VERSION.to_le_bytes());
+        for text in [&self.variant, &self.comment] {
+            out.extend_from_slice(&(text.len() as u32).to_le_bytes());
+            out.extend_from_slice(text.as_bytes());
+        }
+        for n in [self.inputs.count(), self.hidden] {
+            out.extend_from_slice(&(n as u32).to_le_bytes());
+        }
+        for w in self.w1.iter().chain(&self.b1).chain(&self.w2) {
+            out.extend_from_slice(&w.to_le_bytes());
+        }
+        out.extend_from_slice(&self.b2.to_le_bytes());
+        out
+    }
+
+    /// Reads a network file for `v`.
+    pub fn from_bytes(v: &Variant, bytes: &[u8]) -> Result<Network, NetError> {
+        let mut r = Reader { bytes, at: 0 };
+        if r.take(8)? != MAGIC {
+            return Err(NetError::Magic);
+        }
+        let version = r.u32()?;
+        if version != VERSION {
+            return Err(NetError::Version(version));
+        }
+        let variant = r.text()?;
+        let comment = r.text()?;
+        if variant != v.id() {
+            return Err(NetError::Variant {
+                expected: v.id().to_string(),
+                found: variant,
+            });
+        }
+        let inputs = Inputs::of(v);
+        let count = r.u32()? as usize;
+        if count != inputs.count() {
+            return Err(NetError::Inputs {
+                variant: variant.clone(),
+                expected: inputs.count(),
+                found: count,
+                kinds: inputs.kinds,
+                squares: inputs.squares,
+            });
+        }
+        let hidden = r.u32()? as usize;
+        if hidden == 0 || hidden > MAX_HIDDEN {
+            return Err(NetError::Hidden(hidden));
+        }
+        let w1 = r.i16s(count * hidden)?;
+        let b1 = r.i16s(hidden)?;
+        let w2 = r.i16s(2 * hidden)?;
+        let b2 = i32::from_le_bytes(r.take(4)?.try_into().expect("4 bytes"));
+        if r.at != bytes.len() {
+            return Err(NetError::Trailing(bytes.len() - r.at));
+        }
+        Ok(Network {
+            variant,
+            comment,
+            inputs,
+            hidden,
+            w1,
+            b1,
+            w2,
+            b2,
+        })
+    }
+}
+
+/// The hidden layer's sums for both perspectives (White's, then Black's),
+/// with the pieces they were summed from: a search updates a child's from
+/// its parent's by the pieces that differ, whatever the move was.
+#[derive(Clone, Debug)]
+pub struct Accumulator<W: Word> {
+    sums: Vec<i16>,
+    presence: [[Bitboard<W>; MAX_KINDS]; 2],
+    /// Whether `sums` hold the sums of `presence` (false until first used).
+    ready: bool,
+}
+
+impl<W: Word> Accumulator<W> {
+    pub fn new(net: &Network) -> Accumulator<W> {
+        Accumulator {
+            sums: vec![0; 2 * net.hidden],
+            presence: [[Bitboard::EMPTY; MAX_KINDS]; 2],
+            ready: false,
+        }
+    }
+}
+
+/// Pieces that differ by more than this are summed again from nothing.
+const MAX_CHANGES: u32 = 12;
+
+impl Network {
+    #[inline]
+    fn add_piece(&self, sums: &mut [i16], color: Color, kind: Kind, sq: Square, sign: i16) {
+        let h = self.hidden;
+        for (p, perspective) in Color::ALL.into_iter().enumerate() {
+            let i = self.inputs.index(perspective, color, kind, sq);
+            let row = &self.w1[i * h..(i + 1) * h];
+            let half = &mut sums[p * h..(p + 1) * h];
+            if sign > 0 {
+                for (a, &w) in half.iter_mut().zip(row) {
+                    *a = a.wrapping_add(w);
+                }
+            } else {
+                for (a, &w) in half.iter_mut().zip(row) {
+                    *a = a.wrapping_sub(w);
+                }
+            }
+        }
+    }
+
+    /// Sets `to` to the sums of `pos`, from `from`'s by the pieces that
+    /// differ when it is ready and close, else from nothing. Crowds (one
+    /// square, several pieces of a kind) are always summed from nothing.
+    pub fn update<V: PieceView>(
+        &self,
+        from: Option<&Accumulator<V::W>>,
+        pos: &V,
+        to: &mut Accumulator<V::W>,
+    ) {
+        let kinds = self.inputs.kinds;
+        for color in Color::ALL {
+            for k in 0..kinds {
+                to.presence[color.index()][k] = pos.presence(color, Kind(k as u8));
+            }
+        }
+        to.ready = true;
+        let from = from.filter(|f| f.ready && pos.crowd_squares().is_empty());
+        if let Some(from) = from {
+            let mut changes = 0;
+            for c in 0..2 {
+                for k in 0..kinds {
+                    changes += (from.presence[c][k] ^ to.presence[c][k]).count();
+                }
+            }
+            if changes <= MAX_CHANGES {
+                to.sums.copy_from_slice(&from.sums);
+                for color in Color::ALL {
+                    for k in 0..kinds {
+                        let (old, new) = (
+                            from.presence[color.index()][k],
+                            to.presence[color.index()][k],
+                        );
+                        for sq in old & !new {
+                            self.add_piece(&mut to.sums, color, Kind(k as u8), sq, -1);
+                        }
+                        for sq in new & !old {
+                            self.add_piece(&mut to.sums, color, Kind(k as u8), sq, 1);
+                        }
+                    }
+                }
+                return;
+            }
+        }
+        let h = self.hidden;
+        to.sums[..h].copy_from_slice(&self.b1);
+        to.sums[h..].copy_from_slice(&self.b1);
+        let sums = &mut to.sums;
+        pos.for_each_piece(|color, kind, sq| self.add_piece(sums, color, kind, sq, 1));
+    }
+
+    /// The score for `side` to move of the position `acc` was summed from.
+    pub fn output<W: Word>(&self, acc: &Accumulator<W>, side: Color) -> Score {
+        let h = self.hidden;
+        let (us, them) = match side {
+            Color::White => (&acc.sums[..h], &acc.sums[h..]),
+            Color::Black => (&acc.sums[h..], &acc.sums[..h]),
+        };
+        let out = self.b2 + dot(us, &self.w2[..h]) + dot(them, &self.w2[h..]);
+        to_centipawns(out)
+    }
+}
+
+fn to_centipawns(out: i32) -> Score {
+    let cp = out as i64 * CP_PER_UNIT as i64 / (QA * QB) as i64;
+    cp.clamp(-(MATE_BOUND as i64) + 1, MATE_BOUND as i64 - 1) as Score
+}
+
+#[inline]
+fn dot(acc: &[i16], w: &[i16]) -> i32 {
+    acc.iter()
+        .zip(w)
+        .map(|(&a, &w)| a.clamp(0, QA as i16) as i32 * w as i32)
+        .sum()
+}
+
+struct Reader<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl<'a> Reader<'a> {
+    fn take(&mut self, n: usize) -> Result<&'a [u8], NetError> {
+        let end = self
+            .at
+            .checked_add(n)
+            .filter(|&e| e <= self.bytes.len())
+            .ok_or(NetError::Truncated(self.bytes.len()))?;
+        let out = &self.bytes[self.at..end];
+        self.at = end;
+        Ok(out)
+    }
+
+    fn u32(&mut self) -> Result<u32, NetError> {
+        Ok(u32::from_le_bytes(
+            self.take(4)?.try_into().expect("4 bytes"),
+        ))
+    }
+
+    fn text(&mut self) -> Result<String, NetError> {
+        let n = self.u32()? as usize;
+        String::from_utf8(self.take(n)?.to_vec()).map_err(|_| NetError::Text)
+    }
+
+    fn i16s(&mut self, n: usize) -> Result<Vec<i16>, NetError> {
+        let raw = self.take(
+            n.checked_mul(2)
+                .ok_or(NetError::Truncated(self.bytes.len()))?,
+        )?;
+        Ok(raw
+            .chunks_exact(2)
+            .map(|c| i16::from_le_bytes([c[0], c[1]]))
+            .collect())
+    }
+}
+
+/// The id of the variant a network file is for.
+pub fn file_variant(bytes: &[u8]) -> Result<String, NetError> {
+    let mut r = Reader { bytes, at: 0 };
+    if r.take(8)? != MAGIC {
+        return Err(NetError::Magic);
+    }
+    let version = r.u32()?;
+    if version != VERSION {
+        return Err(NetError::Version(version));
+    }
+    r.text()
+}
+
+/// Which network each variant plays with: None for the hand-made evaluation.
+type Chosen = Mutex<HashMap<usize, Option<Arc<Network>>>>;
+
+fn chosen() -> &'static Chosen {
+    static CHOSEN: OnceLock<Chosen> = OnceLock::new();
+    CHOSEN.get_or_init(Default::default)
+}
+
+/// The built-in network file of a variant, if it has one.
+pub fn built_in(id: &str) -> Option<&'static [u8]> {
+    BUILT_IN.iter().find(|(v, _)| *v == id).map(|(_, b)| *b)
+}
+
+/// The network `variant` plays with (variants are interned, so the
+/// address is its identity): the one set by [`set`], else its built-in one.
+pub fn of(variant: &'static Variant) -> Option<Arc<Network>> {
+    let mut map = chosen().lock().unwrap_or_else(|e| e.into_inner());
+    map.entry(variant as *const Variant as usize)
+        .or_insert_with(|| {
+            built_in(variant.id()).map(|bytes| {
+                let net = Network::from_bytes(variant, bytes)
+                    .unwrap_or_else(|e| panic!("built-in network of {} broken: {e}", variant.id()));
+                Arc::new(net)
+            })
+        })
+        .clone()
+}
+
+/// From now on `variant` plays with `net`, or with the hand-made
+/// evaluation for None (the UCI option `EvalNet`).
+pub fn set(variant: &'static Variant, net: Option<Network>) {
+    let mut map = chosen().lock().unwrap_or_else(|e| e.into_inner());
+    map.insert(variant as *const Variant as usize, net.map(Arc::new));
+}
+
+#[cfg(test)]
+mod tests;

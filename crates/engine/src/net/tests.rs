@@ -1,0 +1,223 @@
+use super::train::{train, DataSet, FloatNetwork, TrainOptions};
+use super::*;
+use parity_rules::{Position, Registry, TurnPosition};
+use rand_chacha::rand_core::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+fn chess() -> &'static Variant {
+    Registry::builtin().get("chess").unwrap()
+}
+
+/// Positions along random games from the start.
+fn random_positions(v: &'static Variant, count: usize, seed: u64) -> Vec<Position> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut out = Vec::new();
+    while out.len() < count {
+        let mut pos = Position::start(v);
+        for _ in 0..80 {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            pos = pos.make(moves[rng.next_u32() as usize % moves.len()]);
+            out.push(pos.clone());
+        }
+    }
+    out.truncate(count);
+    out
+}
+
+/// Material for the side to move, by the variant's values.
+fn material(pos: &Position) -> f32 {
+    let m = pos.material();
+    (m[pos.side().index()] - m[1 - pos.side().index()]) as f32
+}
+
+fn small_options() -> TrainOptions {
+    TrainOptions {
+        hidden: 16,
+        epochs: 12,
+        batch: 128,
+        learning_rate: 0.01,
+        validation: 0.1,
+        threads: 2,
+        seed: 5,
+    }
+}
+
+fn material_data(v: &'static Variant, count: usize) -> DataSet {
+    let mut data = DataSet::new(v);
+    for pos in random_positions(v, count, 3) {
+        let for_mover = 1.0 / (1.0 + (-material(&pos) / CP_PER_UNIT as f32).exp());
+        let white = if pos.side() == Color::White {
+            for_mover
+        } else {
+            1.0 - for_mover
+        };
+        data.push(&pos, pos.side(), white);
+    }
+    data
+}
+
+#[test]
+fn training_recovers_a_known_evaluation() {
+    let v = chess();
+    let data = material_data(v, 30000);
+    let mut losses = Vec::new();
+    let net = train(&data, &small_options(), |l| losses.push(l));
+    let first = losses.first().unwrap().validation;
+    let last = losses.last().unwrap().validation;
+    assert!(last < first / 3.0, "held-out loss {first} -> {last}");
+    assert!(last < 0.001, "held-out loss {last}");
+    // Positions it never saw: its score follows the material.
+    let quantized = net.quantize(v, String::new());
+    let mut off = Vec::new();
+    for pos in random_positions(v, 300, 99) {
+        let want = material(&pos);
+        if want.abs() > 1000.0 {
+            continue;
+        }
+        let got = quantized.evaluate(&pos, pos.side()) as f32;
+        off.push((got - want).abs());
+    }
+    off.sort_by(f32::total_cmp);
+    let median = off[off.len() / 2];
+    assert!(median < 40.0, "median error {median} cp");
+}
+
+#[test]
+fn the_same_data_gives_the_same_network() {
+    let v = chess();
+    let data = material_data(v, 1500);
+    let options = TrainOptions {
+        epochs: 2,
+        ..small_options()
+    };
+    let a = train(&data, &options, |_| {}).quantize(v, "a".into());
+    let b = train(&data, &options, |_| {}).quantize(v, "a".into());
+    assert_eq!(a.to_bytes(), b.to_bytes());
+}
+
+#[test]
+fn quantized_scores_follow_the_float_network() {
+    let v = chess();
+    let net = FloatNetwork::random(Inputs::of(v), 64, 11);
+    let q = net.quantize(v, String::new());
+    for pos in random_positions(v, 200, 7) {
+        let float = net.evaluate(&pos, pos.side());
+        let int = q.evaluate(&pos, pos.side()) as f32;
+        assert!(
+            (float - int).abs() < 8.0,
+            "{float} against {int} at {}",
+            pos.fen()
+        );
+    }
+}
+
+/// The FEN of the position with colours swapped and the board mirrored
+/// (positions without castling or en passant rights).
+fn flipped(fen: &str) -> String {
+    let fields: Vec<&str> = fen.split(' ').collect();
+    let board: Vec<String> = fields[0]
+        .split('/')
+        .rev()
+        .map(|rank| {
+            rank.chars()
+                .map(|c| {
+                    if c.is_ascii_uppercase() {
+                        c.to_ascii_lowercase()
+                    } else {
+                        c.to_ascii_uppercase()
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    let side = if fields[1] == "w" { "b" } else { "w" };
+    format!("{} {side} - - 0 1", board.join("/"))
+}
+
+#[test]
+fn both_sides_are_judged_alike() {
+    let v = chess();
+    let q = FloatNetwork::random(Inputs::of(v), 32, 2).quantize(v, String::new());
+    for fen in [
+        "r1bq1rk1/pp2bppp/2n1pn2/3p4/3P4/2NBPN2/PP3PPP/R2QK2R w - - 0 1",
+        "8/5k2/3p4/1p1Pp2p/pP2Pp1P/P4P1K/8/8 b - - 0 1",
+        "4k3/8/8/8/8/8/8/R3K3 w - - 0 1",
+    ] {
+        let a = <Position>::from_fen(v, fen).unwrap();
+        let b = <Position>::from_fen(v, &flipped(fen)).unwrap();
+        assert_eq!(q.evaluate(&a, a.side()), q.evaluate(&b, b.side()), "{fen}");
+        // From the other side's view the inputs differ.
+        assert_eq!(Inputs::of(v).for_black(Inputs::of(v).for_black(77)), 77);
+    }
+}
+
+#[test]
+fn files_round_trip_and_bad_ones_are_refused() {
+    let v = chess();
+    let net = FloatNetwork::random(Inputs::of(v), 8, 4).quantize(v, "made by a test".into());
+    let bytes = net.to_bytes();
+    assert_eq!(Network::from_bytes(v, &bytes), Ok(net.clone()));
+    assert_eq!(Network::from_bytes(v, b"PARITYNX"), Err(NetError::Magic));
+    assert!(matches!(
+        Network::from_bytes(v, &bytes[..bytes.len() - 1]),
+        Err(NetError::Truncated(_))
+    ));
+    let mut longer = bytes.clone();
+    longer.push(0);
+    assert_eq!(Network::from_bytes(v, &longer), Err(NetError::Trailing(1)));
+    let mut version = bytes.clone();
+    version[8] = 9;
+    assert_eq!(Network::from_bytes(v, &version), Err(NetError::Version(9)));
+    let other = Registry::builtin().get("tutti-frutti").unwrap();
+    assert!(matches!(
+        Network::from_bytes(other, &bytes),
+        Err(NetError::Variant { .. })
+    ));
+    // A hidden layer too large to read.
+    let mut hidden = bytes.clone();
+    let at = 8 + 4 + 4 + "chess".len() + 4 + "made by a test".len() + 4;
+    hidden[at..at + 4].copy_from_slice(&(MAX_HIDDEN as u32 + 1).to_le_bytes());
+    assert_eq!(
+        Network::from_bytes(v, &hidden),
+        Err(NetError::Hidden(MAX_HIDDEN + 1))
+    );
+}
+
+#[test]
+fn a_variant_without_a_network_keeps_the_hand_made_evaluation() {
+    let v = Registry::builtin().get("parity12").unwrap();
+    assert!(built_in("parity12").is_none());
+    assert!(of(v).is_none());
+}
+
+#[test]
+fn sums_updated_move_by_move_equal_sums_from_nothing() {
+    // Random games reach captures, promotions, castling and en passant.
+    for id in ["chess", "tutti-frutti", "parity12"] {
+        let v = Registry::builtin().get(id).unwrap();
+        let net = FloatNetwork::random(Inputs::of(v), 24, 9).quantize(v, String::new());
+        let mut previous: Option<Accumulator<u128>> = None;
+        let mut far = Accumulator::new(&net);
+        for (n, pos) in random_positions(v, 400, 21).iter().enumerate() {
+            let mut acc = Accumulator::new(&net);
+            net.update(previous.as_ref(), pos, &mut acc);
+            assert_eq!(
+                net.output(&acc, pos.side()),
+                net.evaluate(pos, pos.side()),
+                "{id} at {}",
+                pos.fen()
+            );
+            // From a position many moves away: summed from nothing.
+            if n % 50 == 0 {
+                let mut next = Accumulator::new(&net);
+                net.update(Some(&far), pos, &mut next);
+                assert_eq!(net.output(&next, pos.side()), net.evaluate(pos, pos.side()));
+                far = next;
+            }
+            previous = Some(acc);
+        }
+    }
+}

@@ -1,0 +1,463 @@
+//! Training a [`Network`] from positions with labels (`parity train`): the
+//! expected score of each position for its side to move, a blend of what
+//! an engine's search said there and of the game's result, fitted with
+//! Adam over mini-batches in floats, then quantized.
+
+use std::io::BufRead;
+
+use parity_rules::crowd::CrowdPosition;
+use parity_rules::variant::Family;
+use parity_rules::{Color, Position, TurnPosition, Variant};
+use rand::seq::SliceRandom;
+use rand_chacha::rand_core::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use super::{Inputs, Network, CP_PER_UNIT, QA, QB, WEIGHT_BOUND};
+use crate::tune::{parse_line, PositionLine, PositionsError};
+
+/// One position: its inputs from White's view and what it should score.
+#[derive(Clone, Copy, Debug)]
+struct Sample {
+    start: u32,
+    len: u16,
+    white_to_move: bool,
+    /// Expected score for the side to move, 0 to 1.
+    target: f32,
+}
+
+/// Positions ready for training.
+pub struct DataSet {
+    pub inputs: Inputs,
+    indices: Vec<u16>,
+    samples: Vec<Sample>,
+}
+
+fn logistic(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+impl DataSet {
+    pub fn new(v: &Variant) -> DataSet {
+        DataSet {
+            inputs: Inputs::of(v),
+            indices: Vec::new(),
+            samples: Vec::new(),
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.samples.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.samples.is_empty()
+    }
+
+    /// Adds a position with White's expected score.
+    pub fn push<V: parity_rules::PieceView>(&mut self, pos: &V, side: Color, white_score: f32) {
+        let start = self.indices.len() as u32;
+        pos.for_each_piece(|color, kind, sq| {
+            self.indices
+                .push(self.inputs.index(Color::White, color, kind, sq) as u16);
+        });
+        let white_to_move = side == Color::White;
+        self.samples.push(Sample {
+            start,
+            len: (self.indices.len() as u32 - start) as u16,
+            white_to_move,
+            target: if white_to_move {
+                white_score
+            } else {
+                1.0 - white_score
+            },
+        });
+    }
+
+    /// Reads a positions file (`FEN [result] centipawns` lines, as
+    /// `parity match --positions` writes them). Each position's expected
+    /// score is `wdl` times the result plus the rest times the logistic of
+    /// the centipawns (a line without centipawns counts by its result).
+    pub fn read(
+        &mut self,
+        v: &'static Variant,
+        input: impl BufRead,
+        wdl: f32,
+        limit: Option<usize>,
+    ) -> Result<usize, PositionsError> {
+        match v.spec.family {
+            Family::TurnBased => self.read_family::<Position>(v, input, wdl, limit),
+            Family::Crowd => self.read_family::<CrowdPosition>(v, input, wdl, limit),
+            Family::Simultaneous => Err(PositionsError::Simultaneous(v.id().to_string())),
+        }
+    }
+
+    fn read_family<B: TurnPosition>(
+        &mut self,
+        v: &'static Variant,
+        input: impl BufRead,
+        wdl: f32,
+        limit: Option<usize>,
+    ) -> Result<usize, PositionsError> {
+        let mut read = 0;
+        for (n, line) in input.lines().enumerate() {
+            if limit.is_some_and(|l| read >= l) {
+                break;
+            }
+            let line = line?;
+            let bad = |message: String| PositionsError::Line {
+                line: n + 1,
+                message,
+            };
+            let Some(PositionLine {
+                fen,
+                result,
+                centipawns,
+            }) = parse_line(&line).map_err(bad)?
+            else {
+                continue;
+            };
+            let pos = B::from_fen(v, fen).map_err(|e| bad(e.to_string()))?;
+            let score = match centipawns {
+                Some(cp) => wdl * result + (1.0 - wdl) * logistic(cp as f32 / CP_PER_UNIT as f32),
+                None => result,
+            };
+            self.push(&pos, pos.side(), score);
+            read += 1;
+        }
+        Ok(read)
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct TrainOptions {
+    pub hidden: usize,
+    pub epochs: usize,
+    pub batch: usize,
+    pub learning_rate: f32,
+    /// The last share of the positions (after shuffling) is held out.
+    pub validation: f64,
+    pub threads: usize,
+    pub seed: u64,
+}
+
+impl Default for TrainOptions {
+    fn default() -> TrainOptions {
+        TrainOptions {
+            hidden: 128,
+            epochs: 20,
+            batch: 4096,
+            learning_rate: 0.002,
+            validation: 0.05,
+            threads: 2,
+            seed: 1,
+        }
+    }
+}
+
+/// A network in floats: the activation clipped to 0..1, the output in
+/// units of [`CP_PER_UNIT`] centipawns.
+#[derive(Clone, Debug)]
+pub struct FloatNetwork {
+    pub inputs: Inputs,
+    pub hidden: usize,
+    w1: Vec<f32>,
+    b1: Vec<f32>,
+    w2: Vec<f32>,
+    b2: f32,
+}
+
+/// One epoch's mean squared error on the training and held-out positions.
+#[derive(Clone, Copy, Debug)]
+pub struct EpochLoss {
+    pub epoch: usize,
+    pub train: f64,
+    pub validation: f64,
+}
+
+impl FloatNetwork {
+    pub fn random(inputs: Inputs, hidden: usize, seed: u64) -> FloatNetwork {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut uniform = |bound: f32| {
+            let unit = (rng.next_u32() >> 8) as f32 / (1u32 << 24) as f32;
+            (2.0 * unit - 1.0) * bound
+        };
+        let w1 = (0..inputs.count() * hidden).map(|_| uniform(0.1)).collect();
+        let b1 = (0..hidden).map(|_| 0.25 + uniform(0.1)).collect();
+        let w2 = (0..2 * hidden)
+            .map(|_| uniform(1.0 / (hidden as f32).sqrt()))
+            .collect();
+        FloatNetwork {
+            inputs,
+            hidden,
+            w1,
+            b1,
+            w2,
+            b2: 0.0,
+        }
+    }
+
+    fn accumulate(&self, features: impl Iterator<Item = usize>, acc: &mut [f32]) {
+        acc.copy_from_slice(&self.b1);
+        let h = self.hidden;
+        for f in features {
+            for (a, w) in acc.iter_mut().zip(&self.w1[f * h..(f + 1) * h]) {
+                *a += w;
+            }
+        }
+    }
+
+    /// The output for a sample's inputs, with both accumulators.
+    fn forward(&self, data: &DataSet, s: &Sample, acc: &mut [Vec<f32>; 2]) -> f32 {
+        let features = &data.indices[s.start as usize..s.start as usize + s.len as usize];
+        self.accumulate(features.iter().map(|&f| f as usize), &mut acc[0]);
+        let inputs = self.inputs;
+        self.accumulate(
+            features.iter().map(|&f| inputs.for_black(f as usize)),
+            &mut acc[1],
+        );
+        let (us, them) = if s.white_to_move { (0, 1) } else { (1, 0) };
+        let h = self.hidden;
+        let mut out = self.b2;
+        for i in 0..h {
+            out += acc[us][i].clamp(0.0, 1.0) * self.w2[i];
+            out += acc[them][i].clamp(0.0, 1.0) * self.w2[h + i];
+        }
+        out
+    }
+
+    /// The score in centipawns of a position for its side to move.
+    pub fn evaluate<V: parity_rules::PieceView>(&self, pos: &V, side: Color) -> f32 {
+        let mut data = DataSet {
+            inputs: self.inputs,
+            indices: Vec::new(),
+            samples: Vec::new(),
+        };
+        data.push(pos, side, 0.5);
+        let mut acc = [vec![0.0; self.hidden], vec![0.0; self.hidden]];
+        self.forward(&data, &data.samples[0], &mut acc) * CP_PER_UNIT as f32
+    }
+
+    /// Adds one sample's gradient of the squared error to `g`; returns the error.
+    fn backward(&self, data: &DataSet, s: &Sample, scratch: &mut Scratch, g: &mut Gradient) -> f32 {
+        let Scratch { acc, delta } = scratch;
+        let out = self.forward(data, s, acc);
+        let p = logistic(out);
+        let e = p - s.target;
+        let d = 2.0 * e * p * (1.0 - p);
+        let h = self.hidden;
+        let (us, them) = if s.white_to_move { (0, 1) } else { (1, 0) };
+        g.b2 += d;
+        delta[0].fill(0.0);
+        delta[1].fill(0.0);
+        for i in 0..h {
+            for (side, offset) in [(us, 0), (them, h)] {
+                let a = acc[side][i];
+                g.w2[offset + i] += d * a.clamp(0.0, 1.0);
+                if a > 0.0 && a < 1.0 {
+                    delta[side][i] = d * self.w2[offset + i];
+                }
+            }
+        }
+        let features = &data.indices[s.start as usize..s.start as usize + s.len as usize];
+        for (side, list) in delta.iter().enumerate() {
+            for (b, dl) in g.b1.iter_mut().zip(list) {
+                *b += dl;
+            }
+            for &f in features {
+                let f = if side == 0 {
+                    f as usize
+                } else {
+                    self.inputs.for_black(f as usize)
+                };
+                for (w, dl) in g.w1[f * h..(f + 1) * h].iter_mut().zip(list) {
+                    *w += dl;
+                }
+            }
+        }
+        e * e
+    }
+
+    fn loss(&self, data: &DataSet, samples: &[Sample]) -> f64 {
+        let mut acc = [vec![0.0; self.hidden], vec![0.0; self.hidden]];
+        let sum: f64 = samples
+            .iter()
+            .map(|s| {
+                let e = logistic(self.forward(data, s, &mut acc)) - s.target;
+                (e * e) as f64
+            })
+            .sum();
+        sum / samples.len().max(1) as f64
+    }
+
+    /// The network with integer weights, as the engine plays it.
+    pub fn quantize(&self, v: &Variant, comment: String) -> Network {
+        let q = |x: f32, scale: i32| (x * scale as f32).round() as i16;
+        Network::new(
+            v,
+            comment,
+            self.hidden,
+            self.w1.iter().map(|&w| q(w, QA)).collect(),
+            self.b1.iter().map(|&w| q(w, QA)).collect(),
+            self.w2.iter().map(|&w| q(w, QB)).collect(),
+            (self.b2 * (QA * QB) as f32).round() as i32,
+        )
+    }
+}
+
+/// Per thread: both accumulators and their gradients.
+struct Scratch {
+    acc: [Vec<f32>; 2],
+    delta: [Vec<f32>; 2],
+}
+
+impl Scratch {
+    fn new(hidden: usize) -> Scratch {
+        let zero = || [vec![0.0; hidden], vec![0.0; hidden]];
+        Scratch {
+            acc: zero(),
+            delta: zero(),
+        }
+    }
+}
+
+#[derive(Clone)]
+struct Gradient {
+    w1: Vec<f32>,
+    b1: Vec<f32>,
+    w2: Vec<f32>,
+    b2: f32,
+}
+
+impl Gradient {
+    fn zero(net: &FloatNetwork) -> Gradient {
+        Gradient {
+            w1: vec![0.0; net.w1.len()],
+            b1: vec![0.0; net.b1.len()],
+            w2: vec![0.0; net.w2.len()],
+            b2: 0.0,
+        }
+    }
+
+    fn clear(&mut self) {
+        self.w1.fill(0.0);
+        self.b1.fill(0.0);
+        self.w2.fill(0.0);
+        self.b2 = 0.0;
+    }
+
+    fn add(&mut self, other: &Gradient) {
+        for (a, b) in self.w1.iter_mut().zip(&other.w1) {
+            *a += b;
+        }
+        for (a, b) in self.b1.iter_mut().zip(&other.b1) {
+            *a += b;
+        }
+        for (a, b) in self.w2.iter_mut().zip(&other.w2) {
+            *a += b;
+        }
+        self.b2 += other.b2;
+    }
+}
+
+/// Adam's moments for one list of weights.
+struct Moments {
+    m: Vec<f32>,
+    v: Vec<f32>,
+}
+
+impl Moments {
+    fn new(n: usize) -> Moments {
+        Moments {
+            m: vec![0.0; n],
+            v: vec![0.0; n],
+        }
+    }
+
+    fn step(&mut self, w: &mut [f32], g: &[f32], scale: f32, lr: f32, t: i32, bound: f32) {
+        let (b1, b2, eps) = (0.9f32, 0.999f32, 1e-8f32);
+        let (c1, c2) = (1.0 - b1.powi(t), 1.0 - b2.powi(t));
+        for i in 0..w.len() {
+            let g = g[i] * scale;
+            self.m[i] = b1 * self.m[i] + (1.0 - b1) * g;
+            self.v[i] = b2 * self.v[i] + (1.0 - b2) * g * g;
+            let step = lr * (self.m[i] / c1) / ((self.v[i] / c2).sqrt() + eps);
+            w[i] = (w[i] - step).clamp(-bound, bound);
+        }
+    }
+}
+
+/// Fits a network to `data`; `report` hears each epoch's losses.
+pub fn train(
+    data: &DataSet,
+    options: &TrainOptions,
+    mut report: impl FnMut(EpochLoss),
+) -> FloatNetwork {
+    let mut net = FloatNetwork::random(data.inputs, options.hidden, options.seed);
+    let mut rng = ChaCha8Rng::seed_from_u64(options.seed);
+    let mut samples = data.samples.clone();
+    samples.shuffle(&mut rng);
+    let held = ((samples.len() as f64 * options.validation) as usize).min(samples.len() / 2);
+    let split = samples.len() - held;
+    let (train_set, validation) = samples.split_at_mut(split);
+    let threads = options.threads.max(1);
+    let mut grads = vec![Gradient::zero(&net); threads];
+    let mut total = Gradient::zero(&net);
+    let mut moments = [
+        Moments::new(net.w1.len()),
+        Moments::new(net.b1.len()),
+        Moments::new(net.w2.len()),
+        Moments::new(1),
+    ];
+    let mut t = 0;
+    for epoch in 1..=options.epochs {
+        train_set.shuffle(&mut rng);
+        // From the learning rate down to a tenth of it, evenly in log.
+        let progress = (epoch - 1) as f32 / options.epochs.max(2).saturating_sub(1) as f32;
+        let lr = options.learning_rate * 0.1f32.powf(progress);
+        let mut sum = 0.0f64;
+        for batch in train_set.chunks(options.batch.max(1)) {
+            let part = batch.len().div_ceil(threads);
+            let errors: f64 = std::thread::scope(|scope| {
+                let net = &net;
+                let handles: Vec<_> = grads
+                    .iter_mut()
+                    .zip(batch.chunks(part.max(1)))
+                    .map(|(g, chunk)| {
+                        scope.spawn(move || {
+                            g.clear();
+                            let mut scratch = Scratch::new(net.hidden);
+                            chunk
+                                .iter()
+                                .map(|s| net.backward(data, s, &mut scratch, g) as f64)
+                                .sum::<f64>()
+                        })
+                    })
+                    .collect();
+                handles
+                    .into_iter()
+                    .map(|h| h.join().expect("a training thread panicked"))
+                    .sum()
+            });
+            sum += errors;
+            total.clear();
+            for g in grads.iter().take(batch.len().div_ceil(part.max(1))) {
+                total.add(g);
+            }
+            t += 1;
+            let scale = 1.0 / batch.len() as f32;
+            let [m1, mb1, m2, mb2] = &mut moments;
+            m1.step(&mut net.w1, &total.w1, scale, lr, t, WEIGHT_BOUND);
+            mb1.step(&mut net.b1, &total.b1, scale, lr, t, WEIGHT_BOUND);
+            m2.step(&mut net.w2, &total.w2, scale, lr, t, WEIGHT_BOUND);
+            let mut b2 = [net.b2];
+            mb2.step(&mut b2, &[total.b2], scale, lr, t, f32::MAX);
+            net.b2 = b2[0];
+        }
+        report(EpochLoss {
+            epoch,
+            train: sum / train_set.len().max(1) as f64,
+            validation: net.loss(data, validation),
+        });
+    }
+    net
+}

@@ -1,0 +1,17 @@
+//! Any bytes as a network file (`parity train` writes them): reading never
+//! panics, and an accepted network evaluates the start position and writes
+//! back the same bytes.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use parity_engine::net::{file_variant, Network};
+use parity_rules::{Color, Position, Registry, TurnPosition};
+
+fuzz_target!(|data: &[u8]| {
+    let v = Registry::builtin().get("chess").expect("chess is built in");
+    let named = file_variant(data);
+    let Ok(net) = Network::from_bytes(v, data) else { return };
+    assert_eq!(named.as_deref(), Ok("chess"));
+    let _ = net.evaluate(&<Position>::start(v), Color::White);
+    assert_eq!(net.to_bytes(), data, "an accepted file writes back differently");
+});
