@@ -35,8 +35,8 @@ pub struct TrainArgs {
     #[arg(long, default_value_t = 0.002)]
     learning_rate: f32,
     /// Weight of the game's result in each position's target, against the
-    /// engine's score (0 to 1).
-    #[arg(long, default_value_t = 0.25)]
+    /// engine's score (0 to 1; in chess 0 played best, docs/benchmarks.md).
+    #[arg(long, default_value_t = 0.0)]
     wdl: f32,
     /// Threads computing the gradient.
     #[arg(long, default_value_t = 2)]

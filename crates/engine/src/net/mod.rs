@@ -24,9 +24,13 @@ const BUILT_IN: &[(&str, &[u8])] = &[];
 pub const QA: i32 = 255;
 /// Scale of the output weights.
 pub const QB: i32 = 1024;
-/// Centipawns per unit of the network's output, whose logistic is the
-/// expected score.
-pub const CP_PER_UNIT: i32 = 400;
+/// Centipawns of our evaluation per unit of the network's output, whose
+/// logistic is the expected score: the hand-made terms' scale (their tuned
+/// logistic has about 170 cp a unit), which the search's margins assume.
+pub const CP_PER_UNIT: i32 = 200;
+/// Centipawns per unit of the scores in training positions (an engine's
+/// reported centipawns, such as fairy-stockfish's).
+pub const LABEL_CP_PER_UNIT: f32 = 400.0;
 /// Largest hidden layer inference keeps on the stack.
 pub const MAX_HIDDEN: usize = 1024;
 /// Weights are clipped to this in training, so that quantized sums fit.

@@ -12,7 +12,7 @@ use rand::seq::SliceRandom;
 use rand_chacha::rand_core::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use super::{Inputs, Network, CP_PER_UNIT, QA, QB, WEIGHT_BOUND};
+use super::{Inputs, Network, CP_PER_UNIT, LABEL_CP_PER_UNIT, QA, QB, WEIGHT_BOUND};
 use crate::tune::{parse_line, PositionLine, PositionsError};
 
 /// One position: its inputs from White's view and what it should score.
@@ -118,7 +118,7 @@ impl DataSet {
             };
             let pos = B::from_fen(v, fen).map_err(|e| bad(e.to_string()))?;
             let score = match centipawns {
-                Some(cp) => wdl * result + (1.0 - wdl) * logistic(cp as f32 / CP_PER_UNIT as f32),
+                Some(cp) => wdl * result + (1.0 - wdl) * logistic(cp as f32 / LABEL_CP_PER_UNIT),
                 None => result,
             };
             self.push(&pos, pos.side(), score);
