@@ -212,14 +212,7 @@ impl Network {
     /// Reads a network file for `v`.
     pub fn from_bytes(v: &Variant, bytes: &[u8]) -> Result<Network, NetError> {
         let mut r = Reader { bytes, at: 0 };
-        if r.take(8)? != MAGIC {
-            return Err(NetError::Magic);
-        }
-        let version = r.u32()?;
-        if version != VERSION {
-            return Err(NetError::Version(version));
-        }
-        let variant = r.text()?;
+        let variant = r.header()?;
         let comment = r.text()?;
         if variant != v.id() {
             return Err(NetError::Variant {
@@ -404,6 +397,18 @@ impl<'a> Reader<'a> {
         ))
     }
 
+    /// The magic, the version, and the variant's id.
+    fn header(&mut self) -> Result<String, NetError> {
+        if self.take(8)? != MAGIC {
+            return Err(NetError::Magic);
+        }
+        let version = self.u32()?;
+        if version != VERSION {
+            return Err(NetError::Version(version));
+        }
+        self.text()
+    }
+
     fn text(&mut self) -> Result<String, NetError> {
         let n = self.u32()? as usize;
         String::from_utf8(self.take(n)?.to_vec()).map_err(|_| NetError::Text)
@@ -423,15 +428,7 @@ impl<'a> Reader<'a> {
 
 /// The id of the variant a network file is for.
 pub fn file_variant(bytes: &[u8]) -> Result<String, NetError> {
-    let mut r = Reader { bytes, at: 0 };
-    if r.take(8)? != MAGIC {
-        return Err(NetError::Magic);
-    }
-    let version = r.u32()?;
-    if version != VERSION {
-        return Err(NetError::Version(version));
-    }
-    r.text()
+    Reader { bytes, at: 0 }.header()
 }
 
 /// Which network each variant plays with: None for the hand-made evaluation.
