@@ -2,7 +2,8 @@
 //! runs `tests/python/gui_client.py` against `parity uci`. The script plays
 //! chess with pondering and a clock, analyses with MultiPV, and sends a
 //! simultaneous variant without `go side`, which must be answered with
-//! `bestmove (none)` instead of leaving the client waiting.
+//! `bestmove (none)` instead of leaving the client waiting, and plays with
+//! the learned evaluation of `bench/nets/` through `EvalNet`, then without.
 
 use std::path::Path;
 use std::process::Command;

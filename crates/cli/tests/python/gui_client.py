@@ -6,6 +6,7 @@ non-zero (an AssertionError or a timeout) when anything is wrong."""
 
 import sys
 
+import os
 import chess
 import chess.engine
 
@@ -52,5 +53,20 @@ with chess.engine.SimpleEngine.popen_uci([exe, "uci"], timeout=10) as engine:
     # And the engine is still usable afterwards.
     result = engine.play(chess.Board(), limit)
     assert result.move in chess.Board().legal_moves, result
+
+    # A learned evaluation through the EvalNet option (bench/nets), then back.
+    here = os.path.dirname(os.path.abspath(__file__))
+    net = os.path.join(here, "..", "..", "..", "..", "bench", "nets", "chess-n256-540k.net")
+    assert "EvalNet" in engine.options, list(engine.options)
+    engine.configure({"EvalNet": os.path.normpath(net)})
+    board = chess.Board("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
+    result = engine.play(board, chess.engine.Limit(depth=6))
+    assert result.move in board.legal_moves, result
+    learned = engine.analyse(board, chess.engine.Limit(depth=1))["score"]
+    engine.configure({"EvalNet": "none"})
+    result = engine.play(board, chess.engine.Limit(depth=4))
+    assert result.move in board.legal_moves, result
+    terms = engine.analyse(board, chess.engine.Limit(depth=1))["score"]
+    assert learned != terms, (learned, terms)
 
 print("ok")
