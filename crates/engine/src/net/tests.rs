@@ -20,7 +20,7 @@ fn random_positions(v: &'static Variant, count: usize, seed: u64) -> Vec<Positio
                 break;
             }
             pos = pos.make(moves[rng.next_u32() as usize % moves.len()]);
-            out.push(pos.clone());
+            out.push(pos);
         }
     }
     out.truncate(count);

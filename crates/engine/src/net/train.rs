@@ -216,13 +216,11 @@ impl FloatNetwork {
             &mut acc[1],
         );
         let (us, them) = if s.white_to_move { (0, 1) } else { (1, 0) };
-        let h = self.hidden;
-        let mut out = self.b2;
-        for i in 0..h {
-            out += acc[us][i].clamp(0.0, 1.0) * self.w2[i];
-            out += acc[them][i].clamp(0.0, 1.0) * self.w2[h + i];
-        }
-        out
+        let (w_us, w_them) = self.w2.split_at(self.hidden);
+        let half = |a: &[f32], w: &[f32]| -> f32 {
+            a.iter().zip(w).map(|(a, w)| a.clamp(0.0, 1.0) * w).sum()
+        };
+        self.b2 + half(&acc[us], w_us) + half(&acc[them], w_them)
     }
 
     /// The score in centipawns of a position for its side to move.
