@@ -168,25 +168,12 @@ impl Network {
         }
     }
 
-    /// The score of `pos` for `side`, the side to move.
+    /// The score of `pos` for `side`, the side to move, summed from nothing
+    /// (the search keeps [`Accumulator`]s instead).
     pub fn evaluate<V: PieceView>(&self, pos: &V, side: Color) -> Score {
-        let h = self.hidden;
-        let mut acc = [[0i16; MAX_HIDDEN]; 2];
-        acc[0][..h].copy_from_slice(&self.b1);
-        acc[1][..h].copy_from_slice(&self.b1);
-        let inputs = self.inputs;
-        pos.for_each_piece(|color, kind, sq| {
-            for (p, perspective) in Color::ALL.into_iter().enumerate() {
-                let i = inputs.index(perspective, color, kind, sq);
-                let row = &self.w1[i * h..(i + 1) * h];
-                for (a, &w) in acc[p][..h].iter_mut().zip(row) {
-                    *a = a.wrapping_add(w);
-                }
-            }
-        });
-        let (us, them) = (side.index(), 1 - side.index());
-        let out = self.b2 + dot(&acc[us][..h], &self.w2[..h]) + dot(&acc[them][..h], &self.w2[h..]);
-        to_centipawns(out)
+        let mut acc = Accumulator::new(self);
+        self.update(None, pos, &mut acc);
+        self.output(&acc, side)
     }
 
     /// The file's bytes: magic, version, variant, comment, sizes, then the
