@@ -10,24 +10,18 @@ const SAMPLE: &str = concat!(
     "/../engine/tests/data/chess-fsf-scored-sample.positions"
 );
 
+/// `parity train` on the sample, with `extra` settings, writing `out`.
+fn train_sample(out: &std::path::Path, extra: &[&str]) -> std::process::Output {
+    let mut args = vec!["train", "--variant", "chess", "--positions", SAMPLE];
+    args.extend_from_slice(extra);
+    args.extend(["--out", out.to_str().unwrap()]);
+    parity(&args)
+}
+
 #[test]
 fn train_writes_a_network_the_engine_loads() {
     let out = temp("train_cli", "chess.net");
-    let o = parity(&[
-        "train",
-        "--variant",
-        "chess",
-        "--positions",
-        SAMPLE,
-        "--hidden",
-        "16",
-        "--epochs",
-        "4",
-        "--batch",
-        "64",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    let o = train_sample(&out, &["--hidden", "16", "--epochs", "4", "--batch", "64"]);
     assert!(o.status.success(), "{}", stderr(&o));
     let report = stdout(&o);
     assert!(report.contains("2000 positions"), "{report}");
@@ -139,19 +133,7 @@ fn uci_session(steps: &[(&str, &str)]) -> String {
 #[test]
 fn the_engine_plays_with_a_network_given_by_eval_net() {
     let out = temp("train_cli", "uci.net");
-    let o = parity(&[
-        "train",
-        "--variant",
-        "chess",
-        "--positions",
-        SAMPLE,
-        "--hidden",
-        "8",
-        "--epochs",
-        "2",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    let o = train_sample(&out, &["--hidden", "8", "--epochs", "2"]);
     assert!(o.status.success(), "{}", stderr(&o));
     let path = out.to_str().unwrap();
     let load = format!("uci\nsetoption name EvalNet value {path}\nposition startpos moves e2e4\neval\ngo depth 5\n");
