@@ -47,6 +47,10 @@ pub struct TrainArgs {
     /// Read at most this many positions from each file.
     #[arg(long)]
     limit: Option<usize>,
+    /// Also train on each position without castling rights mirrored file
+    /// for file (only for variants whose pieces move alike both ways).
+    #[arg(long)]
+    mirror: bool,
 }
 
 pub fn run(out: &mut impl Write, registry: &Registry, args: TrainArgs) -> Result<(), Failure> {
@@ -67,7 +71,14 @@ pub fn run(out: &mut impl Write, registry: &Registry, args: TrainArgs) -> Result
         )));
     }
     let began = Instant::now();
+    if args.mirror && !v.moves_mirror_symmetric() {
+        return Err(Failure::Message(format!(
+            "--mirror: some piece of {} moves differently to the left and to the right",
+            v.id()
+        )));
+    }
     let mut data = DataSet::new(v);
+    data.mirror = args.mirror;
     for file in &args.positions {
         let f = std::fs::File::open(file).map_err(|e| format!("{}: {e}", file.display()))?;
         let read = data
@@ -80,7 +91,7 @@ pub fn run(out: &mut impl Write, registry: &Registry, args: TrainArgs) -> Result
     }
     writeln!(
         out,
-        "{} positions read in {:.1} s",
+        "{} positions (mirrored copies included) read in {:.1} s",
         data.len(),
         began.elapsed().as_secs_f64()
     )?;

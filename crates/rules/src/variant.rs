@@ -314,6 +314,17 @@ impl Variant {
         &self.kinds[kind.index()]
     }
 
+    /// Every piece moves alike to the left and to the right, so a position
+    /// mirrored file for file (without castling rights) is as good.
+    pub fn moves_mirror_symmetric(&self) -> bool {
+        self.spec.pieces.iter().all(|p| {
+            p.rules.iter().all(|r| {
+                p.rules
+                    .contains(&crate::betza::MoveRule { dx: -r.dx, ..*r })
+            })
+        })
+    }
+
     /// The attack tables in word `W`, if the board fits in it.
     pub fn boards_in<W: Word>(&self) -> Option<&Boards<W>> {
         use std::any::Any;

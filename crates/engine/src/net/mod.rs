@@ -123,6 +123,13 @@ impl Inputs {
         let mirrored = (self.ranks as usize - 1 - rank) * self.files as usize + file;
         ((1 - side) * self.kinds + kind) * self.squares + mirrored
     }
+
+    /// Input `index` with the board mirrored file for file (a1 to h1).
+    pub fn mirror_files(&self, index: usize) -> usize {
+        let sq = index % self.squares;
+        let (file, rank) = (sq % self.files as usize, sq / self.files as usize);
+        index - sq + rank * self.files as usize + (self.files as usize - 1 - file)
+    }
 }
 
 /// A network ready for inference.

@@ -221,3 +221,86 @@ fn sums_updated_move_by_move_equal_sums_from_nothing() {
         }
     }
 }
+
+#[test]
+fn mirroring_files_is_an_involution() {
+    let v = chess();
+    let inputs = Inputs::of(v);
+    let sq = |name: &str| v.shape.parse_square(name).unwrap();
+    let rook = v.kind_by_letter('R').unwrap();
+    let a1 = inputs.index(Color::White, Color::Black, rook, sq("a1"));
+    let h1 = inputs.index(Color::White, Color::Black, rook, sq("h1"));
+    assert_eq!(inputs.mirror_files(a1), h1);
+    for i in 0..inputs.count() {
+        assert_eq!(inputs.mirror_files(inputs.mirror_files(i)), i);
+    }
+}
+
+#[test]
+fn which_variants_move_alike_both_ways() {
+    let mut reg = Registry::builtin();
+    for id in ["chess", "tutti-frutti", "parity12", "safety-in-numbers"] {
+        assert!(reg.get(id).unwrap().moves_mirror_symmetric(), "{id}");
+    }
+    let lopsided = reg
+        .add_text(
+            "lopsided.toml",
+            "id = \"lopsided\"\ninherits = \"chess\"\n[[pieces]]\nletter = \"N\"\nname = \"Knight\"\nbetza = \"rN\"\n",
+        )
+        .unwrap();
+    assert!(!lopsided.moves_mirror_symmetric());
+}
+
+/// A rook on the a-file wins for its side; trained with `mirror`, the
+/// network knows an h-file rook it never saw.
+#[test]
+fn mirrored_copies_teach_the_other_wing() {
+    let v = chess();
+    let mut text = String::new();
+    for rank in 2..=7 {
+        let row = |piece: char| {
+            let mut rows = vec!["8".to_string(); 8];
+            rows[0] = "4k3".into();
+            rows[7] = "4K3".into();
+            rows[8 - rank] = format!("{piece}7");
+            rows.join("/")
+        };
+        for side in ["w", "b"] {
+            text += &format!("{} {side} - - 0 1 [1.0] 400\n", row('R'));
+            text += &format!("{} {side} - - 0 1 [0.0] -400\n", row('r'));
+        }
+    }
+    // Castling rights: not mirrored (the king's wing matters).
+    text += "r3k3/8/8/8/8/8/8/4K2R w Kq - 0 1 [0.5] 0\n";
+    let read = |mirror: bool| {
+        let mut data = DataSet::new(v);
+        data.mirror = mirror;
+        let n = data.read(v, text.as_bytes(), 0.0, None).unwrap();
+        (n, data)
+    };
+    let (n, plain) = read(false);
+    let (m, mirrored) = read(true);
+    assert_eq!((n, m), (25, 25));
+    assert_eq!((plain.len(), mirrored.len()), (25, 49));
+    let options = TrainOptions {
+        validation: 0.0,
+        epochs: 60,
+        batch: 8,
+        ..small_options()
+    };
+    let h_file = |piece: char| {
+        Position::<u128>::from_fen(v, &format!("3k4/8/8/8/7{piece}/8/8/3K4 w - - 0 1")).unwrap()
+    };
+    let score = |data: &DataSet, piece: char| {
+        let net = train(data, &options, |_| {});
+        net.evaluate(&h_file(piece), Color::White)
+    };
+    // 400 at the labels' scale is 200 at the engine's.
+    let (white, black) = (score(&mirrored, 'R'), score(&mirrored, 'r'));
+    let (unseen_white, unseen_black) = (score(&plain, 'R'), score(&plain, 'r'));
+    assert!(white > 150.0 && black < -150.0, "{white} {black}");
+    assert!(
+        unseen_white - unseen_black < (white - black) / 2.0,
+        "{unseen_white} {unseen_black}"
+    );
+}

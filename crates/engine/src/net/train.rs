@@ -23,6 +23,9 @@ struct Sample {
     white_to_move: bool,
     /// Expected score for the side to move, 0 to 1.
     target: f32,
+    /// The sample before this one, mirrored file for file: trained on
+    /// with it, never held out.
+    mirror: bool,
 }
 
 /// Positions ready for training.
@@ -30,6 +33,9 @@ pub struct DataSet {
     pub inputs: Inputs,
     indices: Vec<u16>,
     samples: Vec<Sample>,
+    /// Also train on each position without castling rights mirrored file
+    /// for file (for variants whose pieces move alike both ways).
+    pub mirror: bool,
 }
 
 fn logistic(x: f32) -> f32 {
@@ -42,9 +48,11 @@ impl DataSet {
             inputs: Inputs::of(v),
             indices: Vec::new(),
             samples: Vec::new(),
+            mirror: false,
         }
     }
 
+    /// Positions, their mirrored copies included.
     pub fn len(&self) -> usize {
         self.samples.len()
     }
@@ -70,6 +78,22 @@ impl DataSet {
             } else {
                 1.0 - white_score
             },
+            mirror: false,
+        });
+    }
+
+    /// Adds the last position again, mirrored file for file.
+    fn push_mirror_of_last(&mut self) {
+        let last = *self.samples.last().expect("a position to mirror");
+        let start = self.indices.len() as u32;
+        for i in last.start..last.start + last.len as u32 {
+            let f = self.inputs.mirror_files(self.indices[i as usize] as usize);
+            self.indices.push(f as u16);
+        }
+        self.samples.push(Sample {
+            start,
+            mirror: true,
+            ..last
         });
     }
 
@@ -122,6 +146,9 @@ impl DataSet {
                 None => result,
             };
             self.push(&pos, pos.side(), score);
+            if self.mirror && fen.split_whitespace().nth(2) == Some("-") {
+                self.push_mirror_of_last();
+            }
             read += 1;
         }
         Ok(read)
@@ -229,6 +256,7 @@ impl FloatNetwork {
             inputs: self.inputs,
             indices: Vec::new(),
             samples: Vec::new(),
+            mirror: false,
         };
         data.push(pos, side, 0.5);
         let mut acc = [vec![0.0; self.hidden], vec![0.0; self.hidden]];
@@ -392,11 +420,24 @@ pub fn train(
 ) -> FloatNetwork {
     let mut net = FloatNetwork::random(data.inputs, options.hidden, options.seed);
     let mut rng = ChaCha8Rng::seed_from_u64(options.seed);
-    let mut samples = data.samples.clone();
-    samples.shuffle(&mut rng);
-    let held = ((samples.len() as f64 * options.validation) as usize).min(samples.len() / 2);
-    let split = samples.len() - held;
-    let (train_set, validation) = samples.split_at_mut(split);
+    // Held out: a share of the positions as read; a mirrored copy goes
+    // where its position goes.
+    let mut order: Vec<usize> = (0..data.samples.len())
+        .filter(|&i| !data.samples[i].mirror)
+        .collect();
+    order.shuffle(&mut rng);
+    let held = ((order.len() as f64 * options.validation) as usize).min(order.len() / 2);
+    let validation: Vec<Sample> = order[order.len() - held..]
+        .iter()
+        .map(|&i| data.samples[i])
+        .collect();
+    let mut train_set: Vec<Sample> = order[..order.len() - held]
+        .iter()
+        .flat_map(|&i| {
+            let mirror = data.samples.get(i + 1).filter(|s| s.mirror);
+            std::iter::once(data.samples[i]).chain(mirror.copied())
+        })
+        .collect();
     let threads = options.threads.max(1);
     let mut grads = vec![Gradient::zero(&net); threads];
     let mut total = Gradient::zero(&net);
@@ -454,7 +495,7 @@ pub fn train(
         report(EpochLoss {
             epoch,
             train: sum / train_set.len().max(1) as f64,
-            validation: net.loss(data, validation),
+            validation: net.loss(data, &validation),
         });
     }
     net
