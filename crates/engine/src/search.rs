@@ -839,9 +839,11 @@ impl<B: TurnPosition> Searcher<B> {
             _ => static_eval,
         };
         if !pv_node && !in_check && ply > 0 {
-            // The position is so good that a shallow search would fail high anyway.
+            // The position is so good that a shallow search would fail high
+            // anyway. By the static evaluation too: a table bound from a
+            // shallower search can hide a threat (a quiet mate it never saw).
             if depth <= 7
-                && eval - 80 * (depth - improving as i32) >= beta
+                && eval.min(static_eval) - 80 * (depth - improving as i32) >= beta
                 && beta.abs() < MATE_BOUND
             {
                 return eval;

@@ -18,7 +18,7 @@ use parity_rules::{Bitboard, Color, Kind, PieceView, Square, Variant, Word};
 use crate::eval::{Score, MATE_BOUND};
 
 /// The built-in networks of the variants (`variants/*.net`).
-const BUILT_IN: &[(&str, &[u8])] = &[];
+const BUILT_IN: &[(&str, &[u8])] = &[("chess", include_bytes!("../../../../variants/chess.net"))];
 
 /// Scale of the clipped activation (1.0 in training).
 pub const QA: i32 = 255;

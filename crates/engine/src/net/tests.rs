@@ -187,6 +187,22 @@ fn files_round_trip_and_bad_ones_are_refused() {
 }
 
 #[test]
+fn chess_plays_with_its_built_in_network() {
+    let v = chess();
+    let net = of(v).expect("chess has a built-in network");
+    let score = |fen: &str| {
+        let pos = Position::<u128>::from_fen(v, fen).unwrap();
+        net.evaluate(&pos, pos.side())
+    };
+    let start = score("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+    assert!(start.abs() < 80, "start {start}");
+    // A queen up, either side to move.
+    let up = score("rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+    let down = score("rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1");
+    assert!(up > 400 && down < -400, "{up} {down}");
+}
+
+#[test]
 fn a_variant_without_a_network_keeps_the_hand_made_evaluation() {
     let v = Registry::builtin().get("parity12").unwrap();
     assert!(built_in("parity12").is_none());
