@@ -70,13 +70,13 @@ pub fn run(out: &mut impl Write, registry: &Registry, args: TrainArgs) -> Result
             args.hidden
         )));
     }
-    let began = Instant::now();
     if args.mirror && !v.moves_mirror_symmetric() {
         return Err(Failure::Message(format!(
             "--mirror: some piece of {} moves differently to the left and to the right",
             v.id()
         )));
     }
+    let began = Instant::now();
     let mut data = DataSet::new(v);
     data.mirror = args.mirror;
     for file in &args.positions {

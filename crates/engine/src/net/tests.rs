@@ -307,13 +307,14 @@ fn mirrored_copies_teach_the_other_wing() {
     let h_file = |piece: char| {
         Position::<u128>::from_fen(v, &format!("3k4/8/8/8/7{piece}/8/8/3K4 w - - 0 1")).unwrap()
     };
-    let score = |data: &DataSet, piece: char| {
+    let scores = |data: &DataSet| {
         let net = train(data, &options, |_| {});
-        net.evaluate(&h_file(piece), Color::White)
+        let score = |piece| net.evaluate(&h_file(piece), Color::White);
+        (score('R'), score('r'))
     };
     // 400 at the labels' scale is 200 at the engine's.
-    let (white, black) = (score(&mirrored, 'R'), score(&mirrored, 'r'));
-    let (unseen_white, unseen_black) = (score(&plain, 'R'), score(&plain, 'r'));
+    let (white, black) = scores(&mirrored);
+    let (unseen_white, unseen_black) = scores(&plain);
     assert!(white > 150.0 && black < -150.0, "{white} {black}");
     assert!(
         unseen_white - unseen_black < (white - black) / 2.0,
