@@ -20,6 +20,9 @@ use crate::tt::{move_code, Bound, Entry, Table};
 use parity_rules::TurnPosition;
 
 pub const MAX_PLY: usize = 128;
+
+/// How many plies back the network's sums may start from.
+const NEAR_PLIES: usize = 4;
 const INFINITY: Score = MATE + 1;
 /// Move ordering scores: captures that win or hold material first, those
 /// that lose it (static exchange) after every quiet move.
@@ -593,9 +596,11 @@ impl<B: TurnPosition> Searcher<B> {
             return score;
         }
         if let Some(net) = &self.net {
-            // The parent's sums, if this search has made them, are the start.
+            // The sums of the path's last few plies, where this search has
+            // made them, are the start (a parent found in the evaluation
+            // cache made none).
             let (below, here) = self.accumulators.split_at_mut(ply);
-            net.update(below.last(), pos, &mut here[0]);
+            net.update(&below[ply.saturating_sub(NEAR_PLIES)..], pos, &mut here[0]);
             let score = net.output(&here[0], pos.side()) + eval::mop_up(pos, &self.eval);
             self.eval_cache.put(key, score);
             return score;

@@ -7,6 +7,7 @@
 //! built-in network (`variants/<id>.net`) if it has one, and with the
 //! hand-made evaluation otherwise.
 
+mod simd;
 pub mod train;
 
 use std::collections::HashMap;
@@ -179,7 +180,7 @@ impl Network {
     /// (the search keeps [`Accumulator`]s instead).
     pub fn evaluate<V: PieceView>(&self, pos: &V, side: Color) -> Score {
         let mut acc = Accumulator::new(self);
-        self.update(None, pos, &mut acc);
+        self.update(&[], pos, &mut acc);
         self.output(&acc, side)
     }
 
@@ -271,34 +272,27 @@ impl<W: Word> Accumulator<W> {
 }
 
 /// Pieces that differ by more than this are summed again from nothing.
-const MAX_CHANGES: u32 = 12;
+const MAX_CHANGES: usize = 12;
+
+/// Rows summed in one pass over the sums.
+const ROWS_PER_PASS: usize = 16;
 
 impl Network {
+    /// The weights of a piece's input from `perspective`.
     #[inline]
-    fn add_piece(&self, sums: &mut [i16], color: Color, kind: Kind, sq: Square, sign: i16) {
+    fn row(&self, perspective: Color, color: Color, kind: Kind, sq: Square) -> &[i16] {
         let h = self.hidden;
-        for (p, perspective) in Color::ALL.into_iter().enumerate() {
-            let i = self.inputs.index(perspective, color, kind, sq);
-            let row = &self.w1[i * h..(i + 1) * h];
-            let half = &mut sums[p * h..(p + 1) * h];
-            if sign > 0 {
-                for (a, &w) in half.iter_mut().zip(row) {
-                    *a = a.wrapping_add(w);
-                }
-            } else {
-                for (a, &w) in half.iter_mut().zip(row) {
-                    *a = a.wrapping_sub(w);
-                }
-            }
-        }
+        let i = self.inputs.index(perspective, color, kind, sq);
+        &self.w1[i * h..(i + 1) * h]
     }
 
-    /// Sets `to` to the sums of `pos`, from `from`'s by the pieces that
-    /// differ when it is ready and close, else from nothing. Crowds (one
-    /// square, several pieces of a kind) are always summed from nothing.
+    /// Sets `to` to the sums of `pos`: from those of the ready one of
+    /// `near` that differs from it by the fewest pieces, if they are few,
+    /// else from nothing. Crowds (one square, several pieces of a kind)
+    /// are always summed from nothing.
     pub fn update<V: PieceView>(
         &self,
-        from: Option<&Accumulator<V::W>>,
+        near: &[Accumulator<V::W>],
         pos: &V,
         to: &mut Accumulator<V::W>,
     ) {
@@ -309,38 +303,83 @@ impl Network {
             }
         }
         to.ready = true;
-        let from = from.filter(|f| f.ready && pos.crowd_squares().is_empty());
-        if let Some(from) = from {
-            let mut changes = 0;
+        let h = self.hidden;
+        let changes = |from: &Accumulator<V::W>| -> usize {
+            let mut n = 0;
             for c in 0..2 {
                 for k in 0..kinds {
-                    changes += (from.presence[c][k] ^ to.presence[c][k]).count();
+                    n += (from.presence[c][k] ^ to.presence[c][k]).count() as usize;
                 }
             }
-            if changes <= MAX_CHANGES {
-                to.sums.copy_from_slice(&from.sums);
-                for color in Color::ALL {
-                    for k in 0..kinds {
-                        let (old, new) = (
-                            from.presence[color.index()][k],
-                            to.presence[color.index()][k],
-                        );
-                        for sq in old & !new {
-                            self.add_piece(&mut to.sums, color, Kind(k as u8), sq, -1);
-                        }
-                        for sq in new & !old {
-                            self.add_piece(&mut to.sums, color, Kind(k as u8), sq, 1);
-                        }
-                    }
+            n
+        };
+        // The latest first: usually the parent, a move away.
+        let mut nearest: Option<(usize, &Accumulator<V::W>)> = None;
+        if pos.crowd_squares().is_empty() {
+            for f in near.iter().rev().filter(|f| f.ready) {
+                let n = changes(f);
+                if nearest.is_none_or(|(best, _)| n < best) {
+                    nearest = Some((n, f));
                 }
-                return;
+                if n <= 3 {
+                    break;
+                }
             }
         }
-        let h = self.hidden;
-        to.sums[..h].copy_from_slice(&self.b1);
-        to.sums[h..].copy_from_slice(&self.b1);
-        let sums = &mut to.sums;
-        pos.for_each_piece(|color, kind, sq| self.add_piece(sums, color, kind, sq, 1));
+        let nearest = nearest.filter(|&(n, _)| n <= MAX_CHANGES);
+        if let Some((_, from)) = nearest {
+            // The pieces gone and come, as (colour, kind, square).
+            let (mut gone, mut come) = ([None; MAX_CHANGES], [None; MAX_CHANGES]);
+            let (mut n_gone, mut n_come) = (0, 0);
+            for color in Color::ALL {
+                for k in 0..kinds {
+                    let (old, new) = (
+                        from.presence[color.index()][k],
+                        to.presence[color.index()][k],
+                    );
+                    for sq in old & !new {
+                        gone[n_gone] = Some((color, Kind(k as u8), sq));
+                        n_gone += 1;
+                    }
+                    for sq in new & !old {
+                        come[n_come] = Some((color, Kind(k as u8), sq));
+                        n_come += 1;
+                    }
+                }
+            }
+            for (p, perspective) in Color::ALL.into_iter().enumerate() {
+                let rows = |list: &[Option<(Color, Kind, Square)>]| {
+                    let mut out: [&[i16]; MAX_CHANGES] = [&[]; MAX_CHANGES];
+                    for (o, &(c, k, sq)) in out.iter_mut().zip(list.iter().flatten()) {
+                        *o = self.row(perspective, c, k, sq);
+                    }
+                    out
+                };
+                let (adds, subs) = (rows(&come[..n_come]), rows(&gone[..n_gone]));
+                simd::apply(
+                    &mut to.sums[p * h..(p + 1) * h],
+                    Some(&from.sums[p * h..(p + 1) * h]),
+                    &adds[..n_come],
+                    &subs[..n_gone],
+                );
+            }
+            return;
+        }
+        for (p, perspective) in Color::ALL.into_iter().enumerate() {
+            let half = &mut to.sums[p * h..(p + 1) * h];
+            half.copy_from_slice(&self.b1);
+            let mut rows: [&[i16]; ROWS_PER_PASS] = [&[]; ROWS_PER_PASS];
+            let mut n = 0;
+            pos.for_each_piece(|color, kind, sq| {
+                rows[n] = self.row(perspective, color, kind, sq);
+                n += 1;
+                if n == ROWS_PER_PASS {
+                    simd::apply(half, None, &rows, &[]);
+                    n = 0;
+                }
+            });
+            simd::apply(half, None, &rows[..n], &[]);
+        }
     }
 
     /// The score for `side` to move of the position `acc` was summed from.
@@ -350,7 +389,7 @@ impl Network {
             Color::White => (&acc.sums[..h], &acc.sums[h..]),
             Color::Black => (&acc.sums[h..], &acc.sums[..h]),
         };
-        let out = self.b2 + dot(us, &self.w2[..h]) + dot(them, &self.w2[h..]);
+        let out = self.b2 + simd::output(us, them, &self.w2[..h], &self.w2[h..]);
         to_centipawns(out)
     }
 }
@@ -358,14 +397,6 @@ impl Network {
 fn to_centipawns(out: i32) -> Score {
     let cp = out as i64 * CP_PER_UNIT as i64 / (QA * QB) as i64;
     cp.clamp(-(MATE_BOUND as i64) + 1, MATE_BOUND as i64 - 1) as Score
-}
-
-#[inline]
-fn dot(acc: &[i16], w: &[i16]) -> i32 {
-    acc.iter()
-        .zip(w)
-        .map(|(&a, &w)| a.clamp(0, QA as i16) as i32 * w as i32)
-        .sum()
 }
 
 struct Reader<'a> {
