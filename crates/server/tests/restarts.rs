@@ -63,3 +63,74 @@ fn a_restart_charges_the_time_up_to_the_crash_and_not_the_downtime() {
     let downtimes = sql.block_on(common::sql_i64(&db, "SELECT COUNT(*) FROM downtimes"));
     assert_eq!(downtimes, Some(1));
 }
+
+/// The moves the server holds hidden outlive a crash: a first reveal, and
+/// an engine's committed move, kept beside their events (docs/server.md,
+/// "Commit and reveal"). After the restart the turn resolves with them.
+#[test]
+fn hidden_moves_outlive_a_crash() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("hidden.sqlite");
+    // First life: a friend game where White has revealed and Black has
+    // not, and a game where the engine (White) has committed.
+    let first = tokio::runtime::Runtime::new().unwrap();
+    let (friend, engine) = first.block_on(async {
+        let (s, _) = common::start_on(tempfile::tempdir().unwrap(), &path).await;
+        let clock = json!({"initial": 600, "increment": 0});
+        let (id, white, black) = s.friend_game("parity", clock).await;
+        let white_nonce = s.commit(&id, &white, "white", "e2e4", 1).await;
+        let black_nonce = s.commit(&id, &black, "black", "d7d5", 2).await;
+        s.reveal(&id, &white, "e2e4", &white_nonce).await;
+        let created = s
+            .create(json!({"variant": "parity", "opponent": {"engine": {"level": 1}}, "color": "black"}))
+            .await;
+        let engine_game = created["id"].as_str().unwrap().to_string();
+        let token = created["token"].as_str().unwrap().to_string();
+        s.stream(&engine_game, Some(&token), Some(0))
+            .await
+            .until("the engine's commitment", |v| v["type"] == "committed")
+            .await;
+        ((id, black, black_nonce), (engine_game, token))
+    });
+    first.shutdown_timeout(Duration::from_secs(5));
+
+    let second = tokio::runtime::Runtime::new().unwrap();
+    second.block_on(async {
+        let (s, recovered) = common::start_on(tempfile::tempdir().unwrap(), &path).await;
+        assert_eq!(recovered, 2);
+        let (id, black, black_nonce) = friend;
+        s.reveal(&id, &black, "d7d5", &black_nonce).await;
+        let turn = s
+            .stream(&id, None, Some(0))
+            .await
+            .until("the turn", |v| v["type"] == "turn")
+            .await;
+        assert_eq!(turn["white"]["uci"], "e2e4", "{turn}");
+        assert_eq!(turn["black"]["uci"], "d7d5", "{turn}");
+
+        let (id, token) = engine;
+        let full = s.full(&id, Some(&token)).await;
+        let mv = common::legal(&full, "black")[0].clone();
+        let nonce = s.commit(&id, &token, "black", &mv, 3).await;
+        let mut stream = s.stream(&id, Some(&token), Some(0)).await;
+        stream
+            .until("the engine's reveal", |v| {
+                v["type"] == "revealed" && v["color"] == "white"
+            })
+            .await;
+        s.reveal(&id, &token, &mv, &nonce).await;
+        let turn = stream.until("the turn", |v| v["type"] == "turn").await;
+        let white = &turn["white"];
+        assert_eq!(
+            white["commitment"].as_str().unwrap(),
+            common::commitment(
+                &id,
+                1,
+                "white",
+                white["uci"].as_str().unwrap(),
+                white["nonce"].as_str().unwrap()
+            ),
+            "the engine's move after the crash is the one it committed to: {turn}"
+        );
+    });
+}

@@ -790,6 +790,7 @@ impl Hub {
             changes.push(Change::Event {
                 game: id.to_string(),
                 event,
+                hidden: None,
             });
             Ok(())
         };

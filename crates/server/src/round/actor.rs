@@ -414,14 +414,18 @@ impl<H: Host> GameActor<H> {
             changes.push(Change::Event {
                 game: id.clone(),
                 event,
+                hidden: None,
             });
         }
+        // A hidden move is stored with the event that hides it, the last
+        // (a reveal, a commitment).
+        let mut unstored = false;
         if let Some(h) = hidden {
-            self.state.remember(h.clone());
-            changes.push(Change::Hidden {
-                game: id.clone(),
-                hidden: h,
-            });
+            match changes.last_mut() {
+                Some(Change::Event { hidden, .. }) => *hidden = Some(h.clone()),
+                _ => unstored = true,
+            }
+            self.state.remember(h);
         }
         let summary = self.state.summary();
         let summary_changed = self.written.as_ref() != Some(&summary);
@@ -433,6 +437,7 @@ impl<H: Host> GameActor<H> {
         }
         changes.extend(extra);
         let written = match applied {
+            Ok(()) if unstored => Err(Refusal::Internal("a hidden move without its event".into())),
             Ok(()) => self
                 .host
                 .writer()

@@ -26,8 +26,6 @@ fn seat_text(seat: &Seat) -> String {
     serde_json::to_string(seat).unwrap_or_default()
 }
 
-/// The statements of a change to a game or to the server's own rows;
-/// none for the changes other files write.
 /// The computer analyses of finished games (`crate::game::review`), one
 /// JSON document each: both databases read this.
 pub(super) const ANALYSES: &str = r#"
@@ -38,6 +36,19 @@ pub(super) const ANALYSES: &str = r#"
     );
 "#;
 
+/// A hidden move kept in its event's row, which a group commit appends to
+/// the table's last page, instead of in `hidden_moves`, where each game's
+/// row landed on a page of its own. Rows of `hidden_moves` written before
+/// this step are still read.
+pub(super) const HIDDEN_IN_EVENTS: &str = r#"
+    ALTER TABLE events ADD COLUMN hidden_turn BIGINT;
+    ALTER TABLE events ADD COLUMN hidden_color TEXT;
+    ALTER TABLE events ADD COLUMN hidden_move TEXT;
+    ALTER TABLE events ADD COLUMN hidden_nonce TEXT;
+"#;
+
+/// The statements of a change to a game or to the server's own rows;
+/// none for the changes other files write.
 pub(super) fn statements(change: &Change) -> Result<Vec<Statement>, StoreError> {
     fn one(sql: &'static str, params: impl Into<Vec<Value>>) -> Result<Vec<Statement>, StoreError> {
         Ok(vec![Statement::new(sql, params)])
@@ -75,12 +86,29 @@ pub(super) fn statements(change: &Change) -> Result<Vec<Statement>, StoreError> 
              SET token_sha256 = excluded.token_sha256, invite = excluded.invite",
             params![game, color.name(), token_hash.as_ref(), invite.as_ref()],
         ),
-        Change::Event { game, event } => {
+        Change::Event {
+            game,
+            event,
+            hidden,
+        } => {
             let body = serde_json::to_string(&event.body)
                 .map_err(|e| StoreError::Corrupt(e.to_string()))?;
+            let hidden = hidden.as_ref();
             one(
-                "INSERT INTO events (game_id, seq, at_ms, kind, body_json) VALUES ($1, $2, $3, $4, $5)",
-                params![game, event.seq as i64, event.at, event.body.kind(), body],
+                "INSERT INTO events (game_id, seq, at_ms, kind, body_json,
+                                     hidden_turn, hidden_color, hidden_move, hidden_nonce)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+                params![
+                    game,
+                    event.seq as i64,
+                    event.at,
+                    event.body.kind(),
+                    body,
+                    hidden.map(|h| h.turn),
+                    hidden.map(|h| h.color.name()),
+                    hidden.map(|h| &h.mv),
+                    hidden.map(|h| &h.nonce)
+                ],
             )
         }
         Change::Summary { game, summary } => {
@@ -122,12 +150,6 @@ pub(super) fn statements(change: &Change) -> Result<Vec<Statement>, StoreError> 
         Change::Chat { game, line } => one(
             "INSERT INTO chat (game_id, at_ms, author, room, text) VALUES ($1, $2, $3, $4, $5)",
             params![game, line.at_ms, &line.author, &line.room, &line.text],
-        ),
-        Change::Hidden { game, hidden } => one(
-            "INSERT INTO hidden_moves (game_id, turn, color, move, nonce) VALUES ($1, $2, $3, $4, $5)
-             ON CONFLICT (game_id, turn, color) DO UPDATE
-             SET move = excluded.move, nonce = excluded.nonce",
-            params![game, hidden.turn, hidden.color.name(), &hidden.mv, &hidden.nonce],
         ),
         Change::Heartbeat { at_ms } => one(
             "INSERT INTO heartbeat (id, at_ms) VALUES (1, $1)
@@ -182,14 +204,24 @@ impl Store {
         let s = &self.reader;
         let rows = s
             .query(
-                "SELECT seq, at_ms, body_json FROM events WHERE game_id = $1 ORDER BY seq",
+                "SELECT seq, at_ms, body_json, hidden_turn, hidden_color, hidden_move, hidden_nonce
+                 FROM events WHERE game_id = $1 ORDER BY seq",
                 &params![id],
             )
             .await?;
-        let events = rows
-            .iter()
-            .map(|r| event_of(id, r))
-            .collect::<Result<Vec<_>, _>>()?;
+        let mut events = Vec::with_capacity(rows.len());
+        let mut hidden = Vec::new();
+        for r in &rows {
+            events.push(event_of(id, r)?);
+            if let (Some(mv), Some(nonce)) = (r.maybe_text(5)?, r.maybe_text(6)?) {
+                hidden.push(Hidden {
+                    turn: r.count(3)?,
+                    color: color_of(&r.text(4)?)?,
+                    mv,
+                    nonce,
+                });
+            }
+        }
         if events.is_empty() {
             return Ok(None);
         }
@@ -206,7 +238,7 @@ impl Store {
                 invite: r.maybe_text(2)?,
             };
         }
-        let mut hidden = Vec::new();
+        // Written before `HIDDEN_IN_EVENTS`.
         for r in s
             .query(
                 "SELECT turn, color, move, nonce FROM hidden_moves WHERE game_id = $1",

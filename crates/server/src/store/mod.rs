@@ -166,14 +166,14 @@ pub enum Change {
     Event {
         game: String,
         event: Event,
+        /// The move this event's side keeps hidden until the turn
+        /// resolves (a first reveal, an engine's commitment): stored
+        /// beside the event, never sent with it.
+        hidden: Option<Hidden>,
     },
     Summary {
         game: String,
         summary: Summary,
-    },
-    Hidden {
-        game: String,
-        hidden: Hidden,
     },
     /// The server is alive at this time (ms since the Unix epoch).
     Heartbeat {
@@ -720,6 +720,7 @@ pub(crate) mod tests {
         Change::Event {
             game: "g000000001".into(),
             event: Event { body, seq, at: 7 },
+            hidden: None,
         }
     }
 
@@ -782,14 +783,23 @@ pub(crate) mod tests {
                             both_moved: true,
                         },
                     },
-                    Change::Hidden {
+                    Change::Event {
                         game: "g000000001".into(),
-                        hidden: Hidden {
+                        event: Event {
+                            body: EventBody::Revealed {
+                                color: crate::game::event::Side::Black,
+                                turn: 3,
+                                clocks: None,
+                            },
+                            seq: 2,
+                            at: 8,
+                        },
+                        hidden: Some(Hidden {
                             turn: 3,
                             color: Color::Black,
                             mv: "e7e5".into(),
                             nonce: "n".into(),
-                        },
+                        }),
                     },
                     Change::Heartbeat { at_ms: 40 },
                     Change::Heartbeat { at_ms: 50 },
@@ -806,11 +816,20 @@ pub(crate) mod tests {
         // A new process sees what was acknowledged.
         let (store, _writer) = Store::open(&db).await.unwrap();
         let game = store.load("g000000001").await.unwrap().unwrap();
-        assert_eq!(game.events.len(), 1);
+        assert_eq!(game.events.len(), 2);
         assert_eq!(game.events[0].body.kind(), "created");
+        // The hidden move is read back beside its event, not inside it.
+        assert_eq!(game.events[1].body.kind(), "revealed");
         assert_eq!(game.seats[0].token_hash.as_deref(), Some("abc"));
-        assert_eq!(game.hidden.len(), 1);
-        assert_eq!(game.hidden[0].mv, "e7e5");
+        assert_eq!(
+            game.hidden,
+            vec![Hidden {
+                turn: 3,
+                color: Color::Black,
+                mv: "e7e5".into(),
+                nonce: "n".into(),
+            }]
+        );
         assert!(store.load("nope").await.unwrap().is_none());
         assert_eq!(
             store.unfinished().await.unwrap(),

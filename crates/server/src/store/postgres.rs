@@ -94,6 +94,7 @@ const MIGRATIONS: &[&str] = &[
     super::accounts::PUSH,
     super::accounts::RATINGS_DUE,
     super::tournaments::TABLES,
+    super::games::HIDDEN_IN_EVENTS,
 ];
 
 /// When each log-in session was last used (idle sessions end), and by
@@ -332,7 +333,7 @@ fn last_events(batch: &[Job], results: &[Result<(), String>]) -> Vec<String> {
     let mut games: std::collections::BTreeMap<&str, Vec<&Event>> = Default::default();
     for (job, _) in batch.iter().zip(results).filter(|(_, r)| r.is_ok()) {
         for change in &job.changes {
-            if let Change::Event { game, event } = change {
+            if let Change::Event { game, event, .. } = change {
                 games.entry(game.as_str()).or_default().push(event);
             }
         }

@@ -99,6 +99,7 @@ const MIGRATIONS: &[&str] = &[
     super::accounts::RATINGS_DUE,
     super::tournaments::TABLES,
     EVENTS_APPENDED,
+    super::games::HIDDEN_IN_EVENTS,
 ];
 
 /// Events in a rowid table, keyed by an index: a row is appended to the

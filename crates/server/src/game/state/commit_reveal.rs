@@ -120,7 +120,8 @@ impl GameState {
             turn,
             clocks,
         }];
-        if self.revealed(other) {
+        let resolves = self.revealed(other);
+        if resolves {
             let Some(theirs) = self.hidden(other) else {
                 return Err(Refusal::NotNow(Said::new(
                     "server-refusal-other-reveal-not-hand-try",
@@ -129,9 +130,10 @@ impl GameState {
             let their_mv = play::read_move(&self.play, other, &theirs.mv)?;
             events.extend(self.resolve_turn(&hidden, mv, theirs, their_mv, now)?);
         }
+        // The turn event holds both moves: a resolving reveal keeps nothing hidden.
         Ok(Decision {
             events,
-            hidden: Some(hidden),
+            hidden: (!resolves).then_some(hidden),
         })
     }
 

@@ -748,6 +748,8 @@ mod tests {
             act(&mut s, White, reveal("e2e4", "xyz"), now),
             Err(Refusal::Malformed(_))
         ));
+        let first = s.decide(White, &reveal("e2e4", &nw), now, "").unwrap();
+        assert_eq!(first.hidden.map(|h| h.mv).as_deref(), Some("e2e4"));
         let before = s.seq();
         assert_eq!(
             act(&mut s, White, reveal("e2e4", &nw), now),
@@ -764,6 +766,8 @@ mod tests {
             act(&mut s, White, reveal("e2e4", &nw), now),
             Err(Refusal::NotNow(_))
         ));
+        let last = s.decide(Black, &reveal("d7d5", &nb), now, "").unwrap();
+        assert_eq!(last.hidden, None, "the turn event holds both moves");
         assert_eq!(
             act(&mut s, Black, reveal("d7d5", &nb), now),
             Ok(vec!["revealed", "turn"])
