@@ -79,18 +79,31 @@ impl UciEngine {
                 .send(&format!("setoption name {name} value {value}"))
                 .map_err(start_failure)?;
         }
-        engine.sync().map_err(start_failure)?;
+        // An option the engine could not take (a network file it cannot
+        // read, say) would otherwise leave it playing something else.
+        if let Some(error) = engine.sync().map_err(start_failure)? {
+            return Err(Failure::new(
+                FailureKind::Start,
+                format!("it refused its options: {error}"),
+            ));
+        }
         Ok(engine)
     }
 
-    fn sync(&mut self) -> Result<(), Failure> {
+    /// `isready` until `readyok`; the first `info string error` line
+    /// (Stockfish's `ERROR` too) seen on the way, if any.
+    fn sync(&mut self) -> Result<Option<String>, Failure> {
         self.process.send("isready")?;
         let deadline = Instant::now() + self.timeout;
+        let mut error = None;
         loop {
             let line = read(&mut self.process, deadline, "readyok")?;
             let line = line.trim();
             if line == "readyok" {
-                return Ok(());
+                return Ok(error);
+            }
+            if error.is_none() && is_error(line) {
+                error = Some(line.to_string());
             }
             // An engine lists its variants again after loading more (Fairy-Stockfish's VariantPath).
             if let Some(v) = variant_combo(line) {
@@ -102,6 +115,12 @@ impl UciEngine {
     fn has_option(&self, name: &str) -> bool {
         self.options.iter().any(|o| o.eq_ignore_ascii_case(name))
     }
+}
+
+/// An `info string error...` line, in any case.
+fn is_error(line: &str) -> bool {
+    line.get(..17)
+        .is_some_and(|head| head.eq_ignore_ascii_case("info string error"))
 }
 
 /// Reads a line or fails: EOF is a crash, a timeout a hang while waiting for `what`.
@@ -263,7 +282,7 @@ impl crate::engine::Engine for UciEngine {
         self.process.send("ucinewgame")?;
         self.start_fen = setup.start_fen.clone();
         self.limits = setup.limits;
-        self.sync()
+        self.sync().map(|_| ())
     }
 
     fn go(&mut self, request: &MoveRequest) -> Result<Reply, Failure> {

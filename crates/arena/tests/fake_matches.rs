@@ -205,6 +205,18 @@ fn an_engine_that_cannot_start_stops_the_match_before_it_begins() {
 }
 
 #[test]
+fn an_option_the_engine_refuses_stops_the_match() {
+    let mut picky = fake("picky", "");
+    picky.options.push(("Hash".into(), "lots".into()));
+    let c = config("chess", fake("good", ""), picky, 2);
+    let err = tournament::run(&c, |_| {}).unwrap_err();
+    assert!(
+        err.contains("engine picky") && err.contains("Hash lots is not a number"),
+        "{err}"
+    );
+}
+
+#[test]
 fn resign_adjudication_needs_both_engines() {
     // The first engine thinks it is lost (-900 cp), the second agrees (+900 cp).
     let mut c = config(

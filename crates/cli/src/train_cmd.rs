@@ -25,6 +25,14 @@ pub struct TrainArgs {
     /// Units of the hidden layer.
     #[arg(long, default_value_t = 128)]
     hidden: usize,
+    /// Output buckets, chosen by the number of pieces on the board (equal
+    /// shares up to half the board's squares); 1 for a single output.
+    #[arg(long, default_value_t = 1)]
+    buckets: usize,
+    /// The hidden units' activation: `crelu` (clipped to 0..1) or
+    /// `screlu` (its square).
+    #[arg(long, default_value = "crelu")]
+    activation: parity_engine::net::Activation,
     /// Passes over the positions.
     #[arg(long, default_value_t = 20)]
     epochs: usize,
@@ -70,6 +78,13 @@ pub fn run(out: &mut impl Write, registry: &Registry, args: TrainArgs) -> Result
             args.hidden
         )));
     }
+    if args.buckets == 0 || args.buckets > parity_engine::net::MAX_BUCKETS {
+        return Err(Failure::Message(format!(
+            "--buckets must be 1 to {}, not {}",
+            parity_engine::net::MAX_BUCKETS,
+            args.buckets
+        )));
+    }
     if args.mirror && !v.moves_mirror_symmetric() {
         return Err(Failure::Message(format!(
             "--mirror: some piece of {} moves differently to the left and to the right",
@@ -97,6 +112,8 @@ pub fn run(out: &mut impl Write, registry: &Registry, args: TrainArgs) -> Result
     )?;
     let options = TrainOptions {
         hidden: args.hidden,
+        buckets: args.buckets,
+        activation: args.activation,
         epochs: args.epochs,
         batch: args.batch,
         learning_rate: args.learning_rate,

@@ -62,6 +62,31 @@ fn train_writes_a_network_the_engine_loads() {
 }
 
 #[test]
+fn buckets_and_squared_units_are_kept_in_the_file() {
+    let out = temp("train_cli", "buckets.net");
+    let o = train_sample(
+        &out,
+        &[
+            "--hidden",
+            "16",
+            "--epochs",
+            "2",
+            "--buckets",
+            "4",
+            "--activation",
+            "screlu",
+        ],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v = parity_rules::Registry::builtin().get("chess").unwrap();
+    let net = parity_engine::net::Network::from_bytes(v, &std::fs::read(&out).unwrap()).unwrap();
+    assert_eq!(
+        (net.buckets, net.activation),
+        (4, parity_engine::net::Activation::SquaredClippedRelu)
+    );
+}
+
+#[test]
 fn bad_training_input_is_refused() {
     let bad = temp("train_cli", "bad.positions");
     std::fs::write(
@@ -76,6 +101,8 @@ fn bad_training_input_is_refused() {
         ("parity", None, "simultaneous"),
         ("chess", Some("--wdl=2"), "--wdl must be"),
         ("chess", Some("--hidden=0"), "--hidden must be"),
+        ("chess", Some("--buckets=0"), "--buckets must be"),
+        ("chess", Some("--activation=relu"), "crelu or screlu"),
     ] {
         let mut args = vec![
             "train",

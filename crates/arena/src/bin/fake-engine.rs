@@ -237,6 +237,9 @@ impl Fake {
                     let value = line[v + 7..].trim().to_string();
                     match line[n + 5..v].trim() {
                         "UCI_Variant" => self.set_variant(&value),
+                        "Hash" if value.parse::<u32>().is_err() => {
+                            self.say(&format!("info string error: Hash {value} is not a number"))
+                        }
                         "Seed" => {
                             if let Ok(seed) = value.parse() {
                                 self.rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);

@@ -1,8 +1,10 @@
 //! A learned evaluation: a small network over one input per (side, kind,
 //! square) seen from each side, for any variant's pieces and board. One
-//! hidden layer of clipped-ReLU units is computed for the side to move
+//! hidden layer of clipped-ReLU units (or their squares, [`Activation`])
+//! is computed for the side to move
 //! and one for the other side (the board mirrored), both from the same
-//! weights, and one output reads the two. Integers at inference (`i16`
+//! weights, and one output reads the two: one of several, chosen by the
+//! number of pieces on the board (output buckets). Integers at inference (`i16`
 //! weights), floats in training (`train.rs`). A variant plays with its
 //! built-in network (`variants/<id>.net`) if it has one, and with the
 //! hand-made evaluation otherwise.
@@ -25,6 +27,9 @@ const BUILT_IN: &[(&str, &[u8])] = &[("chess", include_bytes!("../../../../varia
 pub const QA: i32 = 255;
 /// Scale of the output weights.
 pub const QB: i32 = 1024;
+/// Scale of the output weights with squared activations: small enough
+/// that an activation times a weight fits in 16 bits (255 · 1.98 · 64).
+pub const QB_SQUARED: i32 = 64;
 /// Centipawns of our evaluation per unit of the network's output, whose
 /// logistic is the expected score: the hand-made terms' scale (their tuned
 /// logistic has about 170 cp a unit), which the search's margins assume.
@@ -37,13 +42,17 @@ pub const MAX_HIDDEN: usize = 1024;
 /// Weights are clipped to this in training, so that quantized sums fit.
 pub const WEIGHT_BOUND: f32 = 1.98;
 const MAGIC: &[u8; 8] = b"PARITYNN";
-const VERSION: u32 = 1;
+/// Version 2 added output buckets and the activation; version 1 files
+/// have one bucket and clipped ReLU.
+const VERSION: u32 = 2;
+/// Most output buckets a file may have.
+pub const MAX_BUCKETS: usize = 64;
 
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum NetError {
     #[error("not a network file (it must start with PARITYNN)")]
     Magic,
-    #[error("network file version {0}; this build reads version {VERSION}")]
+    #[error("network file version {0}; this build reads versions 1 to {VERSION}")]
     Version(u32),
     #[error("the network file ends early, at byte {0}")]
     Truncated(usize),
@@ -63,6 +72,78 @@ pub enum NetError {
     },
     #[error("the hidden layer has {0} units; 1 to {MAX_HIDDEN} are read")]
     Hidden(usize),
+    #[error("the network has {0} output buckets; 1 to {MAX_BUCKETS} are read")]
+    Buckets(usize),
+    #[error("unknown activation {0} (0 is clipped ReLU, 1 its square)")]
+    Activation(u32),
+}
+
+/// What a hidden unit gives the output: its sum clipped to 0..1, or the
+/// square of that (more of the output from strongly active units).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Activation {
+    #[default]
+    ClippedRelu,
+    SquaredClippedRelu,
+}
+
+impl Activation {
+    fn code(self) -> u32 {
+        match self {
+            Activation::ClippedRelu => 0,
+            Activation::SquaredClippedRelu => 1,
+        }
+    }
+
+    fn of_code(code: u32) -> Result<Activation, NetError> {
+        match code {
+            0 => Ok(Activation::ClippedRelu),
+            1 => Ok(Activation::SquaredClippedRelu),
+            _ => Err(NetError::Activation(code)),
+        }
+    }
+
+    /// The scale of the output weights.
+    pub fn output_scale(self) -> i32 {
+        match self {
+            Activation::ClippedRelu => QB,
+            Activation::SquaredClippedRelu => QB_SQUARED,
+        }
+    }
+
+    /// The activation of a float sum.
+    #[inline]
+    pub fn of(self, sum: f32) -> f32 {
+        let c = sum.clamp(0.0, 1.0);
+        match self {
+            Activation::ClippedRelu => c,
+            Activation::SquaredClippedRelu => c * c,
+        }
+    }
+
+    /// Its derivative (zero where the sum is clipped).
+    #[inline]
+    pub fn slope(self, sum: f32) -> f32 {
+        if sum <= 0.0 || sum >= 1.0 {
+            return 0.0;
+        }
+        match self {
+            Activation::ClippedRelu => 1.0,
+            Activation::SquaredClippedRelu => 2.0 * sum,
+        }
+    }
+}
+
+impl std::str::FromStr for Activation {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Activation, String> {
+        match s {
+            "crelu" => Ok(Activation::ClippedRelu),
+            "screlu" => Ok(Activation::SquaredClippedRelu),
+            _ => Err(format!("unknown activation {s:?} (crelu or screlu)")),
+        }
+    }
 }
 
 /// The sizes of a variant's inputs.
@@ -125,6 +206,14 @@ impl Inputs {
         ((1 - side) * self.kinds + kind) * self.squares + mirrored
     }
 
+    /// The output bucket of a position with `pieces` pieces, of `buckets`:
+    /// equal shares of pieces up to half the board's squares (a full
+    /// start position in chess, tutti-frutti and parity12).
+    #[inline]
+    pub fn bucket(&self, pieces: usize, buckets: usize) -> usize {
+        (pieces.saturating_sub(1) * buckets / (self.squares / 2).max(1)).min(buckets - 1)
+    }
+
     /// Input `index` with the board mirrored file for file (a1 to h1).
     pub fn mirror_files(&self, index: usize) -> usize {
         let sq = index % self.squares;
@@ -141,34 +230,43 @@ pub struct Network {
     pub comment: String,
     pub inputs: Inputs,
     pub hidden: usize,
+    /// Output buckets ([`Inputs::bucket`]).
+    pub buckets: usize,
+    pub activation: Activation,
     /// Per input, its weights to every hidden unit (scaled by [`QA`]).
     w1: Vec<i16>,
     b1: Vec<i16>,
-    /// The side to move's units, then the other side's (scaled by [`QB`]).
+    /// Per bucket, the side to move's units, then the other side's
+    /// (scaled by the activation's [`Activation::output_scale`], `QB`).
     w2: Vec<i16>,
-    /// Scaled by `QA * QB`.
-    b2: i32,
+    /// Per bucket, scaled by `QA` times the output scale.
+    b2: Vec<i32>,
 }
 
 impl Network {
     /// A network from its quantized weights (what training writes).
+    #[allow(clippy::too_many_arguments)]
     pub fn new(
         v: &Variant,
         comment: String,
         hidden: usize,
+        activation: Activation,
         w1: Vec<i16>,
         b1: Vec<i16>,
         w2: Vec<i16>,
-        b2: i32,
+        b2: Vec<i32>,
     ) -> Network {
         let inputs = Inputs::of(v);
+        let buckets = b2.len();
         assert_eq!(w1.len(), inputs.count() * hidden);
-        assert_eq!((b1.len(), w2.len()), (hidden, 2 * hidden));
+        assert_eq!((b1.len(), w2.len()), (hidden, 2 * hidden * buckets));
         Network {
             variant: v.id().to_string(),
             comment,
             inputs,
             hidden,
+            buckets,
+            activation,
             w1,
             b1,
             w2,
@@ -184,8 +282,9 @@ impl Network {
         self.output(&acc, side)
     }
 
-    /// The file's bytes: magic, version, variant, comment, sizes, then the
-    /// weights, little-endian.
+    /// The file's bytes: magic, version, variant, comment, sizes (inputs,
+    /// hidden units, buckets), the activation, then the weights,
+    /// little-endian.
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = Vec::new();
         out.extend_from_slice(MAGIC);
@@ -194,19 +293,26 @@ impl Network {
             out.extend_from_slice(&(text.len() as u32).to_le_bytes());
             out.extend_from_slice(text.as_bytes());
         }
-        for n in [self.inputs.count(), self.hidden] {
+        for n in [self.inputs.count(), self.hidden, self.buckets] {
             out.extend_from_slice(&(n as u32).to_le_bytes());
         }
+        out.extend_from_slice(&self.activation.code().to_le_bytes());
         for w in self.w1.iter().chain(&self.b1).chain(&self.w2) {
             out.extend_from_slice(&w.to_le_bytes());
         }
-        out.extend_from_slice(&self.b2.to_le_bytes());
+        for b in &self.b2 {
+            out.extend_from_slice(&b.to_le_bytes());
+        }
         out
     }
 
-    /// Reads a network file for `v`.
+    /// Reads a network file for `v` (version 1 or 2).
     pub fn from_bytes(v: &Variant, bytes: &[u8]) -> Result<Network, NetError> {
-        let mut r = Reader { bytes, at: 0 };
+        let mut r = Reader {
+            bytes,
+            at: 0,
+            version: 0,
+        };
         let variant = r.header()?;
         let comment = r.text()?;
         if variant != v.id() {
@@ -230,10 +336,21 @@ impl Network {
         if hidden == 0 || hidden > MAX_HIDDEN {
             return Err(NetError::Hidden(hidden));
         }
+        let buckets = if r.version >= 2 { r.u32()? as usize } else { 1 };
+        if buckets == 0 || buckets > MAX_BUCKETS {
+            return Err(NetError::Buckets(buckets));
+        }
+        let activation = if r.version >= 2 {
+            Activation::of_code(r.u32()?)?
+        } else {
+            Activation::ClippedRelu
+        };
         let w1 = r.i16s(count * hidden)?;
         let b1 = r.i16s(hidden)?;
-        let w2 = r.i16s(2 * hidden)?;
-        let b2 = i32::from_le_bytes(r.take(4)?.try_into().expect("4 bytes"));
+        let w2 = r.i16s(2 * hidden * buckets)?;
+        let b2 = (0..buckets)
+            .map(|_| Ok(r.u32()? as i32))
+            .collect::<Result<Vec<i32>, NetError>>()?;
         if r.at != bytes.len() {
             return Err(NetError::Trailing(bytes.len() - r.at));
         }
@@ -242,6 +359,8 @@ impl Network {
             comment,
             inputs,
             hidden,
+            buckets,
+            activation,
             w1,
             b1,
             w2,
@@ -389,19 +508,41 @@ impl Network {
             Color::White => (&acc.sums[..h], &acc.sums[h..]),
             Color::Black => (&acc.sums[h..], &acc.sums[..h]),
         };
-        let out = self.b2 + simd::output(us, them, &self.w2[..h], &self.w2[h..]);
-        to_centipawns(out)
+        let b = if self.buckets == 1 {
+            0
+        } else {
+            let pieces: u32 = acc.presence[..]
+                .iter()
+                .flat_map(|side| &side[..self.inputs.kinds])
+                .map(|set| set.count())
+                .sum();
+            self.inputs.bucket(pieces as usize, self.buckets)
+        };
+        let w2 = &self.w2[2 * h * b..2 * h * (b + 1)];
+        let out = match self.activation {
+            Activation::ClippedRelu => simd::output(us, them, &w2[..h], &w2[h..]) as i64,
+            // Summed at QA² · QB_SQUARED; back to QA · QB_SQUARED.
+            Activation::SquaredClippedRelu => {
+                simd::output_squared(us, them, &w2[..h], &w2[h..]) / QA as i64
+            }
+        };
+        to_centipawns(
+            self.b2[b] as i64 + out,
+            QA as i64 * self.activation.output_scale() as i64,
+        )
     }
 }
 
-fn to_centipawns(out: i32) -> Score {
-    let cp = out as i64 * CP_PER_UNIT as i64 / (QA * QB) as i64;
+fn to_centipawns(out: i64, scale: i64) -> Score {
+    let cp = out * CP_PER_UNIT as i64 / scale;
     cp.clamp(-(MATE_BOUND as i64) + 1, MATE_BOUND as i64 - 1) as Score
 }
 
 struct Reader<'a> {
     bytes: &'a [u8],
     at: usize,
+    /// The file's version, once its header is read.
+    version: u32,
 }
 
 impl<'a> Reader<'a> {
@@ -428,9 +569,10 @@ impl<'a> Reader<'a> {
             return Err(NetError::Magic);
         }
         let version = self.u32()?;
-        if version != VERSION {
+        if !(1..=VERSION).contains(&version) {
             return Err(NetError::Version(version));
         }
+        self.version = version;
         self.text()
     }
 
@@ -453,7 +595,12 @@ impl<'a> Reader<'a> {
 
 /// The id of the variant a network file is for.
 pub fn file_variant(bytes: &[u8]) -> Result<String, NetError> {
-    Reader { bytes, at: 0 }.header()
+    Reader {
+        bytes,
+        at: 0,
+        version: 0,
+    }
+    .header()
 }
 
 /// Which network each variant plays with: None for the hand-made evaluation.

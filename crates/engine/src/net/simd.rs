@@ -24,9 +24,22 @@ pub fn output(us: &[i16], them: &[i16], w_us: &[i16], w_them: &[i16]) -> i32 {
     #[cfg(target_arch = "x86_64")]
     if us.len() % 16 == 0 && std::is_x86_feature_detected!("avx2") {
         // SAFETY: AVX2 is present, and `avx2::dot` checks the lengths.
-        return unsafe { avx2::dot(us, w_us) + avx2::dot(them, w_them) };
+        return unsafe { avx2::dot(us, w_us).wrapping_add(avx2::dot(them, w_them)) };
     }
-    plain::dot(us, w_us) + plain::dot(them, w_them)
+    plain::dot(us, w_us).wrapping_add(plain::dot(them, w_them))
+}
+
+/// `Σ clamp(us, 0, QA)² · w_us + Σ clamp(them, 0, QA)² · w_them`, each
+/// `clamp · w` within 16 bits (weights at [`super::QB_SQUARED`]).
+pub fn output_squared(us: &[i16], them: &[i16], w_us: &[i16], w_them: &[i16]) -> i64 {
+    #[cfg(target_arch = "x86_64")]
+    if us.len() % 16 == 0 && std::is_x86_feature_detected!("avx2") {
+        // SAFETY: AVX2 is present, and `avx2::dot_squared` checks the lengths.
+        return unsafe {
+            avx2::dot_squared(us, w_us) as i64 + avx2::dot_squared(them, w_them) as i64
+        };
+    }
+    plain::dot_squared(us, w_us) as i64 + plain::dot_squared(them, w_them) as i64
 }
 
 pub(super) mod plain {
@@ -48,11 +61,19 @@ pub(super) mod plain {
         }
     }
 
+    /// Wrapping, as the vector loop (trained weights never come near).
     pub fn dot(acc: &[i16], w: &[i16]) -> i32 {
-        acc.iter()
-            .zip(w)
-            .map(|(&a, &w)| a.clamp(0, QA as i16) as i32 * w as i32)
-            .sum()
+        acc.iter().zip(w).fold(0i32, |sum, (&a, &w)| {
+            sum.wrapping_add(a.clamp(0, QA as i16) as i32 * w as i32)
+        })
+    }
+
+    /// As the vector loop: `c · w` wraps to 16 bits, then `· c` in 32.
+    pub fn dot_squared(acc: &[i16], w: &[i16]) -> i32 {
+        acc.iter().zip(w).fold(0i32, |sum, (&a, &w)| {
+            let c = a.clamp(0, QA as i16);
+            sum.wrapping_add(c.wrapping_mul(w) as i32 * c as i32)
+        })
     }
 }
 
@@ -137,6 +158,35 @@ pub(super) mod avx2 {
                 sum = _mm256_add_epi32(sum, _mm256_madd_epi16(a, w));
             }
         }
+        unsafe { horizontal_sum(sum) }
+    }
+
+    /// # Safety
+    /// The processor must have AVX2.
+    #[target_feature(enable = "avx2")]
+    pub unsafe fn dot_squared(acc: &[i16], w: &[i16]) -> i32 {
+        let n = acc.len();
+        assert!(n % 16 == 0 && w.len() == n);
+        let zero = _mm256_setzero_si256();
+        let top = _mm256_set1_epi16(QA as i16);
+        let mut sum = _mm256_setzero_si256();
+        for i in (0..n).step_by(16) {
+            // SAFETY: both slices have n lanes and i + 16 <= n.
+            unsafe {
+                let a = _mm256_loadu_si256(acc.as_ptr().add(i).cast());
+                let a = _mm256_min_epi16(_mm256_max_epi16(a, zero), top);
+                let w = _mm256_loadu_si256(w.as_ptr().add(i).cast());
+                // c · w in 16 bits, then pairs of (c · w) · c in 32.
+                let cw = _mm256_mullo_epi16(a, w);
+                sum = _mm256_add_epi32(sum, _mm256_madd_epi16(cw, a));
+            }
+        }
+        unsafe { horizontal_sum(sum) }
+    }
+
+    /// The sum of a register's eight 32-bit lanes, wrapping.
+    #[target_feature(enable = "avx2")]
+    unsafe fn horizontal_sum(sum: __m256i) -> i32 {
         let half = _mm_add_epi32(
             _mm256_castsi256_si128(sum),
             _mm256_extracti128_si256(sum, 1),
@@ -181,7 +231,22 @@ mod tests {
             apply(&mut twice, None, &[], subs);
             prop_assert_eq!(&twice, &expected);
             let w = &w[..n];
-            prop_assert_eq!(output(&from, &got, w, w), plain::dot(&from, w) + plain::dot(&got, w));
+            prop_assert_eq!(
+                output(&from, &got, w, w),
+                plain::dot(&from, w).wrapping_add(plain::dot(&got, w))
+            );
+            // Squared: weights as QB_SQUARED makes them, each c · w within 16 bits.
+            let small: Vec<i16> = w.iter().map(|&x| x % 128).collect();
+            let exact = |acc: &[i16]| -> i64 {
+                acc.iter()
+                    .zip(&small)
+                    .map(|(&a, &w)| (a.clamp(0, QA as i16) as i64).pow(2) * w as i64)
+                    .sum()
+            };
+            prop_assert_eq!(
+                output_squared(&from, &got, &small, &small),
+                exact(&from) + exact(&got)
+            );
             #[cfg(target_arch = "x86_64")]
             if std::is_x86_feature_detected!("avx2") {
                 // SAFETY: AVX2 is present.

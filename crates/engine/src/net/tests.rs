@@ -36,6 +36,8 @@ fn material(pos: &Position) -> f32 {
 fn small_options() -> TrainOptions {
     TrainOptions {
         hidden: 16,
+        buckets: 1,
+        activation: Activation::ClippedRelu,
         epochs: 12,
         batch: 128,
         learning_rate: 0.01,
@@ -61,10 +63,23 @@ fn material_data(v: &'static Variant, count: usize) -> DataSet {
 
 #[test]
 fn training_recovers_a_known_evaluation() {
+    recovers_material(Activation::ClippedRelu);
+}
+
+#[test]
+fn training_squared_units_recovers_a_known_evaluation() {
+    recovers_material(Activation::SquaredClippedRelu);
+}
+
+fn recovers_material(activation: Activation) {
     let v = chess();
     let data = material_data(v, 30000);
     let mut losses = Vec::new();
-    let net = train(&data, &small_options(), |l| losses.push(l));
+    let options = TrainOptions {
+        activation,
+        ..small_options()
+    };
+    let net = train(&data, &options, |l| losses.push(l));
     let first = losses.first().unwrap().validation;
     let last = losses.last().unwrap().validation;
     assert!(last < first / 3.0, "held-out loss {first} -> {last}");
@@ -91,6 +106,7 @@ fn the_same_data_gives_the_same_network() {
     let data = material_data(v, 1500);
     let options = TrainOptions {
         epochs: 2,
+        buckets: 4,
         ..small_options()
     };
     let a = train(&data, &options, |_| {}).quantize(v, "a".into());
@@ -101,16 +117,19 @@ fn the_same_data_gives_the_same_network() {
 #[test]
 fn quantized_scores_follow_the_float_network() {
     let v = chess();
-    let net = FloatNetwork::random(Inputs::of(v), 64, 11);
-    let q = net.quantize(v, String::new());
-    for pos in random_positions(v, 200, 7) {
-        let float = net.evaluate(&pos, pos.side());
-        let int = q.evaluate(&pos, pos.side()) as f32;
-        assert!(
-            (float - int).abs() < 8.0,
-            "{float} against {int} at {}",
-            pos.fen()
-        );
+    // Four buckets: random games reach every number of pieces.
+    for activation in [Activation::ClippedRelu, Activation::SquaredClippedRelu] {
+        let net = FloatNetwork::random(Inputs::of(v), 64, 4, activation, 11);
+        let q = net.quantize(v, String::new());
+        for pos in random_positions(v, 200, 7) {
+            let float = net.evaluate(&pos, pos.side());
+            let int = q.evaluate(&pos, pos.side()) as f32;
+            assert!(
+                (float - int).abs() < 8.0,
+                "{activation:?}: {float} against {int} at {}",
+                pos.fen()
+            );
+        }
     }
 }
 
@@ -140,7 +159,8 @@ fn flipped(fen: &str) -> String {
 #[test]
 fn both_sides_are_judged_alike() {
     let v = chess();
-    let q = FloatNetwork::random(Inputs::of(v), 32, 2).quantize(v, String::new());
+    let q = FloatNetwork::random(Inputs::of(v), 32, 1, Activation::ClippedRelu, 2)
+        .quantize(v, String::new());
     for fen in [
         "r1bq1rk1/pp2bppp/2n1pn2/3p4/3P4/2NBPN2/PP3PPP/R2QK2R w - - 0 1",
         "8/5k2/3p4/1p1Pp2p/pP2Pp1P/P4P1K/8/8 b - - 0 1",
@@ -157,9 +177,20 @@ fn both_sides_are_judged_alike() {
 #[test]
 fn files_round_trip_and_bad_ones_are_refused() {
     let v = chess();
-    let net = FloatNetwork::random(Inputs::of(v), 8, 4).quantize(v, "made by a test".into());
+    let net = FloatNetwork::random(Inputs::of(v), 8, 3, Activation::SquaredClippedRelu, 4)
+        .quantize(v, "made by a test".into());
     let bytes = net.to_bytes();
     assert_eq!(Network::from_bytes(v, &bytes), Ok(net.clone()));
+    let at_buckets = 8 + 4 + 4 + "chess".len() + 4 + "made by a test".len() + 4 + 4;
+    let mut buckets = bytes.clone();
+    buckets[at_buckets..at_buckets + 4].copy_from_slice(&0u32.to_le_bytes());
+    assert_eq!(Network::from_bytes(v, &buckets), Err(NetError::Buckets(0)));
+    let mut activation = bytes.clone();
+    activation[at_buckets + 4..at_buckets + 8].copy_from_slice(&7u32.to_le_bytes());
+    assert_eq!(
+        Network::from_bytes(v, &activation),
+        Err(NetError::Activation(7))
+    );
     assert_eq!(Network::from_bytes(v, b"PARITYNX"), Err(NetError::Magic));
     assert!(matches!(
         Network::from_bytes(v, &bytes[..bytes.len() - 1]),
@@ -183,6 +214,35 @@ fn files_round_trip_and_bad_ones_are_refused() {
     assert_eq!(
         Network::from_bytes(v, &hidden),
         Err(NetError::Hidden(MAX_HIDDEN + 1))
+    );
+}
+
+#[test]
+fn a_version_1_file_reads_as_one_bucket() {
+    let v = chess();
+    let net = FloatNetwork::random(Inputs::of(v), 8, 1, Activation::ClippedRelu, 6)
+        .quantize(v, "old".into());
+    let mut old = net.to_bytes();
+    // Version 1 had no bucket count and no activation.
+    old[8..12].copy_from_slice(&1u32.to_le_bytes());
+    let at = 8 + 4 + 4 + "chess".len() + 4 + "old".len() + 4 + 4;
+    old.drain(at..at + 8);
+    assert_eq!(Network::from_bytes(v, &old), Ok(net));
+}
+
+#[test]
+fn buckets_share_the_pieces_up_to_half_the_board() {
+    let chess = Inputs::of(chess());
+    let buckets: Vec<usize> = [1, 2, 4, 5, 16, 17, 28, 29, 32, 40]
+        .iter()
+        .map(|&n| chess.bucket(n, 8))
+        .collect();
+    assert_eq!(buckets, [0, 0, 0, 1, 3, 4, 6, 7, 7, 7]);
+    assert_eq!(chess.bucket(32, 1), 0);
+    let wide = Inputs::of(Registry::builtin().get("parity12").unwrap());
+    assert_eq!(
+        (wide.bucket(48, 8), wide.bucket(6, 8), wide.bucket(7, 8)),
+        (7, 0, 1)
     );
 }
 
@@ -213,14 +273,16 @@ fn a_variant_without_a_network_keeps_the_hand_made_evaluation() {
 fn sums_updated_move_by_move_equal_sums_from_nothing() {
     // Random games reach captures, promotions, castling and en passant.
     // 32 hidden units take the vector loops where there are any, 24 the plain ones.
-    for (id, hidden) in [
-        ("chess", 24),
-        ("chess", 32),
-        ("tutti-frutti", 32),
-        ("parity12", 24),
+    let (plain, squared) = (Activation::ClippedRelu, Activation::SquaredClippedRelu);
+    for (id, hidden, activation) in [
+        ("chess", 24, plain),
+        ("chess", 32, squared),
+        ("tutti-frutti", 32, plain),
+        ("parity12", 24, squared),
     ] {
         let v = Registry::builtin().get(id).unwrap();
-        let net = FloatNetwork::random(Inputs::of(v), hidden, 9).quantize(v, String::new());
+        let net = FloatNetwork::random(Inputs::of(v), hidden, 8, activation, 9)
+            .quantize(v, String::new());
         let mut previous: Option<Accumulator<u128>> = None;
         let mut far = Accumulator::new(&net);
         for (n, pos) in random_positions(v, 400, 21).iter().enumerate() {

@@ -12,7 +12,7 @@ use rand::seq::SliceRandom;
 use rand_chacha::rand_core::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use super::{Inputs, Network, CP_PER_UNIT, LABEL_CP_PER_UNIT, QA, QB, WEIGHT_BOUND};
+use super::{Activation, Inputs, Network, CP_PER_UNIT, LABEL_CP_PER_UNIT, QA, WEIGHT_BOUND};
 use crate::tune::{parse_line, PositionLine, PositionsError};
 
 /// One position: its inputs from White's view and what it should score.
@@ -158,6 +158,9 @@ impl DataSet {
 #[derive(Clone, Debug)]
 pub struct TrainOptions {
     pub hidden: usize,
+    /// Output buckets by the number of pieces ([`Inputs::bucket`]).
+    pub buckets: usize,
+    pub activation: Activation,
     pub epochs: usize,
     pub batch: usize,
     pub learning_rate: f32,
@@ -171,6 +174,8 @@ impl Default for TrainOptions {
     fn default() -> TrainOptions {
         TrainOptions {
             hidden: 128,
+            buckets: 1,
+            activation: Activation::ClippedRelu,
             epochs: 20,
             batch: 4096,
             learning_rate: 0.002,
@@ -187,10 +192,13 @@ impl Default for TrainOptions {
 pub struct FloatNetwork {
     pub inputs: Inputs,
     pub hidden: usize,
+    pub buckets: usize,
+    pub activation: Activation,
     w1: Vec<f32>,
     b1: Vec<f32>,
+    /// Per bucket, both halves' output weights.
     w2: Vec<f32>,
-    b2: f32,
+    b2: Vec<f32>,
 }
 
 /// One epoch's mean squared error on the training and held-out positions.
@@ -202,7 +210,13 @@ pub struct EpochLoss {
 }
 
 impl FloatNetwork {
-    pub fn random(inputs: Inputs, hidden: usize, seed: u64) -> FloatNetwork {
+    pub fn random(
+        inputs: Inputs,
+        hidden: usize,
+        buckets: usize,
+        activation: Activation,
+        seed: u64,
+    ) -> FloatNetwork {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let mut uniform = |bound: f32| {
             let unit = (rng.next_u32() >> 8) as f32 / (1u32 << 24) as f32;
@@ -210,16 +224,18 @@ impl FloatNetwork {
         };
         let w1 = (0..inputs.count() * hidden).map(|_| uniform(0.1)).collect();
         let b1 = (0..hidden).map(|_| 0.25 + uniform(0.1)).collect();
-        let w2 = (0..2 * hidden)
+        let w2 = (0..2 * hidden * buckets)
             .map(|_| uniform(1.0 / (hidden as f32).sqrt()))
             .collect();
         FloatNetwork {
             inputs,
             hidden,
+            buckets,
+            activation,
             w1,
             b1,
             w2,
-            b2: 0.0,
+            b2: vec![0.0; buckets],
         }
     }
 
@@ -233,6 +249,11 @@ impl FloatNetwork {
         }
     }
 
+    /// A sample's output bucket.
+    fn bucket(&self, s: &Sample) -> usize {
+        self.inputs.bucket(s.len as usize, self.buckets)
+    }
+
     /// The output for a sample's inputs, with both accumulators.
     fn forward(&self, data: &DataSet, s: &Sample, acc: &mut [Vec<f32>; 2]) -> f32 {
         let features = &data.indices[s.start as usize..s.start as usize + s.len as usize];
@@ -243,11 +264,12 @@ impl FloatNetwork {
             &mut acc[1],
         );
         let (us, them) = if s.white_to_move { (0, 1) } else { (1, 0) };
-        let (w_us, w_them) = self.w2.split_at(self.hidden);
-        let half = |a: &[f32], w: &[f32]| -> f32 {
-            a.iter().zip(w).map(|(a, w)| a.clamp(0.0, 1.0) * w).sum()
-        };
-        self.b2 + half(&acc[us], w_us) + half(&acc[them], w_them)
+        let (h, b) = (self.hidden, self.bucket(s));
+        let (w_us, w_them) = self.w2[2 * h * b..2 * h * (b + 1)].split_at(h);
+        let f = self.activation;
+        let half =
+            |a: &[f32], w: &[f32]| -> f32 { a.iter().zip(w).map(|(&a, w)| f.of(a) * w).sum() };
+        self.b2[b] + half(&acc[us], w_us) + half(&acc[them], w_them)
     }
 
     /// The score in centipawns of a position for its side to move.
@@ -272,16 +294,15 @@ impl FloatNetwork {
         let d = 2.0 * e * p * (1.0 - p);
         let h = self.hidden;
         let (us, them) = if s.white_to_move { (0, 1) } else { (1, 0) };
-        g.b2 += d;
+        let b = self.bucket(s);
+        g.b2[b] += d;
         delta[0].fill(0.0);
         delta[1].fill(0.0);
         for i in 0..h {
-            for (side, offset) in [(us, 0), (them, h)] {
+            for (side, offset) in [(us, 2 * h * b), (them, 2 * h * b + h)] {
                 let a = acc[side][i];
-                g.w2[offset + i] += d * a.clamp(0.0, 1.0);
-                if a > 0.0 && a < 1.0 {
-                    delta[side][i] = d * self.w2[offset + i];
-                }
+                g.w2[offset + i] += d * self.activation.of(a);
+                delta[side][i] = d * self.w2[offset + i] * self.activation.slope(a);
             }
         }
         let features = &data.indices[s.start as usize..s.start as usize + s.len as usize];
@@ -318,14 +339,19 @@ impl FloatNetwork {
     /// The network with integer weights, as the engine plays it.
     pub fn quantize(&self, v: &Variant, comment: String) -> Network {
         let q = |x: f32, scale: i32| (x * scale as f32).round() as i16;
+        let out = self.activation.output_scale();
         Network::new(
             v,
             comment,
             self.hidden,
+            self.activation,
             self.w1.iter().map(|&w| q(w, QA)).collect(),
             self.b1.iter().map(|&w| q(w, QA)).collect(),
-            self.w2.iter().map(|&w| q(w, QB)).collect(),
-            (self.b2 * (QA * QB) as f32).round() as i32,
+            self.w2.iter().map(|&w| q(w, out)).collect(),
+            self.b2
+                .iter()
+                .map(|&b| (b * (QA * out) as f32).round() as i32)
+                .collect(),
         )
     }
 }
@@ -351,7 +377,7 @@ struct Gradient {
     w1: Vec<f32>,
     b1: Vec<f32>,
     w2: Vec<f32>,
-    b2: f32,
+    b2: Vec<f32>,
 }
 
 impl Gradient {
@@ -360,7 +386,7 @@ impl Gradient {
             w1: vec![0.0; net.w1.len()],
             b1: vec![0.0; net.b1.len()],
             w2: vec![0.0; net.w2.len()],
-            b2: 0.0,
+            b2: vec![0.0; net.b2.len()],
         }
     }
 
@@ -368,7 +394,7 @@ impl Gradient {
         self.w1.fill(0.0);
         self.b1.fill(0.0);
         self.w2.fill(0.0);
-        self.b2 = 0.0;
+        self.b2.fill(0.0);
     }
 
     fn add(&mut self, other: &Gradient) {
@@ -381,7 +407,9 @@ impl Gradient {
         for (a, b) in self.w2.iter_mut().zip(&other.w2) {
             *a += b;
         }
-        self.b2 += other.b2;
+        for (a, b) in self.b2.iter_mut().zip(&other.b2) {
+            *a += b;
+        }
     }
 }
 
@@ -418,7 +446,13 @@ pub fn train(
     options: &TrainOptions,
     mut report: impl FnMut(EpochLoss),
 ) -> FloatNetwork {
-    let mut net = FloatNetwork::random(data.inputs, options.hidden, options.seed);
+    let mut net = FloatNetwork::random(
+        data.inputs,
+        options.hidden,
+        options.buckets.max(1),
+        options.activation,
+        options.seed,
+    );
     let mut rng = ChaCha8Rng::seed_from_u64(options.seed);
     // Held out: a share of the positions as read; a mirrored copy goes
     // where its position goes.
@@ -445,7 +479,7 @@ pub fn train(
         Moments::new(net.w1.len()),
         Moments::new(net.b1.len()),
         Moments::new(net.w2.len()),
-        Moments::new(1),
+        Moments::new(net.b2.len()),
     ];
     let mut t = 0;
     for epoch in 1..=options.epochs {
@@ -488,9 +522,7 @@ pub fn train(
             m1.step(&mut net.w1, &total.w1, scale, lr, t, WEIGHT_BOUND);
             mb1.step(&mut net.b1, &total.b1, scale, lr, t, WEIGHT_BOUND);
             m2.step(&mut net.w2, &total.w2, scale, lr, t, WEIGHT_BOUND);
-            let mut b2 = [net.b2];
-            mb2.step(&mut b2, &[total.b2], scale, lr, t, f32::MAX);
-            net.b2 = b2[0];
+            mb2.step(&mut net.b2, &total.b2, scale, lr, t, f32::MAX);
         }
         report(EpochLoss {
             epoch,
