@@ -24,7 +24,9 @@ pub fn output(us: &[i16], them: &[i16], w_us: &[i16], w_them: &[i16]) -> i32 {
     #[cfg(target_arch = "x86_64")]
     if us.len() % 16 == 0 && std::is_x86_feature_detected!("avx2") {
         // SAFETY: AVX2 is present, and `avx2::dot` checks the lengths.
-        return unsafe { avx2::dot(us, w_us).wrapping_add(avx2::dot(them, w_them)) };
+        return unsafe {
+            avx2::dot::<false>(us, w_us).wrapping_add(avx2::dot::<false>(them, w_them))
+        };
     }
     plain::dot(us, w_us).wrapping_add(plain::dot(them, w_them))
 }
@@ -34,9 +36,9 @@ pub fn output(us: &[i16], them: &[i16], w_us: &[i16], w_them: &[i16]) -> i32 {
 pub fn output_squared(us: &[i16], them: &[i16], w_us: &[i16], w_them: &[i16]) -> i64 {
     #[cfg(target_arch = "x86_64")]
     if us.len() % 16 == 0 && std::is_x86_feature_detected!("avx2") {
-        // SAFETY: AVX2 is present, and `avx2::dot_squared` checks the lengths.
+        // SAFETY: AVX2 is present, and `avx2::dot` checks the lengths.
         return unsafe {
-            avx2::dot_squared(us, w_us) as i64 + avx2::dot_squared(them, w_them) as i64
+            avx2::dot::<true>(us, w_us) as i64 + avx2::dot::<true>(them, w_them) as i64
         };
     }
     plain::dot_squared(us, w_us) as i64 + plain::dot_squared(them, w_them) as i64
@@ -139,10 +141,13 @@ pub(super) mod avx2 {
         }
     }
 
+    /// `Σ clamp(acc, 0, QA) · w`, or with `SQUARED` `Σ clamp(acc, 0, QA)² · w`
+    /// (each `clamp · w` within 16 bits), wrapping.
+    ///
     /// # Safety
     /// The processor must have AVX2.
     #[target_feature(enable = "avx2")]
-    pub unsafe fn dot(acc: &[i16], w: &[i16]) -> i32 {
+    pub unsafe fn dot<const SQUARED: bool>(acc: &[i16], w: &[i16]) -> i32 {
         let n = acc.len();
         assert!(n % 16 == 0 && w.len() == n);
         let zero = _mm256_setzero_si256();
@@ -154,31 +159,14 @@ pub(super) mod avx2 {
                 let a = _mm256_loadu_si256(acc.as_ptr().add(i).cast());
                 let a = _mm256_min_epi16(_mm256_max_epi16(a, zero), top);
                 let w = _mm256_loadu_si256(w.as_ptr().add(i).cast());
-                // Pairs of products in 32 bits: 2 · 255 · 2^15 fits.
-                sum = _mm256_add_epi32(sum, _mm256_madd_epi16(a, w));
-            }
-        }
-        unsafe { horizontal_sum(sum) }
-    }
-
-    /// # Safety
-    /// The processor must have AVX2.
-    #[target_feature(enable = "avx2")]
-    pub unsafe fn dot_squared(acc: &[i16], w: &[i16]) -> i32 {
-        let n = acc.len();
-        assert!(n % 16 == 0 && w.len() == n);
-        let zero = _mm256_setzero_si256();
-        let top = _mm256_set1_epi16(QA as i16);
-        let mut sum = _mm256_setzero_si256();
-        for i in (0..n).step_by(16) {
-            // SAFETY: both slices have n lanes and i + 16 <= n.
-            unsafe {
-                let a = _mm256_loadu_si256(acc.as_ptr().add(i).cast());
-                let a = _mm256_min_epi16(_mm256_max_epi16(a, zero), top);
-                let w = _mm256_loadu_si256(w.as_ptr().add(i).cast());
-                // c · w in 16 bits, then pairs of (c · w) · c in 32.
-                let cw = _mm256_mullo_epi16(a, w);
-                sum = _mm256_add_epi32(sum, _mm256_madd_epi16(cw, a));
+                // Pairs of products in 32 bits: 2 · 255 · 2^15 fits; squared,
+                // c · w in 16 bits first, then pairs of (c · w) · c.
+                let pairs = if SQUARED {
+                    _mm256_madd_epi16(_mm256_mullo_epi16(a, w), a)
+                } else {
+                    _mm256_madd_epi16(a, w)
+                };
+                sum = _mm256_add_epi32(sum, pairs);
             }
         }
         unsafe { horizontal_sum(sum) }
@@ -250,7 +238,9 @@ mod tests {
             #[cfg(target_arch = "x86_64")]
             if std::is_x86_feature_detected!("avx2") {
                 // SAFETY: AVX2 is present.
-                prop_assert_eq!(unsafe { avx2::dot(&from, w) }, plain::dot(&from, w));
+                prop_assert_eq!(unsafe { avx2::dot::<false>(&from, w) }, plain::dot(&from, w));
+                // Any weights, wrapping alike.
+                prop_assert_eq!(unsafe { avx2::dot::<true>(&from, w) }, plain::dot_squared(&from, w));
                 let mut direct = vec![0; n];
                 unsafe { avx2::apply(&mut direct, Some(&from), adds, subs) };
                 prop_assert_eq!(direct, expected);
