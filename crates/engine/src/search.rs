@@ -1,10 +1,10 @@
 //! Iterative-deepening principal variation search with a transposition
 //! table, quiescence search, null move, late move reductions, static
 //! exchange evaluation (`see.rs`) for capture ordering and pruning, killer,
-//! counter-move and continuation-history ordering, check extensions and
-//! futility pruning; time managed for movetime, depth, node and clock
-//! limits, stretched or shrunk by the stability of the best move. More
-//! threads search the same tree with a shared table (lazy SMP).
+//! counter-move and continuation-history ordering, check and singular
+//! extensions and futility pruning; time managed for movetime, depth, node
+//! and clock limits, stretched or shrunk by the stability of the best
+//! move. More threads search the same tree with a shared table (lazy SMP).
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
@@ -152,6 +152,8 @@ pub struct Searcher<B: TurnPosition> {
     /// already found in this iteration, which the next line leaves out.
     multipv: usize,
     excluded: Vec<Move>,
+    /// Per ply, the move a singular-extension search leaves out (0: none).
+    singular_move: Vec<u32>,
     /// For [`Self::score_at`] and [`Self::quiesce`]: a time after which
     /// they stop (the simultaneous search's deadline).
     leaf_deadline: Option<Instant>,
@@ -226,6 +228,7 @@ impl<B: TurnPosition> Searcher<B> {
             move_kinds: vec![Vec::new(); MAX_PLY + 1],
             multipv: 1,
             excluded: Vec::new(),
+            singular_move: vec![0; MAX_PLY + 1],
             leaf_deadline: None,
             eval_cache: EvalCache::new(),
             accumulators: net
@@ -802,7 +805,8 @@ impl<B: TurnPosition> Searcher<B> {
         let key = pos.key();
         let entry = self.shared.tt.probe(key, ply as i32);
         let tt_move = entry.map_or(0, |e| e.move_code);
-        if let Some(e) = entry {
+        let singular_search = self.singular_move[ply] != 0;
+        if let Some(e) = entry.filter(|_| !singular_search) {
             let usable = match e.bound {
                 Bound::Exact => true,
                 Bound::Lower => e.score >= beta,
@@ -814,7 +818,7 @@ impl<B: TurnPosition> Searcher<B> {
         }
         // Without a table move the node's ordering is poor: search it one
         // ply less (internal iterative reduction).
-        if tt_move == 0 && depth >= 4 {
+        if tt_move == 0 && depth >= 4 && !singular_search {
             depth -= 1;
         }
         let static_eval = if in_check {
@@ -853,7 +857,8 @@ impl<B: TurnPosition> Searcher<B> {
             {
                 return eval;
             }
-            if allow_null && depth >= 3 && eval >= beta && self.has_pieces(pos) {
+            if allow_null && !singular_search && depth >= 3 && eval >= beta && self.has_pieces(pos)
+            {
                 let r = 3 + depth / 4 + ((eval - beta) / 200).min(2);
                 let child = pos.make_null();
                 self.keys.push(child.key());
@@ -866,6 +871,43 @@ impl<B: TurnPosition> Searcher<B> {
                 if s >= beta {
                     return if s > MATE_BOUND { beta } else { s };
                 }
+            }
+        }
+
+        // Singular extension: the table move is searched one ply deeper when
+        // every other move fails low against a margin below its score; when
+        // another move beats beta too, the node fails high (multi-cut).
+        let mut singular_extension = 0;
+        if let Some(e) = entry {
+            if ply > 0
+                && !singular_search
+                && depth >= 6
+                && tt_move != 0
+                && e.bound != Bound::Upper
+                && e.depth >= depth - 3
+                && e.score.abs() < MATE_BOUND
+            {
+                let singular_beta = e.score - 2 * depth;
+                self.singular_move[ply] = tt_move;
+                let s = self.search_node(
+                    pos,
+                    in_check,
+                    (depth - 1) / 2,
+                    singular_beta - 1,
+                    singular_beta,
+                    ply,
+                    false,
+                );
+                self.singular_move[ply] = 0;
+                if self.aborted {
+                    return 0;
+                }
+                if s < singular_beta {
+                    singular_extension = 1;
+                } else if singular_beta >= beta {
+                    return singular_beta;
+                }
+                self.static_evals[ply] = static_eval;
             }
         }
 
@@ -890,11 +932,14 @@ impl<B: TurnPosition> Searcher<B> {
             if ply == 0 && self.excluded.contains(&mv) {
                 continue; // a line of MultiPV already found
             }
+            let code = move_code(mv);
+            if singular_search && code == self.singular_move[ply] {
+                continue;
+            }
             let order = self.scores[ply][i];
             let (victim, mover) = self.move_kinds[ply][i];
             let capture = victim.is_some();
             let quiet = !capture && mv.promotion.is_none();
-            let code = move_code(mv);
             let killer = self.killers[ply].contains(&code);
             let piece_to = self.piece_to(pos.side(), mover, mv);
             let history = if quiet {
@@ -938,7 +983,12 @@ impl<B: TurnPosition> Searcher<B> {
             }
             self.keys.push(child.key());
             self.played[ply] = piece_to;
-            let new_depth = depth - 1;
+            let new_depth = depth - 1
+                + if code == tt_move {
+                    singular_extension
+                } else {
+                    0
+                };
             let mut score;
             if searched == 0 {
                 score =
@@ -1021,8 +1071,14 @@ impl<B: TurnPosition> Searcher<B> {
             }
         }
         if searched == 0 {
+            if singular_search {
+                return alpha; // no other move: the table move is singular
+            }
             // Every move was pruned: judge the node by its static value.
             return static_eval.clamp(-MATE_BOUND, MATE_BOUND);
+        }
+        if singular_search {
+            return best; // without the best move, the node's value is not its own
         }
         let bound = Bound::of(best, original_alpha, beta);
         self.shared.tt.store(
@@ -1219,6 +1275,59 @@ mod tests {
             s.soft_deadline.unwrap() - s.start,
             s.hard_deadline.unwrap() - s.start,
         )
+    }
+
+    /// The search of a node one ply below `root` after `first`, at
+    /// `depth`, leaving `excluded` out as a singular-extension search does.
+    fn search_below(root: &str, first: &str, excluded: Option<&str>, depth: i32) -> (Score, bool) {
+        let v = Registry::builtin().get("chess").unwrap();
+        let root = Position::<u64>::from_fen(v, root).unwrap();
+        let find = |pos: &Position<u64>, uci: &str| {
+            let mut moves = Vec::new();
+            pos.generate(&mut moves, false);
+            *moves
+                .iter()
+                .find(|&&m| pos.uci(m) == uci)
+                .unwrap_or_else(|| panic!("{uci}"))
+        };
+        let child = root.make(find(&root, first));
+        let mut s = Searcher::new(Arc::new(Shared::new(1)), root, &[], Limits::default());
+        s.keys.push(child.key());
+        s.played[0] = NO_PIECE_TO;
+        if let Some(uci) = excluded {
+            s.singular_move[1] = move_code(find(&child, uci));
+        }
+        let score = s.search_node(
+            &child,
+            child.in_check(),
+            depth,
+            -INFINITY,
+            INFINITY,
+            1,
+            false,
+        );
+        (score, s.shared.tt.probe(child.key(), 1).is_some())
+    }
+
+    #[test]
+    fn a_singular_search_leaves_its_move_out_and_the_table_alone() {
+        // After ...Rb2 White's one legal move is Kxb2: without it, nothing.
+        let root = "k7/1r6/8/8/8/8/8/K7 b - - 0 1";
+        let (full, stored) = search_below(root, "b7b2", None, 4);
+        assert!(stored);
+        assert!(full.abs() < 200, "{full}");
+        let (left_out, stored) = search_below(root, "b7b2", Some("a1b2"), 4);
+        assert!(
+            left_out <= -MATE + 1,
+            "no other move, the window's floor: {left_out}"
+        );
+        assert!(!stored, "the value without the best move is not the node's");
+        // White wins the queen with Rxd5; without it, White loses the rook.
+        let root = "k7/8/8/3q4/8/8/8/K2R4 b - - 0 1";
+        let (full, _) = search_below(root, "a8b8", None, 4);
+        let (left_out, stored) = search_below(root, "a8b8", Some("d1d5"), 4);
+        assert!(full > 300 && left_out < -300, "{full} {left_out}");
+        assert!(!stored);
     }
 
     #[test]
