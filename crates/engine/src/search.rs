@@ -907,6 +907,7 @@ impl<B: TurnPosition> Searcher<B> {
                 } else if singular_beta >= beta {
                     return singular_beta;
                 }
+                // The excluded search ran at this ply and wrote its slot.
                 self.static_evals[ply] = static_eval;
             }
         }
@@ -983,12 +984,7 @@ impl<B: TurnPosition> Searcher<B> {
             }
             self.keys.push(child.key());
             self.played[ply] = piece_to;
-            let new_depth = depth - 1
-                + if code == tt_move {
-                    singular_extension
-                } else {
-                    0
-                };
+            let new_depth = depth - 1 + singular_extension * i32::from(code == tt_move);
             let mut score;
             if searched == 0 {
                 score =
