@@ -7,7 +7,7 @@
 //! move. More threads search the same tree with a shared table (lazy SMP).
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use parity_rules::variant::StalemateResult;
@@ -75,6 +75,9 @@ pub struct Shared {
     pub tt: Table,
     pub stop: AtomicBool,
     nodes: AtomicU64,
+    /// The main thread's move-ordering histories after its last search:
+    /// the next search of the game starts from them.
+    histories: Mutex<Option<Histories>>,
 }
 
 impl Shared {
@@ -83,8 +86,27 @@ impl Shared {
             tt: Table::new(hash_megabytes),
             stop: AtomicBool::new(false),
             nodes: AtomicU64::new(0),
+            histories: Mutex::new(None),
         }
     }
+
+    /// Forgets the table and the histories (a new game).
+    pub fn clear(&self) {
+        self.tt.clear();
+        *self.histories_slot() = None;
+    }
+
+    fn histories_slot(&self) -> std::sync::MutexGuard<'_, Option<Histories>> {
+        self.histories.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// What [`Searcher`] learns about quiet moves in one search and passes to
+/// the next through [`Shared`].
+struct Histories {
+    history: Vec<i32>,
+    continuation: Vec<i16>,
+    counter_moves: Vec<u32>,
 }
 
 /// The reduction of a late quiet move, by depth and move number.
@@ -293,6 +315,7 @@ impl<B: TurnPosition> Searcher<B> {
     /// iteration of the main thread.
     pub fn run(mut self, threads: usize, mut report: impl FnMut(&Report)) -> SearchResult {
         self.shared.tt.new_search();
+        self.resume_histories();
         self.shared.nodes.store(0, Ordering::Relaxed);
         self.set_deadlines();
         let helpers: Vec<_> = (1..threads.max(1))
@@ -311,6 +334,7 @@ impl<B: TurnPosition> Searcher<B> {
             .collect();
         let result = self.iterate(0, &mut report);
         self.shared.stop.store(true, Ordering::Relaxed);
+        self.keep_histories();
         let helper_nodes: u64 = helpers
             .into_iter()
             .map(|h| h.join().map(|r| r.nodes).unwrap_or(0))
@@ -319,6 +343,29 @@ impl<B: TurnPosition> Searcher<B> {
             nodes: result.nodes + helper_nodes,
             ..result
         }
+    }
+
+    /// Starts from the histories of the game's last search, if they are of
+    /// this variant's size.
+    fn resume_histories(&mut self) {
+        let kept = self.shared.histories_slot().take();
+        if let Some(h) = kept.filter(|h| {
+            h.continuation.len() == self.continuation.len()
+                && h.counter_moves.len() == self.counter_moves.len()
+        }) {
+            self.history = h.history;
+            self.continuation = h.continuation;
+            self.counter_moves = h.counter_moves;
+        }
+    }
+
+    fn keep_histories(&mut self) {
+        let h = Histories {
+            history: std::mem::take(&mut self.history),
+            continuation: std::mem::take(&mut self.continuation),
+            counter_moves: std::mem::take(&mut self.counter_moves),
+        };
+        *self.shared.histories_slot() = Some(h);
     }
 
     fn set_deadlines(&mut self) {
@@ -1324,6 +1371,42 @@ mod tests {
         let (left_out, stored) = search_below(root, "a8b8", Some("d1d5"), 4);
         assert!(full > 300 && left_out < -300, "{full} {left_out}");
         assert!(!stored);
+    }
+
+    #[test]
+    fn a_search_starts_from_the_last_ones_histories_until_a_new_game() {
+        let registry = Registry::builtin();
+        let start = |id: &str| {
+            let v = registry.get(id).unwrap();
+            Position::<u128>::from_fen(v, &v.spec.start_fen).unwrap()
+        };
+        let limits = Limits {
+            depth: Some(6),
+            ..Limits::default()
+        };
+        let shared = Arc::new(Shared::new(1));
+        let resumed = |root| {
+            let mut s = Searcher::new(shared.clone(), root, &[], limits.clone());
+            s.resume_histories();
+            s.history.iter().any(|&h| h != 0)
+        };
+        assert!(
+            !resumed(start("chess")),
+            "a first search starts from nothing"
+        );
+        search_once_on(&shared, start("chess"), &limits);
+        assert!(resumed(start("chess")));
+        // Resuming took them: a search that ends keeps its own.
+        search_once_on(&shared, start("chess"), &limits);
+        shared.clear();
+        assert!(!resumed(start("chess")), "a new game forgets them");
+        // Another board's histories do not fit.
+        search_once_on(&shared, start("parity12"), &limits);
+        assert!(!resumed(start("chess")));
+    }
+
+    fn search_once_on(shared: &Arc<Shared>, root: Position<u128>, limits: &Limits) {
+        Searcher::new(shared.clone(), root, &[], limits.clone()).run(1, |_| {});
     }
 
     #[test]

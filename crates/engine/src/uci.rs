@@ -207,7 +207,7 @@ impl Uci {
             "setoption" => self.set_option(rest),
             "ucinewgame" => {
                 self.stop();
-                self.shared.tt.clear();
+                self.shared.clear();
                 self.opponent
                     .lock()
                     .unwrap_or_else(|e| e.into_inner())
@@ -317,7 +317,7 @@ impl Uci {
                 Ok(ms) if ms <= 5000 => self.overhead = Duration::from_millis(ms),
                 _ => self.error(&format!("Move Overhead must be 0..5000 ms, not '{value}'")),
             },
-            "clear hash" => self.shared.tt.clear(),
+            "clear hash" => self.shared.clear(),
             "level" => match value.parse::<u8>() {
                 Ok(n) if n <= MAX_LEVEL => self.level = n,
                 _ => self.error(&format!("Level must be 0..{MAX_LEVEL}, not '{value}'")),
@@ -704,7 +704,7 @@ impl Uci {
                 Ok(g) => g,
                 Err(e) => return self.error(&format!("bad FEN: {e}")),
             };
-            shared.tt.clear();
+            shared.clear();
             shared.stop.store(false, Ordering::Relaxed);
             let shared = shared.clone();
             let limits = Limits {
