@@ -346,13 +346,11 @@ impl<B: TurnPosition> Searcher<B> {
     }
 
     /// Starts from the histories of the game's last search, if they are of
-    /// this variant's size.
+    /// this variant's size (kinds times squares sizes every table but the
+    /// from-to one, which is fixed).
     fn resume_histories(&mut self) {
         let kept = self.shared.histories_slot().take();
-        if let Some(h) = kept.filter(|h| {
-            h.continuation.len() == self.continuation.len()
-                && h.counter_moves.len() == self.counter_moves.len()
-        }) {
+        if let Some(h) = kept.filter(|h| h.counter_moves.len() == self.counter_moves.len()) {
             self.history = h.history;
             self.continuation = h.continuation;
             self.counter_moves = h.counter_moves;
