@@ -7,8 +7,9 @@
 //! the mixed strategy of the default search (docs/engine.md), the lower
 //! levels with a share of random turns.
 
+use std::collections::VecDeque;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use parity_engine::level::Level;
 use parity_engine::search::Shared;
@@ -22,6 +23,8 @@ use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 pub use parity_engine::level::{MAX_LEVEL, MIN_LEVEL};
 /// Transposition table per search, in MB: small, as levels search shallow.
 const HASH_MB: usize = 8;
+/// Seats whose table and histories are kept, per worker of the pool.
+const SEATS_KEPT_PER_WORKER: usize = 4;
 
 /// A game to think about, from the seat of `color`, at a strength.
 #[derive(Clone, Debug)]
@@ -41,9 +44,18 @@ impl Job {
         }
     }
 
-    /// Searches (blocking); none if there is no legal move.
+    /// Searches (blocking) with a table and histories of its own; none if
+    /// there is no legal move.
     pub fn think(self) -> Option<Move> {
-        let shared = Arc::new(Shared::new(HASH_MB));
+        self.think_with(Arc::new(Shared::new(HASH_MB)))
+    }
+
+    /// Searches (blocking) on `shared`, the table and histories the seat's
+    /// last search left; none if there is no legal move.
+    pub fn think_with(self, shared: Arc<Shared>) -> Option<Move> {
+        shared
+            .stop
+            .store(false, std::sync::atomic::Ordering::Relaxed);
         let mut rng = rand::rng();
         let random = move || rng.random::<f64>();
         match &self.game {
@@ -75,6 +87,41 @@ impl Job {
     }
 }
 
+/// An engine's seat: a game and the colour it plays.
+pub type Seat = (String, Color);
+
+/// The tables and histories of the seats that searched last, so that a
+/// seat's search starts from its previous one's, as the UCI engine's does
+/// (the levels are measured that way). Only the most recent seats keep
+/// theirs: memory stays under `capacity` tables of [`HASH_MB`].
+struct Memories {
+    seats: Mutex<VecDeque<(Seat, Arc<Shared>)>>,
+    capacity: usize,
+}
+
+impl Memories {
+    /// The seat's memory, or a new one in place of the least recent. One
+    /// still held by a search (of an earlier turn) is not shared: one
+    /// search ending would stop the other.
+    fn of(&self, seat: Seat) -> Arc<Shared> {
+        let mut seats = self.seats.lock().unwrap_or_else(|e| e.into_inner());
+        let kept = seats.iter().position(|(s, _)| *s == seat);
+        let shared = match kept.and_then(|i| seats.remove(i)) {
+            Some((_, shared)) if Arc::strong_count(&shared) == 1 => shared,
+            _ => Arc::new(Shared::new(HASH_MB)),
+        };
+        seats.push_front((seat, shared.clone()));
+        seats.truncate(self.capacity);
+        shared
+    }
+
+    /// Forgets a game's seats (it ended).
+    fn forget(&self, game: &str) {
+        let mut seats = self.seats.lock().unwrap_or_else(|e| e.into_inner());
+        seats.retain(|((id, _), _)| id != game);
+    }
+}
+
 /// The bounded pool engine searches run in.
 #[derive(Clone)]
 pub struct EnginePool {
@@ -83,6 +130,7 @@ pub struct EnginePool {
     workers: usize,
     /// Searches running or waiting for a permit.
     queued: Arc<AtomicUsize>,
+    memories: Arc<Memories>,
 }
 
 /// Counts a search in [`EnginePool::queued`] while it lives.
@@ -101,7 +149,22 @@ impl EnginePool {
             permits: Arc::new(Semaphore::new(threads.max(1))),
             workers: threads.max(1),
             queued: Arc::new(AtomicUsize::new(0)),
+            memories: Arc::new(Memories {
+                seats: Mutex::new(VecDeque::new()),
+                capacity: SEATS_KEPT_PER_WORKER * threads.max(1),
+            }),
         }
+    }
+
+    /// The table and histories `seat`'s last search left (new ones if it
+    /// has none or they were given to more recent seats).
+    pub fn memory(&self, seat: Seat) -> Arc<Shared> {
+        self.memories.of(seat)
+    }
+
+    /// Frees the memories of a game's seats.
+    pub fn game_ended(&self, game: &str) {
+        self.memories.forget(game);
     }
 
     /// Searches running or waiting for a permit now.
@@ -163,6 +226,12 @@ impl Worker {
         self.run(move || job.think()).await.flatten()
     }
 
+    /// [`Worker::think`] on the table and histories of the seat's last
+    /// search.
+    pub async fn think_with(self, job: Job, shared: Arc<Shared>) -> Option<Move> {
+        self.run(move || job.think_with(shared)).await.flatten()
+    }
+
     /// Runs the blocking `f` on this worker; none if it panicked.
     pub async fn run<T: Send + 'static>(self, f: impl FnOnce() -> T + Send + 'static) -> Option<T> {
         tokio::task::spawn_blocking(move || {
@@ -192,5 +261,44 @@ mod tests {
                 assert!(game.legal_moves(color).contains(&mv), "{id}: {mv:?}");
             }
         }
+    }
+
+    #[test]
+    fn a_seat_keeps_its_memory_while_it_is_among_the_recent_ones() {
+        let pool = EnginePool::new(1);
+        let seat = |g: &str, c| (g.to_string(), c);
+        let kept = Arc::downgrade(&pool.memory(seat("a", Color::White)));
+        assert!(Arc::ptr_eq(
+            &pool.memory(seat("a", Color::White)),
+            &kept.upgrade().unwrap()
+        ));
+        let black = pool.memory(seat("a", Color::Black));
+        assert!(!Arc::ptr_eq(&black, &kept.upgrade().unwrap()));
+        drop(black);
+        // Three more recent seats leave it among the four kept.
+        for g in ["b", "c"] {
+            pool.memory(seat(g, Color::White));
+        }
+        assert!(Arc::ptr_eq(
+            &pool.memory(seat("a", Color::White)),
+            &kept.upgrade().unwrap()
+        ));
+        for g in ["d", "e", "f", "g"] {
+            pool.memory(seat(g, Color::White));
+        }
+        assert!(
+            kept.upgrade().is_none(),
+            "four more recent seats push it out"
+        );
+        assert_eq!(
+            pool.memories.seats.lock().unwrap().len(),
+            SEATS_KEPT_PER_WORKER
+        );
+        let kept = Arc::downgrade(&pool.memory(seat("a", Color::White)));
+        pool.game_ended("a");
+        assert!(kept.upgrade().is_none(), "an ended game's memory is freed");
+        // One still held by a search is not given to a second one.
+        let held = pool.memory(seat("a", Color::White));
+        assert!(!Arc::ptr_eq(&held, &pool.memory(seat("a", Color::White))));
     }
 }

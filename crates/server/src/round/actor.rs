@@ -468,6 +468,7 @@ impl<H: Host> GameActor<H> {
         }
         if !was_finished && self.state.status() == Status::Finished {
             self.live = None;
+            self.host.engines().game_ended(&id);
             self.host.game_ended(&id).await;
         }
         Ok(first)
@@ -562,12 +563,13 @@ impl<H: Host> GameActor<H> {
             self.waiting[color.index()] = Some(Instant::now());
             let job = Job::new(self.state.play(), color, level);
             let pool = self.host.engines().clone();
+            let seat = (self.state.id().to_string(), color);
             let me = self.me.clone();
             tokio::spawn(async move {
                 let worker = pool.worker().await;
                 let _ = me.send(Msg::Working { color }).await;
                 let mv = match worker {
-                    Some(worker) => worker.think(job).await,
+                    Some(worker) => worker.think_with(job, pool.memory(seat)).await,
                     None => None,
                 };
                 let _ = me.send(Msg::Thought { color, epoch, mv }).await;
