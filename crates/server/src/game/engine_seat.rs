@@ -53,9 +53,7 @@ impl Job {
     /// Searches (blocking) on `shared`, the table and histories the seat's
     /// last search left; none if there is no legal move.
     pub fn think_with(self, shared: Arc<Shared>) -> Option<Move> {
-        shared
-            .stop
-            .store(false, std::sync::atomic::Ordering::Relaxed);
+        shared.stop.store(false, Ordering::Relaxed);
         let mut rng = rand::rng();
         let random = move || rng.random::<f64>();
         match &self.game {
