@@ -8,6 +8,7 @@ use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use parity_engine::search::Shared;
 use parity_rules::{AnyGame, Color, Registry};
 use serde_json::{json, Value};
 use tokio::sync::Semaphore;
@@ -345,6 +346,8 @@ async fn play(
     let mut state = full["state"].clone();
     let mut secret: Option<Secret> = None;
     let mut answered = None;
+    // Searched on one table and histories, as the UCI engine does a game.
+    let memory = Job::new_memory();
     loop {
         if state["status"] != "started" {
             return Ok(());
@@ -365,7 +368,7 @@ async fn play(
             let mine = committed[color.name()].as_bool().unwrap_or(false);
             let both = mine && committed[color.other().name()].as_bool().unwrap_or(false);
             if !mine && secret.as_ref().is_none_or(|s| s.turn != turn) {
-                if let Some(mv) = think(&game, color, level).await {
+                if let Some(mv) = think(&game, color, level, &memory).await {
                     let uci = game.uci(color, mv);
                     let nonce = secret::new_nonce();
                     let commitment = secret::commitment(id, turn as u32, color, &uci, &nonce);
@@ -395,7 +398,7 @@ async fn play(
                 }
             }
         } else if game.to_move() == Some(color) && answered.as_deref() != Some(moves.as_str()) {
-            if let Some(mv) = think(&game, color, level).await {
+            if let Some(mv) = think(&game, color, level, &memory).await {
                 let uci = game.uci(color, mv);
                 server
                     .post(&format!("/api/bot/game/{id}/move/{uci}"), None)
@@ -413,11 +416,36 @@ async fn play(
     }
 }
 
-/// The engine's move for `color` (off the async threads).
-async fn think(game: &AnyGame, color: Color, level: u8) -> Option<parity_rules::Move> {
+/// The engine's move for `color` (off the async threads), searched on the
+/// game's `memory`: the table and histories its last move left.
+async fn think(
+    game: &AnyGame,
+    color: Color,
+    level: u8,
+    memory: &Arc<Shared>,
+) -> Option<parity_rules::Move> {
     let job = Job::new(game, color, level);
-    tokio::task::spawn_blocking(move || job.think())
+    let memory = memory.clone();
+    tokio::task::spawn_blocking(move || job.think_with(memory))
         .await
         .ok()
         .flatten()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn a_games_moves_are_searched_on_its_memory() {
+        let reg = Registry::builtin();
+        let game = AnyGame::from_fen(reg.get("chess").unwrap(), None).unwrap();
+        let memory = Job::new_memory();
+        assert_eq!(memory.tt.hashfull(), 0);
+        assert!(think(&game, Color::White, MAX_LEVEL, &memory)
+            .await
+            .is_some());
+        // A search of a second fills the sampled slots of the 8 MB table.
+        assert!(memory.tt.hashfull() > 0, "the search wrote elsewhere");
+    }
 }

@@ -47,7 +47,12 @@ impl Job {
     /// Searches (blocking) with a table and histories of its own; none if
     /// there is no legal move.
     pub fn think(self) -> Option<Move> {
-        self.think_with(Arc::new(Shared::new(HASH_MB)))
+        self.think_with(Job::new_memory())
+    }
+
+    /// A new table and histories for a seat's searches.
+    pub fn new_memory() -> Arc<Shared> {
+        Arc::new(Shared::new(HASH_MB))
     }
 
     /// Searches (blocking) on `shared`, the table and histories the seat's
@@ -106,7 +111,7 @@ impl Memories {
         let kept = seats.iter().position(|(s, _)| *s == seat);
         let shared = match kept.and_then(|i| seats.remove(i)) {
             Some((_, shared)) if Arc::strong_count(&shared) == 1 => shared,
-            _ => Arc::new(Shared::new(HASH_MB)),
+            _ => Job::new_memory(),
         };
         seats.push_front((seat, shared.clone()));
         seats.truncate(self.capacity);
