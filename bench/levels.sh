@@ -2,19 +2,22 @@
 # The ladder of the engine's playing levels (docs/benchmarks.md, "Levels"):
 # each level against the next, and each against a fixed reference. A level
 # plays by its own depth and time (UCI option `Level`), so its clock is
-# generous and never decides. One game at a time. Reports and PGNs go to
-# bench/matches/levels/ (chess) or bench/matches/sim-levels/.
+# generous and never decides. One game at a time unless CONCURRENCY says
+# otherwise (at most the machine's cores: a level's time is wall time).
+# Reports and PGNs go to bench/matches/levels/ (chess) or
+# bench/matches/sim-levels/.
 #
 # The reference: in chess, Debian's fairymax at 10+0.1; in a simultaneous
 # variant (no other program plays them), the greedy player (`Strategy
 # greedy`: the best one-turn payoff against the best answer).
 #
-#   bench/levels.sh [GAMES_PER_PAIR] [GAMES_AGAINST_REFERENCE] [VARIANT]
+#   bench/levels.sh [GAMES_PER_PAIR] [GAMES_AGAINST_REFERENCE] [VARIANT] [CONCURRENCY]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 pair_games=${1:-20}
 reference_games=${2:-12}
 variant=${3:-chess}
+concurrency=${4:-1}
 # PARITY names a frozen copy of the binary, so that building while the
 # matches run does not change the engine under test.
 parity=${PARITY:-target/release/parity}
@@ -37,7 +40,7 @@ mkdir -p "$out"
 run() {
     local name=$1; shift
     { date -u +"started %Y-%m-%d %H:%M UTC"; echo "$parity match $*";
-      "$parity" match "$@" --pgn "$out/$name.pgn" --quiet;
+      "$parity" match "$@" --concurrency "$concurrency" --pgn "$out/$name.pgn" --quiet;
       date -u +"ended %Y-%m-%d %H:%M UTC"; } > "$out/$name.txt" 2>&1
     tail -n 4 "$out/$name.txt"
 }
