@@ -253,7 +253,7 @@ function drawCards(container, variants, onPick) {
  * against the next and against Fairy-Max, fitted with Fairy-Max taken as
  * 2000; docs/benchmarks.md, "Levels"): about where each stands.
  */
-export const LEVEL_RATINGS = [1323, 1401, 1546, 1712, 1941, 2007, 2314, 2635];
+export const LEVEL_RATINGS = [1078, 1124, 1269, 1591, 1780, 2220, 2471, 2777];
 
 export function levelRatingText(level) {
   const rating = LEVEL_RATINGS[level - 1];

@@ -102,11 +102,11 @@ async fn the_lobby_reads_well_on_a_desktop_and_a_phone() {
     }
     phone.goto("/").await;
     // Each engine level says about where it stands (the measured ladder).
-    phone.wait_text(".level-rating", "about 1550").await;
+    phone.wait_text(".level-rating", "about 1250").await;
     let level = phone.find("input[name='level']").await;
     level.clear().await.unwrap();
     level.send_keys("8").await.unwrap();
-    phone.wait_text(".level-rating", "about 2650").await;
+    phone.wait_text(".level-rating", "about 2800").await;
     // Not for the simultaneous variants: their ladder has no anchor on this scale.
     phone
         .find("select[name='variant']")
@@ -122,7 +122,7 @@ async fn the_lobby_reads_well_on_a_desktop_and_a_phone() {
         .select_by_value("chess")
         .await
         .unwrap();
-    phone.wait_text(".level-rating", "about 2650").await;
+    phone.wait_text(".level-rating", "about 2800").await;
     phone
         .wait_count("table.games[data-status='live'] a[href^='/game/']", 3)
         .await;
